@@ -1,0 +1,29 @@
+/*
+   Private declarations shared by every part of PPEKit: PETSc version
+   compatibility, log events, package initialisation of src/.
+*/
+#pragma once
+
+#include <petsc/private/petscimpl.h>
+#include <ppekit.h>
+
+/* Option callbacks changed PetscOptionItems from a struct to a pointer type in 3.22. */
+#if PETSC_VERSION_GE(3, 22, 0)
+  #define PPEOptionItems PetscOptionItems
+#else
+  #define PPEOptionItems PetscOptionItems *
+#endif
+
+/* Log events, registered once by PPESysInitializePackage(). */
+PETSC_EXTERN PetscLogEvent PPE_GridSetUp;
+PETSC_EXTERN PetscLogEvent PPE_StencilMult;
+PETSC_EXTERN PetscLogEvent PPE_StencilCore;
+PETSC_EXTERN PetscLogEvent PPE_StencilHalo;
+PETSC_EXTERN PetscLogEvent PPE_StencilSurf;
+PETSC_EXTERN PetscLogEvent PPE_StencilAsm;
+
+/* Classes, events and finalizer of src/ (no types: those are registered by plugins/register.c). */
+PETSC_EXTERN PetscErrorCode PPESysInitializePackage(void);
+
+/* Parse a comma-free boundary-condition name (periodic|neumann|dirichlet or P|N|D). */
+PETSC_INTERN PetscErrorCode PPEParseBC(const char[], PPEBCType *, PetscBool *);

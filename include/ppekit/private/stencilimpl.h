@@ -1,0 +1,63 @@
+/*
+   Private layout of the matrix-free stencil (MATPPESTENCIL) and the back-end
+   entry points that apply it to the rank's box.
+*/
+#pragma once
+
+#include <petsc/private/matimpl.h>
+#include <petscsf.h>
+#include <ppekit/private/gridimpl.h>
+#include <kernels/stencil7.h>
+
+/* Faces of the local box, in the order of PPEFace. */
+enum {
+  PPE_XLO,
+  PPE_XHI,
+  PPE_YLO,
+  PPE_YHI,
+  PPE_ZLO,
+  PPE_ZHI
+};
+
+/* What a back end needs to apply the operator on this rank's box. */
+typedef struct {
+  ppe_s7_dir X, Y, Z;     /* 1D tables, global index */
+  double     sigma;       /* Helmholtz shift */
+  PetscInt   N[3];        /* global sizes */
+  PetscBool  per[3];      /* periodic directions */
+  PetscInt   xs, ys, zs;  /* first owned point */
+  PetscInt   xm, ym, zm;  /* owned extent */
+  PetscBool  nb[6];       /* a neighbour value across this face comes from the halo */
+  PetscBool  avx2;        /* host: use the AVX2 row loops */
+} PPEStencilBox;
+
+/* Halo face buffers (NULL where nb[] is false). Layout: x faces [(k-zs)*ym + (j-ys)],
+   y faces [(k-zs)*xm + (i-xs)], z faces [(j-ys)*xm + (i-xs)]. */
+typedef struct {
+  const double *f[6];
+} PPEStencilHalo;
+
+/* Phases of an application: the points that need no halo value, then the others. */
+typedef enum {
+  PPE_STENCIL_CORE,
+  PPE_STENCIL_SURFACE
+} PPEStencilPhase;
+
+PETSC_INTERN PetscBool PPEStencilHostHasAVX2(void);
+PETSC_INTERN void      PPEStencilApply_Host(const PPEStencilBox *, const double *, const PPEStencilHalo *, double *, PPEStencilPhase);
+PETSC_INTERN PetscErrorCode PPEStencilBoxSetUp(PPEGrid, PPEStencilBox *);
+
+typedef struct {
+  PPEGrid        grid;      /* reference */
+  PetscBool      overlap;   /* overlap the halo exchange with the core points */
+  PPEStencilBox  box;
+  PetscSF        sf;        /* roots: owned values; leaves: the halo buffer */
+  PetscBool      has_halo;  /* some rank has halo leaves */
+  PetscInt       nhalo;     /* halo values on this rank */
+  PetscScalar   *halo;
+  PPEStencilHalo faces;     /* pointers into halo */
+  Vec            work;      /* MatMultAdd with y == z */
+} Mat_PPEStencil;
+
+PETSC_INTERN PetscErrorCode PPEStencilHaloSetUp(Mat);
+PETSC_INTERN PetscErrorCode PPEStencilAssembleInto(PPEGrid, Mat);

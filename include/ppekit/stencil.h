@@ -1,0 +1,29 @@
+/*
+   The 7-point operator of a PPEGrid as a PETSc Mat.
+
+   MATPPESTENCIL ("ppestencil") is a registered matrix type that applies
+   A = W (sigma I - Lap_h) (see ppekit/grid.h) without storing it: MatMult,
+   MatMultTranspose, MatMultAdd, MatGetDiagonal, MatDuplicate, MatConvert to
+   AIJ, and the constant null space when the grid is singular. MatMult
+   overlaps the halo exchange with the computation of the points that need no
+   ghost value.
+
+   PPEStencilCreateAssembled() builds the assembled twin (AIJ by default, any
+   type DMCreateMatrix() makes for a DMDA, e.g. MATHYPRESTRUCT) with the same
+   action.
+*/
+#pragma once
+
+#include <petscmat.h>
+#include <ppekit/grid.h>
+
+#define MATPPESTENCIL "ppestencil"
+
+PETSC_EXTERN PetscErrorCode PPEStencilCreate(PPEGrid, Mat *);
+PETSC_EXTERN PetscErrorCode PPEStencilCreateAssembled(PPEGrid, MatType, Mat *);
+PETSC_EXTERN PetscErrorCode PPEStencilSetGrid(Mat, PPEGrid);
+PETSC_EXTERN PetscErrorCode PPEStencilGetGrid(Mat, PPEGrid *);
+PETSC_EXTERN PetscErrorCode PPEStencilSetOverlap(Mat, PetscBool);
+PETSC_EXTERN PetscErrorCode PPEStencilGetOverlap(Mat, PetscBool *);
+PETSC_EXTERN PetscErrorCode PPEStencilAttachNullSpace(PPEGrid, Mat);
+PETSC_EXTERN PetscErrorCode MatCreate_PPEStencil(Mat);

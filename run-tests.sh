@@ -1,0 +1,69 @@
+#!/bin/bash
+# PPEKit quick start, step 2: the whole test suite.
+#
+#   1. ./setup.sh --no-run (installs missing Debian packages, builds build/)
+#   2. make check in build/ (unit tests, MPI tests at 1, 2, 3, 4 and 8 ranks)
+#   3. a second tree, build-asan/, with -fsanitize=address,undefined: unit tests
+#      and the 1- and 2-rank tests (more ranks show as skipped)
+#   4. make distcheck (the release tarball builds and passes make check)
+#
+# Ends with one line "N passed, N failed[, N skipped]" summing every test that ran
+# (distcheck counts as one) and exits non-zero if anything failed.
+set -uo pipefail
+cd "$(dirname "$0")"
+top=$PWD
+jobs=$(nproc)
+
+./setup.sh --no-run || { echo "0 passed, 1 failed"; exit 1; }
+
+pass=0 fail=0 skip=0
+# count BUILD_DIR: add the summary of BUILD_DIR/test-suite.log to the totals
+count() {
+  local log="$1/test-suite.log" p f s
+  if [ ! -f "$log" ]; then
+    echo "run-tests: no $log: the test suite did not run"
+    fail=$((fail + 1))
+    return
+  fi
+  p=$(sed -n 's/^# PASS: *//p' "$log")
+  s=$(sed -n 's/^# SKIP: *//p' "$log")
+  f=$(($(sed -n 's/^# FAIL: *//p' "$log") + $(sed -n 's/^# ERROR: *//p' "$log") + $(sed -n 's/^# XPASS: *//p' "$log")))
+  pass=$((pass + p))
+  skip=$((skip + s))
+  fail=$((fail + f))
+  grep -E '^(FAIL|ERROR|XPASS):' "$log" | head -n 40
+}
+
+echo "== make check (build/)"
+rm -f build/test-suite.log
+make -C build -j"$jobs" check > build/check.out 2>&1
+count build
+
+echo "== sanitizer tree (build-asan/): -fsanitize=address,undefined, 1 and 2 ranks"
+mkdir -p build-asan
+(
+  cd build-asan
+  if [ ! -f Makefile ] || [ ../configure -nt config.status ]; then
+    ../configure --enable-sanitizers > configure.out || { cat configure.out; exit 1; }
+  fi
+  make -j"$jobs" > make.out 2>&1 || { tail -n 40 make.out; exit 1; }
+  rm -f test-suite.log
+  make -j"$jobs" check > check.out 2>&1
+  exit 0
+) || fail=$((fail + 1))
+count build-asan
+
+echo "== make distcheck"
+if make -C build -j"$jobs" distcheck > build/distcheck.out 2>&1; then
+  pass=$((pass + 1))
+  grep -E 'archives ready|ppekit-.*\.tar\.gz' build/distcheck.out | head -n 3
+else
+  fail=$((fail + 1))
+  echo "run-tests: make distcheck failed:"
+  tail -n 40 build/distcheck.out
+fi
+
+summary="$pass passed, $fail failed"
+[ "$skip" -gt 0 ] && summary="$summary, $skip skipped"
+echo "$summary"
+[ "$fail" -eq 0 ]

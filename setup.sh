@@ -1,0 +1,48 @@
+#!/bin/bash
+# PPEKit quick start, step 1: on a fresh Debian 12 machine, install the Debian
+# packages PPEKit needs, bootstrap, configure and build in build/, install into
+# install/, then run the main job (examples/main-job.sh).
+#
+#   ./setup.sh            everything, then the main job
+#   ./setup.sh --no-run   everything but the main job (used by run-tests.sh)
+#
+# Safe to run again: it installs only missing packages and rebuilds what changed.
+set -euo pipefail
+cd "$(dirname "$0")"
+top=$PWD
+
+run_main=yes
+[ "${1:-}" = "--no-run" ] && run_main=no
+
+# Every package the build, the tests and the tools use; nothing from elsewhere.
+packages="build-essential autoconf automake libtool pkg-config make gawk python3
+          petsc-dev libhypre-dev libfftw3-dev libfftw3-mpi-dev openmpi-bin"
+missing=""
+for p in $packages; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  echo "setup: installing Debian packages:$missing"
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo=sudo
+  $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends $missing
+fi
+
+if [ ! -x configure ] || [ configure.ac -nt configure ] || [ Makefile.am -nt Makefile.in ]; then
+  ./bootstrap > /dev/null
+fi
+mkdir -p build
+cd build
+if [ ! -f Makefile ] || [ ../configure -nt config.status ]; then
+  ../configure --prefix="$top/install" > configure.out || { cat configure.out; exit 1; }
+  sed -n '/PPEKit .* configured/,$p' configure.out
+fi
+make -j"$(nproc)" > make.out 2>&1 || { tail -n 40 make.out; exit 1; }
+make install > install.out 2>&1 || { tail -n 40 install.out; exit 1; }
+echo "setup: PPEKit built in build/ and installed in install/"
+
+if [ "$run_main" = yes ]; then
+  cd "$top"
+  exec bash examples/main-job.sh "$top/install/bin"
+fi

@@ -1,0 +1,65 @@
+/*
+   Row loops of the host stencil back end, instantiated by stencil_host.c once per
+   instruction set: PPE_ROWS_SUFFIX names the instance, PPE_ROWS_TARGET is its target
+   attribute (the compiler vectorises the interior loop for it).
+*/
+
+#define PPE_CAT_(a, b) a##b
+#define PPE_CAT(a, b)  PPE_CAT_(a, b)
+#define PPE_ROWS(name) PPE_CAT(name, PPE_ROWS_SUFFIX)
+
+/* The streaming part of a row: interior points with the row's shared coefficients. The
+   arrays never overlap y (different vectors), which restrict tells the vectoriser. */
+PPE_ROWS_TARGET static inline void PPE_ROWS(RowInterior)(PetscInt ma, PetscInt mb, const ppe_s7_coef *restrict crow, const double *restrict c, const double *restrict s, const double *restrict n, const double *restrict b, const double *restrict t, double *restrict y)
+{
+  const ppe_s7_coef k = *crow;
+
+#if defined(__GNUC__) && !defined(__clang__)
+  #pragma GCC ivdep
+#endif
+  for (PetscInt ii = ma; ii < mb; ii++) y[ii] = ppe_s7_apply(&k, c[ii], c[ii - 1], c[ii + 1], s[ii], n[ii], b[ii], t[ii]);
+}
+
+/* Points ia <= ii < ib of a row. */
+PPE_ROWS_TARGET static inline void PPE_ROWS(Row)(const PPEStencilBox *B, const PPERow *r, PetscInt j, PetscInt k, PetscInt ia, PetscInt ib, double *restrict y)
+{
+  PetscInt          xm = B->xm, ma = PetscMax(ia, 1), mb = PetscMin(ib, xm - 1);
+  const ppe_s7_coef crow = ppe_s7_point_coef(B->X, B->Y, B->Z, B->sigma, 1, j, k); /* any interior i */
+
+  if (ia >= ib) return;
+  if (ia == 0) y[0] = RowEnd(B, r, &crow, 0, j, k);
+  PPE_ROWS(RowInterior)(ma, mb, &crow, r->c, r->s, r->n, r->b, r->t, y);
+  if (ib == xm && xm > 1) y[xm - 1] = RowEnd(B, r, &crow, xm - 1, j, k);
+}
+
+/*
+   Apply one phase on the box. CORE: every point whose neighbours are owned or absent.
+   SURFACE: the points that need a halo value (rows on a j/k face with a neighbour across
+   it, and the row ends next to an x neighbour). The two phases partition the box and
+   compute every point with the same arithmetic, whatever their order.
+*/
+PPE_ROWS_TARGET static void PPE_ROWS(Apply)(const PPEStencilBox *B, const double *x, const PPEStencilHalo *H, double *y, PPEStencilPhase phase)
+{
+  PetscInt  xm = B->xm, ye = B->ys + B->ym, ze = B->zs + B->zm;
+  PetscBool wl = B->nb[PPE_XLO], wh = B->nb[PPE_XHI];
+
+  for (PetscInt k = B->zs; k < ze; k++) {
+    for (PetscInt j = B->ys; j < ye; j++) {
+      PetscBool surface = (PetscBool)((j == B->ys && B->nb[PPE_YLO]) || (j == ye - 1 && B->nb[PPE_YHI]) || (k == B->zs && B->nb[PPE_ZLO]) || (k == ze - 1 && B->nb[PPE_ZHI]));
+      double   *yr      = y + ((size_t)(k - B->zs) * B->ym + (j - B->ys)) * xm;
+      PPERow    r;
+
+      if (phase == PPE_STENCIL_CORE && surface) continue;
+      RowPointers(B, x, H, j, k, &r);
+      if (phase == PPE_STENCIL_CORE) PPE_ROWS(Row)(B, &r, j, k, wl ? 1 : 0, wh ? xm - 1 : xm, yr);
+      else if (surface) PPE_ROWS(Row)(B, &r, j, k, 0, xm, yr);
+      else {
+        const ppe_s7_coef crow = ppe_s7_point_coef(B->X, B->Y, B->Z, B->sigma, 1, j, k);
+        if (wl) yr[0] = RowEnd(B, &r, &crow, 0, j, k);
+        if (wh && (xm > 1 || !wl)) yr[xm - 1] = RowEnd(B, &r, &crow, xm - 1, j, k);
+      }
+    }
+  }
+}
+
+#undef PPE_ROWS

@@ -1,0 +1,357 @@
+/*
+   PPEGrid queries after set-up, eigenvalue bounds of the 3D operator, and the
+   fields a problem needs: sampled functions, right-hand sides with boundary
+   data, error norms.
+*/
+#include <ppekit/private/gridimpl.h>
+
+#define PPEGridCheckSetUp(g) PetscCheck((g)->setupcalled, PetscObjectComm((PetscObject)(g)), PETSC_ERR_ORDER, "Call PPEGridSetUp() first")
+#define PPEGridCheckDir(g, d) PetscCheck((d) >= 0 && (d) < 3, PetscObjectComm((PetscObject)(g)), PETSC_ERR_ARG_OUTOFRANGE, "Direction must be 0 (x), 1 (y) or 2 (z), got %" PetscInt_FMT, (PetscInt)(d))
+
+/*
+   Bounds on the spectrum of A = sum_d (prod_{e != d} W_e) S_d + sigma W. The generalised
+   eigenvalues of (A, W) are sigma + mu_x + mu_y + mu_z (mu_d the 1D eigenvalues). When
+   W = I they are the eigenvalues of A (exact bounds). Otherwise
+     lambda_min(A) >= Lambda_min(A, W) * min W     (Rayleigh quotient; on the complement of
+                                                     the constants when singular)
+     lambda_max(A) <= min(Lambda_max(A, W) * max W, Gershgorin).
+*/
+PetscErrorCode PPEGridComputeOperatorBounds(PPEGrid g)
+{
+  PetscReal gmin = g->shift, gmax = g->shift, g2 = PETSC_MAX_REAL, wmin[3], wmax[3], rmax[3];
+  PetscBool unit = PETSC_TRUE;
+
+  PetscFunctionBegin;
+  for (int d = 0; d < 3; d++) {
+    PPEGrid1d *o = &g->dir[d];
+    gmin += o->eigmin;
+    gmax += o->eigmax;
+    g2       = PetscMin(g2, o->eigmin2);
+    wmin[d]  = wmax[d] = o->w[0];
+    rmax[d]  = 0;
+    for (PetscInt i = 0; i < o->n; i++) {
+      wmin[d] = PetscMin(wmin[d], o->w[i]);
+      wmax[d] = PetscMax(wmax[d], o->w[i]);
+      rmax[d] = PetscMax(rmax[d], o->d[i] + o->tlo[i] + o->thi[i]);
+      if (o->w[i] != 1.0) unit = PETSC_FALSE;
+    }
+  }
+  if (g->singular) gmin = g2;
+  g->bounds_exact = unit;
+  if (unit) {
+    g->lmin = gmin;
+    g->lmax = gmax;
+  } else {
+    PetscReal Wmin = wmin[0] * wmin[1] * wmin[2], Wmax = wmax[0] * wmax[1] * wmax[2];
+    PetscReal gersh = g->shift * Wmax;
+    for (int d = 0; d < 3; d++) gersh += rmax[d] * wmax[(d + 1) % 3] * wmax[(d + 2) % 3];
+    g->lmin = gmin * Wmin;
+    g->lmax = PetscMin(gmax * Wmax, gersh);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PPEGridGetOperatorBounds - bounds on the eigenvalues of the grid's operator A
+
+   Not Collective
+
+   Output Parameters:
++  lmin - smallest eigenvalue (smallest nonzero one when the grid is singular), or a lower bound
+.  lmax - largest eigenvalue, or an upper bound
+-  exact - PETSC_TRUE when both are the exact extreme eigenvalues (W = I: uniform spacing and
+           no vertex-centred Neumann face); otherwise they are safe bounds
+
+   Level: intermediate
+
+.seealso: PPEGridGetEigenvalues()
+@*/
+PetscErrorCode PPEGridGetOperatorBounds(PPEGrid grid, PetscReal *lmin, PetscReal *lmax, PetscBool *exact)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
+  PPEGridCheckSetUp(grid);
+  if (lmin) *lmin = grid->lmin;
+  if (lmax) *lmax = grid->lmax;
+  if (exact) *exact = grid->bounds_exact;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PPEGridGetEigenvalues - the n eigenvalues of the 1D operator -d2/dx2 of direction dir
+   (generalised eigenvalues of (S, W)), in wavenumber order on uniform directions (see
+   PPEGridEigenvalues1d()), ascending on stretched ones
+
+   Not Collective
+
+   Level: intermediate
+@*/
+PetscErrorCode PPEGridGetEigenvalues(PPEGrid grid, PetscInt dir, const PetscReal *lam[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
+  PPEGridCheckSetUp(grid);
+  PPEGridCheckDir(grid, dir);
+  *lam = grid->dir[dir].eig;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PPEGridGetLines - the mesh lines of a direction: cell faces (cell-centred) or mesh nodes
+   including boundary nodes (vertex-centred)
+
+   Not Collective
+
+   Level: intermediate
+@*/
+PetscErrorCode PPEGridGetLines(PPEGrid grid, PetscInt dir, PetscInt *n, const PetscReal *lines[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
+  PPEGridCheckSetUp(grid);
+  PPEGridCheckDir(grid, dir);
+  if (n) *n = grid->dir[dir].nint + 1;
+  if (lines) *lines = grid->dir[dir].lines;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PPEGridGetNumLines(PPEGrid grid, PetscInt dir, PetscInt *n)
+{
+  PetscFunctionBegin;
+  PetscCall(PPEGridGetLines(grid, dir, n, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PPEGridGetCoordinates - the n global coordinates of the unknowns along a direction
+
+   Not Collective
+
+   Level: intermediate
+@*/
+PetscErrorCode PPEGridGetCoordinates(PPEGrid grid, PetscInt dir, const PetscReal *x[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
+  PPEGridCheckSetUp(grid);
+  PPEGridCheckDir(grid, dir);
+  *x = grid->dir[dir].x;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PPEGridGetWeights - the n weights (control-volume width / reference spacing) along a
+   direction; W of the operator convention is their tensor product
+
+   Not Collective
+
+   Level: intermediate
+@*/
+PetscErrorCode PPEGridGetWeights(PPEGrid grid, PetscInt dir, const PetscReal *w[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
+  PPEGridCheckSetUp(grid);
+  PPEGridCheckDir(grid, dir);
+  *w = grid->dir[dir].w;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PPEGridGetReferenceSpacing - L/nint along a direction: the spacing of x and y, the mean
+   spacing of a stretched z
+
+   Not Collective
+
+   Level: intermediate
+@*/
+PetscErrorCode PPEGridGetReferenceSpacing(PPEGrid grid, PetscInt dir, PetscReal *h)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
+  PPEGridCheckSetUp(grid);
+  PPEGridCheckDir(grid, dir);
+  *h = grid->dir[dir].href;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PPEGridIsUniform(PPEGrid grid, PetscInt dir, PetscBool *uniform)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
+  PPEGridCheckSetUp(grid);
+  PPEGridCheckDir(grid, dir);
+  *uniform = grid->dir[dir].uniform;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PPEGridIsSingular - whether the operator has the constant null space (no Dirichlet face
+   and no shift)
+
+   Not Collective
+
+   Level: beginner
+@*/
+PetscErrorCode PPEGridIsSingular(PPEGrid grid, PetscBool *singular)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
+  PPEGridCheckSetUp(grid);
+  *singular = grid->singular;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PPEGridSampleField - sets u at every unknown to fn(x)
+
+   Collective
+
+   Input Parameters:
++  grid - the grid (set up)
+.  fn - the function
+-  ctx - its context
+
+   Output Parameter:
+.  u - a global vector of the grid's DMDA
+
+   Level: intermediate
+@*/
+PetscErrorCode PPEGridSampleField(PPEGrid grid, PPEFieldFn fn, void *ctx, Vec u)
+{
+  PetscInt      xs, ys, zs, xm, ym, zm;
+  PetscScalar ***a;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
+  PPEGridCheckSetUp(grid);
+  PetscCall(DMDAGetCorners(grid->da, &xs, &ys, &zs, &xm, &ym, &zm));
+  PetscCall(DMDAVecGetArray(grid->da, u, &a));
+  for (PetscInt k = zs; k < zs + zm; k++)
+    for (PetscInt j = ys; j < ys + ym; j++)
+      for (PetscInt i = xs; i < xs + xm; i++) {
+        PetscReal p[3] = {grid->dir[0].x[i], grid->dir[1].x[j], grid->dir[2].x[k]};
+        a[k][j][i]     = fn(p, ctx);
+      }
+  PetscCall(DMDAVecRestoreArray(grid->da, u, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PPEGridComputeRHS - the right-hand side b of A u = b for -Lap u + sigma u = f with
+   boundary data g, in the operator's scaling: b = W f + (boundary terms)
+
+   Collective
+
+   Input Parameters:
++  grid - the grid (set up)
+.  f - the source term
+.  g - boundary data: the value on Dirichlet faces, the outward normal derivative on Neumann
+       faces (called at the boundary point: the face for cells, the node for vertices); NULL
+       for homogeneous data
+-  ctx - context of f and g
+
+   Output Parameter:
+.  b - a global vector of the grid's DMDA
+
+   Level: intermediate
+
+.seealso: PPEGridSampleField(), PPEStencilCreate()
+@*/
+PetscErrorCode PPEGridComputeRHS(PPEGrid grid, PPEFieldFn f, PPEBoundaryFn g, void *ctx, Vec b)
+{
+  PetscInt      xs, ys, zs, xm, ym, zm;
+  PetscScalar ***a;
+  PPEGrid1d    *D = grid->dir;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
+  PPEGridCheckSetUp(grid);
+  PetscCall(DMDAGetCorners(grid->da, &xs, &ys, &zs, &xm, &ym, &zm));
+  PetscCall(DMDAVecGetArray(grid->da, b, &a));
+  for (PetscInt k = zs; k < zs + zm; k++)
+    for (PetscInt j = ys; j < ys + ym; j++)
+      for (PetscInt i = xs; i < xs + xm; i++) {
+        PetscInt    idx[3] = {i, j, k};
+        PetscReal   p[3]   = {D[0].x[i], D[1].x[j], D[2].x[k]};
+        PetscReal   w[3]   = {D[0].w[i], D[1].w[j], D[2].w[k]};
+        PetscScalar val    = w[0] * w[1] * w[2] * f(p, ctx);
+
+        if (g) {
+          for (int d = 0; d < 3; d++) {
+            PPEGrid1d *o  = &D[d];
+            PetscReal  wo = w[(d + 1) % 3] * w[(d + 2) % 3];
+            for (int side = 0; side < 2; side++) {
+              PetscInt  end = side ? o->n - 1 : 0;
+              PPEBCType bc  = o->bc[side];
+              PetscReal q[3];
+
+              if (idx[d] != end || bc == PPE_BC_PERIODIC) continue;
+              q[0] = p[0];
+              q[1] = p[1];
+              q[2] = p[2];
+              q[d] = o->bpos[side];
+              if (bc == PPE_BC_DIRICHLET) {
+                PetscReal dist = side ? o->bpos[1] - o->x[o->n - 1] : o->x[0] - o->bpos[0];
+                val += wo / (o->href * dist) * g((PPEFace)(2 * d + side), q, ctx);
+              } else {
+                val += wo / o->href * g((PPEFace)(2 * d + side), q, ctx);
+              }
+            }
+          }
+        }
+        a[k][j][i] = val;
+      }
+  PetscCall(DMDAVecRestoreArray(grid->da, b, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PPEGridComputeErrorNorms - max and volume-weighted L2 norms of u - uexact; on a singular
+   grid the mean of the difference is removed first (the solution is defined up to a constant)
+
+   Collective
+
+   Output Parameters:
++  emax - max |e|
+-  el2 - sqrt(sum W e^2 / sum W)
+
+   Level: intermediate
+@*/
+PetscErrorCode PPEGridComputeErrorNorms(PPEGrid grid, Vec u, Vec uex, PetscReal *emax, PetscReal *el2)
+{
+  Vec            e;
+  PetscScalar    mean = 0;
+  PetscInt       xs, ys, zs, xm, ym, zm, N;
+  const PetscScalar ***a;
+  PetscReal      loc[3] = {0, 0, 0}, glob[3];
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
+  PPEGridCheckSetUp(grid);
+  PetscCall(VecDuplicate(u, &e));
+  PetscCall(VecWAXPY(e, -1.0, uex, u));
+  if (grid->singular) {
+    PetscCall(VecSum(e, &mean));
+    PetscCall(VecGetSize(e, &N));
+    PetscCall(VecShift(e, -mean / N));
+  }
+  PetscCall(DMDAGetCorners(grid->da, &xs, &ys, &zs, &xm, &ym, &zm));
+  PetscCall(DMDAVecGetArrayRead(grid->da, e, (void *)&a));
+  for (PetscInt k = zs; k < zs + zm; k++)
+    for (PetscInt j = ys; j < ys + ym; j++)
+      for (PetscInt i = xs; i < xs + xm; i++) {
+        PetscReal w = grid->dir[0].w[i] * grid->dir[1].w[j] * grid->dir[2].w[k];
+        PetscReal v = PetscAbsScalar(a[k][j][i]);
+        loc[0]      = PetscMax(loc[0], v);
+        loc[1] += w * v * v;
+        loc[2] += w;
+      }
+  PetscCall(DMDAVecRestoreArrayRead(grid->da, e, (void *)&a));
+  PetscCall(VecDestroy(&e));
+  PetscCall(MPIU_Allreduce(&loc[0], &glob[0], 1, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)grid)));
+  PetscCall(MPIU_Allreduce(&loc[1], &glob[1], 2, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)grid)));
+  if (emax) *emax = glob[0];
+  if (el2) *el2 = PetscSqrtReal(glob[1] / glob[2]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,190 @@
+/*
+   Named problems: grid defaults, right-hand side and exact solution.
+*/
+#include <ppekit/private/gridimpl.h>
+
+const char *const PPEProblemNames[] = {"mms", "channel", "bicgstab-paper", NULL};
+const char *const PPEProblemTypes[] = {"mms", "channel", "bicgstab-paper", "PPEProblemType", "PPE_PROBLEM_", NULL};
+
+/* Manufactured solution u = prod_d cos(k_d (x_d - o_d) + phi_d). */
+typedef struct {
+  PetscReal k[3], phi[3], o[3], shift;
+} MMSCtx;
+
+static PetscScalar MMSExact(const PetscReal x[3], void *ctx)
+{
+  MMSCtx     *m = (MMSCtx *)ctx;
+  PetscScalar u = 1.0;
+  for (int d = 0; d < 3; d++) u *= PetscCosReal(m->k[d] * (x[d] - m->o[d]) + m->phi[d]);
+  return u;
+}
+
+static PetscScalar MMSSource(const PetscReal x[3], void *ctx)
+{
+  MMSCtx *m = (MMSCtx *)ctx;
+  return (m->shift + m->k[0] * m->k[0] + m->k[1] * m->k[1] + m->k[2] * m->k[2]) * MMSExact(x, ctx);
+}
+
+/* Outward normal derivative of the manufactured solution on a face. */
+static PetscScalar MMSNormalDerivative(PPEFace face, const PetscReal x[3], const MMSCtx *m)
+{
+  int         d = face / 2;
+  PetscScalar du;
+
+  du = -m->k[d] * PetscSinReal(m->k[d] * (x[d] - m->o[d]) + m->phi[d]);
+  for (int e = 0; e < 3; e++)
+    if (e != d) du *= PetscCosReal(m->k[e] * (x[e] - m->o[e]) + m->phi[e]);
+  return (face % 2 == 0) ? -du : du;
+}
+
+typedef struct {
+  MMSCtx    mms;
+  PPEBCType bc[6];
+} MMSData;
+
+static PetscScalar MMSData_Boundary(PPEFace face, const PetscReal x[3], void *ctx)
+{
+  MMSData *md = (MMSData *)ctx;
+  if (md->bc[face] == PPE_BC_DIRICHLET) return MMSExact(x, &md->mms);
+  return MMSNormalDerivative(face, x, &md->mms);
+}
+static PetscScalar MMSData_Source(const PetscReal x[3], void *ctx) { return MMSSource(x, &((MMSData *)ctx)->mms); }
+static PetscScalar MMSData_Exact(const PetscReal x[3], void *ctx) { return MMSExact(x, &((MMSData *)ctx)->mms); }
+
+/* Channel pressure: two modes with zero normal derivative at both walls. */
+typedef struct {
+  PetscReal L[3], o[3], shift;
+} ChannelCtx;
+
+static PetscScalar ChannelMode(const PetscReal x[3], const ChannelCtx *c, PetscReal *ksq, int mode)
+{
+  PetscReal kx, ky, kz, px = 0;
+  if (mode == 0) {
+    kx = 2 * PETSC_PI / c->L[0];
+    ky = 2 * PETSC_PI / c->L[1];
+    kz = PETSC_PI / c->L[2];
+  } else {
+    kx = 4 * PETSC_PI / c->L[0];
+    ky = 0;
+    kz = 2 * PETSC_PI / c->L[2];
+    px = 0.5;
+  }
+  *ksq = kx * kx + ky * ky + kz * kz;
+  return (mode == 0 ? 1.0 : 0.5) * PetscCosReal(kx * (x[0] - c->o[0]) + px) * PetscCosReal(ky * (x[1] - c->o[1])) * PetscCosReal(kz * (x[2] - c->o[2]));
+}
+
+static PetscScalar ChannelExact(const PetscReal x[3], void *ctx)
+{
+  PetscReal k2;
+  return ChannelMode(x, (ChannelCtx *)ctx, &k2, 0) + ChannelMode(x, (ChannelCtx *)ctx, &k2, 1);
+}
+
+static PetscScalar ChannelSource(const PetscReal x[3], void *ctx)
+{
+  ChannelCtx *c = (ChannelCtx *)ctx;
+  PetscReal   k0, k1;
+  PetscScalar m0 = ChannelMode(x, c, &k0, 0), m1 = ChannelMode(x, c, &k1, 1);
+  return (c->shift + k0) * m0 + (c->shift + k1) * m1;
+}
+
+/* Paper 002, eq. 16. */
+static PetscScalar PaperSource(const PetscReal x[3], void *ctx)
+{
+  return PetscSinReal(x[0]) + PetscCosReal(x[1]) + 3 * PetscSinReal(x[2]) - 2 * x[1] * x[2] + 2;
+}
+
+/*@
+   PPEProblemSetGridDefaults - sets the grid a problem is defined on; call before
+   PPEGridSetFromOptions() so that options can still change sizes (and, for mms, anything)
+
+   Logically Collective
+
+   Level: beginner
+@*/
+PetscErrorCode PPEProblemSetGridDefaults(PPEProblemType type, PPEGrid grid)
+{
+  PetscFunctionBegin;
+  switch (type) {
+  case PPE_PROBLEM_MMS:
+    break;
+  case PPE_PROBLEM_CHANNEL: {
+    const PPEBCType bc[6] = {PPE_BC_PERIODIC, PPE_BC_PERIODIC, PPE_BC_PERIODIC, PPE_BC_PERIODIC, PPE_BC_NEUMANN, PPE_BC_NEUMANN};
+    PetscCall(PPEGridSetSizes(grid, 64, 64, 64));
+    PetscCall(PPEGridSetLengths(grid, 2 * PETSC_PI, PETSC_PI, 2.0));
+    PetscCall(PPEGridSetOrigin(grid, 0, 0, 0));
+    PetscCall(PPEGridSetBCs(grid, bc));
+    PetscCall(PPEGridSetLocation(grid, PPE_LOCATION_CELL));
+    PetscCall(PPEGridSetZStretch(grid, PPE_STRETCH_TANH, 1.5));
+  } break;
+  case PPE_PROBLEM_BICGSTAB_PAPER: {
+    const PPEBCType bc[6] = {PPE_BC_DIRICHLET, PPE_BC_NEUMANN, PPE_BC_NEUMANN, PPE_BC_DIRICHLET, PPE_BC_NEUMANN, PPE_BC_DIRICHLET};
+    PetscCall(PPEGridSetSizes(grid, 256, 256, 256));
+    PetscCall(PPEGridSetOrigin(grid, 3.0, 2.5, 10.0));
+    PetscCall(PPEGridSetLengths(grid, 25.5, 25.5, 25.5));
+    PetscCall(PPEGridSetBCs(grid, bc));
+    PetscCall(PPEGridSetLocation(grid, PPE_LOCATION_VERTEX));
+  } break;
+  default:
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Unknown problem %d", (int)type);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PPEProblemComputeRHS - right-hand side and, when known, exact solution of a problem
+
+   Collective
+
+   Input Parameters:
++  type - the problem
+-  grid - its grid, set up
+
+   Output Parameters:
++  b - right-hand side (global vector of the grid's DMDA)
+.  u - exact solution, or NULL
+-  known - whether the exact solution is known (u is left untouched when not)
+
+   Level: beginner
+@*/
+PetscErrorCode PPEProblemComputeRHS(PPEProblemType type, PPEGrid grid, Vec b, Vec u, PetscBool *known)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 2);
+  PetscCheck(grid->setupcalled, PetscObjectComm((PetscObject)grid), PETSC_ERR_ORDER, "Call PPEGridSetUp() before PPEProblemComputeRHS()");
+  switch (type) {
+  case PPE_PROBLEM_MMS: {
+    MMSData md;
+    for (int d = 0; d < 3; d++) {
+      PetscBool per = (PetscBool)(grid->bc[2 * d] == PPE_BC_PERIODIC);
+      md.mms.k[d]   = per ? 2 * PETSC_PI / grid->L[d] : 1.3 * PETSC_PI / grid->L[d];
+      md.mms.phi[d] = per ? 0.3 + 0.2 * d : 0.4 + 0.1 * d;
+      md.mms.o[d]   = grid->origin[d];
+    }
+    md.mms.shift = grid->shift;
+    for (int f = 0; f < 6; f++) md.bc[f] = grid->bc[f];
+    PetscCall(PPEGridComputeRHS(grid, MMSData_Source, MMSData_Boundary, &md, b));
+    if (u) PetscCall(PPEGridSampleField(grid, MMSData_Exact, &md, u));
+    *known = PETSC_TRUE;
+  } break;
+  case PPE_PROBLEM_CHANNEL: {
+    ChannelCtx c;
+    for (int d = 0; d < 3; d++) {
+      c.L[d] = grid->L[d];
+      c.o[d] = grid->origin[d];
+    }
+    c.shift = grid->shift;
+    /* Exact for periodic x,y and Neumann z (the defaults); other BCs get the same source
+       with homogeneous data, and no exact solution. */
+    *known = (PetscBool)(grid->bc[0] == PPE_BC_PERIODIC && grid->bc[2] == PPE_BC_PERIODIC && grid->bc[4] == PPE_BC_NEUMANN && grid->bc[5] == PPE_BC_NEUMANN);
+    PetscCall(PPEGridComputeRHS(grid, ChannelSource, NULL, &c, b));
+    if (u && *known) PetscCall(PPEGridSampleField(grid, ChannelExact, &c, u));
+  } break;
+  case PPE_PROBLEM_BICGSTAB_PAPER:
+    PetscCall(PPEGridComputeRHS(grid, PaperSource, NULL, NULL, b));
+    *known = PETSC_FALSE;
+    break;
+  default:
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Unknown problem %d", (int)type);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,459 @@
+/*
+   MATPPESTENCIL: the matrix-free 7-point operator of a PPEGrid.
+
+   Method:
+     A = W (sigma I - Lap_h) applied point by point from the grid's 1D tables
+     (src/kernels/stencil7.h). MatMult overlaps the halo exchange with work:
+
+       1. start the halo exchange (PetscSF broadcast of the owned values next to
+          each neighbour into face buffers: 6 faces, no corners, no full copy),
+       2. compute the core points (all neighbours owned or absent),
+       3. finish the exchange,
+       4. compute the surface points.
+
+     -ppe_stencil_overlap 0 finishes the exchange before step 2; the results are
+     bitwise identical because every point is computed by the same expression.
+
+   The operator is symmetric, so MatMultTranspose is MatMult.
+*/
+#include <ppekit/private/stencilimpl.h>
+
+/* Table of the box and its neighbours on this rank. */
+PetscErrorCode PPEStencilBoxSetUp(PPEGrid grid, PPEStencilBox *B)
+{
+  PetscInt s[3], m[3];
+
+  PetscFunctionBegin;
+  PetscCall(DMDAGetCorners(grid->da, &s[0], &s[1], &s[2], &m[0], &m[1], &m[2]));
+  B->X.w     = grid->dir[0].w;
+  B->X.tlo   = grid->dir[0].tlo;
+  B->X.thi   = grid->dir[0].thi;
+  B->X.d     = grid->dir[0].d;
+  B->Y.w     = grid->dir[1].w;
+  B->Y.tlo   = grid->dir[1].tlo;
+  B->Y.thi   = grid->dir[1].thi;
+  B->Y.d     = grid->dir[1].d;
+  B->Z.w     = grid->dir[2].w;
+  B->Z.tlo   = grid->dir[2].tlo;
+  B->Z.thi   = grid->dir[2].thi;
+  B->Z.d     = grid->dir[2].d;
+  B->sigma   = grid->shift;
+  B->xs      = s[0];
+  B->ys      = s[1];
+  B->zs      = s[2];
+  B->xm      = m[0];
+  B->ym      = m[1];
+  B->zm      = m[2];
+  B->avx2    = PPEStencilHostHasAVX2();
+  for (int d = 0; d < 3; d++) {
+    B->N[d]           = grid->N[d];
+    B->per[d]         = (PetscBool)(grid->bc[2 * d] == PPE_BC_PERIODIC);
+    B->nb[2 * d]      = (PetscBool)(s[d] > 0 || B->per[d]);
+    B->nb[2 * d + 1]  = (PetscBool)(s[d] + m[d] < grid->N[d] || B->per[d]);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The halo star forest: one leaf per value of the six face buffers, rooted at the owned
+   value of the neighbouring rank (possibly this rank, across a periodic boundary).
+*/
+PetscErrorCode PPEStencilHaloSetUp(Mat A)
+{
+  Mat_PPEStencil *st = (Mat_PPEStencil *)A->data;
+  PPEStencilBox  *B  = &st->box;
+  DM              da = st->grid->da;
+  const PetscInt *own[3];
+  PetscInt        P[3], *start[3], nleaf = 0, off[7], m[3] = {B->xm, B->ym, B->zm}, s[3] = {B->xs, B->ys, B->zs};
+  PetscSFNode    *remote;
+  PetscInt        any;
+
+  PetscFunctionBegin;
+  PetscCall(DMDAGetInfo(da, NULL, NULL, NULL, NULL, &P[0], &P[1], &P[2], NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetOwnershipRanges(da, &own[0], &own[1], &own[2]));
+  for (int d = 0; d < 3; d++) {
+    PetscCall(PetscMalloc1(P[d] + 1, &start[d]));
+    start[d][0] = 0;
+    for (PetscInt p = 0; p < P[d]; p++) start[d][p + 1] = start[d][p] + own[d][p];
+  }
+  for (int f = 0; f < 6; f++) {
+    int d = f / 2;
+    off[f] = nleaf;
+    if (B->nb[f]) nleaf += m[(d + 1) % 3] * m[(d + 2) % 3];
+  }
+  off[6] = nleaf;
+  PetscCall(PetscMalloc1(nleaf, &remote));
+  for (int f = 0; f < 6; f++) {
+    int      d = f / 2, a = d == 0 ? 1 : 0, b = d == 2 ? 1 : 2; /* the two directions of the face, a faster */
+    PetscInt g[3], l = off[f];
+
+    if (!B->nb[f]) continue;
+    g[d] = (f % 2 == 0) ? (s[d] - 1 + B->N[d]) % B->N[d] : (s[d] + m[d]) % B->N[d];
+    for (PetscInt ib = s[b]; ib < s[b] + m[b]; ib++) {
+      for (PetscInt ia = s[a]; ia < s[a] + m[a]; ia++, l++) {
+        PetscInt p[3], lo[3], ext[3];
+        g[a] = ia;
+        g[b] = ib;
+        for (int e = 0; e < 3; e++) {
+          PetscInt q = 0;
+          while (g[e] >= start[e][q + 1]) q++;
+          p[e]   = q;
+          lo[e]  = start[e][q];
+          ext[e] = own[e][q];
+        }
+        remote[l].rank  = p[0] + P[0] * (p[1] + P[1] * p[2]);
+        remote[l].index = (g[0] - lo[0]) + ext[0] * ((g[1] - lo[1]) + ext[1] * (g[2] - lo[2]));
+      }
+    }
+  }
+  for (int d = 0; d < 3; d++) PetscCall(PetscFree(start[d]));
+  PetscCall(PetscSFDestroy(&st->sf));
+  PetscCall(PetscSFCreate(PetscObjectComm((PetscObject)A), &st->sf));
+  PetscCall(PetscSFSetGraph(st->sf, m[0] * m[1] * m[2], nleaf, NULL, PETSC_OWN_POINTER, remote, PETSC_OWN_POINTER));
+  PetscCall(PetscSFSetUp(st->sf));
+  PetscCall(PetscFree(st->halo));
+  PetscCall(PetscMalloc1(nleaf, &st->halo));
+  st->nhalo = nleaf;
+  for (int f = 0; f < 6; f++) st->faces.f[f] = B->nb[f] ? st->halo + off[f] : NULL;
+  PetscCall(MPIU_Allreduce(&nleaf, &any, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)A)));
+  st->has_halo = (PetscBool)(any > 0);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMult_PPEStencil(Mat A, Vec x, Vec y)
+{
+  Mat_PPEStencil    *st = (Mat_PPEStencil *)A->data;
+  const PetscScalar *xa;
+  PetscScalar       *ya;
+
+  PetscFunctionBegin;
+  PetscCheck(st->grid, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "No grid: create the operator with PPEStencilCreate() or call PPEStencilSetGrid()");
+  PetscCall(PetscLogEventBegin(PPE_StencilMult, A, x, y, 0));
+  PetscCall(VecGetArrayRead(x, &xa));
+  PetscCall(VecGetArrayWrite(y, &ya));
+  if (st->has_halo) PetscCall(PetscSFBcastBegin(st->sf, MPIU_SCALAR, xa, st->halo, MPI_REPLACE));
+  if (!st->overlap && st->has_halo) {
+    PetscCall(PetscLogEventBegin(PPE_StencilHalo, A, 0, 0, 0));
+    PetscCall(PetscSFBcastEnd(st->sf, MPIU_SCALAR, xa, st->halo, MPI_REPLACE));
+    PetscCall(PetscLogEventEnd(PPE_StencilHalo, A, 0, 0, 0));
+  }
+  PetscCall(PetscLogEventBegin(PPE_StencilCore, A, 0, 0, 0));
+  PPEStencilApply_Host(&st->box, xa, &st->faces, ya, PPE_STENCIL_CORE);
+  PetscCall(PetscLogEventEnd(PPE_StencilCore, A, 0, 0, 0));
+  if (st->overlap && st->has_halo) {
+    PetscCall(PetscLogEventBegin(PPE_StencilHalo, A, 0, 0, 0));
+    PetscCall(PetscSFBcastEnd(st->sf, MPIU_SCALAR, xa, st->halo, MPI_REPLACE));
+    PetscCall(PetscLogEventEnd(PPE_StencilHalo, A, 0, 0, 0));
+  }
+  PetscCall(PetscLogEventBegin(PPE_StencilSurf, A, 0, 0, 0));
+  PPEStencilApply_Host(&st->box, xa, &st->faces, ya, PPE_STENCIL_SURFACE);
+  PetscCall(PetscLogEventEnd(PPE_StencilSurf, A, 0, 0, 0));
+  PetscCall(VecRestoreArrayRead(x, &xa));
+  PetscCall(VecRestoreArrayWrite(y, &ya));
+  PetscCall(PetscLogFlops(13.0 * st->box.xm * st->box.ym * st->box.zm));
+  PetscCall(PetscLogEventEnd(PPE_StencilMult, A, x, y, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMultAdd_PPEStencil(Mat A, Vec x, Vec z, Vec y)
+{
+  Mat_PPEStencil *st = (Mat_PPEStencil *)A->data;
+
+  PetscFunctionBegin;
+  if (y == z) {
+    if (!st->work) PetscCall(VecDuplicate(y, &st->work));
+    PetscCall(MatMult_PPEStencil(A, x, st->work));
+    PetscCall(VecAXPY(y, 1.0, st->work));
+  } else {
+    PetscCall(MatMult_PPEStencil(A, x, y));
+    PetscCall(VecAXPY(y, 1.0, z));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatGetDiagonal_PPEStencil(Mat A, Vec v)
+{
+  Mat_PPEStencil *st = (Mat_PPEStencil *)A->data;
+  PPEStencilBox  *B  = &st->box;
+  PetscScalar    *a;
+  PetscInt        l = 0;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayWrite(v, &a));
+  for (PetscInt k = B->zs; k < B->zs + B->zm; k++)
+    for (PetscInt j = B->ys; j < B->ys + B->ym; j++)
+      for (PetscInt i = B->xs; i < B->xs + B->xm; i++) a[l++] = ppe_s7_point_coef(B->X, B->Y, B->Z, B->sigma, i, j, k).c0;
+  PetscCall(VecRestoreArrayWrite(v, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatDuplicate_PPEStencil(Mat A, MatDuplicateOption op, Mat *B)
+{
+  Mat_PPEStencil *st = (Mat_PPEStencil *)A->data;
+
+  PetscFunctionBegin;
+  PetscCall(PPEStencilCreate(st->grid, B));
+  PetscCall(PPEStencilSetOverlap(*B, st->overlap));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatView_PPEStencil(Mat A, PetscViewer viewer)
+{
+  Mat_PPEStencil *st = (Mat_PPEStencil *)A->data;
+  PetscBool       iascii;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
+  if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscViewerASCIIPrintf(viewer, "PPEKit matrix-free 7-point operator W (sigma I - Lap_h)\n"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "halo exchange overlapped with the core points: %s\n", st->overlap ? "yes" : "no"));
+  if (st->grid) {
+    PetscCall(PetscViewerASCIIPushTab(viewer));
+    PetscCall(PPEGridView(st->grid, viewer));
+    PetscCall(PetscViewerASCIIPopTab(viewer));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatConvert_PPEStencil_AIJ(Mat A, MatType type, MatReuse reuse, Mat *B)
+{
+  Mat_PPEStencil *st = (Mat_PPEStencil *)A->data;
+  Mat             C;
+
+  PetscFunctionBegin;
+  if (reuse == MAT_REUSE_MATRIX) {
+    PetscCall(PPEStencilAssembleInto(st->grid, *B));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PPEStencilCreateAssembled(st->grid, type, &C));
+  if (reuse == MAT_INPLACE_MATRIX) PetscCall(MatHeaderReplace(A, &C));
+  else *B = C;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PPEStencilSetGrid_PPEStencil(Mat A, PPEGrid grid)
+{
+  Mat_PPEStencil *st = (Mat_PPEStencil *)A->data;
+  PetscInt        nloc, N[3];
+
+  PetscFunctionBegin;
+  PetscCheck(grid->setupcalled, PetscObjectComm((PetscObject)A), PETSC_ERR_ORDER, "Call PPEGridSetUp() before attaching the grid to an operator");
+  PetscCall(PetscObjectReference((PetscObject)grid));
+  PetscCall(PPEGridDestroy(&st->grid));
+  st->grid = grid;
+  PetscCall(PPEStencilBoxSetUp(grid, &st->box));
+  nloc = st->box.xm * st->box.ym * st->box.zm;
+  PetscCall(PPEGridGetSizes(grid, &N[0], &N[1], &N[2]));
+  PetscCall(MatSetSizes(A, nloc, nloc, N[0] * N[1] * N[2], N[0] * N[1] * N[2]));
+  PetscCall(PetscLayoutSetUp(A->rmap));
+  PetscCall(PetscLayoutSetUp(A->cmap));
+  PetscCall(MatSetDM(A, grid->da));
+  PetscCall(PPEStencilHaloSetUp(A));
+  PetscCall(PPEStencilAttachNullSpace(grid, A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PPEStencilGetGrid_PPEStencil(Mat A, PPEGrid *grid)
+{
+  PetscFunctionBegin;
+  *grid = ((Mat_PPEStencil *)A->data)->grid;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PPEStencilSetOverlap_PPEStencil(Mat A, PetscBool flg)
+{
+  PetscFunctionBegin;
+  ((Mat_PPEStencil *)A->data)->overlap = flg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PPEStencilGetOverlap_PPEStencil(Mat A, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  *flg = ((Mat_PPEStencil *)A->data)->overlap;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static const char *const PPEStencilComposed[] = {"PPEStencilSetGrid_C", "PPEStencilGetGrid_C", "PPEStencilSetOverlap_C", "PPEStencilGetOverlap_C", "MatConvert_ppestencil_aij_C", "MatConvert_ppestencil_seqaij_C", "MatConvert_ppestencil_mpiaij_C"};
+
+static PetscErrorCode MatDestroy_PPEStencil(Mat A)
+{
+  Mat_PPEStencil *st = (Mat_PPEStencil *)A->data;
+
+  PetscFunctionBegin;
+  PetscCall(PetscSFDestroy(&st->sf));
+  PetscCall(PetscFree(st->halo));
+  PetscCall(VecDestroy(&st->work));
+  PetscCall(PPEGridDestroy(&st->grid));
+  PetscCall(PetscFree(A->data));
+  for (size_t i = 0; i < sizeof(PPEStencilComposed) / sizeof(PPEStencilComposed[0]); i++) PetscCall(PetscObjectComposeFunction((PetscObject)A, PPEStencilComposed[i], NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*MC
+   MATPPESTENCIL - "ppestencil" - the matrix-free 7-point operator A = W (sigma I - Lap_h) of
+   a PPEGrid
+
+   Options Database Key:
+.  -ppe_stencil_overlap <bool> - overlap the halo exchange with the core points (default: true)
+
+   Level: beginner
+
+   Notes:
+   Create it with PPEStencilCreate(). It supports MatMult, MatMultTranspose (the operator is
+   symmetric), MatMultAdd, MatGetDiagonal (so PCJACOBI works), MatDuplicate and MatConvert to
+   MATAIJ (the assembled twin of PPEStencilCreateAssembled()). The constant null space is
+   attached when the grid is singular. Preconditioners that need the entries (ILU, hypre, GAMG)
+   take the assembled twin as the preconditioning matrix.
+
+.seealso: PPEStencilCreate(), PPEStencilCreateAssembled(), PPEGrid
+M*/
+PETSC_EXTERN PetscErrorCode MatCreate_PPEStencil(Mat A)
+{
+  Mat_PPEStencil *st;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&st));
+  A->data    = (void *)st;
+  st->overlap = PETSC_TRUE;
+  A->ops->mult          = MatMult_PPEStencil;
+  A->ops->multtranspose = MatMult_PPEStencil;
+  A->ops->multadd       = MatMultAdd_PPEStencil;
+  A->ops->getdiagonal   = MatGetDiagonal_PPEStencil;
+  A->ops->duplicate     = MatDuplicate_PPEStencil;
+  A->ops->view          = MatView_PPEStencil;
+  A->ops->destroy       = MatDestroy_PPEStencil;
+  A->assembled    = PETSC_TRUE;
+  A->preallocated = PETSC_TRUE;
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "PPEStencilSetGrid_C", PPEStencilSetGrid_PPEStencil));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "PPEStencilGetGrid_C", PPEStencilGetGrid_PPEStencil));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "PPEStencilSetOverlap_C", PPEStencilSetOverlap_PPEStencil));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "PPEStencilGetOverlap_C", PPEStencilGetOverlap_PPEStencil));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatConvert_ppestencil_aij_C", MatConvert_PPEStencil_AIJ));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatConvert_ppestencil_seqaij_C", MatConvert_PPEStencil_AIJ));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatConvert_ppestencil_mpiaij_C", MatConvert_PPEStencil_AIJ));
+  PetscCall(PetscObjectChangeTypeName((PetscObject)A, MATPPESTENCIL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PPEStencilSetGrid - attaches a set-up grid to a MATPPESTENCIL matrix; sets its sizes, DM,
+   halo exchange and null space
+
+   Collective
+
+   Level: intermediate
+@*/
+PetscErrorCode PPEStencilSetGrid(Mat A, PPEGrid grid)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 2);
+  PetscUseMethod(A, "PPEStencilSetGrid_C", (Mat, PPEGrid), (A, grid));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PPEStencilGetGrid - the grid of a MATPPESTENCIL matrix
+
+   Not Collective
+
+   Level: intermediate
+@*/
+PetscErrorCode PPEStencilGetGrid(Mat A, PPEGrid *grid)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscUseMethod(A, "PPEStencilGetGrid_C", (Mat, PPEGrid *), (A, grid));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PPEStencilSetOverlap - overlap the halo exchange with the core points in MatMult, or not
+   (for comparison; the results are bitwise identical)
+
+   Logically Collective
+
+   Options Database Key:
+.  -ppe_stencil_overlap <bool> - overlap (default: true)
+
+   Level: intermediate
+@*/
+PetscErrorCode PPEStencilSetOverlap(Mat A, PetscBool flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscTryMethod(A, "PPEStencilSetOverlap_C", (Mat, PetscBool), (A, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PPEStencilGetOverlap(Mat A, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscUseMethod(A, "PPEStencilGetOverlap_C", (Mat, PetscBool *), (A, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PPEStencilAttachNullSpace - marks an operator of the grid as symmetric (and positive
+   definite when the grid is not singular) and attaches the constant null space (also as
+   transpose null space, so that KSP projects the right-hand side) when it is singular
+
+   Collective
+
+   Level: intermediate
+@*/
+PetscErrorCode PPEStencilAttachNullSpace(PPEGrid grid, Mat A)
+{
+  PetscFunctionBegin;
+  PetscCall(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MatSetOption(A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
+  if (grid->singular) {
+    MatNullSpace nsp;
+    PetscCall(MatNullSpaceCreate(PetscObjectComm((PetscObject)A), PETSC_TRUE, 0, NULL, &nsp));
+    PetscCall(MatSetNullSpace(A, nsp));
+    PetscCall(MatSetTransposeNullSpace(A, nsp));
+    PetscCall(MatNullSpaceDestroy(&nsp));
+  } else {
+    PetscCall(MatSetOption(A, MAT_SPD, PETSC_TRUE));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PPEStencilCreate - creates the matrix-free operator of a grid
+
+   Collective
+
+   Input Parameter:
+.  grid - a set-up grid
+
+   Output Parameter:
+.  A - a MATPPESTENCIL matrix on the grid's DMDA layout
+
+   Options Database Key:
+.  -ppe_stencil_overlap <bool> - overlap the halo exchange with the core points (default: true)
+
+   Level: beginner
+
+.seealso: MATPPESTENCIL, PPEStencilCreateAssembled()
+@*/
+PetscErrorCode PPEStencilCreate(PPEGrid grid, Mat *A)
+{
+  PetscBool overlap = PETSC_TRUE;
+  MPI_Comm  comm;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
+  PetscValidPointer(A, 2);
+  comm = PetscObjectComm((PetscObject)grid);
+  PetscCall(MatCreate(comm, A));
+  PetscCall(MatSetType(*A, MATPPESTENCIL));
+  PetscCall(PPEStencilSetGrid(*A, grid));
+  PetscOptionsBegin(comm, ((PetscObject)*A)->prefix, "PPEKit stencil operator options", "Mat");
+  PetscCall(PetscOptionsBool("-ppe_stencil_overlap", "Overlap the halo exchange with the core points", "PPEStencilSetOverlap", overlap, &overlap, NULL));
+  PetscOptionsEnd();
+  PetscCall(PPEStencilSetOverlap(*A, overlap));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

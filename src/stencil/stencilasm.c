@@ -1,0 +1,88 @@
+/*
+   The assembled twin of the stencil operator: same coefficients (from the same
+   single-source function), stored in any matrix DMCreateMatrix() makes for the
+   grid's DMDA (AIJ, hyprestruct, ...), for preconditioners that need entries.
+*/
+#include <ppekit/private/stencilimpl.h>
+
+PetscErrorCode PPEStencilAssembleInto(PPEGrid grid, Mat B)
+{
+  PPEStencilBox B0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(PPE_StencilAsm, B, 0, 0, 0));
+  PetscCall(PPEStencilBoxSetUp(grid, &B0));
+  PetscCall(MatZeroEntries(B));
+  for (PetscInt k = B0.zs; k < B0.zs + B0.zm; k++)
+    for (PetscInt j = B0.ys; j < B0.ys + B0.ym; j++)
+      for (PetscInt i = B0.xs; i < B0.xs + B0.xm; i++) {
+        ppe_s7_coef c    = ppe_s7_point_coef(B0.X, B0.Y, B0.Z, B0.sigma, i, j, k);
+        PetscInt    idx[3] = {i, j, k};
+        MatStencil  row = {.k = k, .j = j, .i = i}, col[7];
+        PetscScalar v[7];
+        PetscReal   off[6] = {c.cw, c.ce, c.cs, c.cn, c.cb, c.ct};
+        PetscInt    n      = 0;
+
+        col[n] = row;
+        v[n++] = c.c0;
+        for (int f = 0; f < 6; f++) {
+          int      d   = f / 2;
+          PetscInt nbi = idx[d] + (f % 2 ? 1 : -1);
+          if (!B0.per[d] && (nbi < 0 || nbi >= B0.N[d])) continue; /* no neighbour: boundary term is in the diagonal */
+          col[n] = row;
+          if (d == 0) col[n].i = nbi;
+          else if (d == 1) col[n].j = nbi;
+          else col[n].k = nbi;
+          v[n++] = -off[f];
+        }
+        PetscCall(MatSetValuesStencil(B, 1, &row, n, col, v, INSERT_VALUES));
+      }
+  PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
+  PetscCall(PetscLogEventEnd(PPE_StencilAsm, B, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PPEStencilCreateAssembled - creates the assembled operator of a grid, identical in action
+   to the matrix-free MATPPESTENCIL
+
+   Collective
+
+   Input Parameters:
++  grid - a set-up grid
+-  type - matrix type DMCreateMatrix() supports on a DMDA (MATAIJ, MATHYPRESTRUCT, ...), or
+          NULL for MATAIJ
+
+   Output Parameter:
+.  A - the assembled matrix, symmetric, with the constant null space when the grid is singular
+
+   Level: beginner
+
+.seealso: PPEStencilCreate(), MATPPESTENCIL
+@*/
+PetscErrorCode PPEStencilCreateAssembled(PPEGrid grid, MatType type, Mat *A)
+{
+  DM      da;
+  MatType old;
+  char   *saved = NULL;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
+  PetscCall(PPEGridGetDM(grid, &da));
+  /* DMCreateMatrix() reads the DM's matrix type: set ours, put the caller's back. */
+  PetscCall(DMGetMatType(da, &old));
+  if (old) PetscCall(PetscStrallocpy(old, &saved));
+  PetscCall(DMSetMatType(da, type ? type : MATAIJ));
+  PetscCall(DMCreateMatrix(da, A));
+  PetscCall(DMSetMatType(da, saved ? saved : MATAIJ));
+  PetscCall(PetscFree(saved));
+  {
+    PetscBool isaij;
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)*A, &isaij, MATSEQAIJ, MATMPIAIJ, ""));
+    if (isaij) PetscCall(MatSetOption(*A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
+  }
+  PetscCall(PPEStencilAssembleInto(grid, *A));
+  PetscCall(PPEStencilAttachNullSpace(grid, *A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

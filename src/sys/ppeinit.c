@@ -1,0 +1,64 @@
+/*
+   Package initialisation of src/: class ids, log events, info and the
+   finalizer. The types themselves are registered by plugins/register.c.
+*/
+#include <ppekit/private/ppeimpl.h>
+
+PetscLogEvent PPE_GridSetUp, PPE_StencilMult, PPE_StencilCore, PPE_StencilHalo, PPE_StencilSurf, PPE_StencilAsm;
+
+static PetscBool PPESysPackageInitialized = PETSC_FALSE;
+
+static PetscErrorCode PPESysFinalizePackage(void)
+{
+  PetscFunctionBegin;
+  PPESysPackageInitialized = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   PPESysInitializePackage - registers the classes and log events of PPEKit's core;
+   idempotent. Called by PPEKitInitializePackage() and by every object constructor.
+*/
+PetscErrorCode PPESysInitializePackage(void)
+{
+  char      logList[256];
+  PetscBool opt, pkg;
+
+  PetscFunctionBegin;
+  if (PPESysPackageInitialized) PetscFunctionReturn(PETSC_SUCCESS);
+  PPESysPackageInitialized = PETSC_TRUE;
+  PetscCall(PetscClassIdRegister("PPE Grid", &PPEGRID_CLASSID));
+  PetscCall(PetscLogEventRegister("PPEGridSetUp", PPEGRID_CLASSID, &PPE_GridSetUp));
+  PetscCall(PetscLogEventRegister("PPEStencilMult", MAT_CLASSID, &PPE_StencilMult));
+  PetscCall(PetscLogEventRegister(" PPEStencilCore", MAT_CLASSID, &PPE_StencilCore));
+  PetscCall(PetscLogEventRegister(" PPEStencilHalo", MAT_CLASSID, &PPE_StencilHalo));
+  PetscCall(PetscLogEventRegister(" PPEStencilSurf", MAT_CLASSID, &PPE_StencilSurf));
+  PetscCall(PetscLogEventRegister("PPEStencilAsm", MAT_CLASSID, &PPE_StencilAsm));
+  /* -info_exclude / -log_exclude ppe, as PETSc's own packages allow */
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-info_exclude", logList, sizeof(logList), &opt));
+  if (opt) {
+    PetscCall(PetscStrInList("ppe", logList, ',', &pkg));
+    if (pkg) PetscCall(PetscInfoDeactivateClass(PPEGRID_CLASSID));
+  }
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-log_exclude", logList, sizeof(logList), &opt));
+  if (opt) {
+    PetscCall(PetscStrInList("ppe", logList, ',', &pkg));
+    if (pkg) PetscCall(PetscLogEventExcludeClass(PPEGRID_CLASSID));
+  }
+  PetscCall(PetscRegisterFinalize(PPESysFinalizePackage));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+   PPEKitGetVersion - the version string of this PPEKit, e.g. "PPEKit 0.1.0"
+
+   Not Collective
+
+   Level: beginner
+@*/
+PetscErrorCode PPEKitGetVersion(char version[], size_t len)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(version, len, "PPEKit %s", PPEKIT_VERSION_STRING));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

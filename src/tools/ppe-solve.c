@@ -1,0 +1,322 @@
+static const char help[] = "ppe-solve: builds a pressure-Poisson problem on a PPEGrid and solves it with any\n\
+PETSc KSP/PC (-ksp_type, -pc_type, ... work unchanged), then reports iterations, true\n\
+residual, error against the exact solution, times and communication, as text and, with\n\
+-ppe_json, as one JSON line.\n\n";
+
+/*
+   The JSON line (-ppe_json) is the contract read by studies and benchmarks; the keys are
+   listed in docs/ppe-solve.md. Times are the maximum over ranks; solve_s is the median over
+   -ppe_repeat solves, each started from a zero initial guess.
+*/
+#include <ppekit.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <sys/resource.h>
+
+typedef enum {
+  OP_MATFREE,
+  OP_AIJ
+} OperatorType;
+static const char *const OperatorTypes[] = {"matfree", "aij", "OperatorType", "OP_", NULL};
+
+typedef enum {
+  PMAT_SAME,
+  PMAT_MATFREE,
+  PMAT_AIJ
+} PmatType;
+static const char *const PmatTypes[] = {"same", "matfree", "aij", "PmatType", "PMAT_", NULL};
+
+typedef struct {
+  PPEProblemType problem;
+  OperatorType   op;
+  PmatType       pmat;
+  char           asmtype[64];
+  PetscInt       repeat;
+  PetscBool      json, history;
+  PetscReal      rtol;
+} Options;
+
+static PetscErrorCode GetOptions(MPI_Comm comm, Options *o)
+{
+  PetscInt  p = 0;
+  PetscBool flg;
+
+  PetscFunctionBegin;
+  o->problem = PPE_PROBLEM_MMS;
+  o->op      = OP_MATFREE;
+  o->pmat    = PMAT_SAME;
+  o->repeat  = 1;
+  o->json    = PETSC_FALSE;
+  o->history = PETSC_FALSE;
+  o->rtol    = 1e-8;
+  PetscCall(PetscStrncpy(o->asmtype, MATAIJ, sizeof(o->asmtype)));
+  PetscOptionsBegin(comm, NULL, "ppe-solve options", "PPEKit");
+  PetscCall(PetscOptionsEList("-ppe_problem", "Problem: mms, channel or bicgstab-paper", "PPEProblemSetGridDefaults", PPEProblemNames, 3, PPEProblemNames[0], &p, &flg));
+  if (!flg) PetscCall(PetscOptionsEList("-problem", "Short form of -ppe_problem", "PPEProblemSetGridDefaults", PPEProblemNames, 3, PPEProblemNames[0], &p, &flg));
+  o->problem = (PPEProblemType)p;
+  PetscCall(PetscOptionsEnum("-ppe_operator", "Operator: matrix-free stencil or assembled", "PPEStencilCreate", OperatorTypes, (PetscEnum)o->op, (PetscEnum *)&o->op, NULL));
+  PetscCall(PetscOptionsEnum("-ppe_pmat", "Preconditioning matrix: same as the operator, matfree or aij", "KSPSetOperators", PmatTypes, (PetscEnum)o->pmat, (PetscEnum *)&o->pmat, NULL));
+  PetscCall(PetscOptionsString("-ppe_assembled_type", "Matrix type of the assembled operator (aij, hyprestruct, ...)", "PPEStencilCreateAssembled", o->asmtype, o->asmtype, sizeof(o->asmtype), NULL));
+  PetscCall(PetscOptionsInt("-ppe_repeat", "Number of solves (timing: median reported)", NULL, o->repeat, &o->repeat, NULL));
+  PetscCheck(o->repeat >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-ppe_repeat must be >= 1, got %" PetscInt_FMT, o->repeat);
+  PetscCall(PetscOptionsReal("-ppe_rtol", "Default relative tolerance (-ksp_rtol overrides)", "KSPSetTolerances", o->rtol, &o->rtol, NULL));
+  PetscCall(PetscOptionsBool("-ppe_json", "Print one JSON line with the results", NULL, o->json, &o->json, NULL));
+  PetscCall(PetscOptionsBool("-ppe_history", "Record the residual norm history (in the JSON line)", "KSPSetResidualHistory", o->history, &o->history, NULL));
+  PetscOptionsEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CreateOperator(PPEGrid grid, PetscBool matfree, const char asmtype[], Mat *A)
+{
+  PetscFunctionBegin;
+  if (matfree) PetscCall(PPEStencilCreate(grid, A));
+  else PetscCall(PPEStencilCreateAssembled(grid, asmtype, A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static int CompareReal(const void *a, const void *b)
+{
+  PetscReal x = *(const PetscReal *)a, y = *(const PetscReal *)b;
+  return (x > y) - (x < y);
+}
+
+/* Seconds since t0, maximum over ranks. */
+static PetscErrorCode MaxElapsed(MPI_Comm comm, PetscLogDouble t0, PetscReal *s)
+{
+  PetscLogDouble t1;
+  PetscReal      loc;
+
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&t1));
+  loc = (PetscReal)(t1 - t0);
+  PetscCall(MPIU_Allreduce(&loc, s, 1, MPIU_REAL, MPIU_MAX, comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The JSON line is formatted with the C library: PETSc's printf family rewrites %g. */
+typedef struct {
+  char  *buf;
+  size_t len, cap;
+} JSON;
+
+static PetscErrorCode JSONAppend(JSON *j, const char fmt[], ...)
+{
+  va_list ap;
+  int     n;
+
+  PetscFunctionBegin;
+  va_start(ap, fmt);
+  n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (j->len + (size_t)n + 1 > j->cap) {
+    size_t cap = PetscMax(2 * j->cap, j->len + (size_t)n + 1024);
+    PetscCall(PetscRealloc(cap, &j->buf));
+    j->cap = cap;
+  }
+  va_start(ap, fmt);
+  vsnprintf(j->buf + j->len, j->cap - j->len, fmt, ap);
+  va_end(ap);
+  j->len += (size_t)n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static void JSONNumber(char *buf, size_t len, PetscBool valid, PetscReal v)
+{
+  if (valid && !PetscIsInfOrNanReal(v)) snprintf(buf, len, "%.6e", (double)v);
+  else snprintf(buf, len, "null");
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Comm           comm;
+  Options            o;
+  PPEGrid            grid;
+  DM                 da;
+  Mat                A, P;
+  Vec                x, b, r, uex;
+  KSP                ksp;
+  PC                 pc;
+  KSPConvergedReason reason;
+  KSPType            ksptype;
+  PCType             pctype;
+  PetscLogStage      stage_setup, stage_solve;
+  PetscLogDouble     t0;
+  PetscReal          op_s, setup_s, *solve_s, rnorm, bnorm, emax = 0, el2 = 0, rhs_mean = 0, mem_mb, rtol, abstol, dtol;
+  PetscInt           its, maxit, N[3], procs[3];
+  PetscMPIInt        size;
+  PetscBool          known = PETSC_FALSE, singular;
+  PPECounters        c0, c1, cs = {0, 0, 0}, cmax;
+  char               bcs[7], version[64];
+  PPELocation        loc;
+  PPEStretchType     stretch;
+  PetscReal          shift;
+  struct rusage      ru;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  comm = PETSC_COMM_WORLD;
+  PetscCall(PPEKitInitializePackage());
+  PetscCall(PetscLogDefaultBegin()); /* ghost-update counts come from the log events */
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(GetOptions(comm, &o));
+  PetscCall(PetscLogStageRegister("PPE Setup", &stage_setup));
+  PetscCall(PetscLogStageRegister("PPE Solve", &stage_solve));
+  PetscCall(PetscLogStagePush(stage_setup));
+
+  /* Grid: the problem's defaults, then the options */
+  PetscCall(PPEGridCreate(comm, &grid));
+  PetscCall(PPEProblemSetGridDefaults(o.problem, grid));
+  PetscCall(PPEGridSetFromOptions(grid));
+  PetscCall(PPEGridSetUp(grid));
+  PetscCall(PPEGridGetDM(grid, &da));
+  PetscCall(PPEGridIsSingular(grid, &singular));
+
+  /* Operators */
+  PetscCallMPI(MPI_Barrier(comm));
+  PetscCall(PetscTime(&t0));
+  PetscCall(CreateOperator(grid, (PetscBool)(o.op == OP_MATFREE), o.asmtype, &A));
+  if (o.pmat == PMAT_SAME || (o.pmat == PMAT_MATFREE) == (o.op == OP_MATFREE)) {
+    P = A;
+    PetscCall(PetscObjectReference((PetscObject)P));
+  } else PetscCall(CreateOperator(grid, (PetscBool)(o.pmat == PMAT_MATFREE), o.asmtype, &P));
+  PetscCall(MaxElapsed(comm, t0, &op_s));
+
+  /* Right-hand side and exact solution; a singular problem gets its RHS projected */
+  PetscCall(DMCreateGlobalVector(da, &x));
+  PetscCall(VecDuplicate(x, &b));
+  PetscCall(VecDuplicate(x, &r));
+  PetscCall(VecDuplicate(x, &uex));
+  PetscCall(PPEProblemComputeRHS(o.problem, grid, b, uex, &known));
+  if (singular) {
+    PetscScalar sum;
+    PetscInt    n;
+    PetscCall(VecSum(b, &sum));
+    PetscCall(VecGetSize(b, &n));
+    rhs_mean = PetscRealPart(sum) / n;
+    PetscCall(VecShift(b, -sum / n));
+    PetscCall(PetscInfo(NULL, "Singular problem: removed the mean %g of the right-hand side (compatibility)\n", (double)rhs_mean));
+  }
+
+  /* Solver: CG + Jacobi unless the options say otherwise */
+  PetscCall(KSPCreate(comm, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, P));
+  PetscCall(KSPSetDM(ksp, da));
+  PetscCall(KSPSetDMActive(ksp, PETSC_FALSE));
+  PetscCall(KSPSetType(ksp, KSPCG));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCJACOBI));
+  PetscCall(KSPSetTolerances(ksp, o.rtol, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
+  PetscCall(KSPSetFromOptions(ksp));
+  if (o.history) PetscCall(KSPSetResidualHistory(ksp, NULL, PETSC_DECIDE, PETSC_TRUE));
+  PetscCallMPI(MPI_Barrier(comm));
+  PetscCall(PetscTime(&t0));
+  PetscCall(KSPSetUp(ksp));
+  PetscCall(MaxElapsed(comm, t0, &setup_s));
+  PetscCall(PetscLogStagePop());
+
+  /* Solves */
+  PetscCall(PetscMalloc1(o.repeat, &solve_s));
+  PetscCall(PetscLogStagePush(stage_solve));
+  for (PetscInt rep = 0; rep < o.repeat; rep++) {
+    PetscCall(VecSet(x, 0.0));
+    PetscCallMPI(MPI_Barrier(comm));
+    PetscCall(PPECountersGet(&c0));
+    PetscCall(PetscTime(&t0));
+    PetscCall(KSPSolve(ksp, b, x));
+    {
+      PetscLogDouble t1;
+      PetscCall(PetscTime(&t1));
+      PetscCall(PPECountersGet(&c1));
+      solve_s[rep] = (PetscReal)(t1 - t0);
+    }
+    PetscCall(PPECountersDiff(&c1, &c0, &cs));
+  }
+  PetscCall(PetscLogStagePop());
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, solve_s, o.repeat, MPIU_REAL, MPIU_MAX, comm));
+  qsort(solve_s, (size_t)o.repeat, sizeof(PetscReal), CompareReal);
+  {
+    PetscLogDouble loc3[3] = {cs.reductions, cs.halo_exchanges, cs.bytes_sent}, max3[3], bytes;
+    PetscCall(MPIU_Allreduce(loc3, max3, 2, MPIU_PETSCLOGDOUBLE, MPI_MAX, comm));
+    PetscCall(MPIU_Allreduce(&loc3[2], &bytes, 1, MPIU_PETSCLOGDOUBLE, MPI_SUM, comm));
+    cmax.reductions     = max3[0];
+    cmax.halo_exchanges = max3[1];
+    cmax.bytes_sent     = bytes;
+  }
+
+  /* Results: the true residual with the operator, the error against the exact solution */
+  PetscCall(KSPGetIterationNumber(ksp, &its));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  PetscCall(KSPGetType(ksp, &ksptype));
+  PetscCall(PCGetType(pc, &pctype));
+  PetscCall(KSPGetTolerances(ksp, &rtol, &abstol, &dtol, &maxit));
+  PetscCall(MatMult(A, x, r));
+  PetscCall(VecAYPX(r, -1.0, b));
+  PetscCall(VecNorm(r, NORM_2, &rnorm));
+  PetscCall(VecNorm(b, NORM_2, &bnorm));
+  if (known) PetscCall(PPEGridComputeErrorNorms(grid, x, uex, &emax, &el2));
+  PetscCheck(getrusage(RUSAGE_SELF, &ru) == 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "getrusage() failed");
+  mem_mb = (PetscReal)ru.ru_maxrss / 1024.0;
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &mem_mb, 1, MPIU_REAL, MPIU_MAX, comm));
+  PetscCall(PPEGridGetSizes(grid, &N[0], &N[1], &N[2]));
+  PetscCall(DMDAGetInfo(da, NULL, NULL, NULL, NULL, &procs[0], &procs[1], &procs[2], NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(PPEGridGetBCString(grid, bcs));
+  PetscCall(PPEGridGetLocation(grid, &loc));
+  PetscCall(PPEGridGetZStretch(grid, &stretch, NULL));
+  PetscCall(PPEGridGetShift(grid, &shift));
+  PetscCall(PPEKitGetVersion(version, sizeof(version)));
+
+  {
+    PetscReal rrel = bnorm > 0 ? rnorm / bnorm : rnorm;
+    PetscReal med  = solve_s[o.repeat / 2];
+
+    PetscCall(PetscPrintf(comm, "ppe-solve: problem %s, grid %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " %s-centred, bc %s, z %s, %d ranks (%" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT ")\n", PPEProblemNames[o.problem], N[0], N[1], N[2], PPELocations[loc], bcs, PPEStretchTypes[stretch], (int)size, procs[0], procs[1], procs[2]));
+    PetscCall(PetscPrintf(comm, "  operator %s, KSP %s, PC %s\n", OperatorTypes[o.op], ksptype, pctype));
+    PetscCall(PetscPrintf(comm, "  %s in %" PetscInt_FMT " iterations, true relative residual %.3e\n", KSPConvergedReasons[reason], its, (double)rrel));
+    if (known) PetscCall(PetscPrintf(comm, "  error against the exact solution: max %.4e, L2 %.4e\n", (double)emax, (double)el2));
+    PetscCall(PetscPrintf(comm, "  time: operator %.4g s, setup %.4g s, solve %.4g s (median of %" PetscInt_FMT ")\n", (double)op_s, (double)setup_s, (double)med, o.repeat));
+    PetscCall(PetscPrintf(comm, "  per solve: %.0f global reductions, %.0f halo exchanges, %.4g bytes sent; peak memory %.1f MB per rank\n", cmax.reductions, cmax.halo_exchanges, cmax.bytes_sent, (double)mem_mb));
+    if (o.json) {
+      JSON       j = {NULL, 0, 0};
+      char       emaxs[32], el2s[32];
+      int        major, minor, sub;
+      PetscMPIInt rank;
+
+      JSONNumber(emaxs, sizeof(emaxs), known, emax);
+      JSONNumber(el2s, sizeof(el2s), known, el2);
+      PetscCall(PetscGetVersionNumber(&major, &minor, &sub, NULL));
+      PetscCall(JSONAppend(&j, "{\"problem\": \"%s\", \"n\": [%d, %d, %d], \"location\": \"%s\", \"bc\": \"%s\", \"stretch\": \"%s\", \"shift\": %.17g, ", PPEProblemNames[o.problem], (int)N[0], (int)N[1], (int)N[2], PPELocations[loc], bcs, PPEStretchTypes[stretch], (double)shift));
+      PetscCall(JSONAppend(&j, "\"ranks\": %d, \"procs\": [%d, %d, %d], \"operator\": \"%s\", \"pmat\": \"%s\", \"ksp\": \"%s\", \"pc\": \"%s\", \"rtol\": %.6e, ", (int)size, (int)procs[0], (int)procs[1], (int)procs[2], OperatorTypes[o.op], PmatTypes[o.pmat], ksptype, pctype, (double)rtol));
+      PetscCall(JSONAppend(&j, "\"its\": %d, \"reason\": \"%s\", \"rnorm_rel\": %.6e, \"err_max\": %s, \"err_l2\": %s, \"rhs_mean_removed\": %.6e, ", (int)its, KSPConvergedReasons[reason], (double)rrel, emaxs, el2s, (double)rhs_mean));
+      PetscCall(JSONAppend(&j, "\"op_s\": %.6e, \"setup_s\": %.6e, \"solve_s\": %.6e, \"solve_s_min\": %.6e, \"repeat\": %d, ", (double)op_s, (double)setup_s, (double)med, (double)solve_s[0], (int)o.repeat));
+      PetscCall(JSONAppend(&j, "\"reductions\": %.0f, \"halo_exchanges\": %.0f, \"bytes_sent\": %.0f, \"mem_mb\": %.1f, \"ppekit\": \"%s\", \"petsc\": \"%d.%d.%d\"", cmax.reductions, cmax.halo_exchanges, cmax.bytes_sent, (double)mem_mb, PPEKIT_VERSION_STRING, major, minor, sub));
+      if (o.history) {
+        const PetscReal *h;
+        PetscInt         nh;
+        KSPNormType      nt;
+        PetscCall(KSPGetResidualHistory(ksp, &h, &nh));
+        PetscCall(KSPGetNormType(ksp, &nt));
+        PetscCall(JSONAppend(&j, ", \"norm_type\": \"%s\", \"history\": [", KSPNormTypes[nt]));
+        for (PetscInt i = 0; i < nh; i++) PetscCall(JSONAppend(&j, "%s%.6e", i ? ", " : "", (double)h[i]));
+        PetscCall(JSONAppend(&j, "]"));
+      }
+      PetscCall(JSONAppend(&j, "}"));
+      PetscCallMPI(MPI_Comm_rank(comm, &rank));
+      if (rank == 0) {
+        fprintf(stdout, "%s\n", j.buf);
+        fflush(stdout);
+      }
+      PetscCall(PetscFree(j.buf));
+    }
+  }
+
+  PetscCall(PetscFree(solve_s));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&b));
+  PetscCall(VecDestroy(&r));
+  PetscCall(VecDestroy(&uex));
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&P));
+  PetscCall(PPEGridDestroy(&grid));
+  PetscCall(PetscFinalize());
+  return 0;
+}

@@ -1,0 +1,93 @@
+static const char help[] = "Grid attached to a user's DMDA: sizes taken from the DMDA, the grid found from\n\
+the DMDA, and clear errors for a size mismatch, a periodicity mismatch, dof > 1, a 2D DMDA\n\
+and a DM that is not a DMDA.\n\n";
+
+#include <ppekit.h>
+#include <petscdmshell.h>
+#include "tap.h"
+
+/* Runs PPEGridSetUp on a grid attached to da and checks the error code and message. */
+static PetscErrorCode ExpectSetUpError(MPI_Comm comm, DM da, const char bcs[], PetscInt n, PetscErrorCode expect, const char text[], const char what[])
+{
+  PPEGrid        g;
+  PetscErrorCode ierr;
+  char          *msg = NULL;
+  PetscBool      has = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCall(PPEGridCreate(comm, &g));
+  PetscCall(PPEGridSetBCString(g, bcs));
+  if (n > 0) PetscCall(PPEGridSetSizes(g, n, n, n));
+  PetscCall(PPEGridSetDM(g, da));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = PPEGridSetUp(g);
+  PetscCall(PetscPopErrorHandler());
+  if (ierr) {
+    PetscCall(PetscErrorMessage(ierr, NULL, &msg));
+    has = (PetscBool)(msg && strstr(msg, text));
+  }
+  PetscCall(TapCheck(comm, (PetscBool)(ierr == expect && has), "%s: error %d (expected %d), message \"%s\"", what, (int)ierr, (int)expect, msg ? msg : "(none)"));
+  PetscCall(PPEGridDestroy(&g));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Comm comm;
+  DM       da, da2;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  comm = PETSC_COMM_WORLD;
+  PetscCall(PPEKitInitializePackage());
+
+  /* attach: sizes from the DMDA, grid found from the DMDA, detached when destroyed */
+  PetscCall(DMDACreate3d(comm, DM_BOUNDARY_PERIODIC, DM_BOUNDARY_PERIODIC, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, 10, 9, 11, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
+  PetscCall(DMSetUp(da));
+  {
+    PPEGrid  g, found;
+    PetscInt nx, ny, nz;
+
+    PetscCall(PPEGridCreate(comm, &g));
+    PetscCall(PPEGridSetBCString(g, "PPPPND"));
+    PetscCall(PPEGridSetSizes(g, 10, 9, 11));
+    PetscCall(PPEGridSetDM(g, da));
+    PetscCall(PPEGridSetUp(g));
+    PetscCall(PPEGridGetSizes(g, &nx, &ny, &nz));
+    PetscCall(PPEGridGetFromDM(da, &found));
+    PetscCall(TapCheck(comm, (PetscBool)(found == g && nx == 10 && ny == 9 && nz == 11), "attached DMDA: grid %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT ", found from the DMDA: %s", nx, ny, nz, found == g ? "yes" : "no"));
+    PetscCall(PPEGridDestroy(&g));
+    PetscCall(PPEGridGetFromDM(da, &found));
+    PetscCall(TapCheck(comm, (PetscBool)(found == NULL), "destroyed grid is detached from the DMDA"));
+  }
+  PetscCall(ExpectSetUpError(comm, da, "PPPPND", 12, PETSC_ERR_ARG_SIZ, "size mismatch", "grid 12^3 on a 10x9x11 DMDA"));
+  PetscCall(ExpectSetUpError(comm, da, "NNPPND", 0, PETSC_ERR_ARG_INCOMP, "boundary mismatch", "Neumann x on a periodic-x DMDA"));
+  PetscCall(ExpectSetUpError(comm, da, "PPPPPP", 0, PETSC_ERR_ARG_INCOMP, "boundary mismatch", "periodic z on a non-periodic-z DMDA"));
+  PetscCall(DMDestroy(&da));
+
+  PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, 8, 8, 8, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 2, 1, NULL, NULL, NULL, &da));
+  PetscCall(DMSetUp(da));
+  PetscCall(ExpectSetUpError(comm, da, "NNNNNN", 8, PETSC_ERR_ARG_WRONG, "1 degree of freedom", "DMDA with 2 dof"));
+  PetscCall(DMDestroy(&da));
+
+  PetscCall(DMDACreate2d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, 8, 8, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, &da2));
+  PetscCall(DMSetUp(da2));
+  PetscCall(ExpectSetUpError(comm, da2, "NNNNNN", 0, PETSC_ERR_ARG_WRONG, "3D DMDA", "2D DMDA"));
+  PetscCall(DMDestroy(&da2));
+
+  {
+    DM             shell;
+    PPEGrid        g;
+    PetscErrorCode ierr;
+
+    PetscCall(DMShellCreate(comm, &shell));
+    PetscCall(PPEGridCreate(comm, &g));
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = PPEGridSetDM(g, shell);
+    PetscCall(PetscPopErrorHandler());
+    PetscCall(TapCheck(comm, (PetscBool)(ierr == PETSC_ERR_ARG_WRONG), "a DMSHELL is refused (error %d)", (int)ierr));
+    PetscCall(PPEGridDestroy(&g));
+    PetscCall(DMDestroy(&shell));
+  }
+  PetscCall(PetscFinalize());
+  return 0;
+}

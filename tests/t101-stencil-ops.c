@@ -1,0 +1,154 @@
+static const char help[] = "Matrix-free stencil vs its assembled AIJ twin, for BC sets x locations x z\n\
+spacings on an odd-sized grid (uneven splits at every rank count): MatMult agreement,\n\
+overlap on/off bitwise, symmetry x'Ay = y'Ax, MatMultTranspose, MatMultAdd, diagonal,\n\
+null space.\n\
+  -n nx,ny,nz   grid size (default 13,11,9)\n\n";
+
+#include <ppekit.h>
+#include "tap.h"
+
+static PetscReal RelDiffInf(Vec a, Vec b, Vec work)
+{
+  PetscReal d, n;
+  PetscCallAbort(PETSC_COMM_WORLD, VecWAXPY(work, -1.0, b, a));
+  PetscCallAbort(PETSC_COMM_WORLD, VecNorm(work, NORM_INFINITY, &d));
+  PetscCallAbort(PETSC_COMM_WORLD, VecNorm(b, NORM_INFINITY, &n));
+  return n > 0 ? d / n : d;
+}
+
+static PetscErrorCode BitwiseEqual(Vec a, Vec b, PetscBool *eq)
+{
+  const PetscScalar *x, *y;
+  PetscInt           n;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(a, &n));
+  PetscCall(VecGetArrayRead(a, &x));
+  PetscCall(VecGetArrayRead(b, &y));
+  *eq = (PetscBool)(memcmp(x, y, (size_t)n * sizeof(PetscScalar)) == 0);
+  PetscCall(VecRestoreArrayRead(a, &x));
+  PetscCall(VecRestoreArrayRead(b, &y));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CheckCase(MPI_Comm comm, const char bcs[], PPELocation loc, PetscBool stretch, PetscReal shift, const PetscInt n[3])
+{
+  PPEGrid      g;
+  Mat          Amf, Aaij;
+  Vec          x, y, y1, y2, z, w;
+  PetscRandom  rnd;
+  PetscReal    rel;
+  PetscBool    eq, singular;
+  PetscScalar  xay, yax;
+  MatNullSpace nsp;
+  char         tag[128];
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(tag, sizeof(tag), "%s %s %s%s", bcs, PPELocations[loc], stretch ? "tanh" : "uniform", shift > 0 ? " shift" : ""));
+  PetscCall(PPEGridCreate(comm, &g));
+  PetscCall(PPEGridSetSizes(g, n[0], n[1], n[2]));
+  PetscCall(PPEGridSetLengths(g, 1.0, 1.7, 0.8));
+  PetscCall(PPEGridSetBCString(g, bcs));
+  PetscCall(PPEGridSetLocation(g, loc));
+  if (stretch) PetscCall(PPEGridSetZStretch(g, PPE_STRETCH_TANH, 2.0));
+  PetscCall(PPEGridSetShift(g, shift));
+  PetscCall(PPEGridSetUp(g));
+  PetscCall(PPEGridIsSingular(g, &singular));
+  PetscCall(PPEStencilCreate(g, &Amf));
+  PetscCall(PPEStencilCreateAssembled(g, MATAIJ, &Aaij));
+  PetscCall(MatCreateVecs(Amf, &x, &y));
+  PetscCall(VecDuplicate(x, &y1));
+  PetscCall(VecDuplicate(x, &y2));
+  PetscCall(VecDuplicate(x, &z));
+  PetscCall(VecDuplicate(x, &w));
+  PetscCall(PetscRandomCreate(comm, &rnd));
+  PetscCall(PetscRandomSetSeed(rnd, 42));
+  PetscCall(PetscRandomSeed(rnd));
+  PetscCall(VecSetRandom(x, rnd));
+  PetscCall(VecSetRandom(z, rnd));
+
+  /* matrix-free vs AIJ */
+  PetscCall(MatMult(Amf, x, y1));
+  PetscCall(MatMult(Aaij, x, y2));
+  rel = RelDiffInf(y1, y2, w);
+  PetscCall(TapCheck(comm, (PetscBool)(rel <= 1e-13), "%s: matfree vs AIJ MatMult, rel diff %.2e", tag, (double)rel));
+
+  /* overlap off: bitwise the same */
+  PetscCall(PPEStencilSetOverlap(Amf, PETSC_FALSE));
+  PetscCall(MatMult(Amf, x, y));
+  PetscCall(BitwiseEqual(y, y1, &eq));
+  PetscCall(TapCheck(comm, eq, "%s: overlap off vs on bitwise identical", tag));
+  PetscCall(PPEStencilSetOverlap(Amf, PETSC_TRUE));
+
+  /* symmetry: x'Az = z'Ax */
+  PetscCall(MatMult(Amf, z, y));
+  PetscCall(VecDot(x, y, &xay));
+  PetscCall(VecDot(z, y1, &yax));
+  rel = PetscAbsScalar(xay - yax) / PetscMax(PetscAbsScalar(xay), PetscAbsScalar(yax));
+  PetscCall(TapCheck(comm, (PetscBool)(rel <= 1e-12), "%s: x'Az = z'Ax, rel diff %.2e", tag, (double)rel));
+
+  /* transpose and multadd */
+  PetscCall(MatMultTranspose(Amf, x, y));
+  PetscCall(BitwiseEqual(y, y1, &eq));
+  PetscCall(MatMultAdd(Amf, x, z, y));
+  PetscCall(VecAXPY(y, -1.0, z));
+  rel = RelDiffInf(y, y1, w);
+  PetscCall(VecCopy(z, y));
+  PetscCall(MatMultAdd(Amf, x, y, y)); /* in place: y = Ax + y */
+  PetscCall(VecAXPY(y, -1.0, z));
+  rel = PetscMax(rel, RelDiffInf(y, y1, w));
+  PetscCall(TapCheck(comm, (PetscBool)(eq && rel <= 1e-14), "%s: MatMultTranspose = MatMult, MatMultAdd rel diff %.2e", tag, (double)rel));
+
+  /* diagonal */
+  PetscCall(MatGetDiagonal(Amf, y1));
+  PetscCall(MatGetDiagonal(Aaij, y2));
+  rel = RelDiffInf(y1, y2, w);
+  PetscCall(TapCheck(comm, (PetscBool)(rel <= 1e-15), "%s: diagonal matfree vs AIJ, rel diff %.2e", tag, (double)rel));
+
+  /* null space: constants when singular, attached to both operators */
+  PetscCall(MatGetNullSpace(Amf, &nsp));
+  {
+    MatNullSpace nsp2;
+    PetscReal    r1 = 0, anorm;
+    PetscCall(MatGetNullSpace(Aaij, &nsp2));
+    PetscCall(VecSet(x, 1.0));
+    PetscCall(MatMult(Amf, x, y));
+    PetscCall(VecNorm(y, NORM_INFINITY, &r1));
+    PetscCall(MatNorm(Aaij, NORM_INFINITY, &anorm));
+    if (singular) PetscCall(TapCheck(comm, (PetscBool)(nsp && nsp2 && r1 <= 1e-13 * anorm), "%s: singular, null space attached, ||A 1|| / ||A|| = %.2e", tag, (double)(r1 / anorm)));
+    else PetscCall(TapCheck(comm, (PetscBool)(!nsp && !nsp2 && r1 > 1e-8 * anorm), "%s: nonsingular, no null space, ||A 1|| / ||A|| = %.2e", tag, (double)(r1 / anorm)));
+  }
+
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
+  PetscCall(VecDestroy(&y1));
+  PetscCall(VecDestroy(&y2));
+  PetscCall(VecDestroy(&z));
+  PetscCall(VecDestroy(&w));
+  PetscCall(MatDestroy(&Amf));
+  PetscCall(MatDestroy(&Aaij));
+  PetscCall(PPEGridDestroy(&g));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  /* all-periodic, all-Neumann, all-Dirichlet, channel, the Bi-CGSTAB paper's faces, mixed
+     Neumann/Dirichlet in every direction and its mirror, periodic with mixed walls */
+  const char *bcs[] = {"PPPPPP", "NNNNNN", "DDDDDD", "PPPPNN", "DNNDND", "NDNDND", "DNDNDN", "PPNDDN"};
+  PetscInt    n[3]  = {13, 11, 9}, nn = 3;
+  MPI_Comm    comm;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  comm = PETSC_COMM_WORLD;
+  PetscCall(PPEKitInitializePackage());
+  PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-n", n, &nn, NULL));
+  for (size_t c = 0; c < sizeof(bcs) / sizeof(bcs[0]); c++)
+    for (int loc = 0; loc < 2; loc++)
+      for (int st = 0; st < 2; st++) PetscCall(CheckCase(comm, bcs[c], (PPELocation)loc, (PetscBool)st, 0.0, n));
+  PetscCall(CheckCase(comm, "NNNNNN", PPE_LOCATION_CELL, PETSC_TRUE, 0.7, n));
+  PetscCall(CheckCase(comm, "PPPPNN", PPE_LOCATION_VERTEX, PETSC_FALSE, 2.5, n));
+  PetscCall(PetscFinalize());
+  return 0;
+}
