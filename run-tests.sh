@@ -5,10 +5,13 @@
 #   2. make check in build/ (unit tests, MPI tests at 1, 2, 3, 4 and 8 ranks)
 #   3. a second tree, build-asan/, with -fsanitize=address,undefined: unit tests
 #      and the 1- and 2-rank tests (more ranks show as skipped)
-#   4. make distcheck (the release tarball builds and passes make check)
+#   4. a user program (examples/embed.c) built against the installed package with
+#      pkg-config ppekit, run on 2 ranks
+#   5. make distcheck (the release tarball builds and passes make check)
 #
 # Ends with one line "N passed, N failed[, N skipped]" summing every test that ran
-# (distcheck counts as one) and exits non-zero if anything failed.
+# (the installed-package check and distcheck count as one each) and exits non-zero if
+# anything failed.
 set -uo pipefail
 cd "$(dirname "$0")"
 top=$PWD
@@ -53,10 +56,26 @@ mkdir -p build-asan
 ) || fail=$((fail + 1))
 count build-asan
 
+echo "== installed package: examples/embed.c built with pkg-config ppekit, run on 2 ranks"
+embed_out=$(
+  export PKG_CONFIG_PATH="$top/install/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
+  mpicc "$top/examples/embed.c" $(pkg-config --cflags --libs ppekit) -Wl,-rpath,"$top/install/lib" -o build/embed-installed &&
+    timeout 120 mpiexec --oversubscribe -n 2 build/embed-installed -ppe_grid_n 16 -pc_type jacobi 2>&1
+)
+if echo "$embed_out" | grep -q "^embed: [0-9]* iterations, max error"; then
+  pass=$((pass + 1))
+  echo "$embed_out"
+else
+  fail=$((fail + 1))
+  echo "run-tests: the installed package did not build or run a user program:"
+  echo "$embed_out" | tail -n 20
+fi
+
 echo "== make distcheck"
 if make -C build -j"$jobs" distcheck > build/distcheck.out 2>&1; then
   pass=$((pass + 1))
-  grep -E 'archives ready|ppekit-.*\.tar\.gz' build/distcheck.out | head -n 3
+  grep -A1 'archives ready' build/distcheck.out | tail -n 1
 else
   fail=$((fail + 1))
   echo "run-tests: make distcheck failed:"

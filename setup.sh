@@ -14,9 +14,11 @@ top=$PWD
 run_main=yes
 [ "${1:-}" = "--no-run" ] && run_main=no
 
-# Every package the build, the tests and the tools use; nothing from elsewhere.
+# Every package the build, the tests and the tools use; nothing from elsewhere. hipcc
+# (Debian's HIP compiler) is there for the compile check of the device kernel bodies.
 packages="build-essential autoconf automake libtool pkg-config make gawk python3
-          petsc-dev libhypre-dev libfftw3-dev libfftw3-mpi-dev openmpi-bin"
+          petsc-dev libhypre-dev libfftw3-dev libfftw3-mpi-dev openmpi-bin
+          hipcc"
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
@@ -30,7 +32,8 @@ if [ -n "$missing" ]; then
 fi
 
 if [ ! -x configure ] || [ configure.ac -nt configure ] || [ Makefile.am -nt Makefile.in ]; then
-  ./bootstrap > /dev/null
+  ./bootstrap > bootstrap.out 2>&1 || { cat bootstrap.out; exit 1; }
+  rm -f bootstrap.out
 fi
 mkdir -p build
 cd build

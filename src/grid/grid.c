@@ -737,7 +737,12 @@ PetscErrorCode PPEGridView(PPEGrid grid, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PPEGridGetBCString(grid, bcs));
-  PetscCall(PetscObjectPrintClassNamePrefixType((PetscObject)grid, viewer));
+  {
+    PetscMPIInt size;
+    const char *prefix = ((PetscObject)grid)->prefix;
+    PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)grid), &size));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "PPEGrid Object: %s%s%d MPI process%s\n", prefix ? prefix : "", prefix ? " " : "", (int)size, size > 1 ? "es" : ""));
+  }
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "sizes: %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", %s-centred\n", grid->N[0], grid->N[1], grid->N[2], PPELocations[grid->location]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "domain: [%g, %g] x [%g, %g] x [%g, %g]\n", (double)grid->origin[0], (double)(grid->origin[0] + grid->L[0]), (double)grid->origin[1], (double)(grid->origin[1] + grid->L[1]), (double)grid->origin[2], (double)(grid->origin[2] + grid->L[2])));
@@ -750,16 +755,15 @@ PetscErrorCode PPEGridView(PPEGrid grid, PetscViewer viewer)
     PetscViewerFormat fmt;
     PPEGrid1d        *z = &grid->dir[2];
 
-    PetscCall(PetscViewerASCIIPrintf(viewer, "spacing: hx %g, hy %g, hz %g", (double)grid->dir[0].href, (double)grid->dir[1].href, (double)z->href));
-    if (!z->uniform) {
+    if (z->uniform) PetscCall(PetscViewerASCIIPrintf(viewer, "spacing: hx %g, hy %g, hz %g\n", (double)grid->dir[0].href, (double)grid->dir[1].href, (double)z->href));
+    else {
       PetscReal dmin = PETSC_MAX_REAL, dmax = 0;
       for (PetscInt k = 0; k < z->nint; k++) {
         dmin = PetscMin(dmin, z->lines[k + 1] - z->lines[k]);
         dmax = PetscMax(dmax, z->lines[k + 1] - z->lines[k]);
       }
-      PetscCall(PetscViewerASCIIPrintf(viewer, " (mean; z spacing from %g to %g)", (double)dmin, (double)dmax));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "spacing: hx %g, hy %g, hz %g on average, from %g to %g\n", (double)grid->dir[0].href, (double)grid->dir[1].href, (double)z->href, (double)dmin, (double)dmax));
     }
-    PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
     PetscCall(DMDAGetInfo(grid->da, NULL, NULL, NULL, NULL, &m, &n, &p, NULL, NULL, NULL, NULL, NULL, NULL));
     PetscCall(PetscViewerASCIIPrintf(viewer, "process grid: %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "%s\n", m, n, p, grid->da_owned ? "" : " (user DMDA)"));
     PetscCall(PetscViewerASCIIPrintf(viewer, "operator eigenvalues: %s [%g, %g]%s\n", grid->bounds_exact ? "exact" : "bounds", (double)grid->lmin, (double)grid->lmax, grid->singular ? " (lower end: smallest nonzero)" : ""));
@@ -770,6 +774,11 @@ PetscErrorCode PPEGridView(PPEGrid grid, PetscViewer viewer)
         PetscCall(PetscViewerASCIIPrintf(viewer, "%c eigenvalues:", "xyz"[d]));
         PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
         for (PetscInt i = 0; i < grid->dir[d].n; i++) PetscCall(PetscViewerASCIIPrintf(viewer, " %g", (double)grid->dir[d].eig[i]));
+        PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
+        PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
+        PetscCall(PetscViewerASCIIPrintf(viewer, "%c weights:", "xyz"[d]));
+        PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
+        for (PetscInt i = 0; i < grid->dir[d].n; i++) PetscCall(PetscViewerASCIIPrintf(viewer, " %g", (double)grid->dir[d].w[i]));
         PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
         PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
       }

@@ -17,7 +17,7 @@
 #define PPE_KERNELS_STENCIL7_H
 
 #if defined(__CUDACC__) || defined(__HIPCC__)
-  #define PPE_HD __host__ __device__ __forceinline__
+  #define PPE_HD __host__ __device__ static inline
 #else
   #define PPE_HD static inline
 #endif
