@@ -1,0 +1,18 @@
+/*
+   ppe-bench: shared declarations. Each benchmark kind lives in its own file
+   (bench_<kind>.c) and is listed in the table of ppe-bench.c.
+*/
+#pragma once
+
+#include <ppekit.h>
+
+typedef struct {
+  PetscInt reps;     /* repetitions, best reported */
+  PetscInt stream_n; /* doubles per array and rank of the STREAM-like kernels */
+} PPEBenchOptions;
+
+PetscErrorCode PPEBenchStream(MPI_Comm, PetscInt, PetscInt, PetscReal *, PetscReal *);
+PetscErrorCode PPEBenchTimeMult(Mat, Vec, Vec, PetscReal *);
+
+/* the benchmark kinds */
+PetscErrorCode PPEBenchStencil(MPI_Comm, const PPEBenchOptions *);
