@@ -1,7 +1,8 @@
 #!/bin/bash
 # PPEKit quick start, step 1: on a fresh Debian 12 machine, install the Debian
 # packages PPEKit needs, bootstrap, configure and build in build/, install into
-# install/, then run the main job (examples/main-job.sh).
+# install/, then run the main job: the default study (studies/channel.study) with
+# ppe-study, which prints its table and writes its plots into study-channel/.
 #
 #   ./setup.sh            everything, then the main job
 #   ./setup.sh --no-run   everything but the main job (used by run-tests.sh)
@@ -16,7 +17,7 @@ run_main=yes
 
 # Every package the build, the tests and the tools use; nothing from elsewhere. hipcc
 # (Debian's HIP compiler) is there for the compile check of the device kernel bodies.
-packages="build-essential autoconf automake libtool pkg-config make gawk python3
+packages="build-essential autoconf automake libtool pkg-config make gawk python3 python3-matplotlib
           petsc-dev libhypre-dev libfftw3-dev libfftw3-mpi-dev openmpi-bin
           hipcc"
 missing=""
@@ -47,5 +48,5 @@ echo "setup: PPEKit built in build/ and installed in install/"
 
 if [ "$run_main" = yes ]; then
   cd "$top"
-  exec bash examples/main-job.sh "$top/install/bin"
+  exec "$top/install/bin/ppe-study" channel -o "$top/study-channel"
 fi

@@ -199,10 +199,11 @@ int main(int argc, char **argv)
   /* Solver: CG + Jacobi unless the options say otherwise */
   PetscCall(KSPCreate(comm, &ksp));
   PetscCall(KSPSetOperators(ksp, A, P));
-  PetscCall(KSPSetDM(ksp, da));
-  PetscCall(KSPSetDMActive(ksp, PETSC_FALSE));
   PetscCall(KSPSetType(ksp, KSPCG));
   PetscCall(KSPGetPC(ksp, &pc));
+  /* The DMDA goes to the PC only (geometric multigrid builds its hierarchy from it); the
+     KSP keeps the operators given here. */
+  PetscCall(PCSetDM(pc, da));
   PetscCall(PCSetType(pc, PCJACOBI));
   PetscCall(KSPSetTolerances(ksp, o.rtol, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
   PetscCall(KSPSetFromOptions(ksp));

@@ -1,0 +1,37 @@
+#!/bin/sh
+# ppe-study: a study with a good run, a diverging one, a misspelt option and an unknown
+# PC runs to the end, reports each as its own row, and writes the table, CSV, JSON lines
+# and the residual plot.
+. "$srcdir/tests/lib.sh"
+out=${TMPDIR:-/tmp}/ppe-t505.$$
+export PPE_STUDY_PATH="$srcdir/studies"
+OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader \
+  OMPI_MCA_btl_vader_single_copy_mechanism=none \
+  timeout 300 "$bindir/src/tools/ppe-study" "$srcdir/tests/studies/faults.study" -o "$out" \
+  --solve "$bindir/src/tools/ppe-solve" > "$out.log" 2>&1
+rc=$?
+sed 's/^/# /' "$out.log" | tail -n 12
+tap_check $rc "ppe-study completes the faults study (exit $rc)"
+csv="$out/results.csv"
+row() { grep "^mms,12,1,$1," "$csv"; }
+row good | grep -q ',ok,CONVERGED_RTOL,'
+tap_check $? "good: converged row"
+row diverging | grep -q ',diverged,DIVERGED_'
+tap_check $? "diverging: a row with its DIVERGED reason"
+row misspelt | grep -q ',failed,.*unused option (misspelt?): -pc_tpye'
+tap_check $? "misspelt option: a failed row naming -pc_tpye"
+row broken | grep -q ',failed,ERROR,.*Unable to find requested PC type nosuchpc'
+tap_check $? "unknown PC: a failed row with PETSc's message"
+[ "$(grep -c '"solver": ' "$out/results.jsonl")" = 4 ] && grep -q '| good | ok |' "$out/table.md"
+tap_check $? "results.jsonl has 4 runs and table.md the rows"
+[ -s "$out/residuals.png" ] && head -c 8 "$out/residuals.png" | grep -q PNG
+tap_check $? "residuals.png written"
+"$bindir/src/tools/ppe-study" "$srcdir/tests/studies/faults.study" --dry-run --solve "$bindir/src/tools/ppe-solve" | grep -c -- '-ppe_problem mms' | grep -q '^4$'
+tap_check $? "--dry-run lists the 4 runs"
+printf 'solver a -ksp_type cg\nfrobnicate 3\n' > "$out.bad.study"
+"$bindir/src/tools/ppe-study" "$out.bad.study" --solve "$bindir/src/tools/ppe-solve" > "$out.log" 2>&1
+rc=$?
+[ $rc = 2 ] && grep -q "unknown directive 'frobnicate'" "$out.log"
+tap_check $? "a bad study file is refused with the line it fails on (exit $rc)"
+rm -rf "$out" "$out.log" "$out.bad.study"
+tap_done
