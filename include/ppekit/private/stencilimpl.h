@@ -8,6 +8,7 @@
 #include <petscsf.h>
 #include <ppekit/private/gridimpl.h>
 #include <kernels/stencil7.h>
+#include <kernels/krylov.h>
 
 /* Faces of the local box, in the order of PPEFace. */
 enum {
@@ -43,8 +44,17 @@ typedef enum {
   PPE_STENCIL_SURFACE
 } PPEStencilPhase;
 
+/* Local dot products of the output accumulated while a phase is computed (fused apply + dot):
+   s[q] += y . u[q] over the points of the phase; u[q] may be the output itself. */
+typedef struct {
+  PetscInt      n;    /* number of dot products, 0 to 2 */
+  const double *u[2]; /* the other operands, arrays over the box */
+  double        s[2]; /* partial sums on this rank */
+} PPEStencilDot;
+
 PETSC_INTERN PetscBool PPEStencilHostHasAVX2(void);
 PETSC_INTERN void      PPEStencilApply_Host(const PPEStencilBox *, const double *, const PPEStencilHalo *, double *, PPEStencilPhase);
+PETSC_INTERN void      PPEStencilApplyDot_Host(const PPEStencilBox *, const double *, const PPEStencilHalo *, double *, PPEStencilPhase, PPEStencilDot *);
 PETSC_INTERN PetscErrorCode PPEStencilBoxSetUp(PPEGrid, PPEStencilBox *);
 
 typedef struct {
@@ -60,4 +70,5 @@ typedef struct {
 } Mat_PPEStencil;
 
 PETSC_INTERN PetscErrorCode PPEStencilHaloSetUp(Mat);
+PETSC_INTERN PetscErrorCode MatGetDiagonalBlock_PPEStencil(Mat, Mat *);
 PETSC_INTERN PetscErrorCode PPEStencilAssembleInto(PPEGrid, Mat);

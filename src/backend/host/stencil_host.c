@@ -92,9 +92,21 @@ void PPEStencilApply_Host(const PPEStencilBox *B, const double *x, const PPESten
 {
 #if PPE_HAVE_AVX2_ROWS
   if (B->avx2) {
-    Apply_AVX2(B, x, H, y, phase);
+    Apply_AVX2(B, x, H, y, phase, NULL);
     return;
   }
 #endif
-  Apply_Generic(B, x, H, y, phase);
+  Apply_Generic(B, x, H, y, phase, NULL);
+}
+
+/* The same phase with the local dot products of y accumulated into dot->s[] (fused). */
+void PPEStencilApplyDot_Host(const PPEStencilBox *B, const double *x, const PPEStencilHalo *H, double *y, PPEStencilPhase phase, PPEStencilDot *dot)
+{
+#if PPE_HAVE_AVX2_ROWS
+  if (B->avx2) {
+    Apply_AVX2(B, x, H, y, phase, dot);
+    return;
+  }
+#endif
+  Apply_Generic(B, x, H, y, phase, dot);
 }

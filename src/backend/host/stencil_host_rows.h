@@ -32,13 +32,23 @@ PPE_ROWS_TARGET static inline void PPE_ROWS(Row)(const PPEStencilBox *B, const P
   if (ib == xm && xm > 1) y[xm - 1] = RowEnd(B, r, &crow, xm - 1, j, k);
 }
 
+/* Fused dot products: add y[ia..ib) . u_q[off+ia..off+ib) to the partial sums, while the
+   row segment just computed is still in cache. */
+PPE_ROWS_TARGET static inline void PPE_ROWS(RowDot)(PPEStencilDot *dot, size_t off, PetscInt ia, PetscInt ib, const double *yr)
+{
+  if (!dot || ib <= ia) return;
+  for (PetscInt q = 0; q < dot->n; q++) dot->s[q] += ppe_dot_seg((long)(ib - ia), yr + ia, dot->u[q] + off + ia);
+}
+
 /*
    Apply one phase on the box. CORE: every point whose neighbours are owned or absent.
    SURFACE: the points that need a halo value (rows on a j/k face with a neighbour across
    it, and the row ends next to an x neighbour). The two phases partition the box and
-   compute every point with the same arithmetic, whatever their order.
+   compute every point with the same arithmetic, whatever their order. With dot != NULL,
+   the local dot products of the output with dot->u[] are accumulated segment by segment
+   (each point is in exactly one segment).
 */
-PPE_ROWS_TARGET static void PPE_ROWS(Apply)(const PPEStencilBox *B, const double *x, const PPEStencilHalo *H, double *y, PPEStencilPhase phase)
+PPE_ROWS_TARGET static void PPE_ROWS(Apply)(const PPEStencilBox *B, const double *x, const PPEStencilHalo *H, double *y, PPEStencilPhase phase, PPEStencilDot *dot)
 {
   PetscInt  xm = B->xm, ye = B->ys + B->ym, ze = B->zs + B->zm;
   PetscBool wl = B->nb[PPE_XLO], wh = B->nb[PPE_XHI];
@@ -46,17 +56,28 @@ PPE_ROWS_TARGET static void PPE_ROWS(Apply)(const PPEStencilBox *B, const double
   for (PetscInt k = B->zs; k < ze; k++) {
     for (PetscInt j = B->ys; j < ye; j++) {
       PetscBool surface = (PetscBool)((j == B->ys && B->nb[PPE_YLO]) || (j == ye - 1 && B->nb[PPE_YHI]) || (k == B->zs && B->nb[PPE_ZLO]) || (k == ze - 1 && B->nb[PPE_ZHI]));
-      double   *yr      = y + ((size_t)(k - B->zs) * B->ym + (j - B->ys)) * xm;
+      size_t    off     = ((size_t)(k - B->zs) * B->ym + (j - B->ys)) * xm;
+      double   *yr      = y + off;
       PPERow    r;
 
       if (phase == PPE_STENCIL_CORE && surface) continue;
       RowPointers(B, x, H, j, k, &r);
-      if (phase == PPE_STENCIL_CORE) PPE_ROWS(Row)(B, &r, j, k, wl ? 1 : 0, wh ? xm - 1 : xm, yr);
-      else if (surface) PPE_ROWS(Row)(B, &r, j, k, 0, xm, yr);
-      else {
+      if (phase == PPE_STENCIL_CORE) {
+        PPE_ROWS(Row)(B, &r, j, k, wl ? 1 : 0, wh ? xm - 1 : xm, yr);
+        PPE_ROWS(RowDot)(dot, off, wl ? 1 : 0, wh ? xm - 1 : xm, yr);
+      } else if (surface) {
+        PPE_ROWS(Row)(B, &r, j, k, 0, xm, yr);
+        PPE_ROWS(RowDot)(dot, off, 0, xm, yr);
+      } else {
         const ppe_s7_coef crow = ppe_s7_point_coef(B->X, B->Y, B->Z, B->sigma, 1, j, k);
-        if (wl) yr[0] = RowEnd(B, &r, &crow, 0, j, k);
-        if (wh && (xm > 1 || !wl)) yr[xm - 1] = RowEnd(B, &r, &crow, xm - 1, j, k);
+        if (wl) {
+          yr[0] = RowEnd(B, &r, &crow, 0, j, k);
+          PPE_ROWS(RowDot)(dot, off, 0, 1, yr);
+        }
+        if (wh && (xm > 1 || !wl)) {
+          yr[xm - 1] = RowEnd(B, &r, &crow, xm - 1, j, k);
+          PPE_ROWS(RowDot)(dot, off, xm - 1, xm, yr);
+        }
       }
     }
   }
