@@ -15,9 +15,10 @@ run_main=yes
 [ "${1:-}" = "--no-run" ] && run_main=no
 
 # Every package the build, the tests and the tools use; nothing from elsewhere. hipcc
-# (Debian's HIP compiler) is there for the compile check of the device kernel bodies.
+# (Debian's HIP compiler) is there for the compile check of the device kernel bodies;
+# python3-matplotlib draws the residual histories of the studies (examples/study/).
 packages="build-essential autoconf automake libtool pkg-config make gawk python3
-          petsc-dev libhypre-dev libfftw3-dev libfftw3-mpi-dev openmpi-bin
+          python3-matplotlib petsc-dev libhypre-dev libfftw3-dev libfftw3-mpi-dev openmpi-bin
           hipcc"
 missing=""
 for p in $packages; do

@@ -118,6 +118,19 @@ static PetscErrorCode CheckModes(MPI_Comm comm, const char bcs[], PPELocation lo
       PetscCall(TapCheck(comm, ok, "%s %s: one application sends nothing: %g halo exchanges, %g reductions, %g bytes", tag, PCChebyCIModes[m], dc.halo_exchanges, dc.reductions, dc.bytes_sent));
     }
 
+    {
+      PC pu;
+      PetscCall(PCCreate(comm, &pu));
+      PetscCall(PCSetType(pu, PCCHEBYCI));
+      PetscCall(PCSetOperators(pu, Amf, Amf));
+      PetscCall(PCChebyCISetMode(pu, mode));
+      PetscCall(PCChebyCISetIterations(pu, its));
+      PetscCall(PCChebyCISetFuse(pu, PETSC_FALSE));
+      PetscCall(PCApply(pu, u, y2));
+      PetscCall(BitwiseEqual(y1, y2, &eq));
+      PetscCall(TapCheck(comm, eq, "%s %s: operator and update fused in one sweep = MatMult then update, bit for bit", tag, PCChebyCIModes[m]));
+      PetscCall(PCDestroy(&pu));
+    }
     PetscCall(PCApply(pca, u, y2));
     PetscCall(RelDiff(y2, y1, &rel));
     PetscCall(TapCheck(comm, (PetscBool)(rel <= 1e-12), "%s %s: matrix-free vs assembled operator, rel diff %.2e", tag, PCChebyCIModes[m], (double)rel));

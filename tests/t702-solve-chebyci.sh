@@ -30,6 +30,8 @@ if np_allowed $np; then
   its_c=$(get its); halo_c=$(get halo_exchanges); red_c=$(get reductions)
   [ "$(get reason)" = CONVERGED_RTOL ] && [ "$red_c" = $((3 * its_c + 1)) ] && [ "$halo_c" = $((2 * its_c)) ]
   tap_check $? "[np=$np] BiCGS-GNoComm(CI): $its_c its, $red_c reductions = 3/it + 1, $halo_c halo exchanges = 2/it (none in the PC)"
+  [ "$(get pc_its)" = $((48 * its_c)) ]
+  tap_check $? "[np=$np] GNoComm(CI) pc_its $(get pc_its) = 2 applications x 24 iterations per outer iteration"
   [ "$its_g" -lt "$its_b" ] && [ "$its_g" -lt "$its_c" ] && [ $((4 * its_b)) -le "$its_n" ] && [ $((4 * its_c)) -le "$its_n" ]
   tap_check $? "[np=$np] outer iterations: G(CI) $its_g < BJ(CI) $its_b and GNoComm(CI) $its_c, both at least 4x below no PC ($its_n)"
   syn_n=$((red_n + halo_n)); syn_c=$((red_c + halo_c))
@@ -38,8 +40,8 @@ if np_allowed $np; then
 
   run $np -ppe_grid_n 24 -pc_type ksp -ksp_ksp_type bcgs -ksp_ksp_rtol 1e-2 -ksp_ksp_max_it 500 -ksp_pc_type none
   its_k=$(get its)
-  [ "$(get reason)" = CONVERGED_RTOL ] && fle "$(get rnorm_rel)" 1e-9
-  tap_check $? "[np=$np] FBiCGS-G(BiCGS) (PCKSP, inner bcgs to 1e-2): $its_k its, true residual $(get rnorm_rel)"
+  [ "$(get reason)" = CONVERGED_RTOL ] && fle "$(get rnorm_rel)" 1e-9 && [ "$(get pc_its)" -ge $((2 * its_k)) ]
+  tap_check $? "[np=$np] FBiCGS-G(BiCGS) (PCKSP, inner bcgs to 1e-2): $its_k its, $(get pc_its) inner iterations, true residual $(get rnorm_rel)"
   run $np -ppe_grid_n 24 -pc_type bjacobi -sub_ksp_type bcgs -sub_ksp_rtol 1e-6 -sub_ksp_max_it 500 -sub_pc_type none
   its_j=$(get its)
   [ "$(get reason)" = CONVERGED_RTOL ] && fle "$(get rnorm_rel)" 1e-9 && [ "$its_k" -lt "$its_j" ]

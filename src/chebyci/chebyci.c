@@ -112,18 +112,22 @@ PetscErrorCode PPEChebyCISolve(PPEChebyCI *ci, Vec b, Vec x)
 
     rho_old = rho;
     rho     = 1.0 / (2.0 * ci->sigma - rho_old);
-    PetscCall((*ci->op)(ci->opctx, y, t));
-    PetscCall(VecGetArrayRead(bw, &ba));
-    PetscCall(VecGetArrayRead(t, &ta));
-    PetscCall(VecGetArrayRead(y, &ya));
-    PetscCall(VecGetArrayRead(z, &za));
-    PetscCall(VecGetArrayWrite(out, &oa));
-    ppe_ci_step(n, rho, rho_old, ci->sigma, ci->delta, da, ba, ta, ya, za, oa);
-    PetscCall(VecRestoreArrayWrite(out, &oa));
-    PetscCall(VecRestoreArrayRead(z, &za));
-    PetscCall(VecRestoreArrayRead(y, &ya));
-    PetscCall(VecRestoreArrayRead(t, &ta));
-    PetscCall(VecRestoreArrayRead(bw, &ba));
+    if (ci->step) { /* the operator and KernelCI2 in one sweep, t never stored */
+      PetscCall((*ci->step)(ci->stepctx, y, bw, z, ci->dinv, rho, rho_old, 2.0 * ci->sigma, 2.0 / ci->delta, out));
+    } else {
+      PetscCall((*ci->op)(ci->opctx, y, t));
+      PetscCall(VecGetArrayRead(bw, &ba));
+      PetscCall(VecGetArrayRead(t, &ta));
+      PetscCall(VecGetArrayRead(y, &ya));
+      PetscCall(VecGetArrayRead(z, &za));
+      PetscCall(VecGetArrayWrite(out, &oa));
+      ppe_ci_step(n, rho, rho_old, 2.0 * ci->sigma, 2.0 / ci->delta, da, ba, ta, ya, za, oa);
+      PetscCall(VecRestoreArrayWrite(out, &oa));
+      PetscCall(VecRestoreArrayRead(z, &za));
+      PetscCall(VecRestoreArrayRead(y, &ya));
+      PetscCall(VecRestoreArrayRead(t, &ta));
+      PetscCall(VecRestoreArrayRead(bw, &ba));
+    }
     PetscCall(PetscLogFlops((da ? 9.0 : 8.0) * n));
     if (out == w) { /* z <- y, y <- w, w <- old z */
       Vec tmp = z;

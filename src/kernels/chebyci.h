@@ -9,7 +9,9 @@
      later steps (KernelCI2): w = rho (2 sigma y + (2/delta)(b - P y) - rho_old z)
 
    where b is already D^-1 times the caller's right-hand side and P y = dinv * (A y) is
-   formed here from t = A y. Plain C over arrays; dinv == NULL means D = I.
+   formed here from t = A y. Plain C over arrays; dinv == NULL means D = I. The host stencil
+   can also evaluate KernelCI2 inside its sweep (src/backend/host), point by point with
+   ppe_ci_point(), without storing t.
 */
 #ifndef PPE_KERNELS_CHEBYCI_H
 #define PPE_KERNELS_CHEBYCI_H
@@ -42,15 +44,20 @@ PPE_CHD void ppe_ci_first(long n, double theta, double c1, const double *dinv, c
   }
 }
 
-/* KernelCI2: w = rho (2 sigma y + (2/delta)(b - dinv t) - rho_old z), t = A y */
-PPE_CHD void ppe_ci_step(long n, double rho, double rho_old, double sigma, double delta, const double *dinv, const double *b, const double *t, const double *y, const double *z, double *w)
+/* One point of KernelCI2, s2 = 2 sigma, d2 = 2/delta, t = (A y) at the point, dinv = 1 when
+   D = I. The stencil's fused sweep calls the same function, so both give the same bits. */
+PPE_CHD double ppe_ci_point(double rho, double rho_old, double s2, double d2, double dinv, double b, double t, double y, double z)
 {
-  double s2 = 2.0 * sigma, d2 = 2.0 / delta;
+  return rho * (s2 * y + d2 * (b - dinv * t) - rho_old * z);
+}
 
+/* KernelCI2: w = rho (2 sigma y + (2/delta)(b - dinv t) - rho_old z), t = A y */
+PPE_CHD void ppe_ci_step(long n, double rho, double rho_old, double s2, double d2, const double *dinv, const double *b, const double *t, const double *y, const double *z, double *w)
+{
   if (dinv) {
-    for (long i = 0; i < n; i++) w[i] = rho * (s2 * y[i] + d2 * (b[i] - dinv[i] * t[i]) - rho_old * z[i]);
+    for (long i = 0; i < n; i++) w[i] = ppe_ci_point(rho, rho_old, s2, d2, dinv[i], b[i], t[i], y[i], z[i]);
   } else {
-    for (long i = 0; i < n; i++) w[i] = rho * (s2 * y[i] + d2 * (b[i] - t[i]) - rho_old * z[i]);
+    for (long i = 0; i < n; i++) w[i] = ppe_ci_point(rho, rho_old, s2, d2, 1.0, b[i], t[i], y[i], z[i]);
   }
 }
 

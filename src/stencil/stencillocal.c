@@ -12,6 +12,9 @@
      y.u_q, q < 2), computed row by row while the row is in cache: the halo exchange,
      overlap and arithmetic of y are MatMult's, so y is bitwise MatMult's result. The
      partial sums are not reduced: the caller merges them into one global reduction.
+
+   - either operator fused with a Chebyshev step (PPEStencilMultCI, for PC chebyci): the
+     sweep writes the next iterate instead of A x.
 */
 #include <ppekit/private/stencilimpl.h>
 
@@ -262,5 +265,58 @@ PetscErrorCode PPEStencilMultDot(Mat A, Vec x, Vec y, PetscInt n, const Vec u[],
   PetscCall(VecRestoreArrayWrite(y, &ya));
   PetscCall(PetscLogFlops((13.0 + 2.0 * n) * st->box.xm * st->box.ym * st->box.zm));
   PetscCall(PetscLogEventEnd(PPE_StencilMult, A, x, y, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   PPEStencilMultCI - one fused Chebyshev step (KernelCI2 of paper 002) on x, written to ci->w:
+   w = rho (s2 x + d2 (b - dinv A x) - rho_old z), with A the full operator (halo exchange,
+   overlapped as in MatMult) or, when local, the rank-local block (no exchange). A x is never
+   stored; the bits are those of MatMult (or PPEStencilMultLocal) followed by ppe_ci_step().
+*/
+PetscErrorCode PPEStencilMultCI(Mat A, PetscBool local, Vec x, const PPEStencilCI *ci)
+{
+  Mat_PPEStencil    *st = (Mat_PPEStencil *)A->data;
+  const PetscScalar *xa;
+  PetscInt           np;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayRead(x, &xa));
+  np = st->box.xm * st->box.ym * st->box.zm;
+  if (local) {
+    Mat              Ab;
+    PPEStencilLocal *L;
+
+    PetscCall(PPEStencilLocalSetUp(A, &Ab));
+    PetscCall(MatShellGetContext(Ab, &L));
+    PetscCall(PetscLogEventBegin(PPE_StencilLocal, Ab, x, 0, 0));
+    FillSelfFaces(L, xa);
+    PPEStencilApplyCI_Host(&L->box, xa, &L->faces, PPE_STENCIL_CORE, ci);
+    PPEStencilApplyCI_Host(&L->box, xa, &L->faces, PPE_STENCIL_SURFACE, ci);
+    PetscCall(PetscLogFlops(13.0 * np));
+    PetscCall(PetscLogEventEnd(PPE_StencilLocal, Ab, x, 0, 0));
+  } else {
+    PetscCall(PetscLogEventBegin(PPE_StencilMult, A, x, 0, 0));
+    if (st->has_halo) PetscCall(PetscSFBcastBegin(st->sf, MPIU_SCALAR, xa, st->halo, MPI_REPLACE));
+    if (!st->overlap && st->has_halo) {
+      PetscCall(PetscLogEventBegin(PPE_StencilHalo, A, 0, 0, 0));
+      PetscCall(PetscSFBcastEnd(st->sf, MPIU_SCALAR, xa, st->halo, MPI_REPLACE));
+      PetscCall(PetscLogEventEnd(PPE_StencilHalo, A, 0, 0, 0));
+    }
+    PetscCall(PetscLogEventBegin(PPE_StencilCore, A, 0, 0, 0));
+    PPEStencilApplyCI_Host(&st->box, xa, &st->faces, PPE_STENCIL_CORE, ci);
+    PetscCall(PetscLogEventEnd(PPE_StencilCore, A, 0, 0, 0));
+    if (st->overlap && st->has_halo) {
+      PetscCall(PetscLogEventBegin(PPE_StencilHalo, A, 0, 0, 0));
+      PetscCall(PetscSFBcastEnd(st->sf, MPIU_SCALAR, xa, st->halo, MPI_REPLACE));
+      PetscCall(PetscLogEventEnd(PPE_StencilHalo, A, 0, 0, 0));
+    }
+    PetscCall(PetscLogEventBegin(PPE_StencilSurf, A, 0, 0, 0));
+    PPEStencilApplyCI_Host(&st->box, xa, &st->faces, PPE_STENCIL_SURFACE, ci);
+    PetscCall(PetscLogEventEnd(PPE_StencilSurf, A, 0, 0, 0));
+    PetscCall(PetscLogFlops(13.0 * np));
+    PetscCall(PetscLogEventEnd(PPE_StencilMult, A, x, 0, 0));
+  }
+  PetscCall(VecRestoreArrayRead(x, &xa));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

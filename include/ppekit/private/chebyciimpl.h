@@ -17,12 +17,18 @@ typedef enum {
 /* The operator of the iteration: t = A y, applied by the caller's callback. */
 typedef PetscErrorCode (*PPEChebyCIOpFn)(void *ctx, Vec y, Vec t);
 
+/* Optional fused step: w = rho (s2 y + d2 (b - dinv A y) - rho_old z) in one sweep, t never
+   stored (dinv may be NULL); must give the bits of op followed by ppe_ci_step(). */
+typedef PetscErrorCode (*PPEChebyCIStepFn)(void *ctx, Vec y, Vec b, Vec z, Vec dinv, PetscReal rho, PetscReal rho_old, PetscReal s2, PetscReal d2, Vec w);
+
 typedef struct {
   PetscInt       its;                 /* operator applications per solve (iterMax of Algorithm 2), >= 1 */
   PetscReal      alpha, beta;         /* the interval [alpha, beta] the polynomial is built for */
   PetscReal      theta, delta, sigma; /* eq. 15: centre, half width, centre / half width */
   PPEChebyCIOpFn op;                  /* t = A y */
   void          *opctx;               /* its context */
+  PPEChebyCIStepFn step;              /* fused later steps, or NULL (op, then the kernel) */
+  void          *stepctx;             /* its context */
   Vec            dinv;                /* D^-1 of the iterated operator P = D^-1 A; NULL: D = I */
   Vec            work[5];             /* scaled rhs, t, and the three rotating iterates */
 } PPEChebyCI;

@@ -9,6 +9,7 @@
 #include <ppekit/private/gridimpl.h>
 #include <kernels/stencil7.h>
 #include <kernels/krylov.h>
+#include <kernels/chebyci.h>
 
 /* Faces of the local box, in the order of PPEFace. */
 enum {
@@ -52,9 +53,18 @@ typedef struct {
   double        s[2]; /* partial sums on this rank */
 } PPEStencilDot;
 
+/* The Chebyshev step fused into the sweep (KernelCI2 of paper 002): instead of (A x)_p the
+   sweep writes w_p = ppe_ci_point(rho, rho_old, s2, d2, dinv_p, b_p, (A x)_p, x_p, z_p). */
+typedef struct {
+  double        rho, rho_old, s2, d2; /* the step's scalars */
+  const double *b, *z, *dinv;         /* arrays over the box (dinv NULL: D = I) */
+  double       *w;                    /* output over the box */
+} PPEStencilCI;
+
 PETSC_INTERN PetscBool PPEStencilHostHasAVX2(void);
 PETSC_INTERN void      PPEStencilApply_Host(const PPEStencilBox *, const double *, const PPEStencilHalo *, double *, PPEStencilPhase);
 PETSC_INTERN void      PPEStencilApplyDot_Host(const PPEStencilBox *, const double *, const PPEStencilHalo *, double *, PPEStencilPhase, PPEStencilDot *);
+PETSC_INTERN void      PPEStencilApplyCI_Host(const PPEStencilBox *, const double *, const PPEStencilHalo *, PPEStencilPhase, const PPEStencilCI *);
 PETSC_INTERN PetscErrorCode PPEStencilBoxSetUp(PPEGrid, PPEStencilBox *);
 
 typedef struct {
@@ -71,4 +81,5 @@ typedef struct {
 
 PETSC_INTERN PetscErrorCode PPEStencilHaloSetUp(Mat);
 PETSC_INTERN PetscErrorCode MatGetDiagonalBlock_PPEStencil(Mat, Mat *);
+PETSC_INTERN PetscErrorCode PPEStencilMultCI(Mat, PetscBool, Vec, const PPEStencilCI *);
 PETSC_INTERN PetscErrorCode PPEStencilAssembleInto(PPEGrid, Mat);

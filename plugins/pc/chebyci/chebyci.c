@@ -48,11 +48,13 @@ typedef struct {
   PetscBool          weighted;     /* iterate on W^-1 A (the paper's operator), as asked */
   PetscBool          weighted_set; /* asked by the user (else: yes when there is a grid) */
   PetscInt           est_its;      /* CG iterations of the estimate */
+  PetscBool          fuse;         /* fuse the operator with the Chebyshev step on a MATPPESTENCIL */
   /* set-up */
   PPEGrid            grid;         /* the operator's grid (borrowed), or NULL */
   PCChebyCIEigSource src;          /* the source used */
   PetscBool          wgt;          /* weights used */
   PetscReal          fac[2];       /* scale factors used */
+  PetscBool          fused;        /* the operator and the step run as one sweep */
   Mat                Ablock;       /* the rank-local block (borrowed from pmat); NULL in global mode */
   Vec                xs, ts;       /* sequential wrappers of the local arrays for Ablock */
   PetscReal          lmin, lmax;   /* bounds of this rank's iterated operator, before scaling */
@@ -146,6 +148,14 @@ static PetscErrorCode PCChebyCISetEstimateIterations_ChebyCI(PC pc, PetscInt its
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode PCChebyCISetFuse_ChebyCI(PC pc, PetscBool flg)
+{
+  PetscFunctionBegin;
+  ((PC_ChebyCI *)pc->data)->fuse = flg;
+  pc->setupcalled                = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCChebyCIGetInterval_ChebyCI(PC pc, PetscReal *lmin, PetscReal *lmax, PetscReal *alpha, PetscReal *beta)
 {
   PC_ChebyCI *jac = (PC_ChebyCI *)pc->data;
@@ -183,6 +193,30 @@ static PetscErrorCode OpLocal(void *ctx, Vec y, Vec t)
   PetscCall(VecResetArray(jac->ts));
   PetscCall(VecRestoreArrayWrite(t, &ta));
   PetscCall(VecRestoreArrayRead(y, &ya));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The fused step on a MATPPESTENCIL: operator (full or local block) and KernelCI2 in one sweep. */
+static PetscErrorCode StepStencil(void *ctx, Vec y, Vec b, Vec z, Vec dinv, PetscReal rho, PetscReal rho_old, PetscReal s2, PetscReal d2, Vec w)
+{
+  PC           pc = (PC)ctx;
+  PPEStencilCI ci;
+
+  PetscFunctionBegin;
+  ci.rho     = rho;
+  ci.rho_old = rho_old;
+  ci.s2      = s2;
+  ci.d2      = d2;
+  ci.dinv    = NULL;
+  PetscCall(VecGetArrayRead(b, &ci.b));
+  PetscCall(VecGetArrayRead(z, &ci.z));
+  if (dinv) PetscCall(VecGetArrayRead(dinv, &ci.dinv));
+  PetscCall(VecGetArrayWrite(w, &ci.w));
+  PetscCall(PPEStencilMultCI(pc->pmat, (PetscBool)(((PC_ChebyCI *)pc->data)->mode != PC_CHEBYCI_GLOBAL), y, &ci));
+  PetscCall(VecRestoreArrayWrite(w, &ci.w));
+  if (dinv) PetscCall(VecRestoreArrayRead(dinv, &ci.dinv));
+  PetscCall(VecRestoreArrayRead(z, &ci.z));
+  PetscCall(VecRestoreArrayRead(b, &ci.b));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -266,6 +300,13 @@ static PetscErrorCode PCSetUp_ChebyCI(PC pc)
   jac->ci.its   = jac->its;
   jac->ci.op    = jac->Ablock ? OpLocal : OpGlobal;
   jac->ci.opctx = pc;
+  {
+    PetscBool isst;
+    PetscCall(PetscObjectTypeCompare((PetscObject)P, MATPPESTENCIL, &isst));
+    jac->fused      = (PetscBool)(jac->fuse && isst);
+    jac->ci.step    = jac->fused ? StepStencil : NULL;
+    jac->ci.stepctx = pc;
+  }
   if (jac->wgt) {
     PetscCall(MatCreateVecs(P, &jac->ci.dinv, NULL));
     PetscCall(PPEChebyCIGridWeights(jac->grid, jac->ci.dinv));
@@ -369,7 +410,7 @@ static PetscErrorCode PCSetFromOptions_ChebyCI(PC pc, PPEOptionItems PetscOption
   PCChebyCIEigSource src  = jac->source;
   PetscInt           its = jac->its, est = jac->est_its, n;
   PetscReal          v[2];
-  PetscBool          flg, wgt = jac->weighted;
+  PetscBool          flg, wgt = jac->weighted, fuse;
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "PC ChebyCI options (Chebyshev iteration preconditioner)");
@@ -399,6 +440,9 @@ static PetscErrorCode PCSetFromOptions_ChebyCI(PC pc, PPEOptionItems PetscOption
   if (flg) PetscCall(PCChebyCISetWeighted(pc, wgt));
   PetscCall(PetscOptionsInt("-pc_chebyci_est_its", "CG iterations of the eigenvalue estimate (source estimate)", "PCChebyCISetEstimateIterations", est, &est, &flg));
   if (flg) PetscCall(PCChebyCISetEstimateIterations(pc, est));
+  fuse = jac->fuse;
+  PetscCall(PetscOptionsBool("-pc_chebyci_fuse", "Fuse each operator application with the Chebyshev update in one sweep (MATPPESTENCIL)", "PCChebyCISetFuse", fuse, &fuse, &flg));
+  if (flg) PetscCall(PCChebyCISetFuse(pc, fuse));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -432,12 +476,13 @@ static PetscErrorCode PCView_ChebyCI(PC pc, PetscViewer viewer)
   } else {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  Chebyshev interval used: [%g, %g], theta %g, delta %g\n", (double)jac->ci.alpha, (double)jac->ci.beta, (double)jac->ci.theta, (double)jac->ci.delta));
   }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  operator and Chebyshev update fused in one sweep: %s\n", jac->fused ? "yes (MATPPESTENCIL)" : (jac->fuse ? "no (not a MATPPESTENCIL: MatMult, then the update)" : "no (-pc_chebyci_fuse 0)")));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  messages per application: %s; global reductions per application: 0\n", jac->mode == PC_CHEBYCI_GLOBAL ? "one halo exchange per iteration" : "none"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  applications so far: %" PetscInt_FMT "\n", jac->applies));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const char *const PCChebyCIComposed[] = {"PCChebyCISetMode_C", "PCChebyCIGetMode_C", "PCChebyCISetIterations_C", "PCChebyCIGetIterations_C", "PCChebyCISetEigSource_C", "PCChebyCIGetEigSource_C", "PCChebyCISetEigenvalues_C", "PCChebyCISetEigScale_C", "PCChebyCIGetEigScale_C", "PCChebyCISetWeighted_C", "PCChebyCIGetWeighted_C", "PCChebyCISetEstimateIterations_C", "PCChebyCIGetInterval_C"};
+static const char *const PCChebyCIComposed[] = {"PCChebyCISetMode_C", "PCChebyCIGetMode_C", "PCChebyCISetIterations_C", "PCChebyCIGetIterations_C", "PCChebyCISetEigSource_C", "PCChebyCIGetEigSource_C", "PCChebyCISetEigenvalues_C", "PCChebyCISetEigScale_C", "PCChebyCIGetEigScale_C", "PCChebyCISetWeighted_C", "PCChebyCIGetWeighted_C", "PCChebyCISetEstimateIterations_C", "PCChebyCISetFuse_C", "PCChebyCIGetInterval_C", "PCChebyCIGetApplications_C"};
 
 static PetscErrorCode PCDestroy_ChebyCI(PC pc)
 {
@@ -482,6 +527,13 @@ static PetscErrorCode PCChebyCIGetEigScale_ChebyCI(PC pc, PetscReal *fmin, Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode PCChebyCIGetApplications_ChebyCI(PC pc, PetscInt *n)
+{
+  PetscFunctionBegin;
+  *n = ((PC_ChebyCI *)pc->data)->applies;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCChebyCIGetWeighted_ChebyCI(PC pc, PetscBool *flg)
 {
   PC_ChebyCI *jac = (PC_ChebyCI *)pc->data;
@@ -507,7 +559,9 @@ static PetscErrorCode PCChebyCIGetWeighted_ChebyCI(PC pc, PetscBool *flg)
                                             (default: 100,0.9999 in global and nocomm, 1,1 in block;
                                             the 100 is capped so that the interval keeps a ratio >= 10)
 .  -pc_chebyci_weighted <bool> - iterate on W^-1 A, W the grid's volume weights (default: yes with a grid)
--  -pc_chebyci_est_its <n> - CG iterations of the estimate (default: 40)
+.  -pc_chebyci_est_its <n> - CG iterations of the estimate (default: 40)
+-  -pc_chebyci_fuse <bool> - one sweep for each operator application and its Chebyshev update
+                             (MATPPESTENCIL; default: true; same bits either way)
 
    Level: intermediate
 
@@ -546,6 +600,8 @@ PETSC_EXTERN PetscErrorCode PCCreate_ChebyCI(PC pc)
   jac->scale[0] = PCChebyCIDefaultScale[0][0];
   jac->scale[1] = PCChebyCIDefaultScale[0][1];
   jac->est_its  = 40;
+  jac->fuse     = PETSC_TRUE;
+  jac->weighted = PETSC_TRUE;
   jac->ci.its   = jac->its;
 
   pc->ops->setup          = PCSetUp_ChebyCI;
@@ -568,7 +624,9 @@ PETSC_EXTERN PetscErrorCode PCCreate_ChebyCI(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCChebyCISetWeighted_C", PCChebyCISetWeighted_ChebyCI));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCChebyCIGetWeighted_C", PCChebyCIGetWeighted_ChebyCI));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCChebyCISetEstimateIterations_C", PCChebyCISetEstimateIterations_ChebyCI));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCChebyCISetFuse_C", PCChebyCISetFuse_ChebyCI));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCChebyCIGetInterval_C", PCChebyCIGetInterval_ChebyCI));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCChebyCIGetApplications_C", PCChebyCIGetApplications_ChebyCI));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -889,5 +947,51 @@ PetscErrorCode PCChebyCIGetInterval(PC pc, PetscReal *lmin, PetscReal *lmax, Pet
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscUseMethod(pc, "PCChebyCIGetInterval_C", (PC, PetscReal *, PetscReal *, PetscReal *, PetscReal *), (pc, lmin, lmax, alpha, beta));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCChebyCISetFuse - run each operator application and the Chebyshev update that follows it
+   as one sweep over the grid (the paper's KernelCI2; MATPPESTENCIL operators), or as MatMult
+   followed by a vector kernel (for comparison: the results are the same bits)
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the PCCHEBYCI preconditioner
+-  flg - PETSC_TRUE to fuse (default)
+
+   Options Database Key:
+.  -pc_chebyci_fuse <bool> - fuse
+
+   Level: advanced
+
+.seealso: PCCHEBYCI, KSPBCGSFusedSetFuse()
+@*/
+PetscErrorCode PCChebyCISetFuse(PC pc, PetscBool flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(pc, flg, 2);
+  PetscTryMethod(pc, "PCChebyCISetFuse_C", (PC, PetscBool), (pc, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCChebyCIGetApplications - the number of applications since the last set-up (each costs
+   PCChebyCIGetIterations() operator applications)
+
+   Not Collective
+
+   Level: advanced
+
+.seealso: PCCHEBYCI, PCChebyCIGetIterations()
+@*/
+PetscErrorCode PCChebyCIGetApplications(PC pc, PetscInt *n)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidIntPointer(n, 2);
+  PetscUseMethod(pc, "PCChebyCIGetApplications_C", (PC, PetscInt *), (pc, n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
