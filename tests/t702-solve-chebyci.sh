@@ -59,6 +59,21 @@ for np in 1 2; do
   tap_check $? "[np=$np] nocomm on the assembled operator: $(get its) its as on the matrix-free one ($its_m)"
 done
 
+# symmetric: it also preconditions CG
+if np_allowed 2; then
+  out=$(ppe_mpiexec 2 "$solve" -problem bicgstab-paper -ppe_grid_n 20 -ksp_type cg -ksp_rtol 1e-10 -pc_type none -ppe_json 2>&1)
+  json=$(echo "$out" | grep '^{' | tail -n 1)
+  its_cg=$(get its)
+  for m in global nocomm; do
+    out=$(ppe_mpiexec 2 "$solve" -problem bicgstab-paper -ppe_grid_n 20 -ksp_type cg -ksp_rtol 1e-10 -pc_type chebyci -pc_chebyci_mode $m -ppe_json 2>&1)
+    json=$(echo "$out" | grep '^{' | tail -n 1)
+    [ "$(get reason)" = CONVERGED_RTOL ] && fle "$(get rnorm_rel)" 1e-9 && [ $((3 * $(get its))) -le "$its_cg" ]
+    tap_check $? "[np=2] CG + chebyci $m: $(get its) its (CG alone $its_cg), true residual $(get rnorm_rel)"
+  done
+else
+  tap_skip "[np=2] CG + chebyci"
+fi
+
 out=$(ppe_mpiexec 1 "$solve" -ksp_type bcgsfused -pc_type chebyci -help 2>&1)
 missing=""
 for o in "-pc_chebyci_mode .*(PCChebyCISetMode)" "-pc_chebyci_its .*(PCChebyCISetIterations)" \

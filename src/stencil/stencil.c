@@ -318,14 +318,14 @@ PETSC_EXTERN PetscErrorCode MatCreate_PPEStencil(Mat A)
   PetscCall(PetscNew(&st));
   A->data    = (void *)st;
   st->overlap = PETSC_TRUE;
-  A->ops->mult          = MatMult_PPEStencil;
-  A->ops->multtranspose = MatMult_PPEStencil;
-  A->ops->multadd       = MatMultAdd_PPEStencil;
-  A->ops->getdiagonal   = MatGetDiagonal_PPEStencil;
-  A->ops->duplicate     = MatDuplicate_PPEStencil;
-  A->ops->getdiagonalblock = MatGetDiagonalBlock_PPEStencil; /* the rank-local block, src/stencil/stencillocal.c */
-  A->ops->view          = MatView_PPEStencil;
-  A->ops->destroy       = MatDestroy_PPEStencil;
+  A->ops->mult             = MatMult_PPEStencil;
+  A->ops->multtranspose    = MatMult_PPEStencil;
+  A->ops->multadd          = MatMultAdd_PPEStencil;
+  A->ops->getdiagonal      = MatGetDiagonal_PPEStencil;
+  A->ops->duplicate        = MatDuplicate_PPEStencil;
+  A->ops->getdiagonalblock = MatGetDiagonalBlock_PPEStencil; /* the rank-local block (stencillocal.c) */
+  A->ops->view             = MatView_PPEStencil;
+  A->ops->destroy          = MatDestroy_PPEStencil;
   A->assembled    = PETSC_TRUE;
   A->preallocated = PETSC_TRUE;
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "PPEStencilSetGrid_C", PPEStencilSetGrid_PPEStencil));
