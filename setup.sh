@@ -16,9 +16,10 @@ run_main=yes
 [ "${1:-}" = "--no-run" ] && run_main=no
 
 # Every package the build, the tests and the tools use; nothing from elsewhere. hipcc
-# (Debian's HIP compiler) is there for the compile check of the device kernel bodies.
-packages="build-essential autoconf automake libtool pkg-config make gawk python3 python3-matplotlib
-          petsc-dev libhypre-dev libfftw3-dev libfftw3-mpi-dev openmpi-bin
+# (Debian's HIP compiler) is there for the compile check of the device kernel bodies;
+# python3-matplotlib draws the residual histories of the studies (examples/study/).
+packages="build-essential autoconf automake libtool pkg-config make gawk python3
+          python3-matplotlib petsc-dev libhypre-dev libfftw3-dev libfftw3-mpi-dev openmpi-bin
           hipcc"
 missing=""
 for p in $packages; do

@@ -15,6 +15,8 @@
 #include <ppekit/stencil.h>
 #include <ppekit/problem.h>
 #include <ppekit/sys.h>
+#include <ppekit/chebyci.h>
+#include <ppekit/bcgsfused.h>
 
 /* Registers every PPEKit type, class and log event. Idempotent; also called
    by the -dll_append entry point PetscDLLibraryRegister_ppekit(). */

@@ -23,6 +23,8 @@ PetscErrorCode PPEKitRegisterAll(void)
   if (PPEKitRegisterAllCalled) PetscFunctionReturn(PETSC_SUCCESS);
   PPEKitRegisterAllCalled = PETSC_TRUE;
   PetscCall(MatRegister(MATPPESTENCIL, MatCreate_PPEStencil));
+  PetscCall(PCRegister(PCCHEBYCI, PCCreate_ChebyCI));
+  PetscCall(KSPRegister(KSPBCGSFUSED, KSPCreate_BCGSFused));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -64,7 +66,7 @@ PetscErrorCode PPEKitInitializePackage(void)
   PetscCall(PPEKitRegisterAll());
   PetscCall(PetscRegisterFinalize(PPEKitFinalizePackage));
   PetscCall(PPEKitGetVersion(version, sizeof(version)));
-  PetscCall(PetscInfo(NULL, "%s registered: Mat %s\n", version, MATPPESTENCIL));
+  PetscCall(PetscInfo(NULL, "%s registered: Mat %s, PC %s, KSP %s\n", version, MATPPESTENCIL, PCCHEBYCI, KSPBCGSFUSED));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

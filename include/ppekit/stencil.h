@@ -8,6 +8,9 @@
    overlaps the halo exchange with the computation of the points that need no
    ghost value.
 
+   PPEStencilMultLocal() applies the rank-local block (MatGetDiagonalBlock) without any
+   exchange; PPEStencilMultDot() fuses MatMult with local dot products of its output.
+
    PPEStencilCreateAssembled() builds the assembled twin (AIJ by default, any
    type DMCreateMatrix() makes for a DMDA, e.g. MATHYPRESTRUCT) with the same
    action.
@@ -27,3 +30,8 @@ PETSC_EXTERN PetscErrorCode PPEStencilSetOverlap(Mat, PetscBool);
 PETSC_EXTERN PetscErrorCode PPEStencilGetOverlap(Mat, PetscBool *);
 PETSC_EXTERN PetscErrorCode PPEStencilAttachNullSpace(PPEGrid, Mat);
 PETSC_EXTERN PetscErrorCode MatCreate_PPEStencil(Mat);
+
+/* Communication-avoiding applications (src/stencil/stencillocal.c): the rank-local block with
+   no exchange, and the full apply fused with local dot products of its output. */
+PETSC_EXTERN PetscErrorCode PPEStencilMultLocal(Mat, Vec, Vec);
+PETSC_EXTERN PetscErrorCode PPEStencilMultDot(Mat, Vec, Vec, PetscInt, const Vec[], PetscScalar[]);

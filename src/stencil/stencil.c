@@ -301,8 +301,10 @@ static PetscErrorCode MatDestroy_PPEStencil(Mat A)
 
    Notes:
    Create it with PPEStencilCreate(). It supports MatMult, MatMultTranspose (the operator is
-   symmetric), MatMultAdd, MatGetDiagonal (so PCJACOBI works), MatDuplicate and MatConvert to
-   MATAIJ (the assembled twin of PPEStencilCreateAssembled()). The constant null space is
+   symmetric), MatMultAdd, MatGetDiagonal (so PCJACOBI works), MatDuplicate, MatConvert to
+   MATAIJ (the assembled twin of PPEStencilCreateAssembled()) and MatGetDiagonalBlock (the
+   rank-local block as a sequential matrix-free Mat, so PCBJACOBI works; see
+   PPEStencilMultLocal()). The constant null space is
    attached when the grid is singular. Preconditioners that need the entries (ILU, hypre, GAMG)
    take the assembled twin as the preconditioning matrix.
 
@@ -316,13 +318,14 @@ PETSC_EXTERN PetscErrorCode MatCreate_PPEStencil(Mat A)
   PetscCall(PetscNew(&st));
   A->data    = (void *)st;
   st->overlap = PETSC_TRUE;
-  A->ops->mult          = MatMult_PPEStencil;
-  A->ops->multtranspose = MatMult_PPEStencil;
-  A->ops->multadd       = MatMultAdd_PPEStencil;
-  A->ops->getdiagonal   = MatGetDiagonal_PPEStencil;
-  A->ops->duplicate     = MatDuplicate_PPEStencil;
-  A->ops->view          = MatView_PPEStencil;
-  A->ops->destroy       = MatDestroy_PPEStencil;
+  A->ops->mult             = MatMult_PPEStencil;
+  A->ops->multtranspose    = MatMult_PPEStencil;
+  A->ops->multadd          = MatMultAdd_PPEStencil;
+  A->ops->getdiagonal      = MatGetDiagonal_PPEStencil;
+  A->ops->duplicate        = MatDuplicate_PPEStencil;
+  A->ops->getdiagonalblock = MatGetDiagonalBlock_PPEStencil; /* the rank-local block (stencillocal.c) */
+  A->ops->view             = MatView_PPEStencil;
+  A->ops->destroy          = MatDestroy_PPEStencil;
   A->assembled    = PETSC_TRUE;
   A->preallocated = PETSC_TRUE;
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "PPEStencilSetGrid_C", PPEStencilSetGrid_PPEStencil));

@@ -5,6 +5,7 @@
 #include <ppekit/private/ppeimpl.h>
 
 PetscLogEvent PPE_GridSetUp, PPE_StencilMult, PPE_StencilCore, PPE_StencilHalo, PPE_StencilSurf, PPE_StencilAsm;
+PetscLogEvent PPE_StencilLocal, PPE_ChebyCISetUp, PPE_ChebyCIApply, PPE_BCGSFReduce, PPE_BCGSFKernel;
 
 static PetscBool PPESysPackageInitialized = PETSC_FALSE;
 
@@ -27,6 +28,7 @@ PetscErrorCode PPESysInitializePackage(void)
   PetscFunctionBegin;
   if (PPESysPackageInitialized) PetscFunctionReturn(PETSC_SUCCESS);
   PPESysPackageInitialized = PETSC_TRUE;
+  PetscCall(KSPInitializePackage()); /* PC_CLASSID, KSP_CLASSID (and MAT_CLASSID) for the events below */
   PetscCall(PetscClassIdRegister("PPE Grid", &PPEGRID_CLASSID));
   PetscCall(PetscLogEventRegister("PPEGridSetUp", PPEGRID_CLASSID, &PPE_GridSetUp));
   PetscCall(PetscLogEventRegister("PPEStencilMult", MAT_CLASSID, &PPE_StencilMult));
@@ -34,6 +36,11 @@ PetscErrorCode PPESysInitializePackage(void)
   PetscCall(PetscLogEventRegister(" PPEStencilHalo", MAT_CLASSID, &PPE_StencilHalo));
   PetscCall(PetscLogEventRegister(" PPEStencilSurf", MAT_CLASSID, &PPE_StencilSurf));
   PetscCall(PetscLogEventRegister("PPEStencilAsm", MAT_CLASSID, &PPE_StencilAsm));
+  PetscCall(PetscLogEventRegister("PPEStencilLocal", MAT_CLASSID, &PPE_StencilLocal));
+  PetscCall(PetscLogEventRegister("PPEChebyCISetUp", PC_CLASSID, &PPE_ChebyCISetUp));
+  PetscCall(PetscLogEventRegister("PPEChebyCIApply", PC_CLASSID, &PPE_ChebyCIApply));
+  PetscCall(PetscLogEventRegister("PPEBCGSFReduce", KSP_CLASSID, &PPE_BCGSFReduce));
+  PetscCall(PetscLogEventRegister("PPEBCGSFKernel", KSP_CLASSID, &PPE_BCGSFKernel));
   /* -info_exclude / -log_exclude ppe, as PETSc's own packages allow */
   PetscCall(PetscOptionsGetString(NULL, NULL, "-info_exclude", logList, sizeof(logList), &opt));
   if (opt) {

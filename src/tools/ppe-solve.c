@@ -93,6 +93,74 @@ static PetscErrorCode MaxElapsed(MPI_Comm comm, PetscLogDouble t0, PetscReal *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   Iterations inside the preconditioner: the KSPs of PCKSP and PCBJACOBI (counted by a monitor,
+   the maximum over ranks for the sub-solves of block Jacobi), or PCCHEBYCI's fixed iterations
+   times its applications. valid is false for other preconditioners.
+*/
+typedef struct {
+  PC        pc;
+  PetscBool valid, cheby;
+  PetscInt  its, applied0, cheby_its;
+} InnerIts;
+
+static PetscErrorCode InnerMonitor(KSP k, PetscInt it, PetscReal rn, void *ctx)
+{
+  PetscFunctionBegin;
+  if (it > 0) ((InnerIts *)ctx)->its++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode InnerItsSetUp(PC pc, InnerIts *c)
+{
+  PetscBool is;
+
+  PetscFunctionBegin;
+  c->pc    = pc;
+  c->valid = c->cheby = PETSC_FALSE;
+  c->its   = 0;
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCKSP, &is));
+  if (is) {
+    KSP inner;
+    PetscCall(PCKSPGetKSP(pc, &inner));
+    PetscCall(KSPMonitorSet(inner, InnerMonitor, c, NULL));
+    c->valid = PETSC_TRUE;
+  }
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCBJACOBI, &is));
+  if (is) {
+    KSP     *sub;
+    PetscInt nl;
+    PetscCall(PCBJacobiGetSubKSP(pc, &nl, NULL, &sub));
+    for (PetscInt i = 0; i < nl; i++) PetscCall(KSPMonitorSet(sub[i], InnerMonitor, c, NULL));
+    c->valid = PETSC_TRUE;
+  }
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCCHEBYCI, &is));
+  if (is) {
+    PetscCall(PCChebyCIGetIterations(pc, &c->cheby_its));
+    c->valid = c->cheby = PETSC_TRUE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode InnerItsStart(InnerIts *c)
+{
+  PetscFunctionBegin;
+  c->its = 0;
+  if (c->cheby) PetscCall(PCChebyCIGetApplications(c->pc, &c->applied0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode InnerItsStop(InnerIts *c)
+{
+  PetscFunctionBegin;
+  if (c->cheby) {
+    PetscInt n;
+    PetscCall(PCChebyCIGetApplications(c->pc, &n));
+    c->its = c->cheby_its * (n - c->applied0);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The JSON line is formatted with the C library: PETSc's printf family rewrites %g. */
 typedef struct {
   char  *buf;
@@ -151,6 +219,7 @@ int main(int argc, char **argv)
   PPEStretchType     stretch;
   PetscReal          shift;
   struct rusage      ru;
+  InnerIts           inner;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   comm = PETSC_COMM_WORLD;
@@ -212,6 +281,7 @@ int main(int argc, char **argv)
   PetscCall(PetscTime(&t0));
   PetscCall(KSPSetUp(ksp));
   PetscCall(MaxElapsed(comm, t0, &setup_s));
+  PetscCall(InnerItsSetUp(pc, &inner));
   PetscCall(PetscLogStagePop());
 
   /* Solves */
@@ -221,6 +291,7 @@ int main(int argc, char **argv)
     PetscCall(VecSet(x, 0.0));
     PetscCallMPI(MPI_Barrier(comm));
     PetscCall(PPECountersGet(&c0));
+    PetscCall(InnerItsStart(&inner));
     PetscCall(PetscTime(&t0));
     PetscCall(KSPSolve(ksp, b, x));
     {
@@ -229,6 +300,7 @@ int main(int argc, char **argv)
       PetscCall(PPECountersGet(&c1));
       solve_s[rep] = (PetscReal)(t1 - t0);
     }
+    PetscCall(InnerItsStop(&inner));
     PetscCall(PPECountersDiff(&c1, &c0, &cs));
   }
   PetscCall(PetscLogStagePop());
@@ -246,6 +318,7 @@ int main(int argc, char **argv)
   /* Results: the true residual with the operator, the error against the exact solution */
   PetscCall(KSPGetIterationNumber(ksp, &its));
   PetscCall(KSPGetConvergedReason(ksp, &reason));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &inner.its, 1, MPIU_INT, MPI_MAX, comm));
   PetscCall(KSPGetType(ksp, &ksptype));
   PetscCall(PCGetType(pc, &pctype));
   PetscCall(KSPGetTolerances(ksp, &rtol, &abstol, &dtol, &maxit));
@@ -272,6 +345,7 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(comm, "ppe-solve: problem %s, grid %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " %s-centred, bc %s, z %s, %d ranks (%" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT ")\n", PPEProblemNames[o.problem], N[0], N[1], N[2], PPELocations[loc], bcs, PPEStretchTypes[stretch], (int)size, procs[0], procs[1], procs[2]));
     PetscCall(PetscPrintf(comm, "  operator %s, KSP %s, PC %s\n", OperatorTypes[o.op], ksptype, pctype));
     PetscCall(PetscPrintf(comm, "  %s in %" PetscInt_FMT " iterations, true relative residual %.3e\n", KSPConvergedReasons[reason], its, (double)rrel));
+    if (inner.valid) PetscCall(PetscPrintf(comm, "  preconditioner: %" PetscInt_FMT " inner iterations, %.1f per outer iteration\n", inner.its, its ? (double)inner.its / its : 0.0));
     if (known) PetscCall(PetscPrintf(comm, "  error against the exact solution: max %.4e, L2 %.4e\n", (double)emax, (double)el2));
     PetscCall(PetscPrintf(comm, "  time: operator %.4g s, setup %.4g s, solve %.4g s (median of %" PetscInt_FMT ")\n", (double)op_s, (double)setup_s, (double)med, o.repeat));
     PetscCall(PetscPrintf(comm, "  per solve: %.0f global reductions, %.0f halo exchanges, %.4g bytes sent; peak memory %.1f MB per rank\n", cmax.reductions, cmax.halo_exchanges, cmax.bytes_sent, (double)mem_mb));
@@ -287,6 +361,8 @@ int main(int argc, char **argv)
       PetscCall(JSONAppend(&j, "{\"problem\": \"%s\", \"n\": [%d, %d, %d], \"location\": \"%s\", \"bc\": \"%s\", \"stretch\": \"%s\", \"shift\": %.17g, ", PPEProblemNames[o.problem], (int)N[0], (int)N[1], (int)N[2], PPELocations[loc], bcs, PPEStretchTypes[stretch], (double)shift));
       PetscCall(JSONAppend(&j, "\"ranks\": %d, \"procs\": [%d, %d, %d], \"operator\": \"%s\", \"pmat\": \"%s\", \"ksp\": \"%s\", \"pc\": \"%s\", \"rtol\": %.6e, ", (int)size, (int)procs[0], (int)procs[1], (int)procs[2], OperatorTypes[o.op], PmatTypes[o.pmat], ksptype, pctype, (double)rtol));
       PetscCall(JSONAppend(&j, "\"its\": %d, \"reason\": \"%s\", \"rnorm_rel\": %.6e, \"err_max\": %s, \"err_l2\": %s, \"rhs_mean_removed\": %.6e, ", (int)its, KSPConvergedReasons[reason], (double)rrel, emaxs, el2s, (double)rhs_mean));
+      if (inner.valid) PetscCall(JSONAppend(&j, "\"pc_its\": %d, ", (int)inner.its));
+      else PetscCall(JSONAppend(&j, "\"pc_its\": null, "));
       PetscCall(JSONAppend(&j, "\"op_s\": %.6e, \"setup_s\": %.6e, \"solve_s\": %.6e, \"solve_s_min\": %.6e, \"repeat\": %d, ", (double)op_s, (double)setup_s, (double)med, (double)solve_s[0], (int)o.repeat));
       PetscCall(JSONAppend(&j, "\"reductions\": %.0f, \"halo_exchanges\": %.0f, \"bytes_sent\": %.0f, \"mem_mb\": %.1f, \"ppekit\": \"%s\", \"petsc\": \"%d.%d.%d\"", cmax.reductions, cmax.halo_exchanges, cmax.bytes_sent, (double)mem_mb, PPEKIT_VERSION_STRING, major, minor, sub));
       if (o.history) {

@@ -21,6 +21,11 @@ PETSC_EXTERN PetscLogEvent PPE_StencilCore;
 PETSC_EXTERN PetscLogEvent PPE_StencilHalo;
 PETSC_EXTERN PetscLogEvent PPE_StencilSurf;
 PETSC_EXTERN PetscLogEvent PPE_StencilAsm;
+PETSC_EXTERN PetscLogEvent PPE_StencilLocal; /* rank-local block apply, no exchange */
+PETSC_EXTERN PetscLogEvent PPE_ChebyCISetUp; /* PC chebyci: bounds, weights, estimates */
+PETSC_EXTERN PetscLogEvent PPE_ChebyCIApply; /* PC chebyci: one application */
+PETSC_EXTERN PetscLogEvent PPE_BCGSFReduce;  /* KSP bcgsfused: the merged MPI_Allreduce (wait included) */
+PETSC_EXTERN PetscLogEvent PPE_BCGSFKernel;  /* KSP bcgsfused: fused vector kernels */
 
 /* Classes, events and finalizer of src/ (no types: those are registered by plugins/register.c). */
 PETSC_EXTERN PetscErrorCode PPESysInitializePackage(void);

@@ -8,6 +8,8 @@
 #include <petscsf.h>
 #include <ppekit/private/gridimpl.h>
 #include <kernels/stencil7.h>
+#include <kernels/krylov.h>
+#include <kernels/chebyci.h>
 
 /* Faces of the local box, in the order of PPEFace. */
 enum {
@@ -43,8 +45,26 @@ typedef enum {
   PPE_STENCIL_SURFACE
 } PPEStencilPhase;
 
+/* Local dot products of the output accumulated while a phase is computed (fused apply + dot):
+   s[q] += y . u[q] over the points of the phase; u[q] may be the output itself. */
+typedef struct {
+  PetscInt      n;    /* number of dot products, 0 to 2 */
+  const double *u[2]; /* the other operands, arrays over the box */
+  double        s[2]; /* partial sums on this rank */
+} PPEStencilDot;
+
+/* The Chebyshev step fused into the sweep (KernelCI2 of paper 002): instead of (A x)_p the
+   sweep writes w_p = ppe_ci_point(rho, rho_old, s2, d2, dinv_p, b_p, (A x)_p, x_p, z_p). */
+typedef struct {
+  double        rho, rho_old, s2, d2; /* the step's scalars */
+  const double *b, *z, *dinv;         /* arrays over the box (dinv NULL: D = I) */
+  double       *w;                    /* output over the box */
+} PPEStencilCI;
+
 PETSC_INTERN PetscBool PPEStencilHostHasAVX2(void);
 PETSC_INTERN void      PPEStencilApply_Host(const PPEStencilBox *, const double *, const PPEStencilHalo *, double *, PPEStencilPhase);
+PETSC_INTERN void      PPEStencilApplyDot_Host(const PPEStencilBox *, const double *, const PPEStencilHalo *, double *, PPEStencilPhase, PPEStencilDot *);
+PETSC_INTERN void      PPEStencilApplyCI_Host(const PPEStencilBox *, const double *, const PPEStencilHalo *, PPEStencilPhase, const PPEStencilCI *);
 PETSC_INTERN PetscErrorCode PPEStencilBoxSetUp(PPEGrid, PPEStencilBox *);
 
 typedef struct {
@@ -60,4 +80,6 @@ typedef struct {
 } Mat_PPEStencil;
 
 PETSC_INTERN PetscErrorCode PPEStencilHaloSetUp(Mat);
+PETSC_INTERN PetscErrorCode MatGetDiagonalBlock_PPEStencil(Mat, Mat *);
+PETSC_INTERN PetscErrorCode PPEStencilMultCI(Mat, PetscBool, Vec, const PPEStencilCI *);
 PETSC_INTERN PetscErrorCode PPEStencilAssembleInto(PPEGrid, Mat);

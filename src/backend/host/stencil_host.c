@@ -92,9 +92,33 @@ void PPEStencilApply_Host(const PPEStencilBox *B, const double *x, const PPESten
 {
 #if PPE_HAVE_AVX2_ROWS
   if (B->avx2) {
-    Apply_AVX2(B, x, H, y, phase);
+    Apply_AVX2(B, x, H, y, phase, NULL, NULL);
     return;
   }
 #endif
-  Apply_Generic(B, x, H, y, phase);
+  Apply_Generic(B, x, H, y, phase, NULL, NULL);
+}
+
+/* The same phase with the local dot products of y accumulated into dot->s[] (fused). */
+void PPEStencilApplyDot_Host(const PPEStencilBox *B, const double *x, const PPEStencilHalo *H, double *y, PPEStencilPhase phase, PPEStencilDot *dot)
+{
+#if PPE_HAVE_AVX2_ROWS
+  if (B->avx2) {
+    Apply_AVX2(B, x, H, y, phase, dot, NULL);
+    return;
+  }
+#endif
+  Apply_Generic(B, x, H, y, phase, dot, NULL);
+}
+
+/* The same phase with the Chebyshev step fused: ci->w instead of y = A x (KernelCI2). */
+void PPEStencilApplyCI_Host(const PPEStencilBox *B, const double *x, const PPEStencilHalo *H, PPEStencilPhase phase, const PPEStencilCI *ci)
+{
+#if PPE_HAVE_AVX2_ROWS
+  if (B->avx2) {
+    Apply_AVX2(B, x, H, NULL, phase, NULL, ci);
+    return;
+  }
+#endif
+  Apply_Generic(B, x, H, NULL, phase, NULL, ci);
 }

@@ -20,25 +20,68 @@ PPE_ROWS_TARGET static inline void PPE_ROWS(RowInterior)(PetscInt ma, PetscInt m
   for (PetscInt ii = ma; ii < mb; ii++) y[ii] = ppe_s7_apply(&k, c[ii], c[ii - 1], c[ii + 1], s[ii], n[ii], b[ii], t[ii]);
 }
 
-/* Points ia <= ii < ib of a row. */
-PPE_ROWS_TARGET static inline void PPE_ROWS(Row)(const PPEStencilBox *B, const PPERow *r, PetscInt j, PetscInt k, PetscInt ia, PetscInt ib, double *restrict y)
+/* The same with the Chebyshev step fused (KernelCI2): w = ppe_ci_point(.., (A x)_p, x_p, ..)
+   is written instead of (A x)_p, which is never stored. off: the row's offset in the box. */
+PPE_ROWS_TARGET static inline void PPE_ROWS(RowInteriorCI)(PetscInt ma, PetscInt mb, const ppe_s7_coef *restrict crow, const double *restrict c, const double *restrict s, const double *restrict n, const double *restrict b, const double *restrict t, const PPEStencilCI *ci, size_t off)
+{
+  const ppe_s7_coef k = *crow;
+  const double      rho = ci->rho, rold = ci->rho_old, s2 = ci->s2, d2 = ci->d2;
+  const double *restrict rhs = ci->b + off, *restrict z = ci->z + off, *restrict dv = ci->dinv ? ci->dinv + off : NULL;
+  double *restrict       w = ci->w + off;
+
+  if (dv) {
+#if defined(__GNUC__) && !defined(__clang__)
+  #pragma GCC ivdep
+#endif
+    for (PetscInt ii = ma; ii < mb; ii++) w[ii] = ppe_ci_point(rho, rold, s2, d2, dv[ii], rhs[ii], ppe_s7_apply(&k, c[ii], c[ii - 1], c[ii + 1], s[ii], n[ii], b[ii], t[ii]), c[ii], z[ii]);
+  } else {
+#if defined(__GNUC__) && !defined(__clang__)
+  #pragma GCC ivdep
+#endif
+    for (PetscInt ii = ma; ii < mb; ii++) w[ii] = ppe_ci_point(rho, rold, s2, d2, 1.0, rhs[ii], ppe_s7_apply(&k, c[ii], c[ii - 1], c[ii + 1], s[ii], n[ii], b[ii], t[ii]), c[ii], z[ii]);
+  }
+}
+
+/* Store the value v of point ii of a row: y[ii] = v, or the fused Chebyshev step (xc = x_p). */
+PPE_ROWS_TARGET static inline void PPE_ROWS(Put)(const PPEStencilCI *ci, size_t off, PetscInt ii, double v, double xc, double *y)
+{
+  size_t p = off + (size_t)ii;
+
+  if (ci) ci->w[p] = ppe_ci_point(ci->rho, ci->rho_old, ci->s2, ci->d2, ci->dinv ? ci->dinv[p] : 1.0, ci->b[p], v, xc, ci->z[p]);
+  else y[ii] = v;
+}
+
+/* Points ia <= ii < ib of a row (y is the row of the output; unused with ci). */
+PPE_ROWS_TARGET static inline void PPE_ROWS(Row)(const PPEStencilBox *B, const PPERow *r, PetscInt j, PetscInt k, PetscInt ia, PetscInt ib, double *restrict y, const PPEStencilCI *ci, size_t off)
 {
   PetscInt          xm = B->xm, ma = PetscMax(ia, 1), mb = PetscMin(ib, xm - 1);
   const ppe_s7_coef crow = ppe_s7_point_coef(B->X, B->Y, B->Z, B->sigma, 1, j, k); /* any interior i */
 
   if (ia >= ib) return;
-  if (ia == 0) y[0] = RowEnd(B, r, &crow, 0, j, k);
-  PPE_ROWS(RowInterior)(ma, mb, &crow, r->c, r->s, r->n, r->b, r->t, y);
-  if (ib == xm && xm > 1) y[xm - 1] = RowEnd(B, r, &crow, xm - 1, j, k);
+  if (ia == 0) PPE_ROWS(Put)(ci, off, 0, RowEnd(B, r, &crow, 0, j, k), r->c[0], y);
+  if (ci) PPE_ROWS(RowInteriorCI)(ma, mb, &crow, r->c, r->s, r->n, r->b, r->t, ci, off);
+  else PPE_ROWS(RowInterior)(ma, mb, &crow, r->c, r->s, r->n, r->b, r->t, y);
+  if (ib == xm && xm > 1) PPE_ROWS(Put)(ci, off, xm - 1, RowEnd(B, r, &crow, xm - 1, j, k), r->c[xm - 1], y);
+}
+
+/* Fused dot products: add y[ia..ib) . u_q[off+ia..off+ib) to the partial sums, while the
+   row segment just computed is still in cache. */
+PPE_ROWS_TARGET static inline void PPE_ROWS(RowDot)(PPEStencilDot *dot, size_t off, PetscInt ia, PetscInt ib, const double *yr)
+{
+  if (!dot || ib <= ia) return;
+  for (PetscInt q = 0; q < dot->n; q++) dot->s[q] += ppe_dot_seg((long)(ib - ia), yr + ia, dot->u[q] + off + ia);
 }
 
 /*
    Apply one phase on the box. CORE: every point whose neighbours are owned or absent.
    SURFACE: the points that need a halo value (rows on a j/k face with a neighbour across
    it, and the row ends next to an x neighbour). The two phases partition the box and
-   compute every point with the same arithmetic, whatever their order.
+   compute every point with the same arithmetic, whatever their order. With dot != NULL,
+   the local dot products of the output with dot->u[] are accumulated segment by segment
+   (each point is in exactly one segment). With ci != NULL the output is the fused Chebyshev
+   step ci->w, and y is not used.
 */
-PPE_ROWS_TARGET static void PPE_ROWS(Apply)(const PPEStencilBox *B, const double *x, const PPEStencilHalo *H, double *y, PPEStencilPhase phase)
+PPE_ROWS_TARGET static void PPE_ROWS(Apply)(const PPEStencilBox *B, const double *x, const PPEStencilHalo *H, double *y, PPEStencilPhase phase, PPEStencilDot *dot, const PPEStencilCI *ci)
 {
   PetscInt  xm = B->xm, ye = B->ys + B->ym, ze = B->zs + B->zm;
   PetscBool wl = B->nb[PPE_XLO], wh = B->nb[PPE_XHI];
@@ -46,17 +89,28 @@ PPE_ROWS_TARGET static void PPE_ROWS(Apply)(const PPEStencilBox *B, const double
   for (PetscInt k = B->zs; k < ze; k++) {
     for (PetscInt j = B->ys; j < ye; j++) {
       PetscBool surface = (PetscBool)((j == B->ys && B->nb[PPE_YLO]) || (j == ye - 1 && B->nb[PPE_YHI]) || (k == B->zs && B->nb[PPE_ZLO]) || (k == ze - 1 && B->nb[PPE_ZHI]));
-      double   *yr      = y + ((size_t)(k - B->zs) * B->ym + (j - B->ys)) * xm;
+      size_t    off     = ((size_t)(k - B->zs) * B->ym + (j - B->ys)) * xm;
+      double   *yr      = y ? y + off : NULL;
       PPERow    r;
 
       if (phase == PPE_STENCIL_CORE && surface) continue;
       RowPointers(B, x, H, j, k, &r);
-      if (phase == PPE_STENCIL_CORE) PPE_ROWS(Row)(B, &r, j, k, wl ? 1 : 0, wh ? xm - 1 : xm, yr);
-      else if (surface) PPE_ROWS(Row)(B, &r, j, k, 0, xm, yr);
-      else {
+      if (phase == PPE_STENCIL_CORE) {
+        PPE_ROWS(Row)(B, &r, j, k, wl ? 1 : 0, wh ? xm - 1 : xm, yr, ci, off);
+        PPE_ROWS(RowDot)(dot, off, wl ? 1 : 0, wh ? xm - 1 : xm, yr);
+      } else if (surface) {
+        PPE_ROWS(Row)(B, &r, j, k, 0, xm, yr, ci, off);
+        PPE_ROWS(RowDot)(dot, off, 0, xm, yr);
+      } else {
         const ppe_s7_coef crow = ppe_s7_point_coef(B->X, B->Y, B->Z, B->sigma, 1, j, k);
-        if (wl) yr[0] = RowEnd(B, &r, &crow, 0, j, k);
-        if (wh && (xm > 1 || !wl)) yr[xm - 1] = RowEnd(B, &r, &crow, xm - 1, j, k);
+        if (wl) {
+          PPE_ROWS(Put)(ci, off, 0, RowEnd(B, &r, &crow, 0, j, k), r.c[0], yr);
+          PPE_ROWS(RowDot)(dot, off, 0, 1, yr);
+        }
+        if (wh && (xm > 1 || !wl)) {
+          PPE_ROWS(Put)(ci, off, xm - 1, RowEnd(B, &r, &crow, xm - 1, j, k), r.c[xm - 1], yr);
+          PPE_ROWS(RowDot)(dot, off, xm - 1, xm, yr);
+        }
       }
     }
   }

@@ -1,0 +1,43 @@
+/*
+   Private interface of the Chebyshev iteration (src/chebyci/): the fixed-degree solve used
+   as a preconditioner, and the eigenvalue bounds it needs (from the grid's 1D spectra, by
+   Gershgorin, or estimated by Lanczos). PC chebyci (plugins/pc/chebyci) is the PETSc glue.
+*/
+#pragma once
+
+#include <ppekit/private/gridimpl.h>
+#include <petscksp.h>
+
+/* How bounds are obtained from a grid. */
+typedef enum {
+  PPE_CI_BOUNDS_EXACT,     /* extreme eigenvalues of the 1D operators (closed form or LAPACK) */
+  PPE_CI_BOUNDS_GERSHGORIN /* largest by Gershgorin discs of the 1D operators, smallest exact */
+} PPEChebyCIBoundsKind;
+
+/* The operator of the iteration: t = A y, applied by the caller's callback. */
+typedef PetscErrorCode (*PPEChebyCIOpFn)(void *ctx, Vec y, Vec t);
+
+/* Optional fused step: w = rho (s2 y + d2 (b - dinv A y) - rho_old z) in one sweep, t never
+   stored (dinv may be NULL); must give the bits of op followed by ppe_ci_step(). */
+typedef PetscErrorCode (*PPEChebyCIStepFn)(void *ctx, Vec y, Vec b, Vec z, Vec dinv, PetscReal rho, PetscReal rho_old, PetscReal s2, PetscReal d2, Vec w);
+
+typedef struct {
+  PetscInt       its;                 /* operator applications per solve (iterMax of Algorithm 2), >= 1 */
+  PetscReal      alpha, beta;         /* the interval [alpha, beta] the polynomial is built for */
+  PetscReal      theta, delta, sigma; /* eq. 15: centre, half width, centre / half width */
+  PPEChebyCIOpFn op;                  /* t = A y */
+  void          *opctx;               /* its context */
+  PPEChebyCIStepFn step;              /* fused later steps, or NULL (op, then the kernel) */
+  void          *stepctx;             /* its context */
+  Vec            dinv;                /* D^-1 of the iterated operator P = D^-1 A; NULL: D = I */
+  Vec            work[5];             /* scaled rhs, t, and the three rotating iterates */
+} PPEChebyCI;
+
+PETSC_INTERN PetscErrorCode PPEChebyCISetInterval(PPEChebyCI *, PetscReal, PetscReal);
+PETSC_INTERN PetscErrorCode PPEChebyCISetUpWork(PPEChebyCI *, Vec);
+PETSC_INTERN PetscErrorCode PPEChebyCIReset(PPEChebyCI *);
+PETSC_INTERN PetscErrorCode PPEChebyCISolve(PPEChebyCI *, Vec, Vec);
+
+PETSC_INTERN PetscErrorCode PPEChebyCIGridBounds(PPEGrid, const PetscInt[3], const PetscInt[3], PPEChebyCIBoundsKind, PetscBool, PetscReal *, PetscReal *, PetscBool *);
+PETSC_INTERN PetscErrorCode PPEChebyCIGridWeights(PPEGrid, Vec);
+PETSC_INTERN PetscErrorCode PPEChebyCIEstimateBounds(Mat, Vec, PetscInt, PetscReal *, PetscReal *);

@@ -1,0 +1,371 @@
+/*
+   KSP bcgsfused: right-preconditioned Bi-CGSTAB with fused local work and merged reductions.
+
+   Method (paper 002, Algorithm 3; van der Vorst's Bi-CGSTAB with the preconditioned vectors
+   kept, so the preconditioner may change between applications):
+
+     r = b - A x, rt = r, p = r, rho = rt'r
+     loop:  ph = M^-1 p                          (PC)
+            w = A ph,  rt'w                      (operator + local dot, fused; reduction 1)
+            alpha = rho / rt'w
+            s = r - alpha w                      (KernelBiCGS2)
+            rh = M^-1 s                          (PC)
+            t = A rh,  t's, t't                  (operator + two local dots, fused; reduction 2)
+            omega = t's / t't
+            x = x + alpha ph + omega rh          (KernelBiCGS4)
+            r = s - omega t,  rt'r, r'r          (KernelBiCGS5 + two local dots; reduction 3)
+            converged on ||r|| = sqrt(r'r)?
+            beta = (rt'r / rho) (alpha / omega), rho = rt'r
+            p = r + beta (p - omega w)           (KernelBiCGS6)
+
+   Each stage's dot products are local partial sums merged into one MPI_Allreduce: three
+   reductions per iteration where KSPBCGS makes four, and the residual norm comes free with
+   the third. When the operator is a MATPPESTENCIL the dot products that follow an operator
+   application are accumulated row by row inside it (PPEStencilMultDot): no second pass over
+   the vectors, and the same output bits as MatMult. The solution is updated with ph and rh
+   themselves, so nothing assumes M fixed: inner Krylov solves (PCKSP, PCBJACOBI with a KSP)
+   work, as in the paper's FBiCGS-G(BiCGS) and FBiCGS-BJ(BiCGS).
+
+   Breakdowns: rt'w = 0 or rt'r = 0 give KSP_DIVERGED_BREAKDOWN_BICG; t = 0 with s != 0 or
+   omega = 0 give KSP_DIVERGED_BREAKDOWN; t = 0 with s = 0 is an exact solution
+   (KSP_CONVERGED_HAPPY_BREAKDOWN).
+
+   References:
+     H. A. van der Vorst, Bi-CGSTAB, SIAM J. Sci. Stat. Comput. 13 (1992) 631-644;
+     paper 002 (docs/types/bcgsfused.md), sec. III.A-B, Algorithm 3.
+*/
+#include <ppekit/private/krylovimpl.h>
+#include <ppekit/private/stencilimpl.h>
+#include <petsc/private/kspimpl.h>
+
+typedef struct {
+  PetscBool fuse;       /* fuse operator and dot products when the operator is a MATPPESTENCIL */
+  PetscBool fused;      /* the last solve did */
+  PetscBool alias;      /* the last solve used p and s as ph and rh (PCNONE: no copies) */
+  PetscInt  reductions; /* global reductions (merged stages and norms) of the last solve */
+  PetscInt  pcapplies;  /* preconditioner applications of the last solve */
+} KSP_BCGSFused;
+
+static PetscErrorCode KSPBCGSFusedSetFuse_BCGSFused(KSP ksp, PetscBool flg)
+{
+  PetscFunctionBegin;
+  ((KSP_BCGSFused *)ksp->data)->fuse = flg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPBCGSFusedGetFuse_BCGSFused(KSP ksp, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  *flg = ((KSP_BCGSFused *)ksp->data)->fuse;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPBCGSFusedGetReductionCount_BCGSFused(KSP ksp, PetscInt *n)
+{
+  PetscFunctionBegin;
+  *n = ((KSP_BCGSFused *)ksp->data)->reductions;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPSetUp_BCGSFused(KSP ksp)
+{
+  PetscFunctionBegin; /* right preconditioning only: KSPSetUp() refuses PC_LEFT from the supported norms */
+  PetscCall(KSPSetWorkVecs(ksp, 7));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = A x with the n local dot products y.u[q], fused when possible; then their sum over ranks. */
+static PetscErrorCode ApplyAndDot(KSP ksp, Mat A, PetscBool fused, Vec x, Vec y, PetscInt n, const Vec u[], PetscScalar d[])
+{
+  KSP_BCGSFused *bf = (KSP_BCGSFused *)ksp->data;
+
+  PetscFunctionBegin;
+  if (fused) PetscCall(PPEStencilMultDot(A, x, y, n, u, d));
+  else {
+    PetscCall(KSP_MatMult(ksp, A, x, y));
+    PetscCall(PPEKrylovLocalDots(y, n, u, d));
+  }
+  PetscCall(PPEKrylovAllreduce(PetscObjectComm((PetscObject)ksp), n, d));
+  bf->reductions++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Converged(KSP ksp, PetscReal dp)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectSAWsTakeAccess((PetscObject)ksp));
+  ksp->its++;
+  ksp->rnorm = dp;
+  PetscCall(PetscObjectSAWsGrantAccess((PetscObject)ksp));
+  PetscCall(KSPLogResidualHistory(ksp, dp));
+  PetscCall(KSPMonitor(ksp, ksp->its, dp));
+  PetscCall((*ksp->converged)(ksp, ksp->its, dp, &ksp->reason, ksp->cnvP));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPSolve_BCGSFused(KSP ksp)
+{
+  KSP_BCGSFused *bf = (KSP_BCGSFused *)ksp->data;
+  Vec            X = ksp->vec_sol, B = ksp->vec_rhs, R = ksp->work[0], RT = ksp->work[1], P = ksp->work[2];
+  Vec            PH = ksp->work[3], W = ksp->work[4], RH = ksp->work[5], T = ksp->work[6], u[2];
+  Mat            A;
+  PetscScalar    rho, alpha, omega, beta, d[2];
+  PetscReal      dp;
+  PetscBool      isst, none;
+
+  PetscFunctionBegin;
+  PetscCheck(!ksp->transpose_solve, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSP bcgsfused has no transpose solve");
+  PetscCall(PCGetOperators(ksp->pc, &A, NULL));
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATPPESTENCIL, &isst));
+  PetscCall(PetscObjectTypeCompare((PetscObject)ksp->pc, PCNONE, &none));
+  bf->fused      = (PetscBool)(bf->fuse && isst);
+  bf->alias      = none;
+  bf->reductions = 0;
+  bf->pcapplies  = 0;
+  if (none) { /* M = I: the preconditioned vectors are p and s themselves */
+    PH = P;
+    RH = R;
+  }
+
+  /* r = b - A x, rho = rt'r = ||r||^2 */
+  if (!ksp->guess_zero) {
+    PetscCall(KSP_MatMult(ksp, A, X, R));
+    PetscCall(VecAYPX(R, -1.0, B));
+  } else PetscCall(VecCopy(B, R));
+  u[0] = R;
+  PetscCall(PPEKrylovLocalDots(R, 1, u, d));
+  PetscCall(PPEKrylovAllreduce(PetscObjectComm((PetscObject)ksp), 1, d));
+  bf->reductions++;
+  rho = d[0];
+  dp  = PetscSqrtReal(PetscAbsScalar(rho));
+  KSPCheckNorm(ksp, dp);
+  PetscCall(PetscObjectSAWsTakeAccess((PetscObject)ksp));
+  ksp->its   = 0;
+  ksp->rnorm = dp;
+  PetscCall(PetscObjectSAWsGrantAccess((PetscObject)ksp));
+  PetscCall(KSPLogResidualHistory(ksp, dp));
+  PetscCall(KSPMonitor(ksp, 0, dp));
+  PetscCall((*ksp->converged)(ksp, 0, dp, &ksp->reason, ksp->cnvP));
+  if (ksp->reason) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VecCopy(R, RT));
+  PetscCall(VecCopy(R, P));
+
+  while (ksp->its < ksp->max_it) {
+    if (!none) {
+      PetscCall(KSP_PCApply(ksp, P, PH)); /* ph = M^-1 p */
+      bf->pcapplies++;
+    }
+    u[0] = RT;
+    PetscCall(ApplyAndDot(ksp, A, bf->fused, PH, W, 1, u, d)); /* w = A ph, rt'w */
+    KSPCheckDot(ksp, d[0]);
+    if (d[0] == 0.0) {
+      ksp->reason = KSP_DIVERGED_BREAKDOWN_BICG;
+      PetscCall(PetscInfo(ksp, "Breakdown: rt'A ph = 0 at iteration %" PetscInt_FMT "\n", ksp->its));
+      break;
+    }
+    alpha = rho / d[0];
+    PetscCall(PPEBCGSKernelAxpy(R, alpha, W)); /* s = r - alpha w */
+    if (!none) {
+      PetscCall(KSP_PCApply(ksp, R, RH)); /* rh = M^-1 s */
+      bf->pcapplies++;
+    }
+    u[0] = R;
+    u[1] = T;
+    PetscCall(ApplyAndDot(ksp, A, bf->fused, RH, T, 2, u, d)); /* t = A rh, t's, t't */
+    KSPCheckDot(ksp, d[1]);
+    if (d[1] == 0.0) { /* t = 0: s = 0 means x + alpha ph solves the system; otherwise no progress */
+      PetscReal sn;
+      PetscCall(VecNorm(R, NORM_2, &sn));
+      bf->reductions++;
+      if (sn != 0.0) {
+        ksp->reason = KSP_DIVERGED_BREAKDOWN;
+        PetscCall(PetscInfo(ksp, "Breakdown: A M^-1 s = 0 with s != 0 at iteration %" PetscInt_FMT "\n", ksp->its));
+        break;
+      }
+      PetscCall(VecAXPY(X, alpha, PH));
+      PetscCall(Converged(ksp, 0.0));
+      if (!ksp->reason) ksp->reason = KSP_CONVERGED_HAPPY_BREAKDOWN;
+      break;
+    }
+    omega = d[0] / d[1];
+    PetscCall(PPEBCGSKernelUpdateX(X, alpha, PH, omega, RH)); /* x = x + alpha ph + omega rh */
+    PetscCall(PPEBCGSKernelUpdateR(R, omega, T, RT, d));      /* r = s - omega t, rt'r, r'r */
+    PetscCall(PPEKrylovAllreduce(PetscObjectComm((PetscObject)ksp), 2, d));
+    bf->reductions++;
+    dp = PetscSqrtReal(PetscAbsScalar(d[1]));
+    KSPCheckNorm(ksp, dp);
+    PetscCall(Converged(ksp, dp));
+    if (ksp->reason) break;
+    if (omega == 0.0) {
+      ksp->reason = KSP_DIVERGED_BREAKDOWN;
+      PetscCall(PetscInfo(ksp, "Breakdown: omega = t's/t't = 0 at iteration %" PetscInt_FMT "\n", ksp->its));
+      break;
+    }
+    if (d[0] == 0.0) {
+      ksp->reason = KSP_DIVERGED_BREAKDOWN_BICG;
+      PetscCall(PetscInfo(ksp, "Breakdown: rho = rt'r = 0 at iteration %" PetscInt_FMT "\n", ksp->its));
+      break;
+    }
+    beta = (d[0] / rho) * (alpha / omega);
+    rho  = d[0];
+    PetscCall(PPEBCGSKernelUpdateP(P, beta, omega, R, W)); /* p = r + beta (p - omega w) */
+  }
+  if (!ksp->reason) ksp->reason = KSP_DIVERGED_ITS;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPSetFromOptions_BCGSFused(KSP ksp, PPEOptionItems PetscOptionsObject)
+{
+  KSP_BCGSFused *bf = (KSP_BCGSFused *)ksp->data;
+  PetscBool      flg, fuse = bf->fuse;
+
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "KSP BCGSFused options (Bi-CGSTAB, fused kernels, merged reductions)");
+  PetscCall(PetscOptionsBool("-ksp_bcgsfused_fuse", "Fuse the operator apply with the dot products that follow it (MATPPESTENCIL operators)", "KSPBCGSFusedSetFuse", fuse, &fuse, &flg));
+  if (flg) PetscCall(KSPBCGSFusedSetFuse(ksp, fuse));
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPView_BCGSFused(KSP ksp, PetscViewer viewer)
+{
+  KSP_BCGSFused *bf = (KSP_BCGSFused *)ksp->data;
+  PetscBool      iascii, isst = PETSC_FALSE;
+  Mat            A = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
+  if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
+  if (ksp->pc) PetscCall(PCGetOperators(ksp->pc, &A, NULL));
+  if (A) PetscCall(PetscObjectTypeCompare((PetscObject)A, MATPPESTENCIL, &isst));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  right-preconditioned, flexible (the preconditioner may change between applications)\n"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  global reductions per iteration: 3 merged MPI_Allreduce (rt'w; t's with t't; rt'r with r'r), residual norm included (KSPBCGS: 4)\n"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  fused operator apply + local dot products: %s\n", bf->fuse && isst ? "yes (MATPPESTENCIL)" : (bf->fuse ? "no (the operator is not a MATPPESTENCIL: MatMult, then one pass for the dots)" : "no (-ksp_bcgsfused_fuse 0)")));
+  if (ksp->its > 0 || bf->reductions > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " iterations, %" PetscInt_FMT " global reductions, %" PetscInt_FMT " preconditioner applications%s\n", ksp->its, bf->reductions, bf->pcapplies, bf->alias ? " (PC none: no copies)" : ""));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPDestroy_BCGSFused(KSP ksp)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPBCGSFusedSetFuse_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPBCGSFusedGetFuse_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPBCGSFusedGetReductionCount_C", NULL));
+  PetscCall(KSPDestroyDefault(ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*MC
+   KSPBCGSFUSED - "bcgsfused" - right-preconditioned Bi-CGSTAB with fused kernels and three
+   merged global reductions per iteration (paper 002, Algorithm 3), for any preconditioner,
+   including ones that change between applications
+
+   Options Database Key:
+.  -ksp_bcgsfused_fuse <bool> - fuse the operator apply with the dot products that follow it when
+                                the operator is a MATPPESTENCIL (default: true)
+
+   Level: intermediate
+
+   Notes:
+   Right preconditioning only; the monitored norm is the true residual ||b - A x|| (computed
+   by recurrence, as in KSPBCGS). Convergence is tested once per iteration, on the full step.
+   With PCNONE the preconditioned vectors are the iterates themselves (no copies).
+
+   Each iteration makes three MPI_Allreduce calls (KSPBCGS four); with PCCHEBYCI in mode nocomm
+   they and the two operator halo exchanges are the only communication of an iteration.
+
+   References:
+   H. A. van der Vorst, SIAM J. Sci. Stat. Comput. 13 (1992); paper 002 of docs/, Algorithm 3.
+
+.seealso: KSPBCGS, KSPFBCGS, KSPFBCGSR, PCCHEBYCI, KSPBCGSFusedSetFuse(),
+          KSPBCGSFusedGetReductionCount()
+M*/
+PETSC_EXTERN PetscErrorCode KSPCreate_BCGSFused(KSP ksp)
+{
+  KSP_BCGSFused *bf;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&bf));
+  bf->fuse  = PETSC_TRUE;
+  ksp->data = (void *)bf;
+  PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_RIGHT, 3));
+  PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_RIGHT, 1));
+
+  ksp->ops->setup          = KSPSetUp_BCGSFused;
+  ksp->ops->solve          = KSPSolve_BCGSFused;
+  ksp->ops->destroy        = KSPDestroy_BCGSFused;
+  ksp->ops->buildsolution  = KSPBuildSolutionDefault;
+  ksp->ops->buildresidual  = KSPBuildResidualDefault;
+  ksp->ops->setfromoptions = KSPSetFromOptions_BCGSFused;
+  ksp->ops->view           = KSPView_BCGSFused;
+
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPBCGSFusedSetFuse_C", KSPBCGSFusedSetFuse_BCGSFused));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPBCGSFusedGetFuse_C", KSPBCGSFusedGetFuse_BCGSFused));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPBCGSFusedGetReductionCount_C", KSPBCGSFusedGetReductionCount_BCGSFused));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   KSPBCGSFusedSetFuse - fuse the operator apply with the dot products that follow it (when the
+   operator is a MATPPESTENCIL), or apply with MatMult and take the dots in a second pass (for
+   comparison: the iterates are the same up to the order of the local sums)
+
+   Logically Collective
+
+   Input Parameters:
++  ksp - the KSPBCGSFUSED solver
+-  flg - PETSC_TRUE to fuse (default)
+
+   Options Database Key:
+.  -ksp_bcgsfused_fuse <bool> - fuse
+
+   Level: advanced
+
+.seealso: KSPBCGSFUSED, KSPBCGSFusedGetFuse(), PPEStencilMultDot()
+@*/
+PetscErrorCode KSPBCGSFusedSetFuse(KSP ksp, PetscBool flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(ksp, flg, 2);
+  PetscTryMethod(ksp, "KSPBCGSFusedSetFuse_C", (KSP, PetscBool), (ksp, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   KSPBCGSFusedGetFuse - whether the operator apply and its dot products are fused
+
+   Not Collective
+
+   Level: advanced
+
+.seealso: KSPBCGSFUSED, KSPBCGSFusedSetFuse()
+@*/
+PetscErrorCode KSPBCGSFusedGetFuse(KSP ksp, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidBoolPointer(flg, 2);
+  PetscUseMethod(ksp, "KSPBCGSFusedGetFuse_C", (KSP, PetscBool *), (ksp, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   KSPBCGSFusedGetReductionCount - the number of global reductions (synchronisation points) of
+   the last solve: the initial norm and three per iteration (one more at a t = 0 breakdown);
+   on one rank they cost nothing but are counted the same
+
+   Not Collective
+
+   Level: advanced
+
+.seealso: KSPBCGSFUSED, PPECountersGet()
+@*/
+PetscErrorCode KSPBCGSFusedGetReductionCount(KSP ksp, PetscInt *n)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidIntPointer(n, 2);
+  PetscUseMethod(ksp, "KSPBCGSFusedGetReductionCount_C", (KSP, PetscInt *), (ksp, n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

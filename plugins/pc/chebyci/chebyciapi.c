@@ -1,0 +1,371 @@
+/*
+   PC chebyci: the public setters and getters (each dispatches to the method composed by
+   PCCreate_ChebyCI() in chebyci.c). See the manual page PCCHEBYCI there.
+*/
+#include <ppekit/private/ppeimpl.h>
+
+/*@
+   PCChebyCISetMode - sets which operator the Chebyshev iteration applies
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the PCCHEBYCI preconditioner
+-  mode - PC_CHEBYCI_GLOBAL (full operator, halo exchange), PC_CHEBYCI_BLOCK (rank-local block,
+          its own bounds) or PC_CHEBYCI_NOCOMM (rank-local block, global bounds)
+
+   Options Database Key:
+.  -pc_chebyci_mode <global,block,nocomm> - the mode
+
+   Level: intermediate
+
+.seealso: PCCHEBYCI, PCChebyCIGetMode()
+@*/
+PetscErrorCode PCChebyCISetMode(PC pc, PCChebyCIMode mode)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, mode, 2);
+  PetscTryMethod(pc, "PCChebyCISetMode_C", (PC, PCChebyCIMode), (pc, mode));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCChebyCIGetMode - the mode of a PCCHEBYCI preconditioner
+
+   Not Collective
+
+   Level: intermediate
+
+.seealso: PCCHEBYCI, PCChebyCISetMode()
+@*/
+PetscErrorCode PCChebyCIGetMode(PC pc, PCChebyCIMode *mode)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidPointer(mode, 2);
+  PetscUseMethod(pc, "PCChebyCIGetMode_C", (PC, PCChebyCIMode *), (pc, mode));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCChebyCISetIterations - sets the number of Chebyshev iterations (operator applications)
+   per application of the preconditioner
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the PCCHEBYCI preconditioner
+-  its - the number of iterations, at least 1 (default 24, as in the paper)
+
+   Options Database Key:
+.  -pc_chebyci_its <its> - the number of iterations
+
+   Notes:
+   In mode nocomm the halo values are taken as zero; their error reaches the centre of an
+   n^3 subdomain after about n/2 iterations, which the paper takes as the useful maximum.
+
+   Level: intermediate
+
+.seealso: PCCHEBYCI, PCChebyCIGetIterations()
+@*/
+PetscErrorCode PCChebyCISetIterations(PC pc, PetscInt its)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, its, 2);
+  PetscTryMethod(pc, "PCChebyCISetIterations_C", (PC, PetscInt), (pc, its));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCChebyCIGetIterations - the number of Chebyshev iterations per application
+
+   Not Collective
+
+   Level: intermediate
+
+.seealso: PCCHEBYCI, PCChebyCISetIterations()
+@*/
+PetscErrorCode PCChebyCIGetIterations(PC pc, PetscInt *its)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidIntPointer(its, 2);
+  PetscUseMethod(pc, "PCChebyCIGetIterations_C", (PC, PetscInt *), (pc, its));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCChebyCISetEigSource - sets where the eigenvalue bounds come from
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the PCCHEBYCI preconditioner
+-  src - PC_CHEBYCI_EIG_GRID (exact, from the operator's PPEGrid), PC_CHEBYCI_EIG_GERSHGORIN,
+         PC_CHEBYCI_EIG_USER (PCChebyCISetEigenvalues()) or PC_CHEBYCI_EIG_ESTIMATE (Lanczos)
+
+   Options Database Key:
+.  -pc_chebyci_eig_source <grid,gershgorin,user,estimate> - the source
+
+   Notes:
+   Without this call the source is grid when the operator has a PPEGrid, estimate otherwise.
+   The sources grid and gershgorin fail with an error when the operator has no grid.
+
+   Level: intermediate
+
+.seealso: PCCHEBYCI, PCChebyCIGetEigSource(), PCChebyCISetEigenvalues()
+@*/
+PetscErrorCode PCChebyCISetEigSource(PC pc, PCChebyCIEigSource src)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, src, 2);
+  PetscTryMethod(pc, "PCChebyCISetEigSource_C", (PC, PCChebyCIEigSource), (pc, src));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCChebyCIGetEigSource - the eigenvalue source: the one used after set-up, the one asked before
+
+   Not Collective
+
+   Level: intermediate
+
+.seealso: PCCHEBYCI, PCChebyCISetEigSource()
+@*/
+PetscErrorCode PCChebyCIGetEigSource(PC pc, PCChebyCIEigSource *src)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidPointer(src, 2);
+  PetscUseMethod(pc, "PCChebyCIGetEigSource_C", (PC, PCChebyCIEigSource *), (pc, src));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCChebyCISetEigenvalues - gives bounds on the spectrum of the iterated operator (W^-1 A when
+   weighted, A otherwise) and sets the eigenvalue source to user
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the PCCHEBYCI preconditioner
+.  lmin - lower bound, > 0
+-  lmax - upper bound, > lmin
+
+   Options Database Key:
+.  -pc_chebyci_eigenvalues <lmin,lmax> - the bounds
+
+   Notes:
+   The scale factors (PCChebyCISetEigScale()) still apply. Not for mode block, whose
+   subdomains each use their own bounds.
+
+   Level: intermediate
+
+.seealso: PCCHEBYCI, PCChebyCISetEigScale(), PCChebyCISetEigSource()
+@*/
+PetscErrorCode PCChebyCISetEigenvalues(PC pc, PetscReal lmin, PetscReal lmax)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveReal(pc, lmin, 2);
+  PetscValidLogicalCollectiveReal(pc, lmax, 3);
+  PetscTryMethod(pc, "PCChebyCISetEigenvalues_C", (PC, PetscReal, PetscReal), (pc, lmin, lmax));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCChebyCISetEigScale - sets the factors applied to the eigenvalue bounds: the polynomial
+   is built for [min_factor lmin, max_factor lmax]
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the PCCHEBYCI preconditioner
+.  fmin - factor on lmin, > 0
+-  fmax - factor on lmax, > 0
+
+   Options Database Key:
+.  -pc_chebyci_eig_scale <min_factor,max_factor> - the factors
+
+   Notes:
+   Default: 100 and 1 - 1e-4 in modes global and nocomm (the paper's values for G(CI) and
+   GNoComm(CI)), 1 and 1 in mode block; the default 100 is lowered to max(1, lmax/(10 lmin))
+   when the spectrum is narrower than a ratio of 1000, so that the interval never empties. An interval slightly inside the spectrum damps the
+   bulk of it faster and leaves the few extreme modes to the outer Krylov method.
+
+   Level: intermediate
+
+.seealso: PCCHEBYCI, PCChebyCIGetEigScale()
+@*/
+PetscErrorCode PCChebyCISetEigScale(PC pc, PetscReal fmin, PetscReal fmax)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveReal(pc, fmin, 2);
+  PetscValidLogicalCollectiveReal(pc, fmax, 3);
+  PetscTryMethod(pc, "PCChebyCISetEigScale_C", (PC, PetscReal, PetscReal), (pc, fmin, fmax));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCChebyCIGetEigScale - the factors applied to the eigenvalue bounds (the mode's default
+   unless set)
+
+   Not Collective
+
+   Level: intermediate
+
+.seealso: PCCHEBYCI, PCChebyCISetEigScale()
+@*/
+PetscErrorCode PCChebyCIGetEigScale(PC pc, PetscReal *fmin, PetscReal *fmax)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCChebyCIGetEigScale_C", (PC, PetscReal *, PetscReal *), (pc, fmin, fmax));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCChebyCISetWeighted - iterate on W^-1 A (W the grid's diagonal of volume weights: the
+   paper's operator, whose spectrum the grid knows exactly) or on A itself
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the PCCHEBYCI preconditioner
+-  flg - PETSC_TRUE for W^-1 A (default when the operator has a PPEGrid; needs one)
+
+   Options Database Key:
+.  -pc_chebyci_weighted <bool> - iterate on W^-1 A
+
+   Notes:
+   W = I on uniform grids except at vertex-centred Neumann faces and on stretched z; there
+   the bounds of A itself are only safe bounds, not the extremes.
+
+   Level: advanced
+
+.seealso: PCCHEBYCI, PCChebyCIGetWeighted()
+@*/
+PetscErrorCode PCChebyCISetWeighted(PC pc, PetscBool flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(pc, flg, 2);
+  PetscTryMethod(pc, "PCChebyCISetWeighted_C", (PC, PetscBool), (pc, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCChebyCIGetWeighted - whether the iteration runs on W^-1 A (the value used after set-up)
+
+   Not Collective
+
+   Level: advanced
+
+.seealso: PCCHEBYCI, PCChebyCISetWeighted()
+@*/
+PetscErrorCode PCChebyCIGetWeighted(PC pc, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidBoolPointer(flg, 2);
+  PetscUseMethod(pc, "PCChebyCIGetWeighted_C", (PC, PetscBool *), (pc, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCChebyCISetEstimateIterations - sets the number of CG (Lanczos) iterations of the
+   eigenvalue estimate used with source estimate
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the PCCHEBYCI preconditioner
+-  its - at least 2 (default 40)
+
+   Options Database Key:
+.  -pc_chebyci_est_its <its> - the number of iterations
+
+   Level: advanced
+
+.seealso: PCCHEBYCI, PCChebyCISetEigSource()
+@*/
+PetscErrorCode PCChebyCISetEstimateIterations(PC pc, PetscInt its)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, its, 2);
+  PetscTryMethod(pc, "PCChebyCISetEstimateIterations_C", (PC, PetscInt), (pc, its));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCChebyCIGetInterval - the eigenvalue bounds of this rank's iterated operator and the
+   Chebyshev interval built from them (after set-up)
+
+   Not Collective
+
+   Output Parameters:
++  lmin, lmax - the bounds before scaling (in mode block, this subdomain's)
+-  alpha, beta - the interval used, [min_factor lmin, max_factor lmax]
+
+   Level: intermediate
+
+.seealso: PCCHEBYCI, PCChebyCISetEigScale()
+@*/
+PetscErrorCode PCChebyCIGetInterval(PC pc, PetscReal *lmin, PetscReal *lmax, PetscReal *alpha, PetscReal *beta)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCChebyCIGetInterval_C", (PC, PetscReal *, PetscReal *, PetscReal *, PetscReal *), (pc, lmin, lmax, alpha, beta));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCChebyCISetFuse - run each operator application and the Chebyshev update that follows it
+   as one sweep over the grid (the paper's KernelCI2; MATPPESTENCIL operators), or as MatMult
+   followed by a vector kernel (for comparison: the results are the same bits)
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the PCCHEBYCI preconditioner
+-  flg - PETSC_TRUE to fuse (default)
+
+   Options Database Key:
+.  -pc_chebyci_fuse <bool> - fuse
+
+   Level: advanced
+
+.seealso: PCCHEBYCI, KSPBCGSFusedSetFuse()
+@*/
+PetscErrorCode PCChebyCISetFuse(PC pc, PetscBool flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(pc, flg, 2);
+  PetscTryMethod(pc, "PCChebyCISetFuse_C", (PC, PetscBool), (pc, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCChebyCIGetApplications - the number of applications since the last set-up (each costs
+   PCChebyCIGetIterations() operator applications)
+
+   Not Collective
+
+   Level: advanced
+
+.seealso: PCCHEBYCI, PCChebyCIGetIterations()
+@*/
+PetscErrorCode PCChebyCIGetApplications(PC pc, PetscInt *n)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidIntPointer(n, 2);
+  PetscUseMethod(pc, "PCChebyCIGetApplications_C", (PC, PetscInt *), (pc, n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,141 @@
+/*
+   The Chebyshev iteration as a fixed-degree solve (paper 002, Algorithm 2; its distributed
+   form, Algorithm 4).
+
+   Method:
+     For P x = b with the eigenvalues of P in [alpha, beta], 0 < alpha < beta, and
+     theta = (beta + alpha)/2, delta = (beta - alpha)/2, sigma = theta/delta (eq. 15):
+
+       rho_old = 1/sigma,  rho = 1/(2 sigma - rho_old)
+       z = b/theta
+       y = (2 rho/delta) (2 b - P b/theta)                       (1 application of P)
+       for i = 2..its:  rho_old = rho, rho = 1/(2 sigma - rho_old)
+                        w = rho (2 sigma y + (2/delta)(b - P y) - rho_old z)
+                        z = y, y = w
+       x = y
+
+     so x = p(P) b with p of degree its-1, the polynomial whose residual 1 - lambda p(lambda)
+     is T_its((theta - lambda)/delta) / T_its(sigma): the smallest on [alpha, beta] of its
+     degree. No inner product is formed, so the map b -> x is linear and fixed: the same b
+     gives the same x, bit for bit, and the iteration needs no global reduction.
+
+     P = D^-1 A with D a positive diagonal (the grid's volume weights W, whose D^-1 A is the
+     paper's operator, or I). Then x = p(D^-1 A) D^-1 b, and p(D^-1 A) D^-1 = D^-1 p(A D^-1)
+     is symmetric when A is: the preconditioner also serves CG.
+
+   References:
+     paper 002 (see docs/types/chebyci.md), sec. III.A and III.B;
+     Y. Saad, Iterative Methods for Sparse Linear Systems, 2nd ed., SIAM 2003, sec. 12.3.
+*/
+#include <ppekit/private/chebyciimpl.h>
+#include <kernels/chebyci.h>
+
+/* The interval [alpha, beta] and the constants of eq. 15. */
+PetscErrorCode PPEChebyCISetInterval(PPEChebyCI *ci, PetscReal alpha, PetscReal beta)
+{
+  PetscFunctionBegin;
+  PetscCheck(alpha > 0 && beta > alpha && PetscIsNormalReal(alpha) && PetscIsNormalReal(beta), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Chebyshev interval must satisfy 0 < alpha < beta, got [%g, %g]", (double)alpha, (double)beta);
+  ci->alpha = alpha;
+  ci->beta  = beta;
+  ci->theta = 0.5 * (beta + alpha);
+  ci->delta = 0.5 * (beta - alpha);
+  ci->sigma = ci->theta / ci->delta;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PPEChebyCISetUpWork(PPEChebyCI *ci, Vec v)
+{
+  PetscFunctionBegin;
+  for (int i = 0; i < 5; i++)
+    if (!ci->work[i]) PetscCall(VecDuplicate(v, &ci->work[i]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PPEChebyCIReset(PPEChebyCI *ci)
+{
+  PetscFunctionBegin;
+  for (int i = 0; i < 5; i++) PetscCall(VecDestroy(&ci->work[i]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   x = p(P) D^-1 b, its applications of A. The last iterate is written straight into x;
+   the vectors rotate by pointer (Algorithm 4, "swap pointers").
+*/
+PetscErrorCode PPEChebyCISolve(PPEChebyCI *ci, Vec b, Vec x)
+{
+  Vec                bw, t = ci->work[1], z = ci->work[2], y = ci->work[3], w = ci->work[4];
+  const PetscScalar *ba, *ta, *ya, *za, *da = NULL;
+  PetscScalar       *oa;
+  PetscReal          rho_old, rho;
+  PetscInt           n;
+
+  PetscFunctionBegin;
+  PetscCheck(ci->its >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Chebyshev iteration needs its >= 1, got %" PetscInt_FMT, ci->its);
+  PetscCheck(ci->work[0], PETSC_COMM_SELF, PETSC_ERR_ORDER, "Call PPEChebyCISetUpWork() first");
+  PetscCheck(b != x, PETSC_COMM_SELF, PETSC_ERR_ARG_IDN, "Chebyshev iteration: input and output must be different vectors");
+  PetscCall(VecGetLocalSize(b, &n));
+  if (ci->dinv) {
+    PetscScalar *bwa;
+    bw = ci->work[0];
+    PetscCall(VecGetArrayRead(ci->dinv, &da));
+    PetscCall(VecGetArrayRead(b, &ba));
+    PetscCall(VecGetArrayWrite(bw, &bwa));
+    ppe_ci_scale(n, da, ba, bwa);
+    PetscCall(VecRestoreArrayWrite(bw, &bwa));
+    PetscCall(VecRestoreArrayRead(b, &ba));
+    PetscCall(PetscLogFlops(n));
+  } else bw = b;
+
+  /* KernelCI1 */
+  rho_old = 1.0 / ci->sigma;
+  rho     = 1.0 / (2.0 * ci->sigma - rho_old);
+  PetscCall((*ci->op)(ci->opctx, bw, t));
+  if (ci->its == 1) y = x;
+  PetscCall(VecGetArrayRead(bw, &ba));
+  PetscCall(VecGetArrayRead(t, &ta));
+  {
+    PetscScalar *zw, *yw;
+    PetscCall(VecGetArrayWrite(z, &zw));
+    PetscCall(VecGetArrayWrite(y, &yw));
+    ppe_ci_first(n, ci->theta, 2.0 * rho / ci->delta, da, ba, ta, zw, yw);
+    PetscCall(VecRestoreArrayWrite(y, &yw));
+    PetscCall(VecRestoreArrayWrite(z, &zw));
+  }
+  PetscCall(VecRestoreArrayRead(t, &ta));
+  PetscCall(VecRestoreArrayRead(bw, &ba));
+  PetscCall(PetscLogFlops((da ? 6.0 : 5.0) * n));
+
+  /* KernelCI2 */
+  for (PetscInt i = 2; i <= ci->its; i++) {
+    Vec out = (i == ci->its) ? x : w;
+
+    rho_old = rho;
+    rho     = 1.0 / (2.0 * ci->sigma - rho_old);
+    if (ci->step) { /* the operator and KernelCI2 in one sweep, t never stored */
+      PetscCall((*ci->step)(ci->stepctx, y, bw, z, ci->dinv, rho, rho_old, 2.0 * ci->sigma, 2.0 / ci->delta, out));
+    } else {
+      PetscCall((*ci->op)(ci->opctx, y, t));
+      PetscCall(VecGetArrayRead(bw, &ba));
+      PetscCall(VecGetArrayRead(t, &ta));
+      PetscCall(VecGetArrayRead(y, &ya));
+      PetscCall(VecGetArrayRead(z, &za));
+      PetscCall(VecGetArrayWrite(out, &oa));
+      ppe_ci_step(n, rho, rho_old, 2.0 * ci->sigma, 2.0 / ci->delta, da, ba, ta, ya, za, oa);
+      PetscCall(VecRestoreArrayWrite(out, &oa));
+      PetscCall(VecRestoreArrayRead(z, &za));
+      PetscCall(VecRestoreArrayRead(y, &ya));
+      PetscCall(VecRestoreArrayRead(t, &ta));
+      PetscCall(VecRestoreArrayRead(bw, &ba));
+    }
+    PetscCall(PetscLogFlops((da ? 9.0 : 8.0) * n));
+    if (out == w) { /* z <- y, y <- w, w <- old z */
+      Vec tmp = z;
+      z       = y;
+      y       = w;
+      w       = tmp;
+    }
+  }
+  if (da) PetscCall(VecRestoreArrayRead(ci->dinv, &da));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

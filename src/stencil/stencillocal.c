@@ -1,0 +1,322 @@
+/*
+   Two more ways to apply MATPPESTENCIL, for the communication-avoiding solvers:
+
+   - the rank-local operator A_ss (the diagonal block: couplings to points owned by other
+     ranks dropped), applied with no halo exchange and no message. Dropped neighbours read
+     zeros from face buffers that are never exchanged; a periodic direction owned entirely
+     by this rank keeps its wrap-around couplings (they lie inside the block), filled by a
+     local copy. The block is also a sequential Mat (MatGetDiagonalBlock), so PCBJACOBI and
+     PETSc's sub-solvers run on the matrix-free operator.
+
+   - the full operator fused with the local dot products of its output (y = A x and
+     y.u_q, q < 2), computed row by row while the row is in cache: the halo exchange,
+     overlap and arithmetic of y are MatMult's, so y is bitwise MatMult's result. The
+     partial sums are not reduced: the caller merges them into one global reduction.
+
+   - either operator fused with a Chebyshev step (PPEStencilMultCI, for PC chebyci): the
+     sweep writes the next iterate instead of A x.
+*/
+#include <ppekit/private/stencilimpl.h>
+
+/* The local block: what its MatMult needs. */
+typedef struct {
+  Mat_PPEStencil *st;      /* the parent's data (the block belongs to the parent) */
+  PPEGrid         grid;    /* grid the tables were made for (rebuilt when it changes) */
+  PPEStencilBox   box;     /* the parent's box */
+  PetscBool       self[6]; /* the neighbour across this face is this rank (periodic, one rank along it) */
+  PetscScalar    *buf;     /* face buffers: zeros for dropped neighbours, wrap copies for self faces */
+  PetscInt        off[7];  /* offsets of the faces in buf */
+  PPEStencilHalo  faces;   /* pointers into buf */
+} PPEStencilLocal;
+
+static PetscErrorCode PPEStencilLocalDestroy(void *ctx)
+{
+  PPEStencilLocal *L = (PPEStencilLocal *)ctx;
+
+  PetscFunctionBegin;
+  PetscCall(PetscFree(L->buf));
+  PetscCall(PetscFree(L));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Copy the opposite face of x into the buffer of each self face (periodic wrap on this rank). */
+static void FillSelfFaces(PPEStencilLocal *L, const PetscScalar *x)
+{
+  const PPEStencilBox *B = &L->box;
+  PetscInt             xm = B->xm, ym = B->ym, zm = B->zm;
+
+  for (int f = 0; f < 6; f++) {
+    PetscScalar *b = L->buf + L->off[f];
+    if (!L->self[f]) continue;
+    if (f / 2 == 0) {
+      PetscInt i = (f == PPE_XLO) ? xm - 1 : 0;
+      for (PetscInt k = 0; k < zm; k++)
+        for (PetscInt j = 0; j < ym; j++) b[k * ym + j] = x[((size_t)k * ym + j) * xm + i];
+    } else if (f / 2 == 1) {
+      PetscInt j = (f == PPE_YLO) ? ym - 1 : 0;
+      for (PetscInt k = 0; k < zm; k++)
+        for (PetscInt i = 0; i < xm; i++) b[k * xm + i] = x[((size_t)k * ym + j) * xm + i];
+    } else {
+      PetscInt k = (f == PPE_ZLO) ? zm - 1 : 0;
+      for (PetscInt j = 0; j < ym; j++)
+        for (PetscInt i = 0; i < xm; i++) b[j * xm + i] = x[((size_t)k * ym + j) * xm + i];
+    }
+  }
+}
+
+static PetscErrorCode MatMult_PPEStencilLocal(Mat Ab, Vec x, Vec y)
+{
+  PPEStencilLocal   *L;
+  const PetscScalar *xa;
+  PetscScalar       *ya;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(Ab, &L));
+  PetscCall(PetscLogEventBegin(PPE_StencilLocal, Ab, x, y, 0));
+  PetscCall(VecGetArrayRead(x, &xa));
+  PetscCall(VecGetArrayWrite(y, &ya));
+  FillSelfFaces(L, xa);
+  PPEStencilApply_Host(&L->box, xa, &L->faces, ya, PPE_STENCIL_CORE);
+  PPEStencilApply_Host(&L->box, xa, &L->faces, ya, PPE_STENCIL_SURFACE);
+  PetscCall(VecRestoreArrayRead(x, &xa));
+  PetscCall(VecRestoreArrayWrite(y, &ya));
+  PetscCall(PetscLogFlops(13.0 * L->box.xm * L->box.ym * L->box.zm));
+  PetscCall(PetscLogEventEnd(PPE_StencilLocal, Ab, x, y, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatGetDiagonal_PPEStencilLocal(Mat Ab, Vec v)
+{
+  PPEStencilLocal *L;
+  PPEStencilBox   *B;
+  PetscScalar     *a;
+  PetscInt         l = 0;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(Ab, &L));
+  B = &L->box;
+  PetscCall(VecGetArrayWrite(v, &a));
+  for (PetscInt k = B->zs; k < B->zs + B->zm; k++)
+    for (PetscInt j = B->ys; j < B->ys + B->ym; j++)
+      for (PetscInt i = B->xs; i < B->xs + B->xm; i++) a[l++] = ppe_s7_point_coef(B->X, B->Y, B->Z, B->sigma, i, j, k).c0;
+  PetscCall(VecRestoreArrayWrite(v, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Build (or rebuild after a change of grid) the sequential shell of the local block. */
+static PetscErrorCode PPEStencilLocalSetUp(Mat A, Mat *Ab)
+{
+  Mat_PPEStencil  *st = (Mat_PPEStencil *)A->data;
+  PPEStencilLocal *L;
+  PetscInt         P[3], m[3], n = 0, nloc;
+
+  PetscFunctionBegin;
+  PetscCheck(st->grid, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "No grid: create the operator with PPEStencilCreate() or call PPEStencilSetGrid()");
+  PetscCall(PetscObjectQuery((PetscObject)A, "PPEStencilLocalBlock", (PetscObject *)Ab));
+  if (*Ab) {
+    PetscCall(MatShellGetContext(*Ab, &L));
+    if (L->grid == st->grid) PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscNew(&L));
+  L->st   = st;
+  L->grid = st->grid;
+  L->box  = st->box;
+  m[0]    = L->box.xm;
+  m[1]    = L->box.ym;
+  m[2]    = L->box.zm;
+  PetscCall(DMDAGetInfo(st->grid->da, NULL, NULL, NULL, NULL, &P[0], &P[1], &P[2], NULL, NULL, NULL, NULL, NULL, NULL));
+  for (int f = 0; f < 6; f++) {
+    int d      = f / 2;
+    L->self[f] = (PetscBool)(L->box.nb[f] && L->box.per[d] && P[d] == 1);
+    L->off[f]  = n;
+    if (L->box.nb[f]) n += m[(d + 1) % 3] * m[(d + 2) % 3];
+  }
+  L->off[6] = n;
+  PetscCall(PetscCalloc1(n + 1, &L->buf));
+  for (int f = 0; f < 6; f++) L->faces.f[f] = L->box.nb[f] ? L->buf + L->off[f] : NULL;
+  nloc = m[0] * m[1] * m[2];
+  PetscCall(MatCreateShell(PETSC_COMM_SELF, nloc, nloc, nloc, nloc, L, Ab));
+  PetscCall(MatShellSetContextDestroy(*Ab, PPEStencilLocalDestroy));
+  PetscCall(MatShellSetOperation(*Ab, MATOP_MULT, (void (*)(void))MatMult_PPEStencilLocal));
+  PetscCall(MatShellSetOperation(*Ab, MATOP_MULT_TRANSPOSE, (void (*)(void))MatMult_PPEStencilLocal));
+  PetscCall(MatShellSetOperation(*Ab, MATOP_GET_DIAGONAL, (void (*)(void))MatGetDiagonal_PPEStencilLocal));
+  PetscCall(MatSetOption(*Ab, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MatSetOption(*Ab, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
+  PetscCall(PetscObjectSetName((PetscObject)*Ab, "PPEStencil local block"));
+  PetscCall(PetscObjectCompose((PetscObject)A, "PPEStencilLocalBlock", (PetscObject)*Ab));
+  PetscCall(MatDestroy(Ab)); /* the parent holds it */
+  PetscCall(PetscObjectQuery((PetscObject)A, "PPEStencilLocalBlock", (PetscObject *)Ab));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* MatGetDiagonalBlock() of MATPPESTENCIL: the local block, owned by A (no new reference). */
+PetscErrorCode MatGetDiagonalBlock_PPEStencil(Mat A, Mat *Ab)
+{
+  PetscFunctionBegin;
+  PetscCall(PPEStencilLocalSetUp(A, Ab));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PPEStencilMultLocal - y = A_ss x: the rank-local block of a MATPPESTENCIL operator (the
+   couplings to points of other ranks dropped), with no halo exchange and no message
+
+   Not Collective
+
+   Input Parameters:
++  A - a MATPPESTENCIL matrix
+-  x - input: a vector of A's layout or a sequential vector of the local size
+
+   Output Parameter:
+.  y - output, same kind as x
+
+   Notes:
+   A periodic direction owned by a single rank keeps its wrap-around couplings. The same block
+   is returned by MatGetDiagonalBlock() as a sequential matrix. Logged as PPEStencilLocal.
+
+   Level: developer
+
+.seealso: PPEStencilMultDot(), MatGetDiagonalBlock()
+@*/
+PetscErrorCode PPEStencilMultLocal(Mat A, Vec x, Vec y)
+{
+  Mat       Ab;
+  PetscBool is;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATPPESTENCIL, &is));
+  PetscCheck(is, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "PPEStencilMultLocal() needs a %s matrix, got %s", MATPPESTENCIL, ((PetscObject)A)->type_name);
+  PetscCall(PPEStencilLocalSetUp(A, &Ab));
+  PetscCall(MatMult_PPEStencilLocal(Ab, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PPEStencilMultDot - y = A x fused with the local dot products y.u[q]: the operator apply of
+   MatMult() (same halo exchange and overlap, bitwise the same y) and the partial sums of this
+   rank, accumulated row by row while the row is in cache
+
+   Collective (the halo exchange)
+
+   Input Parameters:
++  A - a MATPPESTENCIL matrix
+.  x - input vector
+.  n - number of dot products, 0 to 2
+-  u - the n other operands (u[q] may be x or y)
+
+   Output Parameters:
++  y - A x
+-  ldot - the n partial sums on this rank, NOT reduced: merge them into one global reduction
+
+   Level: developer
+
+.seealso: PPEStencilMultLocal(), KSPBCGSFUSED
+@*/
+PetscErrorCode PPEStencilMultDot(Mat A, Vec x, Vec y, PetscInt n, const Vec u[], PetscScalar ldot[])
+{
+  Mat_PPEStencil    *st = (Mat_PPEStencil *)A->data;
+  const PetscScalar *xa, *ua[2] = {NULL, NULL};
+  PetscScalar       *ya;
+  PPEStencilDot      dot;
+  PetscBool          is;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATPPESTENCIL, &is));
+  PetscCheck(is, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "PPEStencilMultDot() needs a %s matrix, got %s", MATPPESTENCIL, ((PetscObject)A)->type_name);
+  PetscCheck(n >= 0 && n <= 2, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "PPEStencilMultDot() computes 0 to 2 dot products, asked for %" PetscInt_FMT, n);
+  PetscCheck(st->grid, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "No grid: create the operator with PPEStencilCreate() or call PPEStencilSetGrid()");
+  PetscCall(PetscLogEventBegin(PPE_StencilMult, A, x, y, 0));
+  PetscCall(VecGetArrayRead(x, &xa));
+  PetscCall(VecGetArrayWrite(y, &ya));
+  dot.n = n;
+  for (PetscInt q = 0; q < n; q++) {
+    if (u[q] == y) dot.u[q] = ya;
+    else if (u[q] == x) dot.u[q] = xa;
+    else {
+      PetscCall(VecGetArrayRead(u[q], &ua[q]));
+      dot.u[q] = ua[q];
+    }
+    dot.s[q] = 0.0;
+  }
+  if (st->has_halo) PetscCall(PetscSFBcastBegin(st->sf, MPIU_SCALAR, xa, st->halo, MPI_REPLACE));
+  if (!st->overlap && st->has_halo) {
+    PetscCall(PetscLogEventBegin(PPE_StencilHalo, A, 0, 0, 0));
+    PetscCall(PetscSFBcastEnd(st->sf, MPIU_SCALAR, xa, st->halo, MPI_REPLACE));
+    PetscCall(PetscLogEventEnd(PPE_StencilHalo, A, 0, 0, 0));
+  }
+  PetscCall(PetscLogEventBegin(PPE_StencilCore, A, 0, 0, 0));
+  PPEStencilApplyDot_Host(&st->box, xa, &st->faces, ya, PPE_STENCIL_CORE, &dot);
+  PetscCall(PetscLogEventEnd(PPE_StencilCore, A, 0, 0, 0));
+  if (st->overlap && st->has_halo) {
+    PetscCall(PetscLogEventBegin(PPE_StencilHalo, A, 0, 0, 0));
+    PetscCall(PetscSFBcastEnd(st->sf, MPIU_SCALAR, xa, st->halo, MPI_REPLACE));
+    PetscCall(PetscLogEventEnd(PPE_StencilHalo, A, 0, 0, 0));
+  }
+  PetscCall(PetscLogEventBegin(PPE_StencilSurf, A, 0, 0, 0));
+  PPEStencilApplyDot_Host(&st->box, xa, &st->faces, ya, PPE_STENCIL_SURFACE, &dot);
+  PetscCall(PetscLogEventEnd(PPE_StencilSurf, A, 0, 0, 0));
+  for (PetscInt q = 0; q < n; q++) {
+    if (ua[q]) PetscCall(VecRestoreArrayRead(u[q], &ua[q]));
+    ldot[q] = dot.s[q];
+  }
+  PetscCall(VecRestoreArrayRead(x, &xa));
+  PetscCall(VecRestoreArrayWrite(y, &ya));
+  PetscCall(PetscLogFlops((13.0 + 2.0 * n) * st->box.xm * st->box.ym * st->box.zm));
+  PetscCall(PetscLogEventEnd(PPE_StencilMult, A, x, y, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   PPEStencilMultCI - one fused Chebyshev step (KernelCI2 of paper 002) on x, written to ci->w:
+   w = rho (s2 x + d2 (b - dinv A x) - rho_old z), with A the full operator (halo exchange,
+   overlapped as in MatMult) or, when local, the rank-local block (no exchange). A x is never
+   stored; the bits are those of MatMult (or PPEStencilMultLocal) followed by ppe_ci_step().
+*/
+PetscErrorCode PPEStencilMultCI(Mat A, PetscBool local, Vec x, const PPEStencilCI *ci)
+{
+  Mat_PPEStencil    *st = (Mat_PPEStencil *)A->data;
+  const PetscScalar *xa;
+  PetscInt           np;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayRead(x, &xa));
+  np = st->box.xm * st->box.ym * st->box.zm;
+  if (local) {
+    Mat              Ab;
+    PPEStencilLocal *L;
+
+    PetscCall(PPEStencilLocalSetUp(A, &Ab));
+    PetscCall(MatShellGetContext(Ab, &L));
+    PetscCall(PetscLogEventBegin(PPE_StencilLocal, Ab, x, 0, 0));
+    FillSelfFaces(L, xa);
+    PPEStencilApplyCI_Host(&L->box, xa, &L->faces, PPE_STENCIL_CORE, ci);
+    PPEStencilApplyCI_Host(&L->box, xa, &L->faces, PPE_STENCIL_SURFACE, ci);
+    PetscCall(PetscLogFlops(13.0 * np));
+    PetscCall(PetscLogEventEnd(PPE_StencilLocal, Ab, x, 0, 0));
+  } else {
+    PetscCall(PetscLogEventBegin(PPE_StencilMult, A, x, 0, 0));
+    if (st->has_halo) PetscCall(PetscSFBcastBegin(st->sf, MPIU_SCALAR, xa, st->halo, MPI_REPLACE));
+    if (!st->overlap && st->has_halo) {
+      PetscCall(PetscLogEventBegin(PPE_StencilHalo, A, 0, 0, 0));
+      PetscCall(PetscSFBcastEnd(st->sf, MPIU_SCALAR, xa, st->halo, MPI_REPLACE));
+      PetscCall(PetscLogEventEnd(PPE_StencilHalo, A, 0, 0, 0));
+    }
+    PetscCall(PetscLogEventBegin(PPE_StencilCore, A, 0, 0, 0));
+    PPEStencilApplyCI_Host(&st->box, xa, &st->faces, PPE_STENCIL_CORE, ci);
+    PetscCall(PetscLogEventEnd(PPE_StencilCore, A, 0, 0, 0));
+    if (st->overlap && st->has_halo) {
+      PetscCall(PetscLogEventBegin(PPE_StencilHalo, A, 0, 0, 0));
+      PetscCall(PetscSFBcastEnd(st->sf, MPIU_SCALAR, xa, st->halo, MPI_REPLACE));
+      PetscCall(PetscLogEventEnd(PPE_StencilHalo, A, 0, 0, 0));
+    }
+    PetscCall(PetscLogEventBegin(PPE_StencilSurf, A, 0, 0, 0));
+    PPEStencilApplyCI_Host(&st->box, xa, &st->faces, PPE_STENCIL_SURFACE, ci);
+    PetscCall(PetscLogEventEnd(PPE_StencilSurf, A, 0, 0, 0));
+    PetscCall(PetscLogFlops(13.0 * np));
+    PetscCall(PetscLogEventEnd(PPE_StencilMult, A, x, 0, 0));
+  }
+  PetscCall(VecRestoreArrayRead(x, &xa));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
