@@ -464,18 +464,18 @@ static PetscErrorCode CheckCounts(MPI_Comm comm)
     v[2] = dc.bytes_sent / nsolves;
     v[3] = dc.reductions / nsolves;
     PetscCall(MPIU_Allreduce(v, sum, 4, MPIU_PETSCLOGDOUBLE, MPI_SUM, comm));
-    PetscCall(TapCheck(comm, (PetscBool)(nsolves == 2 && v[0] == mbytes && v[1] == mmsgs), "%s: a solve sends the bytes and messages of the model (%g bytes, %g messages on rank 0)", PPETridiagMethods[method], (double)v[0], (double)v[1]));
+    PetscCall(TapCheck(comm, (PetscBool)(nsolves == 2 && v[0] == mbytes && v[1] == mmsgs), "%s: a solve sends the bytes and messages of the model (%.0f bytes, %.0f messages on rank 0)", PPETridiagMethods[method], (double)v[0], (double)v[1]));
     {
       /* independent formula: ptdma 2 values per line out and 2 back, except each rank's own
          share; distd2 1 value per line to each neighbour (nd lines), periodic or not */
       PetscLogDouble want = 0, wantpetsc;
 
       if (size > 1) want = 2.0 * 2.0 * 8.0 * np * (size - 1) + 8.0 * nd * (method == PPE_TRIDIAG_DISTD2 ? 2.0 * size : 2.0 * (size - 1));
-      PetscCall(TapCheck(comm, (PetscBool)(sum[0] == want), "%s: bytes to other ranks per solve, all ranks: %g == %g", PPETridiagMethods[method], (double)sum[0], (double)want));
+      PetscCall(TapCheck(comm, (PetscBool)(sum[0] == want), "%s: bytes to other ranks per solve, all ranks: %.0f == %.0f", PPETridiagMethods[method], (double)sum[0], (double)want));
       /* PETSc counts the full all-to-all send counts: 2 values per ptdma line, each way */
       wantpetsc = (size > 1 ? 2.0 * 2.0 * 8.0 * np * size : 0) + (size > 1 ? want - 2.0 * 2.0 * 8.0 * np * (size - 1) : 0);
-      PetscCall(TapCheck(comm, (PetscBool)(sum[2] == wantpetsc), "%s: PETSc's byte counter per solve, all ranks: %g == %g (2 values per line per rank, each way)", PPETridiagMethods[method], (double)sum[2], (double)wantpetsc));
-      PetscCall(TapCheck(comm, (PetscBool)(v[3] == (size > 1 && np ? 2 : 0)), "%s: collectives per solve: %g (ptdma: the 2 all-to-alls; distd2: none)", PPETridiagMethods[method], (double)v[3]));
+      PetscCall(TapCheck(comm, (PetscBool)(sum[2] == wantpetsc), "%s: PETSc's byte counter per solve, all ranks: %.0f == %.0f (2 values per line per rank, each way)", PPETridiagMethods[method], (double)sum[2], (double)wantpetsc));
+      PetscCall(TapCheck(comm, (PetscBool)(v[3] == (size > 1 && np ? 2 : 0)), "%s: collectives per solve: %.0f (ptdma: the 2 all-to-alls; distd2: none)", PPETridiagMethods[method], (double)v[3]));
     }
     PetscCall(PPETridiagDestroy(&t));
   }

@@ -205,10 +205,10 @@ static void CheckLast(PetscInt s, PetscBool pinned, const TdFactorInfo *info, Pe
   if (*code) return;
   if (!pinned && BadPivot(info->lastp, info->lastscale, tol)) {
     *code = PETSC_ERR_MAT_LU_ZRPVT;
-    PetscCallVoid(PetscSNPrintf(msg, len, "Line %" PetscInt_FMT " is singular: zero last pivot %g of its %s (relative %g). If it is singular on purpose (the zero mode of an all-Neumann/periodic problem, with a consistent right-hand side), pin it with PPETridiagSetPinnedLines()", s, (double)info->lastp, what, (double)rel));
+    PetscCallVoid(PetscSNPrintf(msg, len, "Line %" PetscInt_FMT " is singular: zero last pivot %.4g of its %s (relative %.4g). If it is singular on purpose (the zero mode of an all-Neumann/periodic problem, with a consistent right-hand side), pin it with PPETridiagSetPinnedLines()", s, (double)info->lastp, what, (double)rel));
   } else if (pinned && !(rel <= TD_PIN_TOL)) {
     *code = PETSC_ERR_ARG_WRONG;
-    PetscCallVoid(PetscSNPrintf(msg, len, "Line %" PetscInt_FMT " is pinned but not singular: the last pivot of its %s is %g (relative %g > %g); pin only lines whose matrix is singular", s, what, (double)info->lastp, (double)rel, (double)TD_PIN_TOL));
+    PetscCallVoid(PetscSNPrintf(msg, len, "Line %" PetscInt_FMT " is pinned but not singular: the last pivot of its %s is %.4g (relative %.4g > %.4g); pin only lines whose matrix is singular", s, what, (double)info->lastp, (double)rel, (double)TD_PIN_TOL));
   }
 }
 
@@ -261,21 +261,21 @@ static PetscErrorCode CheckInput(PPETridiag t)
       for (PetscInt s = 0; s < nl && !code; s++)
         for (PetscInt k = 0; k < t->m && !code; k++) {
           PetscReal x = Coef(t, arr[j], s, k);
-          if (!PetscIsNormalReal(x) && x != 0.0 && !Ignored(t, j, k)) {
+          if (PetscIsInfOrNanReal(x) && !Ignored(t, j, k)) {
             code = PETSC_ERR_FP;
-            PetscCall(PetscSNPrintf(msg, sizeof(msg), "Coefficient %s of %s%" PetscInt_FMT ", global row %" PetscInt_FMT " is %g: coefficients must be finite", name[j], t->perline ? "line " : "every line", t->perline ? s : 0, t->rstart + k, (double)x));
-            if (!t->perline) PetscCall(PetscSNPrintf(msg, sizeof(msg), "Coefficient %s of global row %" PetscInt_FMT " is %g: coefficients must be finite", name[j], t->rstart + k, (double)x));
+            PetscCall(PetscSNPrintf(msg, sizeof(msg), "Coefficient %s of %s%" PetscInt_FMT ", global row %" PetscInt_FMT " is %.4g: coefficients must be finite", name[j], t->perline ? "line " : "every line", t->perline ? s : 0, t->rstart + k, (double)x));
+            if (!t->perline) PetscCall(PetscSNPrintf(msg, sizeof(msg), "Coefficient %s of global row %" PetscInt_FMT " is %.4g: coefficients must be finite", name[j], t->rstart + k, (double)x));
           }
         }
     for (PetscInt k = 0; k < t->m && !code && t->has_w; k++)
-      if (!PetscIsNormalReal(t->w[k]) && t->w[k] != 0.0) {
+      if (PetscIsInfOrNanReal(t->w[k])) {
         code = PETSC_ERR_FP;
-        PetscCall(PetscSNPrintf(msg, sizeof(msg), "Shift weight w of global row %" PetscInt_FMT " is %g: weights must be finite", t->rstart + k, (double)t->w[k]));
+        PetscCall(PetscSNPrintf(msg, sizeof(msg), "Shift weight w of global row %" PetscInt_FMT " is %.4g: weights must be finite", t->rstart + k, (double)t->w[k]));
       }
     for (PetscInt s = 0; s < t->nsys && !code && t->has_shift; s++)
-      if (!PetscIsNormalReal(t->shift[s]) && t->shift[s] != 0.0) {
+      if (PetscIsInfOrNanReal(t->shift[s])) {
         code = PETSC_ERR_FP;
-        PetscCall(PetscSNPrintf(msg, sizeof(msg), "Shift of line %" PetscInt_FMT " is %g: shifts must be finite", s, (double)t->shift[s]));
+        PetscCall(PetscSNPrintf(msg, sizeof(msg), "Shift of line %" PetscInt_FMT " is %.4g: shifts must be finite", s, (double)t->shift[s]));
       }
   }
   PetscCall(TdRaise(comm, code, msg));
@@ -367,7 +367,7 @@ static PetscErrorCode SetUpThomas(PPETridiag t)
     FactorThomas(m, t->periodic, A, B, C, tol, ip, q, &info);
     if (info.badrow >= 0) {
       code = PETSC_ERR_MAT_LU_ZRPVT;
-      PetscCall(PetscSNPrintf(msg, sizeof(msg), "Zero pivot %g in line %" PetscInt_FMT " at row %" PetscInt_FMT ": the tridiagonal solvers do not pivot (they need diagonally dominant or positive definite lines)", (double)info.badp, s, info.badrow));
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "Zero pivot %.4g in line %" PetscInt_FMT " at row %" PetscInt_FMT ": the tridiagonal solvers do not pivot (they need diagonally dominant or positive definite lines)", (double)info.badp, s, info.badrow));
       break;
     }
     if (store) {
@@ -608,7 +608,7 @@ static PetscErrorCode SetUpPTDMA(PPETridiag t, const PetscReal *row, const Petsc
     FactorThomas(nr, t->periodic, A, B, C, tol, ip, q, &info);
     if (info.badrow >= 0) {
       code = PETSC_ERR_MAT_LU_ZRPVT;
-      PetscCall(PetscSNPrintf(msg, sizeof(msg), "Zero pivot %g in the reduced system of line %" PetscInt_FMT " (boundary unknown %" PetscInt_FMT " of %" PetscInt_FMT "): the tridiagonal solvers do not pivot (they need diagonally dominant or positive definite lines)", (double)info.badp, s, info.badrow, nr));
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "Zero pivot %.4g in the reduced system of line %" PetscInt_FMT " (boundary unknown %" PetscInt_FMT " of %" PetscInt_FMT "): the tridiagonal solvers do not pivot (they need diagonally dominant or positive definite lines)", (double)info.badp, s, info.badrow, nr));
       break;
     }
     CheckLast(s, (PetscBool)(t->mask[s] == 0.0), &info, tol, "reduced system", msg, sizeof(msg), &code);
@@ -656,7 +656,7 @@ static PetscErrorCode SetUpReduction(PPETridiag t)
     FactorReduce(m, A, B, C, tol, ip, al, be, h, row + 6 * s, &info);
     if (info.badrow >= 0) {
       code = PETSC_ERR_MAT_LU_ZRPVT;
-      PetscCall(PetscSNPrintf(msg, sizeof(msg), "Zero pivot %g in line %" PetscInt_FMT " at global row %" PetscInt_FMT ": the tridiagonal solvers do not pivot (they need diagonally dominant or positive definite lines)", (double)info.badp, s, t->rstart + info.badrow));
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "Zero pivot %.4g in line %" PetscInt_FMT " at global row %" PetscInt_FMT ": the tridiagonal solvers do not pivot (they need diagonally dominant or positive definite lines)", (double)info.badp, s, t->rstart + info.badrow));
       break;
     }
     if (store) {
@@ -679,7 +679,7 @@ static PetscErrorCode SetUpReduction(PPETridiag t)
         code = PETSC_ERR_ARG_INCOMP;
         if (t->mask[s] == 0.0) PetscCall(PetscSNPrintf(msg, sizeof(msg), "distd2 cannot solve line %" PetscInt_FMT ": it is pinned (singular); use -ppe_tridiag_method ptdma or auto", s));
         else if (bound[s] > 0.5 * PETSC_MACHINE_EPSILON)
-          PetscCall(PetscSNPrintf(msg, sizeof(msg), "distd2 cannot solve line %" PetscInt_FMT ": the couplings it would drop at a boundary of rank %d change the 2x2 solution by up to %g relative, above the unit roundoff %g (the line is not dominant enough for %" PetscInt_FMT " rows on this rank); use -ppe_tridiag_method ptdma or auto", s, (int)t->rank, (double)bound[s], (double)(0.5 * PETSC_MACHINE_EPSILON), m));
+          PetscCall(PetscSNPrintf(msg, sizeof(msg), "distd2 cannot solve line %" PetscInt_FMT ": the couplings it would drop at a boundary of rank %d change the 2x2 solution by up to %.4g relative, above the unit roundoff %.4g (the line is not dominant enough for %" PetscInt_FMT " rows on this rank); use -ppe_tridiag_method ptdma or auto", s, (int)t->rank, (double)bound[s], (double)(0.5 * PETSC_MACHINE_EPSILON), m));
         else code = 0; /* invalid because of another rank's boundary: that rank reports it */
       }
       PetscCall(TdRaise(comm, code, msg));
@@ -727,7 +727,7 @@ PetscErrorCode PPETridiagSetUp_Private(PPETridiag t)
   t->nsolves = 0;
   t->bytes   = 0;
   t->msgs    = 0;
-  PetscCall(PetscInfo(t, "%" PetscInt_FMT " lines of %" PetscInt_FMT " rows on %d ranks: thomas %" PetscInt_FMT ", ptdma %" PetscInt_FMT ", distd2 %" PetscInt_FMT "; set-up sent %g bytes\n", t->nsys, t->n, (int)t->size, t->nthomas, t->nptdma, t->ndistd2, (double)t->setup_bytes));
+  PetscCall(PetscInfo(t, "%" PetscInt_FMT " lines of %" PetscInt_FMT " rows on %d ranks: thomas %" PetscInt_FMT ", ptdma %" PetscInt_FMT ", distd2 %" PetscInt_FMT "; set-up sent %.0f bytes\n", t->nsys, t->n, (int)t->size, t->nthomas, t->nptdma, t->ndistd2, (double)t->setup_bytes));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

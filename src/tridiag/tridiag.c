@@ -636,7 +636,12 @@ PetscErrorCode PPETridiagView(PPETridiag td, PetscViewer viewer)
   if (!viewer) PetscCall(PetscViewerASCIIGetStdout(PetscObjectComm((PetscObject)td), &viewer));
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscObjectPrintClassNamePrefixType((PetscObject)td, viewer));
+  {
+    const char *prefix;
+
+    PetscCall(PetscObjectGetOptionsPrefix((PetscObject)td, &prefix));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "PPETridiag Object: %s%s%d MPI process%s\n", prefix ? prefix : "", prefix ? " " : "", (int)td->size, td->size > 1 ? "es" : ""));
+  }
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(MPIU_Allreduce(&td->m, &mmin, 1, MPIU_INT, MPI_MIN, PetscObjectComm((PetscObject)td)));
   PetscCall(MPIU_Allreduce(&td->m, &mmax, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)td)));
@@ -656,7 +661,7 @@ PetscErrorCode PPETridiagView(PPETridiag td, PetscViewer viewer)
     else PetscCall(PetscViewerASCIIPrintf(viewer, "local factors: pre-computed, shared by all lines\n"));
     if (td->nptdma) PetscCall(PetscViewerASCIIPrintf(viewer, "reduced systems: %" PetscInt_FMT " unknowns each, %" PetscInt_FMT " of them solved on rank 0\n", td->red.nr, td->red.nown));
     PetscCall(PPETridiagGetCommModel(td, &bytes, &msgs));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "communication per solve on rank 0: %g bytes in %g messages\n", (double)bytes, (double)msgs));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "communication per solve on rank 0: %.0f bytes in %.0f messages\n", (double)bytes, (double)msgs));
     PetscCall(PetscViewerASCIIPrintf(viewer, "kernels: %s\n", td->avx2 ? "AVX2" : "generic"));
   }
   PetscCall(PetscViewerASCIIPopTab(viewer));
