@@ -11,8 +11,11 @@
        element (g, i, l) of x  =  x.v[g*x.gs + i*x.rs + l*x.ls]
 
    so the same body reads the SZ-packed layout (gs = m*SZ, rs = SZ, ls = 1), the natural
-   layout of a DMDA's z lines (gs = SZ, rs = nsys, ls = 1), coefficients shared by all
-   lines (gs = 0, rs = 1, ls = 0) and per-lane scalars (rs = 0).
+   layout of a DMDA's z lines (one group of contiguous lanes: rs = nsys, ls = 1; per-line
+   arrays are stored the same way), coefficients shared by all lines (gs = 0, rs = 1,
+   ls = 0) and per-lane scalars (rs = 0). For each row and group the body takes restrict
+   row pointers, so the lane loop is a plain unit-stride loop once the host instance has
+   made ls a constant.
 
    System of one lane, rows i = 0..n-1:  A_i x_{i-1} + B_i x_i + C_i x_{i+1} = d_i. The
    diagonal is carried by its row excess r_i = B_i + A_i + C_i = e_i + shift * w_i (e: the
@@ -34,12 +37,15 @@
 #define PPE_KERNELS_TRIDIAG_H
 
 #if defined(__CUDACC__) || defined(__HIPCC__)
-  #define PPE_TD_HD __host__ __device__ static inline
+  #define PPE_TD_HD       __host__ __device__ static inline
+  #define PPE_TD_RESTRICT __restrict__
 #elif defined(__GNUC__)
   /* inlined into each host instance, where the views' strides become constants */
-  #define PPE_TD_HD static inline __attribute__((always_inline))
+  #define PPE_TD_HD       static inline __attribute__((always_inline))
+  #define PPE_TD_RESTRICT restrict
 #else
-  #define PPE_TD_HD static inline
+  #define PPE_TD_HD       static inline
+  #define PPE_TD_RESTRICT restrict
 #endif
 
 /* The lane loop: independent iterations (views never make two lanes share an element). */
@@ -52,9 +58,6 @@
 #else
   #define PPE_TD_SIMD
 #endif
-#define PPE_TD_LANES(R) \
-  for (int g = (R).g0; g < (R).g1; g++) \
-    PPE_TD_SIMD for (int l = (R).l0; l < (R).l1; l++)
 
 /* The block of lanes a call works on. */
 typedef struct {
@@ -71,8 +74,6 @@ typedef struct {
   long          gs, rs, ls;
 } ppe_td_carr;
 
-#define PPE_TD_AT(x, i) ((x).v[(long)g * (x).gs + (long)(i) * (x).rs + (long)l * (x).ls])
-
 /* The coefficients of the fly kernels: r_i = e_i + shift * w_i. */
 typedef struct {
   ppe_td_carr a, e, c, w; /* lower, excess of the diagonal, upper, weight of the shift */
@@ -80,7 +81,68 @@ typedef struct {
   ppe_td_carr mask;       /* per lane: 1, or 0 for a pinned line */
 } ppe_td_coefs;
 
-#define PPE_TD_R(K, i) (PPE_TD_AT((K).e, i) + PPE_TD_AT((K).shift, 0) * PPE_TD_AT((K).w, i))
+/* Loops and row pointers: within PPE_TD_GROUPS, P(p, x, i) declares p as row i of view x
+   for group g (W: writable), and E(p, x) is lane l of that row. */
+#define PPE_TD_GROUPS(R) for (int g = (R).g0; g < (R).g1; g++)
+#define PPE_TD_LANE(R)   PPE_TD_SIMD for (int l = (R).l0; l < (R).l1; l++)
+#define PPE_TD_W(p, x, i) double *PPE_TD_RESTRICT p = (x).v + (long)g * (x).gs + (long)(i) * (x).rs
+#define PPE_TD_P(p, x, i) const double *PPE_TD_RESTRICT p = (x).v + (long)g * (x).gs + (long)(i) * (x).rs
+#define PPE_TD_E(p, x)    (p)[(long)l * (x).ls]
+/* the row excess r_i of the fly kernels, from row pointers ke, kw and the lane's shift ks */
+#define PPE_TD_P_R(K, i) \
+  PPE_TD_P(ke, (K).e, i); \
+  PPE_TD_P(kw, (K).w, i); \
+  PPE_TD_P(ks, (K).shift, 0)
+#define PPE_TD_E_R(K) (PPE_TD_E(ke, (K).e) + PPE_TD_E(ks, (K).shift) * PPE_TD_E(kw, (K).w))
+
+/* A read-only view of a scratch array. */
+PPE_TD_HD ppe_td_carr ppe_td_const(ppe_td_arr x)
+{
+  ppe_td_carr c;
+
+  c.v  = x.v;
+  c.gs = x.gs;
+  c.rs = x.rs;
+  c.ls = x.ls;
+  return c;
+}
+
+/* Forward sweep y_i = d_i - (A_i ip_{i-1}) y_{i-1}, rows i0..i1-1 (pre-computed factors). */
+PPE_TD_HD void ppe_td_forward(ppe_td_lanes R, long i0, long i1, ppe_td_carr A, ppe_td_carr ip, ppe_td_arr d)
+{
+  for (long i = i0; i < i1; i++) PPE_TD_GROUPS(R)
+    {
+      PPE_TD_W(y, d, i);
+      PPE_TD_P(y1, d, i - 1);
+      PPE_TD_P(a, A, i);
+      PPE_TD_P(p, ip, i - 1);
+      PPE_TD_LANE(R) PPE_TD_E(y, d) = PPE_TD_E(y, d) - (PPE_TD_E(a, A) * PPE_TD_E(p, ip)) * PPE_TD_E(y1, d);
+    }
+}
+
+/* Backward sweep x_i = (y_i - C_i x_{i+1}) ip_i, rows i = i1-1 down to i0. */
+PPE_TD_HD void ppe_td_backward(ppe_td_lanes R, long i0, long i1, ppe_td_carr C, ppe_td_carr ip, ppe_td_arr d)
+{
+  for (long i = i1 - 1; i >= i0; i--) PPE_TD_GROUPS(R)
+    {
+      PPE_TD_W(y, d, i);
+      PPE_TD_P(y1, d, i + 1);
+      PPE_TD_P(c, C, i);
+      PPE_TD_P(p, ip, i);
+      PPE_TD_LANE(R) PPE_TD_E(y, d) = (PPE_TD_E(y, d) - PPE_TD_E(c, C) * PPE_TD_E(y1, d)) * PPE_TD_E(p, ip);
+    }
+}
+
+/* Row i of d times a per-lane (rs = 0) or per-row factor s. */
+PPE_TD_HD void ppe_td_scale(ppe_td_lanes R, long i, ppe_td_carr s, long is, ppe_td_arr d)
+{
+  PPE_TD_GROUPS(R)
+  {
+    PPE_TD_W(y, d, i);
+    PPE_TD_P(f, s, is);
+    PPE_TD_LANE(R) PPE_TD_E(y, d) = PPE_TD_E(y, d) * PPE_TD_E(f, s);
+  }
+}
 
 /*
    Thomas, rows 0..n-1 (n >= 2), pre-computed: ip_0..ip_{n-2} and last = 1/p_{n-1}
@@ -88,38 +150,81 @@ typedef struct {
 */
 PPE_TD_HD void ppe_td_thomas(ppe_td_lanes R, long n, ppe_td_carr A, ppe_td_carr C, ppe_td_carr ip, ppe_td_carr last, ppe_td_arr d)
 {
-  for (long i = 1; i < n; i++) PPE_TD_LANES(R) PPE_TD_AT(d, i) = PPE_TD_AT(d, i) - (PPE_TD_AT(A, i) * PPE_TD_AT(ip, i - 1)) * PPE_TD_AT(d, i - 1);
-  PPE_TD_LANES(R) PPE_TD_AT(d, n - 1) = PPE_TD_AT(d, n - 1) * PPE_TD_AT(last, 0);
-  for (long i = n - 2; i >= 0; i--) PPE_TD_LANES(R) PPE_TD_AT(d, i) = (PPE_TD_AT(d, i) - PPE_TD_AT(C, i) * PPE_TD_AT(d, i + 1)) * PPE_TD_AT(ip, i);
+  ppe_td_forward(R, 1, n, A, ip, d);
+  ppe_td_scale(R, n - 1, last, 0, d);
+  ppe_td_backward(R, 0, n - 1, C, ip, d);
+}
+
+/*
+   Forward sweep with the factors computed on the fly (rows i0..i1-1, i0 >= 1): ip in s and
+   sig in t, both already set for row i0-1.
+*/
+PPE_TD_HD void ppe_td_forward_fly(ppe_td_lanes R, long i0, long i1, ppe_td_coefs K, ppe_td_arr s, ppe_td_arr t, ppe_td_arr d)
+{
+  for (long i = i0; i < i1; i++) PPE_TD_GROUPS(R)
+    {
+      PPE_TD_P_R(K, i);
+      PPE_TD_P(a, K.a, i);
+      PPE_TD_P(c, K.c, i);
+      PPE_TD_W(si, s, i);
+      PPE_TD_P(s1, s, i - 1);
+      PPE_TD_W(ti, t, i);
+      PPE_TD_P(t1, t, i - 1);
+      PPE_TD_W(y, d, i);
+      PPE_TD_P(y1, d, i - 1);
+      PPE_TD_LANE(R)
+      {
+        double li = PPE_TD_E(a, K.a) * PPE_TD_E(s1, s);
+
+        PPE_TD_E(ti, t) = PPE_TD_E_R(K) - PPE_TD_E(a, K.a) * (PPE_TD_E(t1, t) * PPE_TD_E(s1, s));
+        PPE_TD_E(si, s) = 1.0 / (PPE_TD_E(ti, t) - PPE_TD_E(c, K.c));
+        PPE_TD_E(y, d)  = PPE_TD_E(y, d) - li * PPE_TD_E(y1, d);
+      }
+    }
+}
+
+/* Start of a chain at row i: sig = r_i - A_i (with A = 0 for a line's first row), ip = 1/(sig - C_i). */
+PPE_TD_HD void ppe_td_chain_start(ppe_td_lanes R, long i, int with_a, ppe_td_coefs K, ppe_td_arr s, ppe_td_arr t)
+{
+  PPE_TD_GROUPS(R)
+  {
+    PPE_TD_P_R(K, i);
+    PPE_TD_P(a, K.a, i);
+    PPE_TD_P(c, K.c, i);
+    PPE_TD_W(si, s, i);
+    PPE_TD_W(ti, t, i);
+    PPE_TD_LANE(R)
+    {
+      PPE_TD_E(ti, t) = PPE_TD_E_R(K) - (with_a ? PPE_TD_E(a, K.a) : 0.0);
+      PPE_TD_E(si, s) = 1.0 / (PPE_TD_E(ti, t) - PPE_TD_E(c, K.c));
+    }
+  }
 }
 
 /* Thomas with the factors computed on the fly: ip in s, sig in t (n rows each). */
 PPE_TD_HD void ppe_td_thomas_fly(ppe_td_lanes R, long n, ppe_td_coefs K, ppe_td_arr s, ppe_td_arr t, ppe_td_arr d)
 {
-  PPE_TD_LANES(R)
+  ppe_td_chain_start(R, 0, 0, K, s, t);
+  ppe_td_forward_fly(R, 1, n - 1, K, s, t, d);
+  PPE_TD_GROUPS(R)
   {
-    PPE_TD_AT(t, 0) = PPE_TD_R(K, 0);
-    PPE_TD_AT(s, 0) = 1.0 / (PPE_TD_AT(t, 0) - PPE_TD_AT(K.c, 0));
-  }
-  for (long i = 1; i < n - 1; i++) {
-    PPE_TD_LANES(R)
+    PPE_TD_P_R(K, n - 1);
+    PPE_TD_P(a, K.a, n - 1);
+    PPE_TD_P(mk, K.mask, 0);
+    PPE_TD_P(s1, s, n - 2);
+    PPE_TD_P(t1, t, n - 2);
+    PPE_TD_W(y, d, n - 1);
+    PPE_TD_P(y1, d, n - 2);
+    PPE_TD_LANE(R)
     {
-      double li = PPE_TD_AT(K.a, i) * PPE_TD_AT(s, i - 1);
+      double li = PPE_TD_E(a, K.a) * PPE_TD_E(s1, s);
+      double p  = PPE_TD_E_R(K) - PPE_TD_E(a, K.a) * (PPE_TD_E(t1, t) * PPE_TD_E(s1, s));
+      double m  = PPE_TD_E(mk, K.mask);
 
-      PPE_TD_AT(t, i) = PPE_TD_R(K, i) - PPE_TD_AT(K.a, i) * (PPE_TD_AT(t, i - 1) * PPE_TD_AT(s, i - 1));
-      PPE_TD_AT(s, i) = 1.0 / (PPE_TD_AT(t, i) - PPE_TD_AT(K.c, i));
-      PPE_TD_AT(d, i) = PPE_TD_AT(d, i) - li * PPE_TD_AT(d, i - 1);
+      PPE_TD_E(y, d) = (PPE_TD_E(y, d) - li * PPE_TD_E(y1, d)) * (m * (1.0 / (m != 0.0 ? p : 1.0)));
     }
   }
-  PPE_TD_LANES(R)
-  {
-    double li = PPE_TD_AT(K.a, n - 1) * PPE_TD_AT(s, n - 2);
-    double p  = PPE_TD_R(K, n - 1) - PPE_TD_AT(K.a, n - 1) * (PPE_TD_AT(t, n - 2) * PPE_TD_AT(s, n - 2));
-    double mk = PPE_TD_AT(K.mask, 0);
-
-    PPE_TD_AT(d, n - 1) = (PPE_TD_AT(d, n - 1) - li * PPE_TD_AT(d, n - 2)) * (mk * (1.0 / (mk != 0.0 ? p : 1.0)));
-  }
-  for (long i = n - 2; i >= 0; i--) PPE_TD_LANES(R) PPE_TD_AT(d, i) = (PPE_TD_AT(d, i) - PPE_TD_AT(K.c, i) * PPE_TD_AT(d, i + 1)) * PPE_TD_AT(s, i);
+  ppe_td_backward(R, 0, n - 1, K.c, ppe_td_const(s), d);
 }
 
 /*
@@ -133,53 +238,117 @@ PPE_TD_HD void ppe_td_thomas_fly(ppe_td_lanes R, long n, ppe_td_coefs K, ppe_td_
 */
 PPE_TD_HD void ppe_td_pthomas(ppe_td_lanes R, long n, ppe_td_carr A, ppe_td_carr C, ppe_td_carr ip, ppe_td_carr q, ppe_td_carr sinv, ppe_td_arr d)
 {
-  for (long i = 1; i < n - 1; i++) PPE_TD_LANES(R) PPE_TD_AT(d, i) = PPE_TD_AT(d, i) - (PPE_TD_AT(A, i) * PPE_TD_AT(ip, i - 1)) * PPE_TD_AT(d, i - 1);
-  PPE_TD_LANES(R) PPE_TD_AT(d, n - 2) = PPE_TD_AT(d, n - 2) * PPE_TD_AT(ip, n - 2);
-  for (long i = n - 3; i >= 0; i--) PPE_TD_LANES(R) PPE_TD_AT(d, i) = (PPE_TD_AT(d, i) - PPE_TD_AT(C, i) * PPE_TD_AT(d, i + 1)) * PPE_TD_AT(ip, i);
-  PPE_TD_LANES(R) PPE_TD_AT(d, n - 1) = (PPE_TD_AT(d, n - 1) - PPE_TD_AT(C, n - 1) * PPE_TD_AT(d, 0) - PPE_TD_AT(A, n - 1) * PPE_TD_AT(d, n - 2)) * PPE_TD_AT(sinv, 0);
-  for (long i = 0; i < n - 1; i++) PPE_TD_LANES(R) PPE_TD_AT(d, i) = PPE_TD_AT(d, i) - PPE_TD_AT(q, i) * PPE_TD_AT(d, n - 1);
+  ppe_td_forward(R, 1, n - 1, A, ip, d);
+  ppe_td_scale(R, n - 2, ip, n - 2, d);
+  ppe_td_backward(R, 0, n - 2, C, ip, d);
+  PPE_TD_GROUPS(R)
+  {
+    PPE_TD_W(x, d, n - 1);
+    PPE_TD_P(y0, d, 0);
+    PPE_TD_P(y2, d, n - 2);
+    PPE_TD_P(a, A, n - 1);
+    PPE_TD_P(c, C, n - 1);
+    PPE_TD_P(si, sinv, 0);
+    PPE_TD_LANE(R) PPE_TD_E(x, d) = (PPE_TD_E(x, d) - PPE_TD_E(c, C) * PPE_TD_E(y0, d) - PPE_TD_E(a, A) * PPE_TD_E(y2, d)) * PPE_TD_E(si, sinv);
+  }
+  for (long i = 0; i < n - 1; i++) PPE_TD_GROUPS(R)
+    {
+      PPE_TD_W(y, d, i);
+      PPE_TD_P(x, d, n - 1);
+      PPE_TD_P(qi, q, i);
+      PPE_TD_LANE(R) PPE_TD_E(y, d) = PPE_TD_E(y, d) - PPE_TD_E(qi, q) * PPE_TD_E(x, d);
+    }
 }
 
 /* Periodic Thomas on the fly: factors in s, h in t, sig in u (n rows each). */
 PPE_TD_HD void ppe_td_pthomas_fly(ppe_td_lanes R, long n, ppe_td_coefs K, ppe_td_arr s, ppe_td_arr t, ppe_td_arr u, ppe_td_arr d)
 {
-  PPE_TD_LANES(R)
+  ppe_td_chain_start(R, 0, 1, K, s, u);
+  PPE_TD_GROUPS(R)
   {
-    PPE_TD_AT(u, 0) = PPE_TD_R(K, 0) - PPE_TD_AT(K.a, 0);
-    PPE_TD_AT(s, 0) = 1.0 / (PPE_TD_AT(u, 0) - PPE_TD_AT(K.c, 0));
-    PPE_TD_AT(t, 0) = PPE_TD_R(K, 0);
+    PPE_TD_P_R(K, 0);
+    PPE_TD_W(h, t, 0);
+    PPE_TD_LANE(R) PPE_TD_E(h, t) = PPE_TD_E_R(K);
   }
-  for (long i = 1; i < n - 1; i++) {
-    PPE_TD_LANES(R)
+  for (long i = 1; i < n - 1; i++) PPE_TD_GROUPS(R)
     {
-      double li = PPE_TD_AT(K.a, i) * PPE_TD_AT(s, i - 1);
+      PPE_TD_P_R(K, i);
+      PPE_TD_P(a, K.a, i);
+      PPE_TD_P(c, K.c, i);
+      PPE_TD_W(si, s, i);
+      PPE_TD_P(s1, s, i - 1);
+      PPE_TD_W(ui, u, i);
+      PPE_TD_P(u1, u, i - 1);
+      PPE_TD_W(h, t, i);
+      PPE_TD_P(h1, t, i - 1);
+      PPE_TD_W(y, d, i);
+      PPE_TD_P(y1, d, i - 1);
+      PPE_TD_LANE(R)
+      {
+        double li = PPE_TD_E(a, K.a) * PPE_TD_E(s1, s);
 
-      PPE_TD_AT(u, i) = PPE_TD_R(K, i) - PPE_TD_AT(K.a, i) * (PPE_TD_AT(u, i - 1) * PPE_TD_AT(s, i - 1));
-      PPE_TD_AT(s, i) = 1.0 / (PPE_TD_AT(u, i) - PPE_TD_AT(K.c, i));
-      PPE_TD_AT(t, i) = PPE_TD_R(K, i) - li * PPE_TD_AT(t, i - 1);
-      PPE_TD_AT(d, i) = PPE_TD_AT(d, i) - li * PPE_TD_AT(d, i - 1);
+        PPE_TD_E(ui, u) = PPE_TD_E_R(K) - PPE_TD_E(a, K.a) * (PPE_TD_E(u1, u) * PPE_TD_E(s1, s));
+        PPE_TD_E(si, s) = 1.0 / (PPE_TD_E(ui, u) - PPE_TD_E(c, K.c));
+        PPE_TD_E(h, t)  = PPE_TD_E_R(K) - li * PPE_TD_E(h1, t);
+        PPE_TD_E(y, d)  = PPE_TD_E(y, d) - li * PPE_TD_E(y1, d);
+      }
+    }
+  ppe_td_scale(R, n - 2, ppe_td_const(s), n - 2, d);
+  ppe_td_scale(R, n - 2, ppe_td_const(s), n - 2, t);
+  ppe_td_backward(R, 0, n - 2, K.c, ppe_td_const(s), d);
+  ppe_td_backward(R, 0, n - 2, K.c, ppe_td_const(s), t);
+  PPE_TD_GROUPS(R)
+  {
+    PPE_TD_P_R(K, n - 1);
+    PPE_TD_P(a, K.a, n - 1);
+    PPE_TD_P(c, K.c, n - 1);
+    PPE_TD_P(mk, K.mask, 0);
+    PPE_TD_P(h0, t, 0);
+    PPE_TD_P(h2, t, n - 2);
+    PPE_TD_W(x, d, n - 1);
+    PPE_TD_P(y0, d, 0);
+    PPE_TD_P(y2, d, n - 2);
+    PPE_TD_LANE(R)
+    {
+      double den = PPE_TD_E_R(K) - PPE_TD_E(c, K.c) * PPE_TD_E(h0, t) - PPE_TD_E(a, K.a) * PPE_TD_E(h2, t);
+      double m   = PPE_TD_E(mk, K.mask);
+
+      PPE_TD_E(x, d) = (PPE_TD_E(x, d) - PPE_TD_E(c, K.c) * PPE_TD_E(y0, d) - PPE_TD_E(a, K.a) * PPE_TD_E(y2, d)) * (m * (1.0 / (m != 0.0 ? den : 1.0)));
     }
   }
-  PPE_TD_LANES(R)
-  {
-    PPE_TD_AT(d, n - 2) = PPE_TD_AT(d, n - 2) * PPE_TD_AT(s, n - 2);
-    PPE_TD_AT(t, n - 2) = PPE_TD_AT(t, n - 2) * PPE_TD_AT(s, n - 2);
-  }
-  for (long i = n - 3; i >= 0; i--) {
-    PPE_TD_LANES(R)
+  for (long i = 0; i < n - 1; i++) PPE_TD_GROUPS(R)
     {
-      PPE_TD_AT(d, i) = (PPE_TD_AT(d, i) - PPE_TD_AT(K.c, i) * PPE_TD_AT(d, i + 1)) * PPE_TD_AT(s, i);
-      PPE_TD_AT(t, i) = (PPE_TD_AT(t, i) - PPE_TD_AT(K.c, i) * PPE_TD_AT(t, i + 1)) * PPE_TD_AT(s, i);
+      PPE_TD_W(y, d, i);
+      PPE_TD_P(x, d, n - 1);
+      PPE_TD_P(h, t, i);
+      PPE_TD_LANE(R) PPE_TD_E(y, d) = PPE_TD_E(y, d) - (PPE_TD_E(h, t) - 1.0) * PPE_TD_E(x, d);
+    }
+}
+
+/* The boundary right-hand sides of the reduction, from g = T^{-1} d in place (m >= 2). */
+PPE_TD_HD void ppe_td_reduce_ends(ppe_td_lanes R, long m, ppe_td_carr A, ppe_td_carr C, ppe_td_arr d, ppe_td_arr r0, ppe_td_arr r1)
+{
+  PPE_TD_GROUPS(R)
+  {
+    PPE_TD_P(y0, d, 0);
+    PPE_TD_P(y1, d, 1);
+    PPE_TD_P(y2, d, m - 2);
+    PPE_TD_P(y3, d, m - 1);
+    PPE_TD_P(c, C, 0);
+    PPE_TD_P(a, A, m - 1);
+    PPE_TD_W(o0, r0, 0);
+    PPE_TD_W(o1, r1, 0);
+    PPE_TD_LANE(R)
+    {
+      if (m >= 3) {
+        PPE_TD_E(o0, r0) = PPE_TD_E(y0, d) - PPE_TD_E(c, C) * PPE_TD_E(y1, d);
+        PPE_TD_E(o1, r1) = PPE_TD_E(y3, d) - PPE_TD_E(a, A) * PPE_TD_E(y2, d);
+      } else {
+        PPE_TD_E(o0, r0) = PPE_TD_E(y0, d);
+        PPE_TD_E(o1, r1) = PPE_TD_E(y3, d);
+      }
     }
   }
-  PPE_TD_LANES(R)
-  {
-    double den = PPE_TD_R(K, n - 1) - PPE_TD_AT(K.c, n - 1) * PPE_TD_AT(t, 0) - PPE_TD_AT(K.a, n - 1) * PPE_TD_AT(t, n - 2);
-    double mk  = PPE_TD_AT(K.mask, 0);
-
-    PPE_TD_AT(d, n - 1) = (PPE_TD_AT(d, n - 1) - PPE_TD_AT(K.c, n - 1) * PPE_TD_AT(d, 0) - PPE_TD_AT(K.a, n - 1) * PPE_TD_AT(d, n - 2)) * (mk * (1.0 / (mk != 0.0 ? den : 1.0)));
-  }
-  for (long i = 0; i < n - 1; i++) PPE_TD_LANES(R) PPE_TD_AT(d, i) = PPE_TD_AT(d, i) - (PPE_TD_AT(t, i) - 1.0) * PPE_TD_AT(d, n - 1);
 }
 
 /*
@@ -192,54 +361,38 @@ PPE_TD_HD void ppe_td_pthomas_fly(ppe_td_lanes R, long n, ppe_td_coefs K, ppe_td
 PPE_TD_HD void ppe_td_reduce(ppe_td_lanes R, long m, ppe_td_carr A, ppe_td_carr C, ppe_td_carr ip, ppe_td_arr d, ppe_td_arr r0, ppe_td_arr r1)
 {
   if (m >= 3) {
-    for (long i = 2; i < m - 1; i++) PPE_TD_LANES(R) PPE_TD_AT(d, i) = PPE_TD_AT(d, i) - (PPE_TD_AT(A, i) * PPE_TD_AT(ip, i - 1)) * PPE_TD_AT(d, i - 1);
-    PPE_TD_LANES(R) PPE_TD_AT(d, m - 2) = PPE_TD_AT(d, m - 2) * PPE_TD_AT(ip, m - 2);
-    for (long i = m - 3; i >= 1; i--) PPE_TD_LANES(R) PPE_TD_AT(d, i) = (PPE_TD_AT(d, i) - PPE_TD_AT(C, i) * PPE_TD_AT(d, i + 1)) * PPE_TD_AT(ip, i);
-    PPE_TD_LANES(R)
-    {
-      PPE_TD_AT(r0, 0) = PPE_TD_AT(d, 0) - PPE_TD_AT(C, 0) * PPE_TD_AT(d, 1);
-      PPE_TD_AT(r1, 0) = PPE_TD_AT(d, m - 1) - PPE_TD_AT(A, m - 1) * PPE_TD_AT(d, m - 2);
-    }
-  } else {
-    PPE_TD_LANES(R)
-    {
-      PPE_TD_AT(r0, 0) = PPE_TD_AT(d, 0);
-      PPE_TD_AT(r1, 0) = PPE_TD_AT(d, 1);
-    }
+    ppe_td_forward(R, 2, m - 1, A, ip, d);
+    ppe_td_scale(R, m - 2, ip, m - 2, d);
+    ppe_td_backward(R, 1, m - 2, C, ip, d);
   }
+  ppe_td_reduce_ends(R, m, A, C, d, r0, r1);
 }
 
 /* The local reduction with the interior factors computed on the fly: ip in s, sig in u. */
 PPE_TD_HD void ppe_td_reduce_fly(ppe_td_lanes R, long m, ppe_td_coefs K, ppe_td_arr s, ppe_td_arr u, ppe_td_arr d, ppe_td_arr r0, ppe_td_arr r1)
 {
   if (m >= 3) {
-    PPE_TD_LANES(R)
-    {
-      PPE_TD_AT(u, 1) = PPE_TD_R(K, 1) - PPE_TD_AT(K.a, 1);
-      PPE_TD_AT(s, 1) = 1.0 / (PPE_TD_AT(u, 1) - PPE_TD_AT(K.c, 1));
-    }
-    for (long i = 2; i < m - 1; i++) {
-      PPE_TD_LANES(R)
-      {
-        double li = PPE_TD_AT(K.a, i) * PPE_TD_AT(s, i - 1);
+    ppe_td_chain_start(R, 1, 1, K, s, u);
+    ppe_td_forward_fly(R, 2, m - 1, K, s, u, d);
+    ppe_td_scale(R, m - 2, ppe_td_const(s), m - 2, d);
+    ppe_td_backward(R, 1, m - 2, K.c, ppe_td_const(s), d);
+  }
+  ppe_td_reduce_ends(R, m, K.a, K.c, d, r0, r1);
+}
 
-        PPE_TD_AT(u, i) = PPE_TD_R(K, i) - PPE_TD_AT(K.a, i) * (PPE_TD_AT(u, i - 1) * PPE_TD_AT(s, i - 1));
-        PPE_TD_AT(s, i) = 1.0 / (PPE_TD_AT(u, i) - PPE_TD_AT(K.c, i));
-        PPE_TD_AT(d, i) = PPE_TD_AT(d, i) - li * PPE_TD_AT(d, i - 1);
-      }
-    }
-    PPE_TD_LANES(R) PPE_TD_AT(d, m - 2) = PPE_TD_AT(d, m - 2) * PPE_TD_AT(s, m - 2);
-    for (long i = m - 3; i >= 1; i--) PPE_TD_LANES(R) PPE_TD_AT(d, i) = (PPE_TD_AT(d, i) - PPE_TD_AT(K.c, i) * PPE_TD_AT(d, i + 1)) * PPE_TD_AT(s, i);
-    PPE_TD_LANES(R)
+/* The boundary rows take the boundary unknowns. */
+PPE_TD_HD void ppe_td_recon_ends(ppe_td_lanes R, long m, ppe_td_carr x0, ppe_td_carr x1, ppe_td_arr d)
+{
+  PPE_TD_GROUPS(R)
+  {
+    PPE_TD_W(y0, d, 0);
+    PPE_TD_W(y3, d, m - 1);
+    PPE_TD_P(b0, x0, 0);
+    PPE_TD_P(b1, x1, 0);
+    PPE_TD_LANE(R)
     {
-      PPE_TD_AT(r0, 0) = PPE_TD_AT(d, 0) - PPE_TD_AT(K.c, 0) * PPE_TD_AT(d, 1);
-      PPE_TD_AT(r1, 0) = PPE_TD_AT(d, m - 1) - PPE_TD_AT(K.a, m - 1) * PPE_TD_AT(d, m - 2);
-    }
-  } else {
-    PPE_TD_LANES(R)
-    {
-      PPE_TD_AT(r0, 0) = PPE_TD_AT(d, 0);
-      PPE_TD_AT(r1, 0) = PPE_TD_AT(d, 1);
+      PPE_TD_E(y0, d) = PPE_TD_E(b0, x0);
+      PPE_TD_E(y3, d) = PPE_TD_E(b1, x1);
     }
   }
 }
@@ -251,12 +404,16 @@ PPE_TD_HD void ppe_td_reduce_fly(ppe_td_lanes R, long m, ppe_td_coefs K, ppe_td_
 */
 PPE_TD_HD void ppe_td_recon(ppe_td_lanes R, long m, ppe_td_carr al, ppe_td_carr be, ppe_td_carr x0, ppe_td_carr x1, ppe_td_arr d)
 {
-  for (long i = 1; i < m - 1; i++) PPE_TD_LANES(R) PPE_TD_AT(d, i) = PPE_TD_AT(d, i) - PPE_TD_AT(al, i) * PPE_TD_AT(x0, 0) - PPE_TD_AT(be, i) * PPE_TD_AT(x1, 0);
-  PPE_TD_LANES(R)
-  {
-    PPE_TD_AT(d, 0)     = PPE_TD_AT(x0, 0);
-    PPE_TD_AT(d, m - 1) = PPE_TD_AT(x1, 0);
-  }
+  for (long i = 1; i < m - 1; i++) PPE_TD_GROUPS(R)
+    {
+      PPE_TD_W(y, d, i);
+      PPE_TD_P(p, al, i);
+      PPE_TD_P(q, be, i);
+      PPE_TD_P(b0, x0, 0);
+      PPE_TD_P(b1, x1, 0);
+      PPE_TD_LANE(R) PPE_TD_E(y, d) = PPE_TD_E(y, d) - PPE_TD_E(p, al) * PPE_TD_E(b0, x0) - PPE_TD_E(q, be) * PPE_TD_E(b1, x1);
+    }
+  ppe_td_recon_ends(R, m, x0, x1, d);
 }
 
 /*
@@ -267,42 +424,69 @@ PPE_TD_HD void ppe_td_recon(ppe_td_lanes R, long m, ppe_td_carr al, ppe_td_carr 
 PPE_TD_HD void ppe_td_recon_fly(ppe_td_lanes R, long m, ppe_td_coefs K, ppe_td_arr s, ppe_td_arr t, ppe_td_arr u, ppe_td_carr x0, ppe_td_carr x1, ppe_td_arr d)
 {
   if (m >= 3) {
-    PPE_TD_LANES(R)
+    ppe_td_chain_start(R, 1, 1, K, s, u);
+    PPE_TD_GROUPS(R)
     {
-      PPE_TD_AT(u, 1) = PPE_TD_R(K, 1) - PPE_TD_AT(K.a, 1);
-      PPE_TD_AT(s, 1) = 1.0 / (PPE_TD_AT(u, 1) - PPE_TD_AT(K.c, 1));
-      PPE_TD_AT(t, 1) = PPE_TD_AT(K.a, 1);
+      PPE_TD_P(a, K.a, 1);
+      PPE_TD_W(al, t, 1);
+      PPE_TD_LANE(R) PPE_TD_E(al, t) = PPE_TD_E(a, K.a);
     }
-    for (long i = 2; i < m - 1; i++) {
-      PPE_TD_LANES(R)
+    for (long i = 2; i < m - 1; i++) PPE_TD_GROUPS(R)
       {
-        double li = PPE_TD_AT(K.a, i) * PPE_TD_AT(s, i - 1);
+        PPE_TD_P_R(K, i);
+        PPE_TD_P(a, K.a, i);
+        PPE_TD_P(c, K.c, i);
+        PPE_TD_W(si, s, i);
+        PPE_TD_P(s1, s, i - 1);
+        PPE_TD_W(ui, u, i);
+        PPE_TD_P(u1, u, i - 1);
+        PPE_TD_W(al, t, i);
+        PPE_TD_P(al1, t, i - 1);
+        PPE_TD_LANE(R)
+        {
+          double li = PPE_TD_E(a, K.a) * PPE_TD_E(s1, s);
 
-        PPE_TD_AT(u, i) = PPE_TD_R(K, i) - PPE_TD_AT(K.a, i) * (PPE_TD_AT(u, i - 1) * PPE_TD_AT(s, i - 1));
-        PPE_TD_AT(s, i) = 1.0 / (PPE_TD_AT(u, i) - PPE_TD_AT(K.c, i));
-        PPE_TD_AT(t, i) = -(li * PPE_TD_AT(t, i - 1));
+          PPE_TD_E(ui, u) = PPE_TD_E_R(K) - PPE_TD_E(a, K.a) * (PPE_TD_E(u1, u) * PPE_TD_E(s1, s));
+          PPE_TD_E(si, s) = 1.0 / (PPE_TD_E(ui, u) - PPE_TD_E(c, K.c));
+          PPE_TD_E(al, t) = -(li * PPE_TD_E(al1, t));
+        }
       }
-    }
-    PPE_TD_LANES(R)
+    PPE_TD_GROUPS(R)
     {
-      PPE_TD_AT(t, m - 2) = PPE_TD_AT(t, m - 2) * PPE_TD_AT(s, m - 2);
-      PPE_TD_AT(u, m - 2) = PPE_TD_AT(K.c, m - 2) * PPE_TD_AT(s, m - 2);
-      PPE_TD_AT(d, m - 2) = PPE_TD_AT(d, m - 2) - PPE_TD_AT(t, m - 2) * PPE_TD_AT(x0, 0) - PPE_TD_AT(u, m - 2) * PPE_TD_AT(x1, 0);
-    }
-    for (long i = m - 3; i >= 1; i--) {
-      PPE_TD_LANES(R)
+      PPE_TD_P(c, K.c, m - 2);
+      PPE_TD_P(si, s, m - 2);
+      PPE_TD_W(al, t, m - 2);
+      PPE_TD_W(be, u, m - 2);
+      PPE_TD_W(y, d, m - 2);
+      PPE_TD_P(b0, x0, 0);
+      PPE_TD_P(b1, x1, 0);
+      PPE_TD_LANE(R)
       {
-        PPE_TD_AT(t, i) = (PPE_TD_AT(t, i) - PPE_TD_AT(K.c, i) * PPE_TD_AT(t, i + 1)) * PPE_TD_AT(s, i);
-        PPE_TD_AT(u, i) = (-(PPE_TD_AT(K.c, i) * PPE_TD_AT(u, i + 1))) * PPE_TD_AT(s, i);
-        PPE_TD_AT(d, i) = PPE_TD_AT(d, i) - PPE_TD_AT(t, i) * PPE_TD_AT(x0, 0) - PPE_TD_AT(u, i) * PPE_TD_AT(x1, 0);
+        PPE_TD_E(al, t) = PPE_TD_E(al, t) * PPE_TD_E(si, s);
+        PPE_TD_E(be, u) = PPE_TD_E(c, K.c) * PPE_TD_E(si, s);
+        PPE_TD_E(y, d)  = PPE_TD_E(y, d) - PPE_TD_E(al, t) * PPE_TD_E(b0, x0) - PPE_TD_E(be, u) * PPE_TD_E(b1, x1);
       }
     }
+    for (long i = m - 3; i >= 1; i--) PPE_TD_GROUPS(R)
+      {
+        PPE_TD_P(c, K.c, i);
+        PPE_TD_P(si, s, i);
+        PPE_TD_W(al, t, i);
+        PPE_TD_P(al1, t, i + 1);
+        PPE_TD_W(be, u, i);
+        PPE_TD_P(be1, u, i + 1);
+        PPE_TD_W(y, d, i);
+        PPE_TD_P(b0, x0, 0);
+        PPE_TD_P(b1, x1, 0);
+        PPE_TD_LANE(R)
+        {
+          PPE_TD_E(al, t) = (PPE_TD_E(al, t) - PPE_TD_E(c, K.c) * PPE_TD_E(al1, t)) * PPE_TD_E(si, s);
+          PPE_TD_E(be, u) = (-(PPE_TD_E(c, K.c) * PPE_TD_E(be1, u))) * PPE_TD_E(si, s);
+          PPE_TD_E(y, d)  = PPE_TD_E(y, d) - PPE_TD_E(al, t) * PPE_TD_E(b0, x0) - PPE_TD_E(be, u) * PPE_TD_E(b1, x1);
+        }
+      }
   }
-  PPE_TD_LANES(R)
-  {
-    PPE_TD_AT(d, 0)     = PPE_TD_AT(x0, 0);
-    PPE_TD_AT(d, m - 1) = PPE_TD_AT(x1, 0);
-  }
+  ppe_td_recon_ends(R, m, x0, x1, d);
 }
 
 #endif

@@ -62,7 +62,7 @@ static PetscErrorCode TdRaise(MPI_Comm comm, PetscErrorCode code, const char msg
 /* Element (s,k) of a coefficient: shared (m values) or per line (packed). */
 static inline PetscReal Coef(const PPETridiag t, const PetscReal *v, PetscInt s, PetscInt k)
 {
-  return t->perline ? v[((size_t)(s / TD_SZ) * t->m + k) * TD_SZ + s % TD_SZ] : v[k];
+  return t->perline ? v[(size_t)k * t->nsys + s] : v[k];
 }
 
 /* Whether coefficient j (0: a, 2: c) of local row k is ignored: the ends of non-periodic lines. */
@@ -304,12 +304,12 @@ static PetscErrorCode PrepareCoefficients(PPETridiag t)
   /* the excess of the diagonal, without the ignored couplings of non-periodic ends */
   {
     PetscInt nl2 = t->perline ? t->nsys : 1;
-    size_t   len = t->perline ? (size_t)t->ng * t->m * TD_SZ : (size_t)t->m;
+    size_t   len = t->perline ? (size_t)t->m * t->nsys : (size_t)t->m;
 
     PetscCall(PetscCalloc1(PetscMax(len, 1), &t->ex));
     for (PetscInt s = 0; s < nl2; s++)
       for (PetscInt k = 0; k < t->m; k++) {
-        size_t    o = t->perline ? ((size_t)(s / TD_SZ) * t->m + k) * TD_SZ + s % TD_SZ : (size_t)k;
+        size_t    o = t->perline ? (size_t)k * t->nsys + s : (size_t)k;
         PetscReal a = Ignored(t, 0, k) ? 0.0 : t->a[o], c = Ignored(t, 2, k) ? 0.0 : t->c[o];
 
         t->ex[o] = Excess(t->b[o], a, c);
@@ -325,15 +325,14 @@ static void StoreLine(PPETridiag t, PetscInt s, PetscReal *dst, const PetscReal 
   if (t->mode == PPE_TD_MODE_SHARED) {
     for (PetscInt k = 0; k < t->m; k++) dst[k] = src[k];
   } else {
-    PetscReal *o = dst + (size_t)(s / TD_SZ) * t->m * TD_SZ + s % TD_SZ;
-    for (PetscInt k = 0; k < t->m; k++) o[(size_t)k * TD_SZ] = src[k];
+    for (PetscInt k = 0; k < t->m; k++) dst[(size_t)k * t->nsys + s] = src[k];
   }
 }
 
 /* Allocate the stored factors: shared (m) or per line (packed). */
 static PetscErrorCode AllocFactor(PPETridiag t, PetscReal **f)
 {
-  size_t len = t->mode == PPE_TD_MODE_SHARED ? (size_t)t->m : (size_t)t->ng * t->m * TD_SZ;
+  size_t len = t->mode == PPE_TD_MODE_SHARED ? (size_t)t->m : (size_t)t->m * t->nsys;
 
   PetscFunctionBegin;
   PetscCall(PetscCalloc1(PetscMax(len, 1), f));
@@ -697,7 +696,7 @@ static PetscErrorCode SetUpReduction(PPETridiag t)
 /* Runtime buffers of the solves. */
 static PetscErrorCode SetUpBuffers(PPETridiag t)
 {
-  size_t tile = (size_t)PPE_TD_G * t->m * TD_SZ;
+  size_t tile = (size_t)PetscMax(PPE_TD_L, PPE_TD_G * TD_SZ) * t->m;
 
   PetscFunctionBegin;
   if (!t->precompute) PetscCall(PetscMalloc1(3 * tile, &t->scr));

@@ -1,9 +1,11 @@
 /*
    Private layout of PPETridiag and the entry points of its host back end.
 
-   Arrays "per line" are stored in the SZ-packed layout of the batch, [group][row][lane]
-   (ng*m*SZ values, ng = ceil(nsys/SZ)); "per lane" arrays hold one value per line
-   (ng*SZ values, the lanes past nsys unused); "shared" arrays one value per local row.
+   Arrays "per line" (coefficients, factors) are stored [row][line], element (s,k) at
+   k*nsys + s, so that both a block of contiguous lines (natural layout) and a group of SZ
+   lines (packed layout) read them with unit lane stride; "per lane" arrays hold one value
+   per line (ng*SZ values, ng = ceil(nsys/SZ), the lanes past nsys unused); "shared" arrays
+   one value per local row.
 */
 #pragma once
 
@@ -11,8 +13,10 @@
 #include <ppekit/tridiag.h>
 #include <kernels/tridiag.h>
 
-/* Groups of SZ lanes solved together by one call of a kernel (hides the latency of the
-   sweep's dependence chain: G*SZ/4 independent AVX2 chains). */
+/* Lanes solved together by one call of a kernel, enough to hide the latency of the sweep's
+   dependence chain (8 independent AVX2 chains) while a block of 1024 rows stays in L2:
+   natural layout, PPE_TD_L contiguous lines; packed layout, PPE_TD_G groups of SZ lines. */
+#define PPE_TD_L 32
 #define PPE_TD_G 4
 
 /* What a kernel call does. */
@@ -83,7 +87,7 @@ struct _p_PPETridiag {
   /* coefficients as given */
   PetscBool   coef_set;   /* a, b, c given */
   PetscBool   perline;    /* a, b, c per line (packed) */
-  PetscReal  *a, *b, *c;  /* shared: m; per line: ng*m*SZ */
+  PetscReal  *a, *b, *c;  /* shared: m; per line: m*nsys, [row][line] */
   PetscReal  *w;          /* m weights of the shift (ones when not given) */
   PetscReal  *shift;      /* ng*SZ shifts (zeros when not given) */
   PetscBool   has_shift;  /* a shift was given */
@@ -100,10 +104,10 @@ struct _p_PPETridiag {
   PetscInt         nthomas, nptdma, ndistd2; /* lines per method */
   PPETdMode        mode;     /* where the coefficients and factors live */
   PetscReal       *ex;       /* excess of the diagonal, b + a + c summed exactly (shared or per line; ends of non-periodic lines without a, c) */
-  PetscReal       *ip, *q, *al, *be; /* factors, shared (m) or per line (packed); NULL when recomputed */
+  PetscReal       *ip, *q, *al, *be; /* factors, shared (m) or per line (m*nsys); NULL when recomputed */
   PetscReal       *last;     /* ng*SZ: thomas 1/p_{n-1}, periodic sinv (0 when pinned) */
   PetscReal       *ones;     /* m ones: w when not given */
-  PetscReal       *scr;      /* scratch of the fly kernels: 3 x PPE_TD_G*m*SZ */
+  PetscReal       *scr;      /* scratch of the fly kernels: 3 tiles of m rows of max(PPE_TD_L, PPE_TD_G*SZ) lanes */
   PetscReal       *rb0, *rb1; /* ng*SZ: boundary right-hand sides, then boundary unknowns */
   PPETdReduced     red;
   PPETdDistD2      d2;

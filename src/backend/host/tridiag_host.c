@@ -76,24 +76,30 @@ static void KernelAny(PPETdKernel k, PetscBool fly, ppe_td_lanes R, long n, cons
 }
 
 /*
-   PPETridiagKernel_Host - run kernel k on the block R of rows 0..n-1. full: R is a full
-   block and the views have the strides of mode (see tridiag_host_inst.h); avx2: use the
-   AVX2 instance.
+   PPETridiagKernel_Host - run kernel k on the block R of rows 0..n-1: the instance of a
+   full natural block (one group of PPE_TD_L lanes) or full packed block (PPE_TD_G groups
+   of PPE_TRIDIAG_SZ lanes) with unit lane stride, whose views have the strides of mode
+   (see tridiag_host_inst.h), or the generic body for anything else; avx2: use the AVX2
+   instances.
 */
 void PPETridiagKernel_Host(PPETdKernel k, PetscBool fly, PPETdMode mode, PetscBool avx2, ppe_td_lanes R, long n, const PPETdArgs *x)
 {
-  PetscBool full = (PetscBool)(R.g0 == 0 && R.g1 == PPE_TD_G && R.l0 == 0 && R.l1 == PPE_TRIDIAG_SZ && x->d.ls == 1);
+  int shape = -1;
 
-  if (!full) {
+  if (x->d.ls == 1 && R.g0 == 0 && R.l0 == 0) {
+    if (R.g1 == 1 && R.l1 == PPE_TD_L) shape = 0;
+    else if (R.g1 == PPE_TD_G && R.l1 == PPE_TRIDIAG_SZ) shape = 1;
+  }
+  if (shape < 0) {
     KernelAny(k, fly, R, n, x);
     return;
   }
 #if PPE_TD_HAVE_AVX2
   if (avx2) {
-    TdFull_AVX2[k][fly ? 1 : 0][mode](n, x);
+    TdFull_AVX2[shape][k][fly ? 1 : 0][mode](n, x);
     return;
   }
 #endif
   (void)avx2;
-  TdFull_Generic[k][fly ? 1 : 0][mode](n, x);
+  TdFull_Generic[shape][k][fly ? 1 : 0][mode](n, x);
 }
