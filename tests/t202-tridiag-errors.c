@@ -107,6 +107,17 @@ int main(int argc, char **argv)
     PetscCall(Expect(comm, BAD_THOMAS, "thomas on several ranks", "Method thomas solves lines held whole by one rank"));
     PetscCall(Expect(comm, BAD_PIN_DIFFER, "different pinned lines", "pinned lines differ between the ranks"));
   }
+  /* a batch whose set-up failed is fixed and set up again */
+  {
+    PPETridiag     t;
+    PetscErrorCode ierr;
+
+    PetscCall(Build(comm, BAD_DISTD2, &t, &ierr));
+    PetscCall(PPETridiagSetMethod(t, PPE_TRIDIAG_AUTO));
+    PetscCall(PPETridiagSetUp(t));
+    PetscCall(TapCheck(comm, (PetscBool)(ierr != 0), "after a refused set-up, method auto sets up the same batch"));
+    PetscCall(PPETridiagDestroy(&t));
+  }
   /* a good batch still works: the pinned singular line and four shifted ones */
   {
     PPETridiag     t;

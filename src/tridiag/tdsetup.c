@@ -249,8 +249,18 @@ static PetscErrorCode CheckInput(PPETridiag t)
     if (r == t->rank) t->rstart = t->n;
     t->n += ms[r];
   }
-  for (PetscMPIInt r = 0; r < t->size; r++) PetscCheck(ms[r] >= 2, comm, PETSC_ERR_ARG_SIZ, "Every rank of a tridiagonal batch needs at least 2 rows of each line: rank %d has %" PetscInt_FMT, (int)r, ms[r]);
-  PetscCall(PetscFree(ms));
+  {
+    PetscMPIInt bad = -1;
+    PetscInt    mbad = 0;
+
+    for (PetscMPIInt r = t->size - 1; r >= 0; r--)
+      if (ms[r] < 2) {
+        bad  = r;
+        mbad = ms[r];
+      }
+    PetscCall(PetscFree(ms));
+    PetscCheck(bad < 0, comm, PETSC_ERR_ARG_SIZ, "Every rank of a tridiagonal batch needs at least 2 rows of each line: rank %d has %" PetscInt_FMT, (int)bad, mbad);
+  }
   /* finite coefficients, shift and weights */
   {
     const char *name[3] = {"a (lower)", "b (diagonal)", "c (upper)"};
@@ -629,18 +639,17 @@ static PetscErrorCode SetUpPTDMA(PPETridiag t, const PetscReal *row, const Petsc
 }
 
 /* Lines split over the ranks: local reduction, method per line, distd2 pairs, ptdma systems. */
-static PetscErrorCode SetUpReduction(PPETridiag t)
+static PetscErrorCode SetUpReductionWith(PPETridiag t, PetscReal *row, PetscInt *valid, PetscReal *bound)
 {
   MPI_Comm       comm = PetscObjectComm((PetscObject)t);
-  PetscInt       m = t->m, ns = t->nsys, nl, *valid;
-  PetscReal     *A, *B, *C, *ip, *al, *be, *h, *row, *bound, tol = PivotTol(t->n);
+  PetscInt       m = t->m, ns = t->nsys, nl;
+  PetscReal     *A, *B, *C, *ip, *al, *be, *h, tol = PivotTol(t->n);
   PetscBool      store = t->precompute;
   PetscErrorCode code  = 0;
   char           msg[512];
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc7(m, &A, m, &B, m, &C, m, &ip, m, &al, m, &be, m, &h));
-  PetscCall(PetscCalloc3(6 * ns + 1, &row, ns + 1, &valid, ns + 1, &bound));
   if (store) {
     PetscCall(AllocFactor(t, &t->ip));
     PetscCall(AllocFactor(t, &t->al));
@@ -689,7 +698,21 @@ static PetscErrorCode SetUpReduction(PPETridiag t)
     t->d2.prev = t->d2.next = MPI_PROC_NULL;
   }
   PetscCall(SetUpPTDMA(t, row, valid));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The work arrays of the reduction set-up, freed also when it fails. */
+static PetscErrorCode SetUpReduction(PPETridiag t)
+{
+  PetscInt      *valid, ns = t->nsys;
+  PetscReal     *row, *bound;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc3(6 * ns + 1, &row, ns + 1, &valid, ns + 1, &bound));
+  ierr = SetUpReductionWith(t, row, valid, bound);
   PetscCall(PetscFree3(row, valid, bound));
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -709,6 +732,7 @@ PetscErrorCode PPETridiagSetUp_Private(PPETridiag t)
   MPI_Comm comm = PetscObjectComm((PetscObject)t);
 
   PetscFunctionBegin;
+  PetscCall(PPETridiagReset_Private(t)); /* what a failed set-up may have left */
   t->setup_bytes = 0;
   PetscCall(CheckInput(t));
   PetscCall(PrepareCoefficients(t));
