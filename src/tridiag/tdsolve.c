@@ -1,5 +1,6 @@
 /*
-   PPETridiag solve: the kernels over blocks of lines, and the run-time exchanges.
+   PPETridiag solve: the kernels over blocks of lines, the run-time exchanges, packing, and
+   the communication counters.
 
      thomas:  one pass of the Thomas (or periodic Thomas) kernel over every block.
      ptdma:   reduce (boundary right-hand sides r0, r1 of every line) ->
@@ -221,5 +222,262 @@ PetscErrorCode PPETridiagSolve_Private(PPETridiag t, PetscScalar d[], PetscBool 
   }
   t->nsolves++;
   PetscCall(PetscLogFlops((t->used == PPE_TRIDIAG_THOMAS ? (t->periodic ? 8.0 : 5.0) : 10.0) * t->nsys * t->m));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PPETridiagSolve - solves every line in place, data in the natural layout
+
+   Collective
+
+   Input Parameters:
++  td - the batch
+-  d  - right-hand sides on entry, solutions on exit; element (s,k) at d[s*ls + k*ks]
+
+   Level: beginner
+
+.seealso: PPETridiagSolvePacked(), PPETridiagSetNaturalLayout()
+@*/
+PetscErrorCode PPETridiagSolve(PPETridiag td, PetscScalar d[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(td, PPETRIDIAG_CLASSID, 1);
+  PetscCall(PPETridiagSetUp(td));
+  PetscCall(PetscLogEventBegin(PPE_TridiagSolve, td, 0, 0, 0));
+  PetscCall(PPETridiagSolve_Private(td, d, PETSC_FALSE));
+  PetscCall(PetscLogEventEnd(PPE_TridiagSolve, td, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PPETridiagSolvePacked - solves every line in place, data in the packed layout
+
+   Collective
+
+   Input Parameters:
++  td - the batch
+-  dp - right-hand sides on entry, solutions on exit, in the packed layout (see PPETridiagPack())
+
+   Level: intermediate
+
+.seealso: PPETridiagPack(), PPETridiagGetPackedSize()
+@*/
+PetscErrorCode PPETridiagSolvePacked(PPETridiag td, PetscScalar dp[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(td, PPETRIDIAG_CLASSID, 1);
+  PetscCall(PPETridiagSetUp(td));
+  PetscCall(PetscLogEventBegin(PPE_TridiagSolve, td, 0, 0, 0));
+  PetscCall(PPETridiagSolve_Private(td, dp, PETSC_TRUE));
+  PetscCall(PetscLogEventEnd(PPE_TridiagSolve, td, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PPETridiagGetPackedSize - length of an array in the packed layout: ceil(nsys/SZ)*m*SZ
+
+   Not Collective
+
+   Level: intermediate
+@*/
+PetscErrorCode PPETridiagGetPackedSize(PPETridiag td, PetscInt *len)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(td, PPETRIDIAG_CLASSID, 1);
+  PPETridiagCheckSizes(td);
+  *len = td->ng * td->m * PPE_TRIDIAG_SZ;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PPETridiagPack - copies natural-layout data into the packed layout: element (s,k) goes to
+   dp[((s/SZ)*m + k)*SZ + s%SZ], SZ = PPE_TRIDIAG_SZ; the lanes past nsys are zeroed
+
+   Not Collective
+
+   Level: intermediate
+
+.seealso: PPETridiagUnpack(), PPETridiagSolvePacked()
+@*/
+PetscErrorCode PPETridiagPack(PPETridiag td, const PetscScalar d[], PetscScalar dp[])
+{
+  const PetscInt SZ = PPE_TRIDIAG_SZ, m = td->m;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(td, PPETRIDIAG_CLASSID, 1);
+  PPETridiagCheckSizes(td);
+  PetscCall(PetscLogEventBegin(PPE_TridiagPack, td, 0, 0, 0));
+  for (PetscInt g = 0; g < td->ng; g++) {
+    PetscInt nl = PetscMin(SZ, td->nsys - g * SZ);
+
+    for (PetscInt k = 0; k < m; k++) {
+      PetscScalar       *o = dp + ((size_t)g * m + k) * SZ;
+      const PetscScalar *i = d + (size_t)g * SZ * td->ls + (size_t)k * td->ks;
+
+      if (td->ls == 1 && nl == SZ)
+        for (PetscInt l = 0; l < SZ; l++) o[l] = i[l];
+      else
+        for (PetscInt l = 0; l < SZ; l++) o[l] = l < nl ? i[(size_t)l * td->ls] : 0.0;
+    }
+  }
+  PetscCall(PetscLogEventEnd(PPE_TridiagPack, td, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PPETridiagUnpack - copies packed-layout data back into the natural layout
+
+   Not Collective
+
+   Level: intermediate
+
+.seealso: PPETridiagPack()
+@*/
+PetscErrorCode PPETridiagUnpack(PPETridiag td, const PetscScalar dp[], PetscScalar d[])
+{
+  const PetscInt SZ = PPE_TRIDIAG_SZ, m = td->m;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(td, PPETRIDIAG_CLASSID, 1);
+  PPETridiagCheckSizes(td);
+  PetscCall(PetscLogEventBegin(PPE_TridiagPack, td, 0, 0, 0));
+  for (PetscInt g = 0; g < td->ng; g++) {
+    PetscInt nl = PetscMin(SZ, td->nsys - g * SZ);
+
+    for (PetscInt k = 0; k < m; k++) {
+      const PetscScalar *i = dp + ((size_t)g * m + k) * SZ;
+      PetscScalar       *o = d + (size_t)g * SZ * td->ls + (size_t)k * td->ks;
+
+      if (td->ls == 1 && nl == SZ)
+        for (PetscInt l = 0; l < SZ; l++) o[l] = i[l];
+      else
+        for (PetscInt l = 0; l < nl; l++) o[(size_t)l * td->ls] = i[l];
+    }
+  }
+  PetscCall(PetscLogEventEnd(PPE_TridiagPack, td, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PPETridiagGetLineMethods - how many lines each method solves (after set-up)
+
+   Not Collective
+
+   Output Parameters:
++  nthomas - lines solved by thomas
+.  nptdma  - lines solved by ptdma
+-  ndistd2 - lines solved by distd2
+
+   Level: intermediate
+@*/
+PetscErrorCode PPETridiagGetLineMethods(PPETridiag td, PetscInt *nthomas, PetscInt *nptdma, PetscInt *ndistd2)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(td, PPETRIDIAG_CLASSID, 1);
+  PetscCheck(td->setupcalled, PetscObjectComm((PetscObject)td), PETSC_ERR_ORDER, "Call PPETridiagSetUp() first");
+  if (nthomas) *nthomas = td->nthomas;
+  if (nptdma) *nptdma = td->nptdma;
+  if (ndistd2) *ndistd2 = td->ndistd2;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PPETridiagGetCommCounts - what this rank's solves sent to other ranks since set-up (or the
+   last PPETridiagResetCommCounts())
+
+   Not Collective
+
+   Output Parameters:
++  nsolves  - solves
+.  bytes    - bytes sent to other ranks (the rank's own share of an all-to-all excluded)
+-  messages - messages sent to other ranks (non-empty all-to-all blocks and point-to-point sends)
+
+   Notes:
+   Counted from the counts handed to MPI. Set-up communication is not included. PETSc's own
+   counters (PPECountersGet()) also see these calls; they count an all-to-all's block to the
+   rank itself too.
+
+   Level: intermediate
+
+.seealso: PPETridiagGetCommModel(), PPECountersGet()
+@*/
+PetscErrorCode PPETridiagGetCommCounts(PPETridiag td, PetscInt *nsolves, PetscLogDouble *bytes, PetscLogDouble *messages)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(td, PPETRIDIAG_CLASSID, 1);
+  if (nsolves) *nsolves = td->nsolves;
+  if (bytes) *bytes = td->bytes;
+  if (messages) *messages = td->msgs;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PPETridiagResetCommCounts - zeroes the counters of PPETridiagGetCommCounts()
+
+   Not Collective
+
+   Level: intermediate
+@*/
+PetscErrorCode PPETridiagResetCommCounts(PPETridiag td)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(td, PPETRIDIAG_CLASSID, 1);
+  td->nsolves = 0;
+  td->bytes   = 0;
+  td->msgs    = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PPETridiagGetCommModel - bytes and messages one solve should send from this rank, by the
+   model of the method (after set-up)
+
+   Not Collective
+
+   Output Parameters:
++  bytes    - ptdma: 2 values per line out to the owners of the reduced systems and 2 back,
+              for the lines whose reduced systems other ranks own; distd2: 1 value per line
+              to each neighbour rank
+-  messages - ptdma: 2 per other rank owning some reduced systems (there and back); distd2:
+              1 per neighbour rank
+
+   Level: intermediate
+
+.seealso: PPETridiagGetCommCounts()
+@*/
+PetscErrorCode PPETridiagGetCommModel(PPETridiag td, PetscLogDouble *bytes, PetscLogDouble *messages)
+{
+  PetscLogDouble b = 0, msg = 0;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(td, PPETRIDIAG_CLASSID, 1);
+  PetscCheck(td->setupcalled, PetscObjectComm((PetscObject)td), PETSC_ERR_ORDER, "Call PPETridiagSetUp() first");
+  if (td->nptdma && td->size > 1) {
+    /* out: my 2 values of every line whose reduced system another rank owns */
+    for (PetscMPIInt q = 0; q < td->size; q++) {
+      PetscInt lo = (PetscInt)(((PetscInt64)q * td->red.np) / td->size), hi = (PetscInt)(((PetscInt64)(q + 1) * td->red.np) / td->size);
+
+      if (q == td->rank || hi == lo) continue;
+      b += 2.0 * sizeof(PetscScalar) * (hi - lo);
+      msg += 1;
+    }
+    /* back: the 2 solved values of each line I own, to every other rank */
+    if (td->red.nown) {
+      b += 2.0 * sizeof(PetscScalar) * td->red.nown * (td->size - 1);
+      msg += td->size - 1;
+    }
+  }
+  if (td->ndistd2) {
+    if (td->d2.prev != MPI_PROC_NULL && td->d2.prev != td->rank) {
+      b += sizeof(PetscScalar) * td->ndistd2;
+      msg += 1;
+    }
+    if (td->d2.next != MPI_PROC_NULL && td->d2.next != td->rank) {
+      b += sizeof(PetscScalar) * td->ndistd2;
+      msg += 1;
+    }
+  }
+  if (bytes) *bytes = b;
+  if (messages) *messages = msg;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

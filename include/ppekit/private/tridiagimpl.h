@@ -118,6 +118,8 @@ struct _p_PPETridiag {
   PetscLogDouble   setup_bytes;       /* sent to other ranks by the last set-up */
 };
 
+#define PPETridiagCheckSizes(t) PetscCheck((t)->nsys >= 0, PetscObjectComm((PetscObject)(t)), PETSC_ERR_ORDER, "Call PPETridiagSetSizes() first")
+
 PETSC_INTERN PetscErrorCode PPETridiagSetUp_Private(PPETridiag);
 PETSC_INTERN PetscErrorCode PPETridiagReset_Private(PPETridiag);
 PETSC_INTERN PetscErrorCode PPETridiagSolve_Private(PPETridiag, PetscScalar[], PetscBool);
