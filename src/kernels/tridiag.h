@@ -11,9 +11,9 @@
        element (g, i, l) of x  =  x.v[g*x.gs + i*x.rs + l*x.ls]
 
    so the same body reads the SZ-packed layout (gs = m*SZ, rs = SZ, ls = 1), the natural
-   layout of a DMDA's z lines (one group of contiguous lanes: rs = nsys, ls = 1; per-line
-   arrays are stored the same way), coefficients shared by all lines (gs = 0, rs = 1,
-   ls = 0) and per-lane scalars (rs = 0). For each row and group the body takes restrict
+   layout of a DMDA's z lines (groups of consecutive lines: gs = SZ, rs = nsys, ls = 1;
+   per-line arrays are stored the same way), coefficients shared by all lines (gs = 0,
+   rs = 1, ls = 0) and per-lane scalars (rs = 0). For each row and group the body takes restrict
    row pointers, so the lane loop is a plain unit-stride loop once the host instance has
    made ls a constant.
 
@@ -59,6 +59,33 @@
   #define PPE_TD_SIMD
 #endif
 
+/* The lane loop stays a loop until it is vectorised: completely unrolled first (8 lanes),
+   GCC vectorises the group loop instead (pairs of elements gathered from two groups). */
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__) && !defined(__HIPCC__)
+  #define PPE_TD_NOUNROLL _Pragma("GCC unroll 1")
+#else
+  #define PPE_TD_NOUNROLL
+#endif
+
+/* Prefetch of the data PPE_TD_PF rows ahead in the forward sweeps (host only): in the natural
+   layout consecutive rows of a line are far apart, which the hardware prefetchers miss. */
+#if defined(__GNUC__) && !defined(__CUDACC__) && !defined(__HIPCC__)
+  #define PPE_TD_PREFETCH(p) __builtin_prefetch((const void *)(p), 1, 3)
+#else
+  #define PPE_TD_PREFETCH(p) ((void)0)
+#endif
+#ifndef PPE_TD_PF
+  #define PPE_TD_PF 8
+#endif
+/* within PPE_TD_GROUPS: prefetch the lanes of row pointer p of view x, PPE_TD_PF rows ahead */
+#define PPE_TD_AHEAD(p, x, i, iend) \
+  do { \
+    if ((i) + PPE_TD_PF < (iend)) { \
+      PPE_TD_PREFETCH((p) + PPE_TD_PF * (x).rs + (long)R.l0 * (x).ls); \
+      PPE_TD_PREFETCH((p) + PPE_TD_PF * (x).rs + (long)(R.l1 - 1) * (x).ls); \
+    } \
+  } while (0)
+
 /* The block of lanes a call works on. */
 typedef struct {
   int g0, g1, l0, l1;
@@ -84,7 +111,7 @@ typedef struct {
 /* Loops and row pointers: within PPE_TD_GROUPS, P(p, x, i) declares p as row i of view x
    for group g (W: writable), and E(p, x) is lane l of that row. */
 #define PPE_TD_GROUPS(R) for (int g = (R).g0; g < (R).g1; g++)
-#define PPE_TD_LANE(R)   PPE_TD_SIMD for (int l = (R).l0; l < (R).l1; l++)
+#define PPE_TD_LANE(R)   PPE_TD_SIMD PPE_TD_NOUNROLL for (int l = (R).l0; l < (R).l1; l++)
 #define PPE_TD_W(p, x, i) double *PPE_TD_RESTRICT p = (x).v + (long)g * (x).gs + (long)(i) * (x).rs
 #define PPE_TD_P(p, x, i) const double *PPE_TD_RESTRICT p = (x).v + (long)g * (x).gs + (long)(i) * (x).rs
 #define PPE_TD_E(p, x)    (p)[(long)l * (x).ls]
@@ -116,6 +143,7 @@ PPE_TD_HD void ppe_td_forward(ppe_td_lanes R, long i0, long i1, ppe_td_carr A, p
       PPE_TD_P(y1, d, i - 1);
       PPE_TD_P(a, A, i);
       PPE_TD_P(p, ip, i - 1);
+      PPE_TD_AHEAD(y, d, i, i1);
       PPE_TD_LANE(R) PPE_TD_E(y, d) = PPE_TD_E(y, d) - (PPE_TD_E(a, A) * PPE_TD_E(p, ip)) * PPE_TD_E(y1, d);
     }
 }
@@ -172,6 +200,7 @@ PPE_TD_HD void ppe_td_forward_fly(ppe_td_lanes R, long i0, long i1, ppe_td_coefs
       PPE_TD_P(t1, t, i - 1);
       PPE_TD_W(y, d, i);
       PPE_TD_P(y1, d, i - 1);
+      PPE_TD_AHEAD(y, d, i, i1);
       PPE_TD_LANE(R)
       {
         double li = PPE_TD_E(a, K.a) * PPE_TD_E(s1, s);
@@ -283,6 +312,7 @@ PPE_TD_HD void ppe_td_pthomas_fly(ppe_td_lanes R, long n, ppe_td_coefs K, ppe_td
       PPE_TD_P(h1, t, i - 1);
       PPE_TD_W(y, d, i);
       PPE_TD_P(y1, d, i - 1);
+      PPE_TD_AHEAD(y, d, i, n - 1);
       PPE_TD_LANE(R)
       {
         double li = PPE_TD_E(a, K.a) * PPE_TD_E(s1, s);
@@ -411,6 +441,7 @@ PPE_TD_HD void ppe_td_recon(ppe_td_lanes R, long m, ppe_td_carr al, ppe_td_carr 
       PPE_TD_P(q, be, i);
       PPE_TD_P(b0, x0, 0);
       PPE_TD_P(b1, x1, 0);
+      PPE_TD_AHEAD(y, d, i, m - 1);
       PPE_TD_LANE(R) PPE_TD_E(y, d) = PPE_TD_E(y, d) - PPE_TD_E(p, al) * PPE_TD_E(b0, x0) - PPE_TD_E(q, be) * PPE_TD_E(b1, x1);
     }
   ppe_td_recon_ends(R, m, x0, x1, d);
@@ -478,6 +509,10 @@ PPE_TD_HD void ppe_td_recon_fly(ppe_td_lanes R, long m, ppe_td_coefs K, ppe_td_a
         PPE_TD_W(y, d, i);
         PPE_TD_P(b0, x0, 0);
         PPE_TD_P(b1, x1, 0);
+        if (i - PPE_TD_PF >= 1) { /* this sweep goes down the rows */
+          PPE_TD_PREFETCH(y - PPE_TD_PF * d.rs + (long)R.l0 * d.ls);
+          PPE_TD_PREFETCH(y - PPE_TD_PF * d.rs + (long)(R.l1 - 1) * d.ls);
+        }
         PPE_TD_LANE(R)
         {
           PPE_TD_E(al, t) = (PPE_TD_E(al, t) - PPE_TD_E(c, K.c) * PPE_TD_E(al1, t)) * PPE_TD_E(si, s);

@@ -719,7 +719,7 @@ static PetscErrorCode SetUpReduction(PPETridiag t)
 /* Runtime buffers of the solves. */
 static PetscErrorCode SetUpBuffers(PPETridiag t)
 {
-  size_t tile = (size_t)PetscMax(PPE_TD_L, PPE_TD_G * TD_SZ) * t->m;
+  size_t tile = (size_t)PPE_TD_G * TD_SZ * t->m;
 
   PetscFunctionBegin;
   if (!t->precompute) PetscCall(PetscMalloc1(3 * tile, &t->scr));

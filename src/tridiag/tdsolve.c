@@ -15,19 +15,19 @@
 #define TD_SZ PPE_TRIDIAG_SZ
 
 /*
-   Views of a block of lines. Natural layout: lines s0.. as one group of contiguous lanes.
-   Packed layout: groups G0.. of SZ lanes (s0 = G0*SZ). Per-line arrays are [row][line].
+   Views of the block of lines that starts at line s0 (a multiple of SZ), as groups of SZ
+   lines: in the packed layout each group is contiguous; in the natural layout the groups
+   are consecutive lines of each row. Per-line arrays are [row][line].
 */
 static void BlockArgs(const PPETridiag t, PetscScalar *d, PetscBool packed, PetscInt s0, PPETdArgs *x)
 {
-  const long SZ = TD_SZ, m = t->m, ns = t->nsys, tile = (long)PetscMax(PPE_TD_L, PPE_TD_G * TD_SZ) * m;
-  const long gs = packed ? SZ : 0; /* group stride of per-line and per-lane arrays */
+  const long SZ = TD_SZ, m = t->m, ns = t->nsys, tile = (long)PPE_TD_G * TD_SZ * m;
 
-#define TD_COEF(v) (t->perline ? (ppe_td_carr){(v) + s0, gs, ns, 1} : (ppe_td_carr){(v), 0, 1, 0})
-#define TD_FACT(v) ((v) ? (t->mode == PPE_TD_MODE_SHARED ? (ppe_td_carr){(v), 0, 1, 0} : (ppe_td_carr){(v) + s0, gs, ns, 1}) : (ppe_td_carr){NULL, 0, 0, 0})
-#define TD_LANE(v) ((ppe_td_carr){(v) + s0, gs, 0, 1})
-#define TD_LANEW(v) ((ppe_td_arr){(v) + s0, gs, 0, 1})
-#define TD_SCR(j)  (packed ? (ppe_td_arr){t->scr ? t->scr + (j) * tile : NULL, m * SZ, SZ, 1} : (ppe_td_arr){t->scr ? t->scr + (j) * tile : NULL, 0, PPE_TD_L, 1})
+#define TD_COEF(v)  (t->perline ? (ppe_td_carr){(v) + s0, SZ, ns, 1} : (ppe_td_carr){(v), 0, 1, 0})
+#define TD_FACT(v)  ((v) ? (t->mode == PPE_TD_MODE_SHARED ? (ppe_td_carr){(v), 0, 1, 0} : (ppe_td_carr){(v) + s0, SZ, ns, 1}) : (ppe_td_carr){NULL, 0, 0, 0})
+#define TD_LANE(v)  ((ppe_td_carr){(v) + s0, SZ, 0, 1})
+#define TD_LANEW(v) ((ppe_td_arr){(v) + s0, SZ, 0, 1})
+#define TD_SCR(j)   ((ppe_td_arr){t->scr ? t->scr + (j) * tile : NULL, m * SZ, SZ, 1})
   x->a     = TD_COEF(t->a);
   x->e     = TD_COEF(t->ex);
   x->c     = TD_COEF(t->c);
@@ -40,7 +40,7 @@ static void BlockArgs(const PPETridiag t, PetscScalar *d, PetscBool packed, Pets
   x->be    = TD_FACT(t->be);
   x->last  = t->last ? TD_LANE(t->last) : (ppe_td_carr){NULL, 0, 0, 0};
   if (packed) x->d = (ppe_td_arr){d + (s0 / SZ) * m * SZ, m * SZ, SZ, 1};
-  else x->d = (ppe_td_arr){d + s0 * t->ls, 0, t->ks, t->ls};
+  else x->d = (ppe_td_arr){d + s0 * t->ls, SZ * t->ls, t->ks, t->ls};
   x->r0 = TD_LANEW(t->rb0);
   x->r1 = TD_LANEW(t->rb1);
   x->x0 = TD_LANE(t->rb0);
@@ -55,36 +55,24 @@ static void BlockArgs(const PPETridiag t, PetscScalar *d, PetscBool packed, Pets
 #undef TD_SCR
 }
 
-/* Kernel k over every line: full blocks (PPE_TD_L contiguous lines, or PPE_TD_G groups of
-   SZ packed lines), then the rest. */
+/* Kernel k over every line: full blocks of PPE_TD_G groups of SZ lines, then the rest. */
 static void RunKernel(const PPETridiag t, PPETdKernel k, PetscScalar *d, PetscBool packed)
 {
-  PetscInt  ns  = t->nsys;
-  PetscBool fly = (PetscBool)!t->precompute;
+  PetscInt  nfull = t->nsys / TD_SZ, rem = t->nsys % TD_SZ;
+  PetscBool fly   = (PetscBool)!t->precompute;
   PPETdArgs x;
 
-  if (!packed) {
-    for (PetscInt s0 = 0; s0 < ns; s0 += PPE_TD_L) {
-      ppe_td_lanes R = {0, 1, 0, (int)PetscMin(PPE_TD_L, ns - s0)};
+  for (PetscInt G0 = 0; G0 < nfull; G0 += PPE_TD_G) {
+    ppe_td_lanes R = {0, (int)PetscMin(PPE_TD_G, nfull - G0), 0, TD_SZ};
 
-      BlockArgs(t, d, packed, s0, &x);
-      PPETridiagKernel_Host(k, fly, t->mode, t->avx2, R, t->m, &x);
-    }
-  } else {
-    PetscInt nfull = ns / TD_SZ, rem = ns % TD_SZ;
+    BlockArgs(t, d, packed, G0 * TD_SZ, &x);
+    PPETridiagKernel_Host(k, fly, t->mode, t->avx2, R, t->m, &x);
+  }
+  if (rem) {
+    ppe_td_lanes R = {0, 1, 0, (int)rem};
 
-    for (PetscInt G0 = 0; G0 < nfull; G0 += PPE_TD_G) {
-      ppe_td_lanes R = {0, (int)PetscMin(PPE_TD_G, nfull - G0), 0, TD_SZ};
-
-      BlockArgs(t, d, packed, G0 * TD_SZ, &x);
-      PPETridiagKernel_Host(k, fly, t->mode, t->avx2, R, t->m, &x);
-    }
-    if (rem) {
-      ppe_td_lanes R = {0, 1, 0, (int)rem};
-
-      BlockArgs(t, d, packed, nfull * TD_SZ, &x);
-      PPETridiagKernel_Host(k, fly, t->mode, t->avx2, R, t->m, &x);
-    }
+    BlockArgs(t, d, packed, nfull * TD_SZ, &x);
+    PPETridiagKernel_Host(k, fly, t->mode, t->avx2, R, t->m, &x);
   }
 }
 

@@ -13,11 +13,12 @@
 #include <ppekit/tridiag.h>
 #include <kernels/tridiag.h>
 
-/* Lanes solved together by one call of a kernel, enough to hide the latency of the sweep's
-   dependence chain (8 independent AVX2 chains) while a block of 1024 rows stays in L2:
-   natural layout, PPE_TD_L contiguous lines; packed layout, PPE_TD_G groups of SZ lines. */
-#define PPE_TD_L 32
-#define PPE_TD_G 4
+/* Groups of SZ lines solved together by one call of a kernel: 8 independent AVX2 chains hide
+   the latency of the sweeps, and a block of 1024 rows (256 KiB) stays in L2 between the
+   forward and the backward sweep. In the natural layout the groups are consecutive lines. */
+#ifndef PPE_TD_G
+  #define PPE_TD_G 4
+#endif
 
 /* What a kernel call does. */
 typedef enum {
@@ -107,7 +108,7 @@ struct _p_PPETridiag {
   PetscReal       *ip, *q, *al, *be; /* factors, shared (m) or per line (m*nsys); NULL when recomputed */
   PetscReal       *last;     /* ng*SZ: thomas 1/p_{n-1}, periodic sinv (0 when pinned) */
   PetscReal       *ones;     /* m ones: w when not given */
-  PetscReal       *scr;      /* scratch of the fly kernels: 3 tiles of m rows of max(PPE_TD_L, PPE_TD_G*SZ) lanes */
+  PetscReal       *scr;      /* scratch of the fly kernels: 3 tiles of PPE_TD_G*SZ lanes by m rows */
   PetscReal       *rb0, *rb1; /* ng*SZ: boundary right-hand sides, then boundary unknowns */
   PPETdReduced     red;
   PPETdDistD2      d2;

@@ -76,30 +76,25 @@ static void KernelAny(PPETdKernel k, PetscBool fly, ppe_td_lanes R, long n, cons
 }
 
 /*
-   PPETridiagKernel_Host - run kernel k on the block R of rows 0..n-1: the instance of a
-   full natural block (one group of PPE_TD_L lanes) or full packed block (PPE_TD_G groups
-   of PPE_TRIDIAG_SZ lanes) with unit lane stride, whose views have the strides of mode
-   (see tridiag_host_inst.h), or the generic body for anything else; avx2: use the AVX2
-   instances.
+   PPETridiagKernel_Host - run kernel k on the block R of rows 0..n-1: the instance of a full
+   block (PPE_TD_G groups of PPE_TRIDIAG_SZ lanes, unit lane stride) whose views have the
+   strides of mode (see tridiag_host_inst.h), or the generic body for anything else (partial
+   blocks, general strides, the reduced systems); avx2: use the AVX2 instances.
 */
 void PPETridiagKernel_Host(PPETdKernel k, PetscBool fly, PPETdMode mode, PetscBool avx2, ppe_td_lanes R, long n, const PPETdArgs *x)
 {
-  int shape = -1;
+  PetscBool full = (PetscBool)(x->d.ls == 1 && R.g0 == 0 && R.g1 == PPE_TD_G && R.l0 == 0 && R.l1 == PPE_TRIDIAG_SZ);
 
-  if (x->d.ls == 1 && R.g0 == 0 && R.l0 == 0) {
-    if (R.g1 == 1 && R.l1 == PPE_TD_L) shape = 0;
-    else if (R.g1 == PPE_TD_G && R.l1 == PPE_TRIDIAG_SZ) shape = 1;
-  }
-  if (shape < 0) {
+  if (!full) {
     KernelAny(k, fly, R, n, x);
     return;
   }
 #if PPE_TD_HAVE_AVX2
   if (avx2) {
-    TdFull_AVX2[shape][k][fly ? 1 : 0][mode](n, x);
+    TdFull_AVX2[k][fly ? 1 : 0][mode](n, x);
     return;
   }
 #endif
   (void)avx2;
-  TdFull_Generic[shape][k][fly ? 1 : 0][mode](n, x);
+  TdFull_Generic[k][fly ? 1 : 0][mode](n, x);
 }

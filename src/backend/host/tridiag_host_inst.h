@@ -3,18 +3,19 @@
    tridiag_host.c with PPE_TDI_SUFFIX (name suffix) and PPE_TDI_TARGET (target
    attribute) defined.
 
-   Two shapes of full blocks: natural (one group of PPE_TD_L contiguous lanes: the z lines
-   of a DMDA array) and packed (PPE_TD_G groups of PPE_TRIDIAG_SZ lanes). The views are
-   rebuilt below with literal lane strides (shared: gs 0, rs 1, ls 0; per line and data:
-   ls 1; per lane: rs 0, ls 1) so that after inlining the lane loop is a fixed-length
-   unit-stride loop the compiler vectorises. One instance per shape, kernel, fly or pre,
-   and place of the coefficients and factors.
+   A full block is PPE_TD_G groups of PPE_TRIDIAG_SZ lanes with unit lane stride: in the
+   packed layout each group is contiguous, in the natural layout the groups are consecutive
+   lines of a row. The views are rebuilt below with literal lane strides (shared: gs 0,
+   rs 1, ls 0; per line and data: ls 1; per lane: rs 0, ls 1) so that after inlining the
+   lane loop is a fixed-length unit-stride loop the compiler vectorises. One instance per
+   kernel, fly or pre, and place of the coefficients and factors.
 */
 
 #define PPE_TDI_CAT_(a, b) a##b
 #define PPE_TDI_CAT(a, b)  PPE_TDI_CAT_(a, b)
 #define PPE_TDI(name)      PPE_TDI_CAT(name, PPE_TDI_SUFFIX)
 
+#define TD_FULL  ((ppe_td_lanes){0, PPE_TD_G, 0, PPE_TRIDIAG_SZ})
 #define TD_SH(x) ((ppe_td_carr){(x).v, 0, 1, 0})
 #define TD_PL(x) ((ppe_td_carr){(x).v, (x).gs, (x).rs, 1})
 #define TD_LN(x) ((ppe_td_carr){(x).v, (x).gs, 0, 1})
@@ -33,25 +34,19 @@
 #define TD_CALL_RECON(CM, FM)       ppe_td_recon(TD_FULL, n, FM(x->al), FM(x->be), TD_LN(x->x0), TD_LN(x->x1), TD_DT(x->d))
 #define TD_CALL_RECON_FLY(CM, FM)   ppe_td_recon_fly(TD_FULL, n, TD_K(CM, x), TD_SC(x->s), TD_SC(x->t), TD_SC(x->u), TD_LN(x->x0), TD_LN(x->x1), TD_DT(x->d))
 
-#define TD_INST1(kname, CALL, shape, FULL) \
-  PPE_TDI_TARGET static void PPE_TDI(kname##_S##shape)(long n, const PPETdArgs *x) \
+#define TD_INST(kname, CALL) \
+  PPE_TDI_TARGET static void PPE_TDI(kname##_S)(long n, const PPETdArgs *x) \
   { \
-    const ppe_td_lanes TD_FULL = FULL; \
     CALL(TD_SH, TD_SH); \
   } \
-  PPE_TDI_TARGET static void PPE_TDI(kname##_F##shape)(long n, const PPETdArgs *x) \
+  PPE_TDI_TARGET static void PPE_TDI(kname##_F)(long n, const PPETdArgs *x) \
   { \
-    const ppe_td_lanes TD_FULL = FULL; \
     CALL(TD_SH, TD_PL); \
   } \
-  PPE_TDI_TARGET static void PPE_TDI(kname##_L##shape)(long n, const PPETdArgs *x) \
+  PPE_TDI_TARGET static void PPE_TDI(kname##_L)(long n, const PPETdArgs *x) \
   { \
-    const ppe_td_lanes TD_FULL = FULL; \
     CALL(TD_PL, TD_PL); \
   }
-#define TD_NAT ((ppe_td_lanes){0, 1, 0, PPE_TD_L})
-#define TD_PCK ((ppe_td_lanes){0, PPE_TD_G, 0, PPE_TRIDIAG_SZ})
-#define TD_INST(kname, CALL) TD_INST1(kname, CALL, N, TD_NAT) TD_INST1(kname, CALL, P, TD_PCK)
 
 TD_INST(Thomas, TD_CALL_THOMAS)
 TD_INST(ThomasFly, TD_CALL_THOMAS_FLY)
@@ -62,19 +57,16 @@ TD_INST(ReduceFly, TD_CALL_REDUCE_FLY)
 TD_INST(Recon, TD_CALL_RECON)
 TD_INST(ReconFly, TD_CALL_RECON_FLY)
 
-#define TD_ROW(kname, sh) {PPE_TDI(kname##_S##sh), PPE_TDI(kname##_F##sh), PPE_TDI(kname##_L##sh)}
-#define TD_K2(k, kf, sh) {TD_ROW(k, sh), TD_ROW(kf, sh)}
-/* [shape: natural, packed][kernel][fly][mode] */
-static void (*const PPE_TDI(TdFull)[2][PPE_TD_K_NUM][2][PPE_TD_MODE_NUM])(long, const PPETdArgs *) = {
-  {TD_K2(Thomas, ThomasFly, N), TD_K2(PThomas, PThomasFly, N), TD_K2(Reduce, ReduceFly, N), TD_K2(Recon, ReconFly, N)},
-  {TD_K2(Thomas, ThomasFly, P), TD_K2(PThomas, PThomasFly, P), TD_K2(Reduce, ReduceFly, P), TD_K2(Recon, ReconFly, P)},
+#define TD_ROW(kname) {PPE_TDI(kname##_S), PPE_TDI(kname##_F), PPE_TDI(kname##_L)}
+#define TD_K2(k, kf)  {TD_ROW(k), TD_ROW(kf)}
+/* [kernel][fly][mode] */
+static void (*const PPE_TDI(TdFull)[PPE_TD_K_NUM][2][PPE_TD_MODE_NUM])(long, const PPETdArgs *) = {
+  TD_K2(Thomas, ThomasFly), TD_K2(PThomas, PThomasFly), TD_K2(Reduce, ReduceFly), TD_K2(Recon, ReconFly),
 };
 #undef TD_ROW
 #undef TD_K2
-#undef TD_NAT
-#undef TD_PCK
-#undef TD_INST1
 #undef TD_INST
+#undef TD_FULL
 #undef TD_SH
 #undef TD_PL
 #undef TD_LN
