@@ -62,7 +62,7 @@ static PetscErrorCode TdRaise(MPI_Comm comm, PetscErrorCode code, const char msg
 /* Element (s,k) of a coefficient: shared (m values) or per line (packed). */
 static inline PetscReal Coef(const PPETridiag t, const PetscReal *v, PetscInt s, PetscInt k)
 {
-  return t->perline ? v[(size_t)k * t->nsys + s] : v[k];
+  return t->perline ? v[((size_t)(s / TD_SZ) * t->m + k) * TD_SZ + s % TD_SZ] : v[k];
 }
 
 /* Whether coefficient j (0: a, 2: c) of local row k is ignored: the ends of non-periodic lines. */
@@ -314,12 +314,12 @@ static PetscErrorCode PrepareCoefficients(PPETridiag t)
   /* the excess of the diagonal, without the ignored couplings of non-periodic ends */
   {
     PetscInt nl2 = t->perline ? t->nsys : 1;
-    size_t   len = t->perline ? (size_t)t->m * t->nsys : (size_t)t->m;
+    size_t   len = t->perline ? (size_t)t->ng * t->m * TD_SZ : (size_t)t->m;
 
     PetscCall(PetscCalloc1(PetscMax(len, 1), &t->ex));
     for (PetscInt s = 0; s < nl2; s++)
       for (PetscInt k = 0; k < t->m; k++) {
-        size_t    o = t->perline ? (size_t)k * t->nsys + s : (size_t)k;
+        size_t    o = t->perline ? ((size_t)(s / TD_SZ) * t->m + k) * TD_SZ + s % TD_SZ : (size_t)k;
         PetscReal a = Ignored(t, 0, k) ? 0.0 : t->a[o], c = Ignored(t, 2, k) ? 0.0 : t->c[o];
 
         t->ex[o] = Excess(t->b[o], a, c);
@@ -335,14 +335,14 @@ static void StoreLine(PPETridiag t, PetscInt s, PetscReal *dst, const PetscReal 
   if (t->mode == PPE_TD_MODE_SHARED) {
     for (PetscInt k = 0; k < t->m; k++) dst[k] = src[k];
   } else {
-    for (PetscInt k = 0; k < t->m; k++) dst[(size_t)k * t->nsys + s] = src[k];
+    for (PetscInt k = 0; k < t->m; k++) dst[((size_t)(s / TD_SZ) * t->m + k) * TD_SZ + s % TD_SZ] = src[k];
   }
 }
 
 /* Allocate the stored factors: shared (m) or per line (packed). */
 static PetscErrorCode AllocFactor(PPETridiag t, PetscReal **f)
 {
-  size_t len = t->mode == PPE_TD_MODE_SHARED ? (size_t)t->m : (size_t)t->m * t->nsys;
+  size_t len = t->mode == PPE_TD_MODE_SHARED ? (size_t)t->m : (size_t)t->ng * t->m * TD_SZ;
 
   PetscFunctionBegin;
   PetscCall(PetscCalloc1(PetscMax(len, 1), f));

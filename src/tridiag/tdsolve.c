@@ -17,14 +17,15 @@
 /*
    Views of the block of lines that starts at line s0 (a multiple of SZ), as groups of SZ
    lines: in the packed layout each group is contiguous; in the natural layout the groups
-   are consecutive lines of each row. Per-line arrays are [row][line].
+   are consecutive lines of each row. Per-line arrays are packed (each group contiguous,
+   streamed in both layouts).
 */
 static void BlockArgs(const PPETridiag t, PetscScalar *d, PetscBool packed, PetscInt s0, PPETdArgs *x)
 {
-  const long SZ = TD_SZ, m = t->m, ns = t->nsys, tile = (long)PPE_TD_G * TD_SZ * m;
+  const long SZ = TD_SZ, m = t->m, off = (long)(s0 / SZ) * m * SZ, tile = (long)PPE_TD_G * TD_SZ * m;
 
-#define TD_COEF(v)  (t->perline ? (ppe_td_carr){(v) + s0, SZ, ns, 1} : (ppe_td_carr){(v), 0, 1, 0})
-#define TD_FACT(v)  ((v) ? (t->mode == PPE_TD_MODE_SHARED ? (ppe_td_carr){(v), 0, 1, 0} : (ppe_td_carr){(v) + s0, SZ, ns, 1}) : (ppe_td_carr){NULL, 0, 0, 0})
+#define TD_COEF(v)  (t->perline ? (ppe_td_carr){(v) + off, m * SZ, SZ, 1} : (ppe_td_carr){(v), 0, 1, 0})
+#define TD_FACT(v)  ((v) ? (t->mode == PPE_TD_MODE_SHARED ? (ppe_td_carr){(v), 0, 1, 0} : (ppe_td_carr){(v) + off, m * SZ, SZ, 1}) : (ppe_td_carr){NULL, 0, 0, 0})
 #define TD_LANE(v)  ((ppe_td_carr){(v) + s0, SZ, 0, 1})
 #define TD_LANEW(v) ((ppe_td_arr){(v) + s0, SZ, 0, 1})
 #define TD_SCR(j)   ((ppe_td_arr){t->scr ? t->scr + (j) * tile : NULL, m * SZ, SZ, 1})
@@ -39,7 +40,7 @@ static void BlockArgs(const PPETridiag t, PetscScalar *d, PetscBool packed, Pets
   x->al    = TD_FACT(t->al);
   x->be    = TD_FACT(t->be);
   x->last  = t->last ? TD_LANE(t->last) : (ppe_td_carr){NULL, 0, 0, 0};
-  if (packed) x->d = (ppe_td_arr){d + (s0 / SZ) * m * SZ, m * SZ, SZ, 1};
+  if (packed) x->d = (ppe_td_arr){d + off, m * SZ, SZ, 1};
   else x->d = (ppe_td_arr){d + s0 * t->ls, SZ * t->ls, t->ks, t->ls};
   x->r0 = TD_LANEW(t->rb0);
   x->r1 = TD_LANEW(t->rb1);

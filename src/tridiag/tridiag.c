@@ -285,7 +285,7 @@ PetscErrorCode PPETridiagSetCoefficients(PPETridiag td, const PetscReal a[], con
 -  c  - couplings to the next row, same layout
 
    Notes:
-   The values are copied (3 arrays of the size of the data, stored row by row). Set the
+   The values are copied (3 arrays of the size of the data, in the packed layout). Set the
    natural layout (PPETridiagSetNaturalLayout()) before.
 
    Level: intermediate
@@ -306,12 +306,12 @@ PetscErrorCode PPETridiagSetLineCoefficients(PPETridiag td, const PetscReal a[],
   dst[0] = &td->a;
   dst[1] = &td->b;
   dst[2] = &td->c;
-  len    = (size_t)td->nsys * td->m;
+  len    = (size_t)td->ng * td->m * PPE_TRIDIAG_SZ;
   for (int j = 0; j < 3; j++) {
     PetscCall(PetscFree(*dst[j]));
     PetscCall(PetscCalloc1(PetscMax(len, 1), dst[j]));
     for (PetscInt s = 0; s < td->nsys; s++)
-      for (PetscInt k = 0; k < td->m; k++) (*dst[j])[(size_t)k * td->nsys + s] = src[j][(size_t)s * td->ls + (size_t)k * td->ks];
+      for (PetscInt k = 0; k < td->m; k++) (*dst[j])[((size_t)(s / PPE_TRIDIAG_SZ) * td->m + k) * PPE_TRIDIAG_SZ + s % PPE_TRIDIAG_SZ] = src[j][(size_t)s * td->ls + (size_t)k * td->ks];
   }
   td->perline  = PETSC_TRUE;
   td->coef_set = PETSC_TRUE;

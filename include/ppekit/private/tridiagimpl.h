@@ -1,11 +1,11 @@
 /*
    Private layout of PPETridiag and the entry points of its host back end.
 
-   Arrays "per line" (coefficients, factors) are stored [row][line], element (s,k) at
-   k*nsys + s, so that both a block of contiguous lines (natural layout) and a group of SZ
-   lines (packed layout) read them with unit lane stride; "per lane" arrays hold one value
-   per line (ng*SZ values, ng = ceil(nsys/SZ), the lanes past nsys unused); "shared" arrays
-   one value per local row.
+   Arrays "per line" (coefficients, factors) are stored in the SZ-packed layout of the
+   batch, [group][row][lane] (ng*m*SZ values, ng = ceil(nsys/SZ)): the kernels work on
+   groups of SZ lines in both layouts of the data, and read them as contiguous streams;
+   "per lane" arrays hold one value per line (ng*SZ values, the lanes past nsys unused);
+   "shared" arrays one value per local row.
 */
 #pragma once
 
@@ -88,7 +88,7 @@ struct _p_PPETridiag {
   /* coefficients as given */
   PetscBool   coef_set;   /* a, b, c given */
   PetscBool   perline;    /* a, b, c per line (packed) */
-  PetscReal  *a, *b, *c;  /* shared: m; per line: m*nsys, [row][line] */
+  PetscReal  *a, *b, *c;  /* shared: m; per line: ng*m*SZ, packed */
   PetscReal  *w;          /* m weights of the shift (ones when not given) */
   PetscReal  *shift;      /* ng*SZ shifts (zeros when not given) */
   PetscBool   has_shift;  /* a shift was given */
@@ -105,7 +105,7 @@ struct _p_PPETridiag {
   PetscInt         nthomas, nptdma, ndistd2; /* lines per method */
   PPETdMode        mode;     /* where the coefficients and factors live */
   PetscReal       *ex;       /* excess of the diagonal, b + a + c summed exactly (shared or per line; ends of non-periodic lines without a, c) */
-  PetscReal       *ip, *q, *al, *be; /* factors, shared (m) or per line (m*nsys); NULL when recomputed */
+  PetscReal       *ip, *q, *al, *be; /* factors, shared (m) or per line (packed); NULL when recomputed */
   PetscReal       *last;     /* ng*SZ: thomas 1/p_{n-1}, periodic sinv (0 when pinned) */
   PetscReal       *ones;     /* m ones: w when not given */
   PetscReal       *scr;      /* scratch of the fly kernels: 3 tiles of PPE_TD_G*SZ lanes by m rows */
