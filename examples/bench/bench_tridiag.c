@@ -13,8 +13,11 @@
    zero mode pinned) for ptdma with factors pre-computed or recomputed. One JSON line per
    measurement: best of -bench_reps solves; gbs counts the bytes of paper 001's Table 3
    (16 per point for Thomas: read and write the data once; 32 for the reduction methods:
-   twice); err_rel against refined dense LAPACK solves of sampled lines; bytes_sent counted by the
-   batch (all ranks) next to its model, and PETSc's own count.
+   twice); stream_copy_gbs is STREAM's copy loop over the same data, run before each solve
+   to restore the right-hand side (the copy bandwidth of the same moment; the STREAM run at
+   the start is stream_copy_gbs_start); err_rel against refined dense LAPACK solves of
+   sampled lines; bytes_sent counted by the batch (all ranks) next to its model, and PETSc's
+   own count.
 */
 #include "bench.h"
 #include <petscblaslapack.h>
@@ -183,7 +186,10 @@ static PetscErrorCode RunCase(MPI_Comm comm, const PPEBenchOptions *o, const Ben
       PetscFunctionReturn(PETSC_SUCCESS);
     }
   }
-  PetscCall(PetscMalloc2((size_t)nloc * m, &d, (size_t)nloc * m, &rhs));
+  /* separate allocations (as PPEBenchStream's arrays): in one block the two arrays would sit at
+     the same cache-set offsets and the copy would measure conflict misses */
+  PetscCall(PetscMalloc1((size_t)nloc * m, &d));
+  PetscCall(PetscMalloc1((size_t)nloc * m, &rhs));
   for (PetscInt k = 0; k < m; k++)
     for (PetscInt s = 0; s < nloc; s++) rhs[s + (size_t)k * nloc] = RHS(s0 + s, rstart + k);
   if (bc->sys == SYS_POISSON && s0 == 0 && !bc->whole) { /* the pinned line: a consistent right-hand side */
@@ -253,7 +259,8 @@ static PetscErrorCode RunCase(MPI_Comm comm, const PPEBenchOptions *o, const Ben
                           bc->label, bc->layout, bc->sys == SYS_DOMINANT ? "dominant" : "poisson", (int)bc->pre, n, nsys, (int)size, o->reps, nt, np, nd, (double)err, (double)best, (double)(1e9 * best / pts), (double)tb,
                           (double)(tb * pts / best / 1e9), (double)copy, (double)(tb * pts / best / 1e9 / copy), (double)stream, (double)v[0], (double)v[1], (double)v[2], (double)v[3]));
   }
-  PetscCall(PetscFree2(d, rhs));
+  PetscCall(PetscFree(d));
+  PetscCall(PetscFree(rhs));
   PetscCall(PetscFree(dp));
   PetscCall(PetscFree4(a, b, c, shift));
   PetscCall(PPETridiagDestroy(&t));

@@ -12,7 +12,8 @@ raw = sys.argv[1]
 rows = [json.loads(l) for l in raw.splitlines() if l.startswith("{")]
 print("## Tridiagonal solvers: Thomas, P-TDMA, DistD2\n")
 print("`ppe-bench -bench tridiag`: about 256 MiB of right-hand sides (nsys = 2^25 / n lines of n rows),\n"
-      "best of 10 solves each, against STREAM's copy loop measured in the same run (2^25 doubles per rank).\n"
+      "best of 10 solves each, against STREAM's copy loop over the same data run before each solve (it\n"
+      "restores the right-hand side), so that the two bandwidths are measured at the same moment.\n"
       "thomas: whole lines on each rank (on 2 ranks each solves half of the lines, as after a full\n"
       "transpose), natural layout (the z lines of a DMDA array: line stride 1, row stride nsys) or\n"
       "SZ-packed (8 lines interleaved). ptdma and distd2: every line split over the ranks (n/P rows\n"

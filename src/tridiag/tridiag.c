@@ -660,7 +660,7 @@ PetscErrorCode PPETridiagView(PPETridiag td, PetscViewer viewer)
     else PetscCall(PetscViewerASCIIPrintf(viewer, "local factors: pre-computed, shared by all lines\n"));
     if (td->nptdma) PetscCall(PetscViewerASCIIPrintf(viewer, "reduced systems: %" PetscInt_FMT " unknowns each, %" PetscInt_FMT " of them solved on rank 0\n", td->red.nr, td->red.nown));
     PetscCall(PPETridiagGetCommModel(td, &bytes, &msgs));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "communication per solve on rank 0: %.0f bytes in %.0f messages\n", (double)bytes, (double)msgs));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "communication per solve on rank 0: %.0f bytes in %.0f message%s\n", (double)bytes, (double)msgs, msgs == 1 ? "" : "s"));
     PetscCall(PetscViewerASCIIPrintf(viewer, "kernels: %s\n", td->avx2 ? "AVX2" : "generic"));
   }
   PetscCall(PetscViewerASCIIPopTab(viewer));
