@@ -271,7 +271,7 @@ PetscErrorCode PPEBenchTridiag(MPI_Comm comm, const PPEBenchOptions *o)
 {
   PetscInt  ns[8] = {64, 256, 1024}, nn = 3, mib = 256;
   PetscReal copy = 0, triad = 0;
-  PetscBool poisson = PETSC_TRUE;
+  PetscBool poisson = PETSC_TRUE, thomas = PETSC_TRUE;
   BenchCase cases[] = {
     {"thomas", "natural", PPE_TRIDIAG_THOMAS, PETSC_FALSE, PETSC_TRUE, PETSC_TRUE, SYS_DOMINANT},
     {"thomas", "packed", PPE_TRIDIAG_THOMAS, PETSC_TRUE, PETSC_TRUE, PETSC_TRUE, SYS_DOMINANT},
@@ -293,6 +293,7 @@ PetscErrorCode PPEBenchTridiag(MPI_Comm comm, const PPEBenchOptions *o)
   }
   PetscCall(PetscOptionsInt("-bench_tridiag_mib", "MiB of data per measurement (all ranks)", NULL, mib, &mib, NULL));
   PetscCall(PetscOptionsBool("-bench_tridiag_poisson", "Also the Poisson case (per-line shift, pinned zero mode)", NULL, poisson, &poisson, NULL));
+  PetscCall(PetscOptionsBool("-bench_tridiag_thomas", "Also thomas on whole lines (each rank its share of the lines)", NULL, thomas, &thomas, NULL));
   PetscOptionsEnd();
   PetscCheck(mib >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-bench_tridiag_mib must be >= 1");
   PetscCall(PPEBenchStream(comm, o->stream_n, PetscMax(o->reps / 2, 5), &copy, &triad));
@@ -303,6 +304,7 @@ PetscErrorCode PPEBenchTridiag(MPI_Comm comm, const PPEBenchOptions *o)
     nsys = PetscMax(nsys, 8);
     for (size_t j = 0; j < sizeof(cases) / sizeof(cases[0]); j++) {
       if (cases[j].sys == SYS_POISSON && !poisson) continue;
+      if (cases[j].whole && !thomas) continue;
       PetscCall(RunCase(comm, o, &cases[j], n, nsys, copy));
     }
   }
