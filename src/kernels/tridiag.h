@@ -10,12 +10,12 @@
 
        element (g, i, l) of x  =  x.v[g*x.gs + i*x.rs + l*x.ls]
 
-   so the same body reads the SZ-packed layout (gs = m*SZ, rs = SZ, ls = 1), the natural
-   layout of a DMDA's z lines (groups of consecutive lines: gs = SZ, rs = nsys, ls = 1;
-   per-line arrays are stored the same way), coefficients shared by all lines (gs = 0,
-   rs = 1, ls = 0) and per-lane scalars (rs = 0). For each row and group the body takes restrict
-   row pointers, so the lane loop is a plain unit-stride loop once the host instance has
-   made ls a constant.
+   so the same body reads the SZ-packed layout (gs = m*SZ, rs = SZ, ls = 1; per-line
+   coefficients and factors are always stored so), the natural layout of a DMDA's z lines
+   (groups of consecutive lines: gs = SZ, rs = nsys, ls = 1), coefficients shared by all
+   lines (gs = 0, rs = 1, ls = 0) and per-lane scalars (rs = 0). For each row and group
+   the body takes restrict row pointers, so the lane loop is a plain unit-stride loop once
+   the host instance has made ls a constant.
 
    System of one lane, rows i = 0..n-1:  A_i x_{i-1} + B_i x_i + C_i x_{i+1} = d_i. The
    diagonal is carried by its row excess r_i = B_i + A_i + C_i = e_i + shift * w_i (e: the
