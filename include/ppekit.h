@@ -13,6 +13,7 @@
 #include <ppekit/ppekitconf.h>
 #include <ppekit/grid.h>
 #include <ppekit/stencil.h>
+#include <ppekit/tridiag.h>
 #include <ppekit/problem.h>
 #include <ppekit/sys.h>
 #include <ppekit/chebyci.h>

@@ -13,6 +13,8 @@ typedef struct {
 
 PetscErrorCode PPEBenchStream(MPI_Comm, PetscInt, PetscInt, PetscReal *, PetscReal *);
 PetscErrorCode PPEBenchTimeMult(Mat, Vec, Vec, PetscReal *);
+PetscErrorCode PPEBenchCopy(MPI_Comm, PetscInt, const PetscScalar *, PetscScalar *, PetscReal *);
 
 /* the benchmark kinds */
 PetscErrorCode PPEBenchStencil(MPI_Comm, const PPEBenchOptions *);
+PetscErrorCode PPEBenchTridiag(MPI_Comm, const PPEBenchOptions *);

@@ -57,6 +57,24 @@ PetscErrorCode PPEBenchStream(MPI_Comm comm, PetscInt n, PetscInt reps, PetscRea
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* One STREAM copy dst[i] = src[i] of n values on every rank at once (the loop of
+   PPEBenchStream: 16 bytes counted per value); *t = time, maximum over ranks. */
+PetscErrorCode PPEBenchCopy(MPI_Comm comm, PetscInt n, const PetscScalar *src, PetscScalar *dst, PetscReal *t)
+{
+  PetscLogDouble t0, t1;
+  PetscReal      dt;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Barrier(comm));
+  PetscCall(PetscTime(&t0));
+  for (PetscInt i = 0; i < n; i++) dst[i] = src[i];
+  PetscCall(PetscTime(&t1));
+  dt = (PetscReal)(t1 - t0);
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &dt, 1, MPIU_REAL, MPIU_MAX, comm));
+  *t = dt;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Best-of-reps time of one MatMult, maximum over ranks. */
 PetscErrorCode PPEBenchTimeMult(Mat A, Vec x, Vec y, PetscReal *best)
 {

@@ -10,6 +10,7 @@ static const struct {
   PetscErrorCode (*run)(MPI_Comm, const PPEBenchOptions *);
 } kinds[] = {
   {"stencil", PPEBenchStencil}, /* matrix-free vs AIJ MatMult, STREAM copy/triad */
+  {"tridiag", PPEBenchTridiag}, /* batched tridiagonal solves vs STREAM copy, bytes vs model */
 };
 static const PetscInt nkinds = (PetscInt)(sizeof(kinds) / sizeof(kinds[0]));
 

@@ -3,9 +3,11 @@
    finalizer. The types themselves are registered by plugins/register.c.
 */
 #include <ppekit/private/ppeimpl.h>
+#include <ppekit/private/tridiagimpl.h>
 
 PetscLogEvent PPE_GridSetUp, PPE_StencilMult, PPE_StencilCore, PPE_StencilHalo, PPE_StencilSurf, PPE_StencilAsm;
 PetscLogEvent PPE_StencilLocal, PPE_ChebyCISetUp, PPE_ChebyCIApply, PPE_BCGSFReduce, PPE_BCGSFKernel;
+PetscLogEvent PPE_TridiagSetUp, PPE_TridiagSolve, PPE_TridiagLocal, PPE_TridiagComm, PPE_TridiagRSys, PPE_TridiagRecon, PPE_TridiagPack;
 
 static PetscBool PPESysPackageInitialized = PETSC_FALSE;
 
@@ -36,6 +38,14 @@ PetscErrorCode PPESysInitializePackage(void)
   PetscCall(PetscLogEventRegister(" PPEStencilHalo", MAT_CLASSID, &PPE_StencilHalo));
   PetscCall(PetscLogEventRegister(" PPEStencilSurf", MAT_CLASSID, &PPE_StencilSurf));
   PetscCall(PetscLogEventRegister("PPEStencilAsm", MAT_CLASSID, &PPE_StencilAsm));
+  PetscCall(PetscClassIdRegister("PPE Tridiag", &PPETRIDIAG_CLASSID));
+  PetscCall(PetscLogEventRegister("PPETridiagSetUp", PPETRIDIAG_CLASSID, &PPE_TridiagSetUp));
+  PetscCall(PetscLogEventRegister("PPETridiagSolve", PPETRIDIAG_CLASSID, &PPE_TridiagSolve));
+  PetscCall(PetscLogEventRegister(" PPETridiagLocal", PPETRIDIAG_CLASSID, &PPE_TridiagLocal));
+  PetscCall(PetscLogEventRegister(" PPETridiagComm", PPETRIDIAG_CLASSID, &PPE_TridiagComm));
+  PetscCall(PetscLogEventRegister(" PPETridiagRSys", PPETRIDIAG_CLASSID, &PPE_TridiagRSys));
+  PetscCall(PetscLogEventRegister(" PPETridiagRecon", PPETRIDIAG_CLASSID, &PPE_TridiagRecon));
+  PetscCall(PetscLogEventRegister("PPETridiagPack", PPETRIDIAG_CLASSID, &PPE_TridiagPack));
   PetscCall(PetscLogEventRegister("PPEStencilLocal", MAT_CLASSID, &PPE_StencilLocal));
   PetscCall(PetscLogEventRegister("PPEChebyCISetUp", PC_CLASSID, &PPE_ChebyCISetUp));
   PetscCall(PetscLogEventRegister("PPEChebyCIApply", PC_CLASSID, &PPE_ChebyCIApply));
@@ -46,11 +56,13 @@ PetscErrorCode PPESysInitializePackage(void)
   if (opt) {
     PetscCall(PetscStrInList("ppe", logList, ',', &pkg));
     if (pkg) PetscCall(PetscInfoDeactivateClass(PPEGRID_CLASSID));
+    if (pkg) PetscCall(PetscInfoDeactivateClass(PPETRIDIAG_CLASSID));
   }
   PetscCall(PetscOptionsGetString(NULL, NULL, "-log_exclude", logList, sizeof(logList), &opt));
   if (opt) {
     PetscCall(PetscStrInList("ppe", logList, ',', &pkg));
     if (pkg) PetscCall(PetscLogEventExcludeClass(PPEGRID_CLASSID));
+    if (pkg) PetscCall(PetscLogEventExcludeClass(PPETRIDIAG_CLASSID));
   }
   PetscCall(PetscRegisterFinalize(PPESysFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -1,0 +1,129 @@
+/*
+   Private layout of PPETridiag and the entry points of its host back end.
+
+   Arrays "per line" (coefficients, factors) are stored in the SZ-packed layout of the
+   batch, [group][row][lane] (ng*m*SZ values, ng = ceil(nsys/SZ)): the kernels work on
+   groups of SZ lines in both layouts of the data, and read them as contiguous streams;
+   "per lane" arrays hold one value per line (ng*SZ values, the lanes past nsys unused);
+   "shared" arrays one value per local row.
+*/
+#pragma once
+
+#include <ppekit/private/ppeimpl.h>
+#include <ppekit/tridiag.h>
+#include <kernels/tridiag.h>
+
+/* Groups of SZ lines solved together by one call of a kernel: 8 independent AVX2 chains hide
+   the latency of the sweeps, and a block of 1024 rows (256 KiB) stays in L2 between the
+   forward and the backward sweep. In the natural layout the groups are consecutive lines. */
+#ifndef PPE_TD_G
+  #define PPE_TD_G 4
+#endif
+
+/* What a kernel call does. */
+typedef enum {
+  PPE_TD_K_THOMAS,  /* Thomas, whole line on this rank */
+  PPE_TD_K_PTHOMAS, /* periodic Thomas */
+  PPE_TD_K_REDUCE,  /* local reduction to the boundary rows (ptdma, distd2) */
+  PPE_TD_K_RECON,   /* reconstruction from the boundary unknowns */
+  PPE_TD_K_NUM
+} PPETdKernel;
+
+/* Where the coefficients and factors of a kernel call live. */
+typedef enum {
+  PPE_TD_MODE_SHARED,  /* coefficients and factors shared by all lines */
+  PPE_TD_MODE_FACTORS, /* coefficients shared, factors per line (per-line shift) */
+  PPE_TD_MODE_LINE,    /* coefficients and factors per line */
+  PPE_TD_MODE_NUM
+} PPETdMode;
+
+/* The arrays of one kernel call, as views of its first group. */
+typedef struct {
+  ppe_td_carr a, e, c, w, shift, mask; /* coefficients (fly kernels; e: excess of the diagonal) */
+  ppe_td_carr ip, q, al, be, last;     /* factors (pre kernels); last: 1/p_{n-1} or sinv, per lane */
+  ppe_td_arr  d;                       /* the data */
+  ppe_td_arr  r0, r1;                  /* reduce: boundary right-hand sides, per lane */
+  ppe_td_carr x0, x1;                  /* recon: boundary unknowns, per lane */
+  ppe_td_arr  s, t, u;                 /* scratch of the fly kernels, block-local */
+} PPETdArgs;
+
+PETSC_INTERN PetscBool PPETridiagHostHasAVX2(void);
+PETSC_INTERN void      PPETridiagKernel_Host(PPETdKernel, PetscBool, PPETdMode, PetscBool, ppe_td_lanes, long, const PPETdArgs *);
+
+/* The owner's share of the reduced systems of the ptdma lines (rows 0..nr-1, nr = 2P). */
+typedef struct {
+  PetscInt     np;        /* ptdma lines */
+  PetscInt    *lines;     /* their indices, ascending (identical on every rank) */
+  PetscInt    *pos;       /* nsys: position of a line in lines[], or -1 */
+  PetscInt     lo, nown;  /* positions [lo, lo+nown) are solved by this rank */
+  PetscMPIInt *scnt, *sdsp, *rcnt, *rdsp; /* forward all-to-all (the reverse swaps them) */
+  PetscInt     nr;        /* rows of a reduced system */
+  PetscReal   *L, *U;     /* nr x nown couplings of the reduced rows, [row][line] */
+  PetscReal   *ip, *q;    /* nr x nown factors */
+  PetscReal   *last;      /* nown: 1/last pivot (or periodic sinv), 0 when pinned */
+  PetscReal   *sbuf, *rbuf, *rhs; /* 2*np, 2*P*nown, nr*nown */
+} PPETdReduced;
+
+/* The distd2 lines: 2x2 systems with the neighbours. */
+typedef struct {
+  PetscInt    nd;              /* distd2 lines */
+  PetscInt   *lines;           /* their indices, ascending */
+  PetscMPIInt prev, next;      /* neighbour ranks (MPI_PROC_NULL at a non-periodic end) */
+  PetscReal  *k;               /* 4 per line: x0 = k0 r0 + k1 r1(prev), x1 = k2 r1 + k3 r0(next) */
+  PetscReal  *sb0, *sb1, *rb0, *rb1; /* nd each: r0 to prev, r1 to next, r1 of prev, r0 of next */
+} PPETdDistD2;
+
+struct _p_PPETridiag {
+  PETSCHEADER(int);
+  /* sizes and layout */
+  PetscInt    nsys;       /* lines */
+  PetscInt    m;          /* rows of this rank */
+  PetscInt    n;          /* global rows (set-up) */
+  PetscInt    rstart;     /* first global row of this rank (set-up) */
+  PetscInt    ng;         /* groups of SZ lines */
+  PetscInt    ls, ks;     /* natural layout: element (s,k) at d[s*ls + k*ks] */
+  PetscBool   ls_set;     /* strides given by the user */
+  PetscMPIInt rank, size;
+  PetscBool   periodic;
+  /* coefficients as given */
+  PetscBool   coef_set;   /* a, b, c given */
+  PetscBool   perline;    /* a, b, c per line (packed) */
+  PetscReal  *a, *b, *c;  /* shared: m; per line: ng*m*SZ, packed */
+  PetscReal  *w;          /* m weights of the shift (ones when not given) */
+  PetscReal  *shift;      /* ng*SZ shifts (zeros when not given) */
+  PetscBool   has_shift;  /* a shift was given */
+  PetscBool   has_w;      /* weights were given */
+  PetscReal  *mask;       /* ng*SZ: 0 for a pinned line, 1 otherwise */
+  PetscInt    npinned;
+  PetscInt   *pinned;     /* the pinned lines, ascending */
+  /* settings */
+  PPETridiagMethod method;   /* requested */
+  PetscBool        precompute; /* store the per-line factors at set-up (Algorithm 2) */
+  /* set-up */
+  PetscBool        setupcalled;
+  PPETridiagMethod used;     /* thomas, ptdma, distd2, or auto when the lines are mixed */
+  PetscInt         nthomas, nptdma, ndistd2; /* lines per method */
+  PPETdMode        mode;     /* where the coefficients and factors live */
+  PetscReal       *ex;       /* excess of the diagonal, b + a + c summed exactly (shared or per line; ends of non-periodic lines without a, c) */
+  PetscReal       *ip, *q, *al, *be; /* factors, shared (m) or per line (packed); NULL when recomputed */
+  PetscReal       *last;     /* ng*SZ: thomas 1/p_{n-1}, periodic sinv (0 when pinned) */
+  PetscReal       *ones;     /* m ones: w when not given */
+  PetscReal       *scr;      /* scratch of the fly kernels: 3 tiles of PPE_TD_G*SZ lanes by m rows */
+  PetscReal       *rb0, *rb1; /* ng*SZ: boundary right-hand sides, then boundary unknowns */
+  PPETdReduced     red;
+  PPETdDistD2      d2;
+  PetscBool        avx2;     /* host: AVX2 instances of the kernels */
+  /* counters (solves only) */
+  PetscInt         nsolves;
+  PetscLogDouble   bytes, msgs;       /* sent to other ranks so far */
+  PetscLogDouble   setup_bytes;       /* sent to other ranks by the last set-up */
+};
+
+#define PPETridiagCheckSizes(t) PetscCheck((t)->nsys >= 0, PetscObjectComm((PetscObject)(t)), PETSC_ERR_ORDER, "Call PPETridiagSetSizes() first")
+
+PETSC_INTERN PetscErrorCode PPETridiagSetUp_Private(PPETridiag);
+PETSC_INTERN PetscErrorCode PPETridiagReset_Private(PPETridiag);
+PETSC_INTERN PetscErrorCode PPETridiagSolve_Private(PPETridiag, PetscScalar[], PetscBool);
+
+/* Log events (src/sys/ppeinit.c). */
+PETSC_EXTERN PetscLogEvent PPE_TridiagSetUp, PPE_TridiagSolve, PPE_TridiagLocal, PPE_TridiagComm, PPE_TridiagRSys, PPE_TridiagRecon, PPE_TridiagPack;
