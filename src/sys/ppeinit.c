@@ -5,6 +5,7 @@
 #include <ppekit/private/ppeimpl.h>
 
 PetscLogEvent PPE_GridSetUp, PPE_StencilMult, PPE_StencilCore, PPE_StencilHalo, PPE_StencilSurf, PPE_StencilAsm;
+PetscLogEvent PPE_TileILUFact, PPE_TileILUPerm, PPE_TileILUApply, PPE_TileILUGather, PPE_TileILUSweep, PPE_TileILUScatter;
 
 static PetscBool PPESysPackageInitialized = PETSC_FALSE;
 
@@ -34,6 +35,13 @@ PetscErrorCode PPESysInitializePackage(void)
   PetscCall(PetscLogEventRegister(" PPEStencilHalo", MAT_CLASSID, &PPE_StencilHalo));
   PetscCall(PetscLogEventRegister(" PPEStencilSurf", MAT_CLASSID, &PPE_StencilSurf));
   PetscCall(PetscLogEventRegister("PPEStencilAsm", MAT_CLASSID, &PPE_StencilAsm));
+  PetscCall(PCInitializePackage()); /* PC_CLASSID for the PC events */
+  PetscCall(PetscLogEventRegister("PPETileILUFact", PC_CLASSID, &PPE_TileILUFact));
+  PetscCall(PetscLogEventRegister("PPETileILUPerm", PC_CLASSID, &PPE_TileILUPerm));
+  PetscCall(PetscLogEventRegister("PPETileILUApply", PC_CLASSID, &PPE_TileILUApply));
+  PetscCall(PetscLogEventRegister(" PPETileGather", PC_CLASSID, &PPE_TileILUGather));
+  PetscCall(PetscLogEventRegister(" PPETileSweep", PC_CLASSID, &PPE_TileILUSweep));
+  PetscCall(PetscLogEventRegister(" PPETileScatter", PC_CLASSID, &PPE_TileILUScatter));
   /* -info_exclude / -log_exclude ppe, as PETSc's own packages allow */
   PetscCall(PetscOptionsGetString(NULL, NULL, "-info_exclude", logList, sizeof(logList), &opt));
   if (opt) {
