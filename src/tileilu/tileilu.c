@@ -123,8 +123,8 @@ static PetscErrorCode Factor(const PPETileILU *T, const PPETileILUSource *src, P
           if (!(PetscAbsReal(piv) > 100.0 * PETSC_MACHINE_EPSILON * scale)) {
             PetscInt tt[3] = {o[0] / T->tile[0], o[1] / T->tile[1], o[2] / T->tile[2]}, s[3] = {src->s[0] + o[0], src->s[1] + o[1], src->s[2] + o[2]};
             PetscCall(PetscSNPrintf(bad, len,
-                                    "PC tileilu: zero pivot %g in tile (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") of rank %d, the points %" PetscInt_FMT "..%" PetscInt_FMT " x %" PetscInt_FMT "..%" PetscInt_FMT " x %" PetscInt_FMT "..%" PetscInt_FMT
-                                    ", at point (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") whose diagonal entry is %g: the operator restricted to this tile has no ILU(0) factorisation",
+                                    "PC tileilu: zero pivot %.3e in tile (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") of rank %d, the points %" PetscInt_FMT "..%" PetscInt_FMT " x %" PetscInt_FMT "..%" PetscInt_FMT " x %" PetscInt_FMT "..%" PetscInt_FMT
+                                    ", at point (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") whose diagonal entry is %.3e: the operator restricted to this tile has no ILU(0) factorisation",
                                     (double)piv, tt[0], tt[1], tt[2], (int)rank, s[0], s[0] + e[0] - 1, s[1], s[1] + e[1] - 1, s[2], s[2] + e[2] - 1, s[0] + a, s[1] + b, s[2] + c, (double)A[0]));
             *code = PETSC_ERR_MAT_LU_ZRPVT;
             break;

@@ -125,7 +125,7 @@ PetscErrorCode PPETileILUSourceGetRow(const PPETileILUSource *src, PetscInt ii, 
       /* a periodic wrap inside the box: a neighbour, but outside every tile */
       if (nz == 1 && src->per[dir] && m[dir] == src->N[dir] && (side == m[dir] - 1 || side == 1 - m[dir])) continue;
       if (vals[l] != 0.0) {
-        PetscCall(PetscSNPrintf(bad, len, "PC tileilu supports 7-point operators: the row of point (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") has the nonzero %g at point (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT "), which is not one of its 6 neighbours",
+        PetscCall(PetscSNPrintf(bad, len, "PC tileilu supports 7-point operators: the row of point (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") has the nonzero %.3e at point (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT "), which is not one of its 6 neighbours",
                                 src->s[0] + ii, src->s[1] + jj, src->s[2] + kk, (double)PetscRealPart(vals[l]), src->s[0] + qi[0], src->s[1] + qi[1], src->s[2] + qi[2]));
         break;
       }
