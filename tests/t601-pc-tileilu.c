@@ -4,7 +4,8 @@ static const char help[] = "PC tileilu against PETSc, on an odd-sized grid (unev
     and CG takes the same number of iterations;\n\
   - small tiles equal bjacobi+ILU(0) on the matrix permuted so that every tile is one\n\
     contiguous block (1e-12), also for a nonsymmetric matrix and for M^T;\n\
-  - xyz and zyx layouts agree (1e-14), matrix-free and AIJ coefficients agree (1e-15),\n\
+  - xyz and zyx layouts (fused or not) agree (1e-14), matrix-free and AIJ coefficients\n\
+    agree (1e-15), symmetric and general storage of the factors both checked,\n\
     1x1x1 tiles are point Jacobi, y'M^-1 x = x'M^-T y, more iterations for smaller tiles.\n\
   -n nx,ny,nz   grid size (default 13,11,9)\n\n";
 
@@ -26,6 +27,8 @@ static PetscReal RelDiff(Vec a, Vec b)
 
 /* y = M^-1 x (or M^-T x) of PC tileilu with operators (A, P); the tile shape used and the
    number of tiles of this rank come back in used[] and *ntiles when asked for. */
+static PetscBool unfused = PETSC_FALSE; /* zyx: gather, sweep and scatter as three passes */
+
 static PetscErrorCode ApplyTileILU(Mat A, Mat P, PetscInt bx, PetscInt by, PetscInt bz, PCTileILULayout layout, PetscBool trans, Vec x, Vec y, PetscInt used[3], PetscInt *ntiles)
 {
   PC pc;
@@ -35,6 +38,7 @@ static PetscErrorCode ApplyTileILU(Mat A, Mat P, PetscInt bx, PetscInt by, Petsc
   PetscCall(PCSetType(pc, PCTILEILU));
   PetscCall(PCTileILUSetTile(pc, bx, by, bz));
   PetscCall(PCTileILUSetLayout(pc, layout));
+  PetscCall(PCTileILUSetFuse(pc, (PetscBool)!unfused));
   PetscCall(PCSetOperators(pc, A, P));
   PetscCall(PCSetUp(pc));
   if (trans) PetscCall(PCApplyTranspose(pc, x, y));
@@ -237,7 +241,11 @@ static PetscErrorCode CheckGrid(MPI_Comm comm, const char bcs[], PPELocation loc
     PetscCall(ApplyTileILU(Amf, Aaij, t[0], t[1], t[2], PC_TILEILU_LAYOUT_ZYX, PETSC_FALSE, x, y3, NULL, NULL));
     rel  = RelDiff(y2, y1);
     rel2 = RelDiff(y3, y2);
-    PetscCall(TapCheck(comm, (PetscBool)(rel <= 1e-12 && rel2 <= 1e-14), "%s: tiles %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT ": xyz (matrix-free) = tiled bjacobi+ilu(0) rel diff %.2e; zyx (AIJ) = xyz rel diff %.2e", tag, t[0], t[1], t[2], (double)rel, (double)rel2));
+    unfused = PETSC_TRUE;
+    PetscCall(ApplyTileILU(Amf, Amf, t[0], t[1], t[2], PC_TILEILU_LAYOUT_ZYX, PETSC_FALSE, x, y3, NULL, NULL));
+    unfused = PETSC_FALSE;
+    rel2 = PetscMax(rel2, RelDiff(y3, y2));
+    PetscCall(TapCheck(comm, (PetscBool)(rel <= 1e-12 && rel2 <= 1e-14), "%s: tiles %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT ": xyz (matrix-free) = tiled bjacobi+ilu(0) rel diff %.2e; zyx (AIJ; fused and not) = xyz rel diff %.2e", tag, t[0], t[1], t[2], (double)rel, (double)rel2));
   }
   PetscCall(ApplyTileILU(Amf, Amf, 4, 3, 2, PC_TILEILU_LAYOUT_ZYX, PETSC_FALSE, x, y1, NULL, NULL));
   PetscCall(ApplyTileILU(Amf, Aaij, 4, 3, 2, PC_TILEILU_LAYOUT_ZYX, PETSC_FALSE, x, y2, NULL, NULL));
@@ -334,7 +342,11 @@ static PetscErrorCode CheckNonsymmetric(MPI_Comm comm, const PetscInt n[3])
       PetscCall(ApplyTileILU(A, A, t[0], t[1], t[2], PC_TILEILU_LAYOUT_ZYX, (PetscBool)trans, x, y3, NULL, NULL));
       rel  = RelDiff(y2, y1);
       rel2 = RelDiff(y3, y2);
-      PetscCall(TapCheck(comm, (PetscBool)(rel <= 1e-12 && rel2 <= 1e-14), "nonsymmetric, tiles %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT ", M^%s: xyz = tiled bjacobi+ilu(0) rel diff %.2e, zyx = xyz rel diff %.2e", t[0], t[1], t[2], trans ? "-T" : "-1", (double)rel, (double)rel2));
+      unfused = PETSC_TRUE;
+      PetscCall(ApplyTileILU(A, A, t[0], t[1], t[2], PC_TILEILU_LAYOUT_ZYX, (PetscBool)trans, x, y3, NULL, NULL));
+      unfused = PETSC_FALSE;
+      rel2 = PetscMax(rel2, RelDiff(y3, y2));
+      PetscCall(TapCheck(comm, (PetscBool)(rel <= 1e-12 && rel2 <= 1e-14), "nonsymmetric, tiles %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT ", M^%s: xyz = tiled bjacobi+ilu(0) rel diff %.2e, zyx (fused and not) = xyz rel diff %.2e", t[0], t[1], t[2], trans ? "-T" : "-1", (double)rel, (double)rel2));
     }
     /* y' M^-1 x = (M^-T y)' x */
     PetscCall(ApplyTileILU(A, A, t[0], t[1], t[2], PC_TILEILU_LAYOUT_ZYX, PETSC_FALSE, x, y1, NULL, NULL));

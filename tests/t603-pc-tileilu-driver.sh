@@ -29,7 +29,7 @@ has() { echo "$out" | grep -qF -- "$1"; tap_check $? "$2: \"$1\""; }
 np=2
 if np_allowed $np; then
   out=$(ppe_mpiexec $np "$solve" $grid -pc_type tileilu -pc_tileilu_tile 4,4,2 -pc_tileilu_layout zyx \
-        -ksp_view -log_view -help -ppe_json 2>&1)
+        -pc_tileilu_fuse 0 -ksp_view -log_view -help -ppe_json 2>&1)
   tap_check $? "[np=$np] ppe-solve -pc_type tileilu -ksp_view -log_view -help runs"
   has "-pc_tileilu_tile <4,4,2>: Tile shape bx,by,bz (clamped to the local box) (PCTileILUSetTile)" "-help"
   echo "$out" | grep -- "-pc_tileilu_layout <" | grep -q "Layout of the factors and sweeps (choose one of) xyz zyx (PCTileILUSetLayout)"
@@ -38,7 +38,12 @@ if np_allowed $np; then
   has "tile shape used: 4 x 4 x 2" "-ksp_view"
   has "layout: zyx" "-ksp_view"
   has "number of tiles: 60 (per rank 30 to 30), of which 0 smaller edge tiles" "-ksp_view"
-  has "memory: 0.125 MB in total" "-ksp_view"
+  echo "$out" | grep -q "memory: [0-9.]* MB in total, [0-9.]* MB per rank at most, [0-9.]* bytes per point"
+  tap_check $? "-ksp_view shows the memory"
+  has "gather/sweep/scatter as three passes" "-ksp_view"
+  has "factors: symmetric operator, 4 values per point" "-ksp_view"
+  echo "$out" | grep -- "-pc_tileilu_fuse" | grep -q "(PCTileILUSetFuse)"
+  tap_check $? "-help lists -pc_tileilu_fuse with PCTileILUSetFuse"
   has "coefficients: from the grid of the matrix-free ppestencil operator" "-ksp_view"
   for ev in PPETileILUFact PPETileILUPerm PPETileILUApply " PPETileGather" " PPETileSweep" " PPETileScatter"; do
     echo "$out" | grep -q "^$ev  *[1-9]"
@@ -56,6 +61,12 @@ if np_allowed $np; then
   tap_check $? "[np=$np] AIJ operator, xyz layout: the same iterations ($its2 vs $its)"
   has "coefficients: from the rows of the assembled mpiaij matrix" "-ksp_view"
   has "layout: xyz" "-ksp_view"
+
+  out=$(ppe_mpiexec $np "$solve" $grid -pc_type tileilu -pc_tileilu_tile 4,4,2 -ksp_view -ppe_json 2>&1)
+  its3=$(echo "$out" | json_get its)
+  [ -n "$its3" ] && [ "$its3" = "$its" ]
+  tap_check $? "[np=$np] zyx fused group by group (the default): the same iterations ($its3 vs $its)"
+  has "gather/sweep/scatter fused group by group" "-ksp_view"
 else
   tap_skip "[np=$np] ppe-solve with tileilu"
 fi

@@ -10,6 +10,7 @@ static const struct {
   PetscErrorCode (*run)(MPI_Comm, const PPEBenchOptions *);
 } kinds[] = {
   {"stencil", PPEBenchStencil}, /* matrix-free vs AIJ MatMult, STREAM copy/triad */
+  {"tileilu", PPEBenchTileILU}, /* PC tileilu tile shapes vs bjacobi+ILU(0)/ICC(0): apply time, CG */
 };
 static const PetscInt nkinds = (PetscInt)(sizeof(kinds) / sizeof(kinds[0]));
 

@@ -36,5 +36,7 @@ PETSC_EXTERN PetscErrorCode PCTileILUSetTile(PC, PetscInt, PetscInt, PetscInt);
 PETSC_EXTERN PetscErrorCode PCTileILUGetTile(PC, PetscInt *, PetscInt *, PetscInt *);
 PETSC_EXTERN PetscErrorCode PCTileILUSetLayout(PC, PCTileILULayout);
 PETSC_EXTERN PetscErrorCode PCTileILUGetLayout(PC, PCTileILULayout *);
+PETSC_EXTERN PetscErrorCode PCTileILUSetFuse(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode PCTileILUGetFuse(PC, PetscBool *);
 PETSC_EXTERN PetscErrorCode PCTileILUGetInfo(PC, PetscInt[3], PetscInt *, PetscLogDouble *);
 PETSC_EXTERN PetscErrorCode PCCreate_TileILU(PC);

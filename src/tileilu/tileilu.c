@@ -57,7 +57,7 @@ static inline void TileBox(const PPETileILU *T, PetscInt t, PetscInt o[3], Petsc
   }
 }
 
-/* Index of factor kind k of point (a,b,c) of tile t in the layout of T. */
+/* Index of factor kind k (of the T->nc stored) of point (a,b,c) of tile t in the layout of T. */
 static inline size_t FactorIndex(const PPETileILU *T, int k, PetscInt t, PetscInt a, PetscInt b, PetscInt c)
 {
   if (T->layout == PC_TILEILU_LAYOUT_XYZ) {
@@ -66,7 +66,7 @@ static inline size_t FactorIndex(const PPETileILU *T, int k, PetscInt t, PetscIn
     return (size_t)k * T->nloc + (size_t)(o[0] + a) + (size_t)T->box[0] * ((o[1] + b) + (size_t)T->box[1] * (o[2] + c));
   } else {
     size_t g = (size_t)(t / T->lanes), l = (size_t)(t % T->lanes), q = (size_t)(a + T->tile[0] * (b + T->tile[1] * c));
-    return ((g * T->npos + q) * PPE_TILEILU_NCOEF + k) * T->lanes + l;
+    return ((g * T->npos + q) * T->nc + k) * T->lanes + l;
   }
 }
 
@@ -74,7 +74,7 @@ static inline size_t FactorIndex(const PPETileILU *T, int k, PetscInt t, PetscIn
    Factorise every tile into natural-order (xyz) arrays F[kind][nloc]. Stops at the first
    failure of this rank (a row that is not 7-point, a zero pivot) and describes it in bad[].
 */
-static PetscErrorCode Factor(const PPETileILU *T, const PPETileILUSource *src, PetscMPIInt rank, double *F, char bad[], size_t len, PetscErrorCode *code, PetscReal *pmin)
+static PetscErrorCode Factor(const PPETileILU *T, const PPETileILUSource *src, PetscMPIInt rank, double *F, char bad[], size_t len, PetscErrorCode *code, PetscReal *pmin, PetscBool *sym)
 {
   const PetscInt nloc = T->nloc, m0 = T->box[0], m1 = T->box[1];
   double        *dinv, *ue, *un, *ut;
@@ -82,6 +82,7 @@ static PetscErrorCode Factor(const PPETileILU *T, const PPETileILUSource *src, P
   PetscFunctionBegin;
   bad[0] = 0;
   *pmin  = 1.0;
+  *sym   = PETSC_TRUE;
   PetscCall(PetscMalloc4(T->npos, &dinv, T->npos, &ue, T->npos, &un, T->npos, &ut));
   for (PetscInt t = 0; t < T->ntiles && !bad[0]; t++) {
     PetscInt o[3], e[3], exy;
@@ -107,6 +108,8 @@ static PetscErrorCode Factor(const PPETileILU *T, const PPETileILUSource *src, P
           if (b == e[1] - 1) A[4] = 0;
           if (c == 0) A[5] = 0;
           if (c == e[2] - 1) A[6] = 0;
+          /* symmetric: each lower coupling equals the upper coupling of that neighbour */
+          if ((c > 0 && A[5] != ut[q - exy]) || (b > 0 && A[3] != un[q - e[0]]) || (a > 0 && A[1] != ue[q - 1])) *sym = PETSC_FALSE;
           piv = A[0];
           if (c > 0) {
             lb = A[5] * dinv[q - exy];
@@ -147,7 +150,14 @@ static PetscErrorCode Factor(const PPETileILU *T, const PPETileILUSource *src, P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The layout change of the factors, xyz -> zyx; padded points get zero factors. */
+/* The kinds kept: all, or for symmetric storage the multipliers and the inverse pivot. */
+static inline int KindSource(const PPETileILU *T, int k)
+{
+  return (T->sym && k == PPE_TILEILU_DINV_SYM) ? PPE_TILEILU_DINV : k;
+}
+
+/* The layout change of the factors, natural order with 7 kinds -> the layout and kinds of T;
+   padded points of zyx get zero factors. */
 static PetscErrorCode PackFactors(PPETileILU *T, const double *Fx, double *Fz)
 {
   PetscFunctionBegin;
@@ -160,8 +170,7 @@ static PetscErrorCode PackFactors(PPETileILU *T, const double *Fx, double *Fz)
       for (PetscInt b = 0; b < e[1]; b++)
         for (PetscInt a = 0; a < e[0]; a++) {
           size_t p = (size_t)(o[0] + a) + (size_t)T->box[0] * ((o[1] + b) + (size_t)T->box[1] * (o[2] + c));
-          size_t z = FactorIndex(T, 0, t, a, b, c);
-          for (int k = 0; k < PPE_TILEILU_NCOEF; k++) Fz[z + (size_t)k * T->lanes] = Fx[(size_t)k * T->nloc + p];
+          for (int k = 0; k < T->nc; k++) Fz[FactorIndex(T, k, t, a, b, c)] = Fx[(size_t)KindSource(T, k) * T->nloc + p];
         }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -220,7 +229,7 @@ size_t PPETileILUMemory(const PPETileILU *T)
    zero pivot or a row that is not 7-point on any rank is an error on every rank, with the
    message of the first failing rank (naming the tile).
 */
-PetscErrorCode PPETileILUSetUp(PPETileILU *T, const PPETileILUSource *src, const PetscInt req[3], PCTileILULayout layout, MPI_Comm comm)
+PetscErrorCode PPETileILUSetUp(PPETileILU *T, const PPETileILUSource *src, const PetscInt req[3], PCTileILULayout layout, PetscBool fused, MPI_Comm comm)
 {
   char           bad[1024];
   PetscErrorCode code = 0;
@@ -251,25 +260,29 @@ PetscErrorCode PPETileILUSetUp(PPETileILU *T, const PPETileILUSource *src, const
   PetscCall(PetscLogEventBegin(PPE_TileILUFact, 0, 0, 0, 0));
   PetscCall(PetscMalloc1(T->nf, &Fx));
   T->f = Fx; /* freed by PPETileILUReset() if the set-up fails */
-  PetscCall(Factor(T, src, rank, Fx, bad, sizeof(bad), &code, &pmin));
+  PetscCall(Factor(T, src, rank, Fx, bad, sizeof(bad), &code, &pmin, &T->sym));
   PetscCall(PetscLogEventEnd(PPE_TileILUFact, 0, 0, 0, 0));
-  if (!bad[0]) PetscCall(PetscInfo(NULL, "%" PetscInt_FMT " tiles of %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " factorised; smallest |pivot| / |diagonal| %g\n", T->ntiles, T->tile[0], T->tile[1], T->tile[2], (double)pmin));
+  if (!bad[0]) PetscCall(PetscInfo(NULL, "%" PetscInt_FMT " tiles of %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " factorised (%s); smallest |pivot| / |diagonal| %g\n", T->ntiles, T->tile[0], T->tile[1], T->tile[2], T->sym ? "symmetric" : "nonsymmetric", (double)pmin));
   PetscCall(CollectiveFailure(comm, code, bad));
+  T->nc = T->sym ? PPE_TILEILU_NCOEF_SYM : PPE_TILEILU_NCOEF;
   if (layout == PC_TILEILU_LAYOUT_ZYX) {
-    double *Fz;
-
     PetscCall(PetscLogEventBegin(PPE_TileILUPerm, 0, 0, 0, 0));
+    T->fused   = fused;
     T->lanes   = PetscMin(PPE_TILEILU_SZ, T->ntiles);
     T->ngroups = (T->ntiles + T->lanes - 1) / T->lanes;
-    T->nf      = (size_t)T->ngroups * T->npos * PPE_TILEILU_NCOEF * T->lanes;
-    T->nv      = (size_t)T->ngroups * T->npos * T->lanes;
+    T->nv      = (size_t)(fused ? 1 : T->ngroups) * T->npos * T->lanes;
+    PetscCall(PetscCalloc1(T->nv, &T->v));
+  }
+  if (layout == PC_TILEILU_LAYOUT_ZYX || T->sym) {
+    double *Fz;
+
+    T->nf = (size_t)(layout == PC_TILEILU_LAYOUT_ZYX ? T->ngroups * T->npos * T->lanes : T->nloc) * T->nc;
     PetscCall(PetscMalloc1(T->nf, &Fz));
     PetscCall(PackFactors(T, Fx, Fz));
     PetscCall(PetscFree(T->f));
     T->f = Fz;
-    PetscCall(PetscCalloc1(T->nv, &T->v));
-    PetscCall(PetscLogEventEnd(PPE_TileILUPerm, 0, 0, 0, 0));
   }
+  if (layout == PC_TILEILU_LAYOUT_ZYX) PetscCall(PetscLogEventEnd(PPE_TileILUPerm, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -282,6 +295,7 @@ PetscErrorCode PPETileILUApply(PPETileILU *T, PetscBool transpose, const double 
   const double *F;
 
   PetscFunctionBegin;
+  if (T->sym) transpose = PETSC_FALSE; /* M^T = M */
   if (transpose && !T->ft) {
     PetscCall(PetscLogEventBegin(PPE_TileILUFact, 0, 0, 0, 0));
     PetscCall(BuildTranspose(T));
@@ -292,6 +306,10 @@ PetscErrorCode PPETileILUApply(PPETileILU *T, PetscBool transpose, const double 
   if (T->layout == PC_TILEILU_LAYOUT_XYZ) {
     PetscCall(PetscLogEventBegin(PPE_TileILUSweep, 0, 0, 0, 0));
     PPETileILUSweepXYZ_Host(T, F, r, z);
+    PetscCall(PetscLogEventEnd(PPE_TileILUSweep, 0, 0, 0, 0));
+  } else if (T->fused) {
+    PetscCall(PetscLogEventBegin(PPE_TileILUSweep, 0, 0, 0, 0));
+    PPETileILUApplyZYXFused_Host(T, F, r, z);
     PetscCall(PetscLogEventEnd(PPE_TileILUSweep, 0, 0, 0, 0));
   } else {
     PetscCall(PetscLogEventBegin(PPE_TileILUGather, 0, 0, 0, 0));

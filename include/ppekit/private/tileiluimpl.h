@@ -31,16 +31,19 @@ typedef struct {
   PetscInt        nloc;    /* points of the box */
   PetscInt        lanes;   /* zyx: tiles per group (PPE_TILEILU_SZ, fewer if the box has fewer tiles) */
   PetscInt        ngroups; /* zyx: groups of lanes tiles; the last one may have empty lanes */
+  PetscBool       fused;   /* zyx: gather, sweep and scatter group by group (else three passes) */
+  PetscBool       sym;     /* the operator restricted to every tile is symmetric: 4 kinds stored */
+  PetscInt        nc;      /* kinds of factor values stored per point (7, or 4 when sym) */
   double         *f;       /* factors: xyz [kind][nloc], zyx [group][q][kind][lane] */
-  double         *ft;      /* factors of M^T in the same layout, built at the first transposed apply */
-  double         *v;       /* zyx: packed values [group][q][lane] (NULL for xyz) */
+  double         *ft;      /* factors of M^T in the same layout (not sym), built at the first transposed apply */
+  double         *v;       /* zyx: packed values, [group][q][lane] (one group when fused); NULL for xyz */
   size_t          nf;      /* doubles in f (and in ft) */
   size_t          nv;      /* doubles in v */
 } PPETileILU;
 
 PETSC_INTERN PetscErrorCode PPETileILUSourceCreate(Mat, DM, PPETileILUSource *);
 PETSC_INTERN PetscErrorCode PPETileILUSourceGetRow(const PPETileILUSource *, PetscInt, PetscInt, PetscInt, double[7], char[], size_t);
-PETSC_INTERN PetscErrorCode PPETileILUSetUp(PPETileILU *, const PPETileILUSource *, const PetscInt[3], PCTileILULayout, MPI_Comm);
+PETSC_INTERN PetscErrorCode PPETileILUSetUp(PPETileILU *, const PPETileILUSource *, const PetscInt[3], PCTileILULayout, PetscBool, MPI_Comm);
 PETSC_INTERN PetscErrorCode PPETileILUApply(PPETileILU *, PetscBool, const double *, double *);
 PETSC_INTERN PetscErrorCode PPETileILUReset(PPETileILU *);
 PETSC_INTERN size_t         PPETileILUMemory(const PPETileILU *);
@@ -50,3 +53,4 @@ PETSC_INTERN void PPETileILUSweepXYZ_Host(const PPETileILU *, const double *, co
 PETSC_INTERN void PPETileILUGather_Host(const PPETileILU *, const double *);
 PETSC_INTERN void PPETileILUSweepZYX_Host(const PPETileILU *, const double *);
 PETSC_INTERN void PPETileILUScatter_Host(const PPETileILU *, double *);
+PETSC_INTERN void PPETileILUApplyZYXFused_Host(const PPETileILU *, const double *, const double *, double *);

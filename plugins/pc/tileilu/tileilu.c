@@ -38,6 +38,7 @@ static const PCTileILULayout PCTileILUDefaultLayout  = PC_TILEILU_LAYOUT_ZYX;
 typedef struct {
   PetscInt        tile[3]; /* requested tile shape bx, by, bz (clamped to each rank's box at set-up) */
   PCTileILULayout layout;  /* layout of the factors and of the sweeps */
+  PetscBool       fuse;    /* zyx: gather, sweep and scatter group by group (else three timed passes) */
   PetscBool       matfree; /* the coefficients came from the grid of a MATPPESTENCIL (else from matrix rows) */
   MatType         mtype;   /* type of the matrix the coefficients came from */
   PPETileILU      T;       /* tiling and factors of this rank */
@@ -78,6 +79,23 @@ static PetscErrorCode PCTileILUSetLayout_TileILU(PC pc, PCTileILULayout layout)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode PCTileILUSetFuse_TileILU(PC pc, PetscBool fuse)
+{
+  PC_TileILU *ti = (PC_TileILU *)pc->data;
+
+  PetscFunctionBegin;
+  if (fuse != ti->fuse) pc->setupcalled = 0;
+  ti->fuse = fuse;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCTileILUGetFuse_TileILU(PC pc, PetscBool *fuse)
+{
+  PetscFunctionBegin;
+  *fuse = ((PC_TileILU *)pc->data)->fuse;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCTileILUGetLayout_TileILU(PC pc, PCTileILULayout *layout)
 {
   PetscFunctionBegin;
@@ -110,7 +128,7 @@ static PetscErrorCode PCSetUp_TileILU(PC pc)
   if (ti->tile[0] > src.m[0] || ti->tile[1] > src.m[1] || ti->tile[2] > src.m[2])
     PetscCall(PetscInfo(pc, "Tile %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " is larger than the local box %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ": clamped to %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "\n", ti->tile[0], ti->tile[1], ti->tile[2], src.m[0], src.m[1],
                         src.m[2], PetscMin(ti->tile[0], src.m[0]), PetscMin(ti->tile[1], src.m[1]), PetscMin(ti->tile[2], src.m[2])));
-  PetscCall(PPETileILUSetUp(&ti->T, &src, ti->tile, ti->layout, PetscObjectComm((PetscObject)pc)));
+  PetscCall(PPETileILUSetUp(&ti->T, &src, ti->tile, ti->layout, ti->fuse, PetscObjectComm((PetscObject)pc)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -148,7 +166,7 @@ static PetscErrorCode PCSetFromOptions_TileILU(PC pc, PPEOptionItems PetscOption
   PC_TileILU     *ti      = (PC_TileILU *)pc->data;
   PetscInt        tile[3] = {ti->tile[0], ti->tile[1], ti->tile[2]}, n = 3;
   PCTileILULayout layout  = ti->layout;
-  PetscBool       flg;
+  PetscBool       flg, fuse = ti->fuse;
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "PC TileILU options");
@@ -159,6 +177,8 @@ static PetscErrorCode PCSetFromOptions_TileILU(PC pc, PPEOptionItems PetscOption
   }
   PetscCall(PetscOptionsEnum("-pc_tileilu_layout", "Layout of the factors and sweeps", "PCTileILUSetLayout", PCTileILULayouts, (PetscEnum)layout, (PetscEnum *)&layout, &flg));
   if (flg) PetscCall(PCTileILUSetLayout(pc, layout));
+  PetscCall(PetscOptionsBool("-pc_tileilu_fuse", "zyx: gather, sweep and scatter group by group (else three passes, each timed)", "PCTileILUSetFuse", fuse, &fuse, &flg));
+  if (flg) PetscCall(PCTileILUSetFuse(pc, fuse));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -201,7 +221,8 @@ static PetscErrorCode PCView_TileILU(PC pc, PetscViewer viewer)
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  tile shape used: %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "\n", T->tile[0], T->tile[1], T->tile[2]));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  local box: %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " (rank 0), %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " tiles\n", T->box[0], T->box[1], T->box[2], T->nt[0], T->nt[1], T->nt[2]));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  number of tiles: %.0f (per rank %.0f to %.0f), of which %.0f smaller edge tiles\n", sum[0], mn, mx[0], sum[1]));
-    if (T->layout == PC_TILEILU_LAYOUT_ZYX) PetscCall(PetscViewerASCIIPrintf(viewer, "  zyx groups: %" PetscInt_FMT " tiles per group (rank 0), padded points %.1f%%\n", T->lanes, 100.0 * sum[4] / (sum[3] + sum[4])));
+    if (T->layout == PC_TILEILU_LAYOUT_ZYX) PetscCall(PetscViewerASCIIPrintf(viewer, "  zyx groups: %" PetscInt_FMT " tiles per group (rank 0), padded points %.1f%%, gather/sweep/scatter %s\n", T->lanes, 100.0 * sum[4] / (sum[3] + sum[4]), T->fused ? "fused group by group" : "as three passes"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  factors: %s, %" PetscInt_FMT " values per point (rank 0)\n", T->sym ? "symmetric operator" : "nonsymmetric operator", T->nc));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  memory: %.4g MB in total, %.4g MB per rank at most, %.1f bytes per point%s\n", sum[5] / 1048576.0, mx[1] / 1048576.0, sum[5] / sum[3], T->ft ? " (with the factors of the transpose)" : ""));
     if (ti->matfree) PetscCall(PetscViewerASCIIPrintf(viewer, "  coefficients: from the grid of the matrix-free %s operator\n", ti->mtype));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  coefficients: from the rows of the assembled %s matrix\n", ti->mtype));
@@ -218,7 +239,7 @@ static PetscErrorCode PCReset_TileILU(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const char *const PCTileILUComposed[] = {"PCTileILUSetTile_C", "PCTileILUGetTile_C", "PCTileILUSetLayout_C", "PCTileILUGetLayout_C", "PCTileILUGetInfo_C"};
+static const char *const PCTileILUComposed[] = {"PCTileILUSetTile_C", "PCTileILUGetTile_C", "PCTileILUSetLayout_C", "PCTileILUGetLayout_C", "PCTileILUSetFuse_C", "PCTileILUGetFuse_C", "PCTileILUGetInfo_C"};
 
 static PetscErrorCode PCDestroy_TileILU(PC pc)
 {
@@ -235,7 +256,8 @@ static PetscErrorCode PCDestroy_TileILU(PC pc)
 
    Options Database Keys:
 +  -pc_tileilu_tile <bx,by,bz> - tile shape (default 8,8,1); clamped to the local box (PetscInfo notes it)
--  -pc_tileilu_layout <xyz|zyx> - layout of the factors and sweeps (default zyx)
+.  -pc_tileilu_layout <xyz|zyx> - layout of the factors and sweeps (default zyx)
+-  -pc_tileilu_fuse <bool> - zyx: gather, sweep and scatter group by group (default) or in three timed passes
 
    Level: intermediate
 
@@ -266,6 +288,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_TileILU(PC pc)
   pc->data = (void *)ti;
   for (int d = 0; d < 3; d++) ti->tile[d] = PCTileILUDefaultTile[d];
   ti->layout = PCTileILUDefaultLayout;
+  ti->fuse   = PETSC_TRUE;
 
   pc->ops->setup          = PCSetUp_TileILU;
   pc->ops->apply          = PCApply_TileILU;
@@ -279,6 +302,8 @@ PETSC_EXTERN PetscErrorCode PCCreate_TileILU(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTileILUGetTile_C", PCTileILUGetTile_TileILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTileILUSetLayout_C", PCTileILUSetLayout_TileILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTileILUGetLayout_C", PCTileILUGetLayout_TileILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTileILUSetFuse_C", PCTileILUSetFuse_TileILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTileILUGetFuse_C", PCTileILUGetFuse_TileILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTileILUGetInfo_C", PCTileILUGetInfo_TileILU));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -375,6 +400,56 @@ PetscErrorCode PCTileILUGetLayout(PC pc, PCTileILULayout *layout)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscUseMethod(pc, "PCTileILUGetLayout_C", (PC, PCTileILULayout *), (pc, layout));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCTileILUSetFuse - in the zyx layout, run gather, sweeps and scatter group by group, or
+   as three passes over the box
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the preconditioner
+-  fuse - PETSC_TRUE (default): each group of tiles is gathered into a buffer that stays in
+          the cache, swept and scattered; PETSC_FALSE: the whole vector is gathered into the
+          packed layout, swept, and scattered back, and -log_view times the three passes
+          (events PPETileGather, PPETileSweep, PPETileScatter)
+
+   Options Database Key:
+.  -pc_tileilu_fuse <bool> - fuse (default true)
+
+   Notes:
+   The results are identical; the unfused passes measure what the layout change costs. The
+   xyz layout has no gather or scatter and ignores this setting.
+
+   Level: advanced
+
+.seealso: PCTILEILU, PCTileILUSetLayout()
+@*/
+PetscErrorCode PCTileILUSetFuse(PC pc, PetscBool fuse)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(pc, fuse, 2);
+  PetscTryMethod(pc, "PCTileILUSetFuse_C", (PC, PetscBool), (pc, fuse));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCTileILUGetFuse - whether PCTILEILU fuses gather, sweeps and scatter in the zyx layout
+
+   Not Collective
+
+   Level: advanced
+
+.seealso: PCTILEILU, PCTileILUSetFuse()
+@*/
+PetscErrorCode PCTileILUGetFuse(PC pc, PetscBool *fuse)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCTileILUGetFuse_C", (PC, PetscBool *), (pc, fuse));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -3,11 +3,12 @@
 
    xyz: one tile after the other, each swept in place in the vector's order: a chain of
         dependent points (every point waits for its west neighbour), as PETSc's ILU is.
-   zyx: the lanes of a group (PPE_TILEILU_SZ tiles) are independent and contiguous, so the
-        lane loop of every position is a unit-stride SIMD loop; forward and backward sweeps
-        of a group run back to back while its values are in the L1 cache. Gather and scatter
-        move the values between the vector's order and the packed groups, one tile row
-        (contiguous in the vector) at a time.
+   zyx: the lanes of a group (PPE_TILEILU_SZ tiles) are independent and contiguous, so every
+        position is one SIMD operation over the lanes. Gather and scatter move the values
+        between the vector's order and the packed groups, one tile row (contiguous in the
+        vector) at a time. Either as three passes over the box (each timed by its own event),
+        or fused group by group: gather a group into a buffer that stays in the L1 cache,
+        sweep forward and backward, scatter (no packed copy of the vector goes to memory).
    The group loops are compiled twice, generic and AVX2, and the AVX2 instance is chosen at
    run time when the CPU has it, as for the stencil.
 */
@@ -24,6 +25,13 @@
 #else
   #define PPE_INLINE static inline
 #endif
+/* GCC/clang vector type of half a zyx group (4 lanes), loaded from 8-byte aligned data */
+#if defined(__GNUC__) && PPE_TILEILU_SZ == 8
+  #define PPE_HAVE_VECTOR_EXT 1
+typedef double ppe_v4d __attribute__((vector_size(32), aligned(8)));
+#else
+  #define PPE_HAVE_VECTOR_EXT 0
+#endif
 
 void PPETileILUSweepXYZ_Host(const PPETileILU *T, const double *F, const double *r, double *z)
 {
@@ -34,66 +42,92 @@ void PPETileILUSweepXYZ_Host(const PPETileILU *T, const double *F, const double 
       for (PetscInt ta = 0; ta < T->nt[0]; ta++) {
         long o[3] = {ta * T->tile[0], tb * T->tile[1], tc * T->tile[2]}, e[3];
         for (int d = 0; d < 3; d++) e[d] = PetscMin(T->tile[d], T->box[d] - o[d]);
-        ppe_tileilu_tile_xyz(F, T->nloc, sy, sz, o[0] + sy * o[1] + sz * o[2], e[0], e[1], e[2], r, z);
+        if (T->sym) ppe_tileilu_tile_xyz(F, 1, T->nloc, sy, sz, o[0] + sy * o[1] + sz * o[2], e[0], e[1], e[2], r, z);
+        else ppe_tileilu_tile_xyz(F, 0, T->nloc, sy, sz, o[0] + sy * o[1] + sz * o[2], e[0], e[1], e[2], r, z);
       }
 }
 
-/* Gather: v[g][q][l] = r at point q of tile g lanes + l; zero at padded points and empty lanes. */
-void PPETileILUGather_Host(const PPETileILU *T, const double *r)
+/* Origins (index in the box) and extents of the lanes of group g; a zero extent for an
+   empty lane. */
+PPE_INLINE void LaneBoxes(const PPETileILU *T, PetscInt g, size_t o[], PetscInt e[][3])
+{
+  for (PetscInt l = 0; l < T->lanes; l++) {
+    PetscInt t = g * T->lanes + l, ti[3], oo[3];
+
+    o[l] = 0;
+    if (t >= T->ntiles) {
+      e[l][0] = e[l][1] = e[l][2] = 0;
+      continue;
+    }
+    ti[0] = t % T->nt[0];
+    ti[1] = (t / T->nt[0]) % T->nt[1];
+    ti[2] = t / (T->nt[0] * T->nt[1]);
+    for (int d = 0; d < 3; d++) {
+      oo[d]   = ti[d] * T->tile[d];
+      e[l][d] = PetscMin(T->tile[d], T->box[d] - oo[d]);
+    }
+    o[l] = (size_t)oo[0] + (size_t)T->box[0] * (oo[1] + (size_t)T->box[1] * oo[2]);
+  }
+}
+
+/*
+   vg[q][l] = r at point q of lane l of group g; zero at padded points and in empty lanes.
+   Row by row of the tiles, lanes inside: consecutive tiles along x read one contiguous
+   stretch of the vector, which the hardware prefetcher follows.
+*/
+PPE_INLINE void GatherGroup(const PPETileILU *T, PetscInt g, const double *r, double *vg)
 {
   const PetscInt L = T->lanes, tx = T->tile[0], ty = T->tile[1], tz = T->tile[2];
   const size_t   sy = (size_t)T->box[0], sz = sy * T->box[1];
+  size_t         o[PPE_TILEILU_SZ];
+  PetscInt       e[PPE_TILEILU_SZ][3];
 
-  for (PetscInt g = 0; g < T->ngroups; g++) {
-    double *vg = T->v + (size_t)g * T->npos * L;
-    for (PetscInt l = 0; l < L; l++) {
-      PetscInt t = g * L + l, ti[3], o[3] = {0, 0, 0}, e[3] = {0, 0, 0};
+  LaneBoxes(T, g, o, e);
+  for (PetscInt c = 0; c < tz; c++)
+    for (PetscInt b = 0; b < ty; b++) {
+      double *vrow = vg + ((size_t)tx * (b + (size_t)ty * c)) * L;
+      for (PetscInt l = 0; l < L; l++) {
+        double  *vq = vrow + l;
+        PetscInt a  = 0;
+        if (c < e[l][2] && b < e[l][1]) {
+          const double *rr = r + o[l] + sy * b + sz * c;
+          for (; a < e[l][0]; a++) vq[(size_t)a * L] = rr[a];
+        }
+        for (; a < tx; a++) vq[(size_t)a * L] = 0.0;
+      }
+    }
+}
 
-      if (t < T->ntiles) {
-        ti[0] = t % T->nt[0];
-        ti[1] = (t / T->nt[0]) % T->nt[1];
-        ti[2] = t / (T->nt[0] * T->nt[1]);
-        for (int d = 0; d < 3; d++) {
-          o[d] = ti[d] * T->tile[d];
-          e[d] = PetscMin(T->tile[d], T->box[d] - o[d]);
+/* z at the points of the tiles of group g = vg, in the same order as the gather. */
+PPE_INLINE void ScatterGroup(const PPETileILU *T, PetscInt g, const double *vg, double *z)
+{
+  const PetscInt L = T->lanes, tx = T->tile[0], ty = T->tile[1], tz = T->tile[2];
+  const size_t   sy = (size_t)T->box[0], sz = sy * T->box[1];
+  size_t         o[PPE_TILEILU_SZ];
+  PetscInt       e[PPE_TILEILU_SZ][3];
+
+  LaneBoxes(T, g, o, e);
+  for (PetscInt c = 0; c < tz; c++)
+    for (PetscInt b = 0; b < ty; b++) {
+      const double *vrow = vg + ((size_t)tx * (b + (size_t)ty * c)) * L;
+      for (PetscInt l = 0; l < L; l++) {
+        const double *vq = vrow + l;
+        if (c < e[l][2] && b < e[l][1]) {
+          double *zz = z + o[l] + sy * b + sz * c;
+          for (PetscInt a = 0; a < e[l][0]; a++) zz[a] = vq[(size_t)a * L];
         }
       }
-      for (PetscInt c = 0; c < tz; c++)
-        for (PetscInt b = 0; b < ty; b++) {
-          double  *vq = vg + ((size_t)tx * (b + (size_t)ty * c)) * L + l;
-          PetscInt a  = 0;
-          if (c < e[2] && b < e[1]) {
-            const double *rr = r + (size_t)o[0] + sy * (o[1] + b) + sz * (o[2] + c);
-            for (; a < e[0]; a++) vq[(size_t)a * L] = rr[a];
-          }
-          for (; a < tx; a++) vq[(size_t)a * L] = 0.0;
-        }
     }
-  }
+}
+
+void PPETileILUGather_Host(const PPETileILU *T, const double *r)
+{
+  for (PetscInt g = 0; g < T->ngroups; g++) GatherGroup(T, g, r, T->v + (size_t)g * T->npos * T->lanes);
 }
 
 void PPETileILUScatter_Host(const PPETileILU *T, double *z)
 {
-  const PetscInt L = T->lanes, tx = T->tile[0], ty = T->tile[1];
-  const size_t   sy = (size_t)T->box[0], sz = sy * T->box[1];
-
-  for (PetscInt g = 0; g < T->ngroups; g++) {
-    const double *vg = T->v + (size_t)g * T->npos * L;
-    for (PetscInt l = 0; l < L && g * L + l < T->ntiles; l++) {
-      PetscInt t = g * L + l, ti[3] = {t % T->nt[0], (t / T->nt[0]) % T->nt[1], t / (T->nt[0] * T->nt[1])}, o[3], e[3];
-
-      for (int d = 0; d < 3; d++) {
-        o[d] = ti[d] * T->tile[d];
-        e[d] = PetscMin(T->tile[d], T->box[d] - o[d]);
-      }
-      for (PetscInt c = 0; c < e[2]; c++)
-        for (PetscInt b = 0; b < e[1]; b++) {
-          const double *vq = vg + ((size_t)tx * (b + (size_t)ty * c)) * L + l;
-          double       *zz = z + (size_t)o[0] + sy * (o[1] + b) + sz * (o[2] + c);
-          for (PetscInt a = 0; a < e[0]; a++) zz[a] = vq[(size_t)a * L];
-        }
-    }
-  }
+  for (PetscInt g = 0; g < T->ngroups; g++) ScatterGroup(T, g, T->v + (size_t)g * T->npos * T->lanes, z);
 }
 
 /* The generic instance, for any CPU. */
@@ -120,4 +154,15 @@ void PPETileILUSweepZYX_Host(const PPETileILU *T, const double *F)
   }
 #endif
   SweepZYX_Generic(T, F);
+}
+
+void PPETileILUApplyZYXFused_Host(const PPETileILU *T, const double *F, const double *r, double *z)
+{
+#if PPE_HAVE_AVX2_TILES
+  if (PPEStencilHostHasAVX2()) {
+    ApplyZYXFused_AVX2(T, F, r, z);
+    return;
+  }
+#endif
+  ApplyZYXFused_Generic(T, F, r, z);
 }
