@@ -289,7 +289,9 @@ static PetscErrorCode CheckGrid(MPI_Comm comm, const char bcs[], PPELocation loc
 
 /*
    A nonsymmetric 7-point matrix on a DMDA (convection-diffusion: the x couplings 1.3 and 0.7
-   of the diffusion ones), so that L and U, and M and M^T, differ.
+   of the diffusion ones), so that L and U, and M and M^T, differ. On the 16x8x6 grid of one
+   rank 2x2x3 and 1x2x3 tiles divide the box: the zyx groups are whole tile rows, and with
+   1x2x3 two groups per row are gathered as one chunk (the contiguous gathers).
 */
 static PetscErrorCode CheckNonsymmetric(MPI_Comm comm, const PetscInt n[3])
 {
@@ -300,7 +302,7 @@ static PetscErrorCode CheckNonsymmetric(MPI_Comm comm, const PetscInt n[3])
   PetscInt    s[3], m[3];
   PetscReal   rel, rel2;
   PetscScalar d1, d2;
-  const PetscInt shapes[][3] = {{4, 3, 2}, {1000, 1000, 1000}};
+  const PetscInt shapes[][3] = {{4, 3, 2}, {2, 2, 3}, {1, 2, 3}, {1000, 1000, 1000}};
 
   PetscFunctionBegin;
   PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n[0], n[1], n[2], PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
@@ -382,7 +384,7 @@ int main(int argc, char **argv)
   PetscCall(CheckGrid(comm, "DDDDDD", PPE_LOCATION_CELL, PETSC_TRUE, 0.0, n, PETSC_TRUE));
   PetscCall(CheckGrid(comm, "DNNDND", PPE_LOCATION_VERTEX, PETSC_FALSE, 0.5, n, PETSC_FALSE));
   PetscCall(CheckGrid(comm, "PPPPNN", PPE_LOCATION_CELL, PETSC_TRUE, 0.0, n, PETSC_FALSE));
-  PetscCall(CheckNonsymmetric(comm, n));
+  PetscCall(CheckNonsymmetric(comm, (const PetscInt[]){16, 8, 6})); /* 2x2x3 tiles divide the box on 1 rank */
   PetscCall(PetscFinalize());
   return 0;
 }

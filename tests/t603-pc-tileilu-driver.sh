@@ -65,8 +65,8 @@ if np_allowed $np; then
   out=$(ppe_mpiexec $np "$solve" $grid -pc_type tileilu -pc_tileilu_tile 4,4,2 -ksp_view -ppe_json 2>&1)
   its3=$(echo "$out" | json_get its)
   [ -n "$its3" ] && [ "$its3" = "$its" ]
-  tap_check $? "[np=$np] zyx fused group by group (the default): the same iterations ($its3 vs $its)"
-  has "gather/sweep/scatter fused group by group" "-ksp_view"
+  tap_check $? "[np=$np] zyx fused chunk by chunk (the default): the same iterations ($its3 vs $its)"
+  has "gather/sweep/scatter fused chunk by chunk" "-ksp_view"
 else
   tap_skip "[np=$np] ppe-solve with tileilu"
 fi

@@ -1,14 +1,16 @@
 /*
    ppe-bench -bench tileilu: PC tileilu for a table of tile shapes (paper 004, Table I, scaled
-   from 256x128x512 to 128x64x256) in both layouts, against PETSc's bjacobi with ILU(0) and
-   with ICC(0) sub-solves on the assembled operator: set-up time, time of one application per
-   unknown (best of -bench_reps, with the gather / sweep / scatter split from the log
-   events), memory, and CG iterations and time to solution on the channel problem (periodic
-   x,y, Neumann walls, tanh z) from a zero guess to -bench_tileilu_rtol.
+   from 256x128x512 to 128x64x256) against PETSc's bjacobi with ILU(0) and with ICC(0)
+   sub-solves on the assembled operator, on one problem (-bench_tileilu_problem, grid
+   options as ppe-solve's): set-up time, time of one application per unknown (best of
+   -bench_reps) in the xyz layout, the zyx layout fused group by group (the default) and
+   the zyx layout in three passes (gather / sweep / scatter split from the log events),
+   memory, and the iterations and time to solution of the Krylov methods
+   (-bench_tileilu_ksp, default cg) from a zero guess to -bench_tileilu_rtol with the
+   default (fused zyx) variant; the xyz variant computes the same numbers (test t601).
 
-   Options: -bench_tileilu_tiles bx,by,bz,bx,by,bz,... (the shapes; default the table below),
-   -bench_tileilu_cg 0 (apply times only), -bench_tileilu_ksp cg,cbcg,... (the Krylov
-   methods to time: any registered KSP type).
+   Options: -bench_tileilu_tiles bx,by,bz,bx,by,bz,... (default: the table below),
+   -bench_tileilu_cg 0 (apply times only).
 */
 #define _POSIX_C_SOURCE 200112L /* clock_gettime() under -std=c11 */
 #include "bench.h"
@@ -23,8 +25,8 @@ static PetscReal CPUTime(void)
 }
 
 /* The default table: the whole box (= bjacobi+ILU(0)), z slabs as the CPU version of the
-   paper, the paper's shapes, and a few larger flat tiles. */
-static const PetscInt default_tiles[][3] = {{1 << 20, 1 << 20, 1 << 20}, {1 << 20, 1 << 20, 16}, {16, 32, 4}, {16, 16, 4}, {8, 8, 16}, {16, 16, 1}, {8, 8, 1}, {4, 4, 4}, {2, 4, 64}, {1, 8, 8}, {32, 32, 1}, {32, 16, 2}, {64, 64, 1}};
+   paper, the paper's shapes, z lines, and tiles elongated in z. */
+static const PetscInt default_tiles[][3] = {{1 << 20, 1 << 20, 1 << 20}, {1 << 20, 1 << 20, 16}, {16, 32, 4}, {16, 16, 4}, {8, 8, 16}, {16, 16, 1}, {8, 8, 1}, {4, 4, 4}, {2, 4, 64}, {1, 8, 8}, {1, 1, 1 << 20}, {16, 16, 16}, {8, 8, 32}, {16, 16, 32}};
 
 typedef struct {
   PetscReal setup_s, fact_s, perm_s, apply_s, apply_cpu_s, gather_s, sweep_s, scatter_s, mem;
@@ -54,7 +56,7 @@ static PetscErrorCode MaxTime(MPI_Comm comm, PetscReal *t)
    Set up and time one PC: a tileilu shape/layout (tile != NULL) or PETSc's bjacobi with the
    sub-PC type sub (ilu or icc) on P. Set-up time, then the best of reps applications.
 */
-static PetscErrorCode TimePC(Mat A, Mat P, const PetscInt tile[3], PCTileILULayout layout, PCType sub, PetscInt reps, Vec x, Vec y, PC *pcout, PCTiming *t)
+static PetscErrorCode TimePC(Mat A, Mat P, const PetscInt tile[3], PCTileILULayout layout, PetscBool fuse, PCType sub, PetscInt reps, Vec x, Vec y, PC *pcout, PCTiming *t)
 {
   MPI_Comm       comm = PetscObjectComm((PetscObject)A);
   PC             pc;
@@ -72,6 +74,7 @@ static PetscErrorCode TimePC(Mat A, Mat P, const PetscInt tile[3], PCTileILULayo
     PetscCall(PCSetType(pc, PCTILEILU));
     PetscCall(PCTileILUSetTile(pc, tile[0], tile[1], tile[2]));
     PetscCall(PCTileILUSetLayout(pc, layout));
+    PetscCall(PCTileILUSetFuse(pc, fuse));
   } else PetscCall(PCSetType(pc, PCBJACOBI));
   for (int i = 0; i < 5; i++) PetscCall(EventTime(ev[i], &e0[i]));
   PetscCallMPI(MPI_Barrier(comm));
@@ -171,8 +174,9 @@ PetscErrorCode PPEBenchTileILU(MPI_Comm comm, const PPEBenchOptions *o)
   PetscInt    N[3], tiles[3 * 64], ntv = 3 * 64, nt;
   PetscReal   rtol = 1e-8, npts, asm_s;
   PetscBool   cg = PETSC_TRUE, flg, known;
+  PetscInt    prob = PPE_PROBLEM_CHANNEL;
   PetscMPIInt size;
-  char        kspnames[256] = "cg", *kspv[8];
+  char        kspnames[256] = "cg", *kspv[8], bcs[7];
   int         nksp = 0;
   PetscLogDouble t0, t1;
 
@@ -180,6 +184,7 @@ PetscErrorCode PPEBenchTileILU(MPI_Comm comm, const PPEBenchOptions *o)
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscOptionsBegin(comm, NULL, "ppe-bench -bench tileilu options", "PPEKit");
   PetscCall(PetscOptionsIntArray("-bench_tileilu_tiles", "Tile shapes bx,by,bz,bx,by,bz,...", "PCTileILUSetTile", tiles, &ntv, &flg));
+  PetscCall(PetscOptionsEList("-bench_tileilu_problem", "Problem: mms, channel or bicgstab-paper", "PPEProblemSetGridDefaults", PPEProblemNames, 3, PPEProblemNames[prob], &prob, NULL));
   PetscCall(PetscOptionsBool("-bench_tileilu_cg", "Also solve with the Krylov methods", NULL, cg, &cg, NULL));
   PetscCall(PetscOptionsString("-bench_tileilu_ksp", "Krylov methods, comma separated", NULL, kspnames, kspnames, sizeof(kspnames), NULL));
   PetscCall(PetscOptionsReal("-bench_tileilu_rtol", "Relative tolerance of the solves", NULL, rtol, &rtol, NULL));
@@ -196,12 +201,13 @@ PetscErrorCode PPEBenchTileILU(MPI_Comm comm, const PPEBenchOptions *o)
 
   PetscCall(PetscLogDefaultBegin()); /* the event times of the gather, sweep and scatter */
   PetscCall(PPEGridCreate(comm, &grid));
-  PetscCall(PPEProblemSetGridDefaults(PPE_PROBLEM_CHANNEL, grid));
+  PetscCall(PPEProblemSetGridDefaults((PPEProblemType)prob, grid));
   PetscCall(PPEGridSetSizes(grid, 128, 64, 256));
   PetscCall(PPEGridSetFromOptions(grid));
   PetscCall(PPEGridSetUp(grid));
   PetscCall(PPEGridGetSizes(grid, &N[0], &N[1], &N[2]));
   npts = (PetscReal)N[0] * N[1] * N[2];
+  PetscCall(PPEGridGetBCString(grid, bcs));
   PetscCall(PPEStencilCreate(grid, &Amf));
   PetscCall(PetscTime(&t0));
   PetscCall(PPEStencilCreateAssembled(grid, MATAIJ, &Aaij));
@@ -213,7 +219,7 @@ PetscErrorCode PPEBenchTileILU(MPI_Comm comm, const PPEBenchOptions *o)
   PetscCall(PetscRandomCreate(comm, &rnd));
   PetscCall(VecSetRandom(x, rnd));
   PetscCall(PetscRandomDestroy(&rnd));
-  PetscCall(PPEProblemComputeRHS(PPE_PROBLEM_CHANNEL, grid, b, u, &known));
+  PetscCall(PPEProblemComputeRHS((PPEProblemType)prob, grid, b, u, &known));
   {
     PetscBool singular;
     PetscCall(PPEGridIsSingular(grid, &singular));
@@ -224,22 +230,24 @@ PetscErrorCode PPEBenchTileILU(MPI_Comm comm, const PPEBenchOptions *o)
     }
   }
 
-  /* the baselines, then every shape in both layouts */
-  for (PetscInt c = -2; c < 2 * nt; c++) {
+  /* the baselines, then every shape: xyz, zyx in three passes, zyx fused (and the solves) */
+  for (PetscInt c = -2; c < 3 * nt; c++) {
     PCTiming        t;
     PC              pc;
-    const PetscInt *tile   = c >= 0 ? &tiles[3 * (c / 2)] : NULL;
-    PCTileILULayout layout = (c >= 0 && c % 2) ? PC_TILEILU_LAYOUT_ZYX : PC_TILEILU_LAYOUT_XYZ;
+    const PetscInt *tile   = c >= 0 ? &tiles[3 * (c / 3)] : NULL;
+    PetscInt        var    = c >= 0 ? c % 3 : -1;
+    PCTileILULayout layout = var > 0 ? PC_TILEILU_LAYOUT_ZYX : PC_TILEILU_LAYOUT_XYZ;
+    PetscBool       fuse   = (PetscBool)(var == 2), solve = (PetscBool)(cg && (c < 0 || var == 2));
     const char     *name   = c == -2 ? "bjacobi+ilu(0)" : c == -1 ? "bjacobi+icc(0)" : "tileilu";
 
-    PetscCall(TimePC(Amf, tile ? Amf : Aaij, tile, layout, c == -2 ? PCILU : PCICC, o->reps, x, y, &pc, &t));
-    PetscCall(PetscPrintf(comm, "{\"bench\": \"tileilu\", \"n\": [%" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT "], \"ranks\": %d, \"reps\": %" PetscInt_FMT ", \"pc\": \"%s\"", N[0], N[1], N[2], (int)size, o->reps, name));
+    PetscCall(TimePC(Amf, tile ? Amf : Aaij, tile, layout, fuse, c == -2 ? PCILU : PCICC, o->reps, x, y, &pc, &t));
+    PetscCall(PetscPrintf(comm, "{\"bench\": \"tileilu\", \"problem\": \"%s\", \"bc\": \"%s\", \"n\": [%" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT "], \"ranks\": %d, \"reps\": %" PetscInt_FMT ", \"pc\": \"%s\"", PPEProblemNames[prob], bcs, N[0], N[1], N[2], (int)size, o->reps, name));
     if (tile)
-      PetscCall(PetscPrintf(comm, ", \"tile\": [%" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT "], \"layout\": \"%s\", \"ntiles\": %" PetscInt_FMT ", \"fact_s\": %.6e, \"perm_s\": %.6e, \"gather_ns\": %.4f, \"sweep_ns\": %.4f, \"scatter_ns\": %.4f, \"bytes_per_unknown\": %.2f",
-                            t.tile[0], t.tile[1], t.tile[2], PCTileILULayouts[layout], t.ntiles, (double)t.fact_s, (double)t.perm_s, (double)(1e9 * t.gather_s / npts), (double)(1e9 * t.sweep_s / npts), (double)(1e9 * t.scatter_s / npts), (double)(t.mem / npts)));
+      PetscCall(PetscPrintf(comm, ", \"tile\": [%" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT "], \"layout\": \"%s\", \"fused\": %s, \"ntiles\": %" PetscInt_FMT ", \"fact_s\": %.6e, \"perm_s\": %.6e, \"gather_ns\": %.4f, \"sweep_ns\": %.4f, \"scatter_ns\": %.4f, \"bytes_per_unknown\": %.2f",
+                            t.tile[0], t.tile[1], t.tile[2], PCTileILULayouts[layout], var == 0 ? "null" : var == 1 ? "false" : "true", t.ntiles, (double)t.fact_s, (double)t.perm_s, (double)(1e9 * t.gather_s / npts), (double)(1e9 * t.sweep_s / npts), (double)(1e9 * t.scatter_s / npts), (double)(t.mem / npts)));
     else PetscCall(PetscPrintf(comm, ", \"assembly_s\": %.6e", (double)asm_s));
     PetscCall(PetscPrintf(comm, ", \"setup_s\": %.6e, \"apply_s\": %.6e, \"apply_ns_per_unknown\": %.4f, \"apply_cpu_ns_per_unknown\": %.4f", (double)t.setup_s, (double)t.apply_s, (double)(1e9 * t.apply_s / npts), (double)(1e9 * t.apply_cpu_s / npts)));
-    if (cg)
+    if (solve)
       for (int k = 0; k < nksp; k++) {
         PetscInt           its;
         PetscReal          s;

@@ -270,7 +270,17 @@ PetscErrorCode PPETileILUSetUp(PPETileILU *T, const PPETileILUSource *src, const
     T->fused   = fused;
     T->lanes   = PetscMin(PPE_TILEILU_SZ, T->ntiles);
     T->ngroups = (T->ntiles + T->lanes - 1) / T->lanes;
-    T->nv      = (size_t)(fused ? 1 : T->ngroups) * T->npos * T->lanes;
+    if (T->lanes < PPE_TILEILU_SZ) PetscCall(PetscInfo(NULL, "Only %" PetscInt_FMT " tiles on this rank: the zyx sweeps run over fewer than %d SIMD lanes; the xyz layout is faster with so few tiles\n", T->ntiles, PPE_TILEILU_SZ));
+    /* chunks: when the groups are whole tile rows, the groups of a row (or of a divisor of
+       it) as long as their values fit in 1 MiB, so that gather and scatter stream rows */
+    T->chunk = 1;
+    if (T->nt[0] % T->lanes == 0)
+      for (PetscInt n = T->nt[0] / T->lanes; n > 1; n--)
+        if ((T->nt[0] / T->lanes) % n == 0 && (size_t)n * T->npos * T->lanes * sizeof(double) <= ((size_t)1 << 20)) {
+          T->chunk = n;
+          break;
+        }
+    T->nv = (size_t)(fused ? T->chunk : T->ngroups) * T->npos * T->lanes;
     PetscCall(PetscCalloc1(T->nv, &T->v));
   }
   if (layout == PC_TILEILU_LAYOUT_ZYX || T->sym) {

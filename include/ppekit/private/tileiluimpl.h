@@ -31,12 +31,13 @@ typedef struct {
   PetscInt        nloc;    /* points of the box */
   PetscInt        lanes;   /* zyx: tiles per group (PPE_TILEILU_SZ, fewer if the box has fewer tiles) */
   PetscInt        ngroups; /* zyx: groups of lanes tiles; the last one may have empty lanes */
-  PetscBool       fused;   /* zyx: gather, sweep and scatter group by group (else three passes) */
+  PetscBool       fused;   /* zyx: gather, sweep and scatter chunk by chunk (else three passes) */
+  PetscInt        chunk;   /* zyx: groups gathered together (consecutive groups of one tile row, or 1) */
   PetscBool       sym;     /* the operator restricted to every tile is symmetric: 4 kinds stored */
   PetscInt        nc;      /* kinds of factor values stored per point (7, or 4 when sym) */
   double         *f;       /* factors: xyz [kind][nloc], zyx [group][q][kind][lane] */
   double         *ft;      /* factors of M^T in the same layout (not sym), built at the first transposed apply */
-  double         *v;       /* zyx: packed values, [group][q][lane] (one group when fused); NULL for xyz */
+  double         *v;       /* zyx: packed values, [group][q][lane] (one chunk when fused); NULL for xyz */
   size_t          nf;      /* doubles in f (and in ft) */
   size_t          nv;      /* doubles in v */
 } PPETileILU;

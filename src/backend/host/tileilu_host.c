@@ -70,10 +70,19 @@ PPE_INLINE void LaneBoxes(const PPETileILU *T, PetscInt g, size_t o[], PetscInt 
   }
 }
 
+/* Whether the lanes of a group are full tiles side by side along x (lane l starts tx points
+   after lane l-1): then a tile row of the group is one contiguous stretch of L tx values. */
+PPE_INLINE PetscBool Regular(const PPETileILU *T, const size_t o[], PetscInt e[][3])
+{
+  for (PetscInt l = 0; l < T->lanes; l++)
+    if (e[l][0] != T->tile[0] || e[l][1] != T->tile[1] || e[l][2] != T->tile[2] || o[l] != o[0] + (size_t)l * T->tile[0]) return PETSC_FALSE;
+  return PETSC_TRUE;
+}
+
 /*
    vg[q][l] = r at point q of lane l of group g; zero at padded points and in empty lanes.
-   Row by row of the tiles, lanes inside: consecutive tiles along x read one contiguous
-   stretch of the vector, which the hardware prefetcher follows.
+   Row by row of the tiles: a regular group reads each row as one contiguous stretch and
+   writes it transposed (for 1-point-wide tiles, a plain copy); otherwise lane by lane.
 */
 PPE_INLINE void GatherGroup(const PPETileILU *T, PetscInt g, const double *r, double *vg)
 {
@@ -83,6 +92,16 @@ PPE_INLINE void GatherGroup(const PPETileILU *T, PetscInt g, const double *r, do
   PetscInt       e[PPE_TILEILU_SZ][3];
 
   LaneBoxes(T, g, o, e);
+  if (Regular(T, o, e)) {
+    for (PetscInt c = 0; c < tz; c++)
+      for (PetscInt b = 0; b < ty; b++) {
+        const double *rr   = r + o[0] + sy * b + sz * c;
+        double       *vrow = vg + ((size_t)tx * (b + (size_t)ty * c)) * L;
+        for (PetscInt a = 0; a < tx; a++)
+          for (PetscInt l = 0; l < L; l++) vrow[(size_t)a * L + l] = rr[(size_t)l * tx + a];
+      }
+    return;
+  }
   for (PetscInt c = 0; c < tz; c++)
     for (PetscInt b = 0; b < ty; b++) {
       double *vrow = vg + ((size_t)tx * (b + (size_t)ty * c)) * L;
@@ -107,6 +126,16 @@ PPE_INLINE void ScatterGroup(const PPETileILU *T, PetscInt g, const double *vg, 
   PetscInt       e[PPE_TILEILU_SZ][3];
 
   LaneBoxes(T, g, o, e);
+  if (Regular(T, o, e)) {
+    for (PetscInt c = 0; c < tz; c++)
+      for (PetscInt b = 0; b < ty; b++) {
+        double       *zz   = z + o[0] + sy * b + sz * c;
+        const double *vrow = vg + ((size_t)tx * (b + (size_t)ty * c)) * L;
+        for (PetscInt l = 0; l < L; l++)
+          for (PetscInt a = 0; a < tx; a++) zz[(size_t)l * tx + a] = vrow[(size_t)a * L + l];
+      }
+    return;
+  }
   for (PetscInt c = 0; c < tz; c++)
     for (PetscInt b = 0; b < ty; b++) {
       const double *vrow = vg + ((size_t)tx * (b + (size_t)ty * c)) * L;
@@ -120,14 +149,78 @@ PPE_INLINE void ScatterGroup(const PPETileILU *T, PetscInt g, const double *vg, 
     }
 }
 
+/*
+   A chunk: T->chunk consecutive groups of one tile row (set up only when the groups are whole
+   tile rows). When all its tiles are full, every row of points of the chunk is one
+   contiguous stretch of the vector, read (written) once in address order: tiles one point
+   wide (z lines) would otherwise touch one cache line per position and page.
+*/
+PPE_INLINE PetscBool ChunkRegular(const PPETileILU *T, PetscInt g0, size_t *o0)
+{
+  size_t   o[PPE_TILEILU_SZ], start = 0;
+  PetscInt e[PPE_TILEILU_SZ][3];
+
+  for (PetscInt g = g0; g < g0 + T->chunk; g++) {
+    LaneBoxes(T, g, o, e);
+    if (!Regular(T, o, e) || (g > g0 && o[0] != start + (size_t)(g - g0) * T->lanes * T->tile[0])) return PETSC_FALSE;
+    if (g == g0) start = o[0];
+  }
+  *o0 = start;
+  return PETSC_TRUE;
+}
+
+PPE_INLINE void GatherChunk(const PPETileILU *T, PetscInt g0, const double *r, double *v)
+{
+  const PetscInt L = T->lanes, tx = T->tile[0], ty = T->tile[1], tz = T->tile[2], n = T->chunk;
+  const size_t   sy = (size_t)T->box[0], sz = sy * T->box[1], gs = (size_t)T->npos * L;
+  size_t         o0;
+
+  if (n > 1 && ChunkRegular(T, g0, &o0)) {
+    for (PetscInt c = 0; c < tz; c++)
+      for (PetscInt b = 0; b < ty; b++) {
+        const double *rr = r + o0 + sy * b + sz * c;
+        for (PetscInt g = 0; g < n; g++) {
+          double       *vrow = v + g * gs + ((size_t)tx * (b + (size_t)ty * c)) * L;
+          const double *rg   = rr + (size_t)g * L * tx;
+          for (PetscInt a = 0; a < tx; a++)
+            for (PetscInt l = 0; l < L; l++) vrow[(size_t)a * L + l] = rg[(size_t)l * tx + a];
+        }
+      }
+    return;
+  }
+  for (PetscInt g = 0; g < n && g0 + g < T->ngroups; g++) GatherGroup(T, g0 + g, r, v + g * gs);
+}
+
+PPE_INLINE void ScatterChunk(const PPETileILU *T, PetscInt g0, const double *v, double *z)
+{
+  const PetscInt L = T->lanes, tx = T->tile[0], ty = T->tile[1], tz = T->tile[2], n = T->chunk;
+  const size_t   sy = (size_t)T->box[0], sz = sy * T->box[1], gs = (size_t)T->npos * L;
+  size_t         o0;
+
+  if (n > 1 && ChunkRegular(T, g0, &o0)) {
+    for (PetscInt c = 0; c < tz; c++)
+      for (PetscInt b = 0; b < ty; b++) {
+        double *zz = z + o0 + sy * b + sz * c;
+        for (PetscInt g = 0; g < n; g++) {
+          const double *vrow = v + g * gs + ((size_t)tx * (b + (size_t)ty * c)) * L;
+          double       *zg   = zz + (size_t)g * L * tx;
+          for (PetscInt l = 0; l < L; l++)
+            for (PetscInt a = 0; a < tx; a++) zg[(size_t)l * tx + a] = vrow[(size_t)a * L + l];
+        }
+      }
+    return;
+  }
+  for (PetscInt g = 0; g < n && g0 + g < T->ngroups; g++) ScatterGroup(T, g0 + g, v + g * gs, z);
+}
+
 void PPETileILUGather_Host(const PPETileILU *T, const double *r)
 {
-  for (PetscInt g = 0; g < T->ngroups; g++) GatherGroup(T, g, r, T->v + (size_t)g * T->npos * T->lanes);
+  for (PetscInt g = 0; g < T->ngroups; g += T->chunk) GatherChunk(T, g, r, T->v + (size_t)g * T->npos * T->lanes);
 }
 
 void PPETileILUScatter_Host(const PPETileILU *T, double *z)
 {
-  for (PetscInt g = 0; g < T->ngroups; g++) ScatterGroup(T, g, T->v + (size_t)g * T->npos * T->lanes, z);
+  for (PetscInt g = 0; g < T->ngroups; g += T->chunk) ScatterChunk(T, g, T->v + (size_t)g * T->npos * T->lanes, z);
 }
 
 /* The generic instance, for any CPU. */

@@ -131,14 +131,14 @@ PPE_TILES_TARGET static void PPE_TILES(SweepZYX)(const PPETileILU *T, const doub
   for (PetscInt g = 0; g < T->ngroups; g++) PPE_TILES(SweepGroup)(T, F + g * nf, T->v + g * nv);
 }
 
-/* Group by group: gather into the one-group buffer T->v, sweep, scatter. */
+/* Chunk by chunk: gather into the one-chunk buffer T->v, sweep its groups, scatter. */
 PPE_TILES_TARGET static void PPE_TILES(ApplyZYXFused)(const PPETileILU *T, const double *F, const double *r, double *z)
 {
-  const size_t nf = (size_t)T->npos * T->nc * T->lanes;
+  const size_t nf = (size_t)T->npos * T->nc * T->lanes, nv = (size_t)T->npos * T->lanes;
 
-  for (PetscInt g = 0; g < T->ngroups; g++) {
-    GatherGroup(T, g, r, T->v);
-    PPE_TILES(SweepGroup)(T, F + g * nf, T->v);
-    ScatterGroup(T, g, T->v, z);
+  for (PetscInt g0 = 0; g0 < T->ngroups; g0 += T->chunk) {
+    GatherChunk(T, g0, r, T->v);
+    for (PetscInt g = g0; g < g0 + T->chunk && g < T->ngroups; g++) PPE_TILES(SweepGroup)(T, F + g * nf, T->v + (g - g0) * nv);
+    ScatterChunk(T, g0, T->v, z);
   }
 }
