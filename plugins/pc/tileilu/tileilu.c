@@ -32,8 +32,9 @@ const char *const PCTileILULayouts[] = {"xyz", "zyx", "PCTileILULayout", "PC_TIL
 
 /* Default tile shape and layout, from the CG times to solution measured on 1 rank at
    128 x 64 x 256 (docs/types/tileilu.md): among the fastest both on the closed box and on the
-   stretched channel, and still 8 or more tiles (a full SIMD group) on boxes of 32^3 points. */
-static const PetscInt        PCTileILUDefaultTile[3] = {8, 8, 16};
+   stretched channel (fewest iterations of the shapes with a fast apply on both), and still 16
+   tiles (two full SIMD groups) on a box of 32^3 points. */
+static const PetscInt        PCTileILUDefaultTile[3] = {8, 8, 32};
 static const PCTileILULayout PCTileILUDefaultLayout  = PC_TILEILU_LAYOUT_ZYX;
 
 typedef struct {
@@ -256,7 +257,7 @@ static PetscErrorCode PCDestroy_TileILU(PC pc)
    rank's box, with the sweeps in the vector's layout (xyz) or over tiles in SIMD lanes (zyx)
 
    Options Database Keys:
-+  -pc_tileilu_tile <bx,by,bz> - tile shape (default 8,8,16); clamped to the local box (PetscInfo notes it)
++  -pc_tileilu_tile <bx,by,bz> - tile shape (default 8,8,32); clamped to the local box (PetscInfo notes it)
 .  -pc_tileilu_layout <xyz|zyx> - layout of the factors and sweeps (default zyx)
 -  -pc_tileilu_fuse <bool> - zyx: gather, sweep and scatter group by group (default) or in three timed passes
 
@@ -319,7 +320,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_TileILU(PC pc)
 -  bx, by, bz - points per tile in x, y and z (>= 1)
 
    Options Database Key:
-.  -pc_tileilu_tile <bx,by,bz> - the tile shape (default 8,8,16)
+.  -pc_tileilu_tile <bx,by,bz> - the tile shape (default 8,8,32)
 
    Notes:
    A size larger than the local box of a rank is clamped to the box on that rank (PetscInfo
