@@ -7,7 +7,7 @@
    the zyx layout in three passes (gather / sweep / scatter split from the log events),
    memory, and the iterations and time to solution of the Krylov methods
    (-bench_tileilu_ksp, default cg) from a zero guess to -bench_tileilu_rtol with the
-   default (fused zyx) variant; the xyz variant computes the same numbers (test t601).
+   default (fused zyx) variant; the xyz variant computes the same numbers (test t611).
 
    Options: -bench_tileilu_tiles bx,by,bz,bx,by,bz,... (default: the table below),
    -bench_tileilu_cg 0 (apply times only).

@@ -1,7 +1,7 @@
 /*
-   PPEKit preconditioners (PC types) and their public setters.
+   PC "tileilu" and its public setters.
 
-   PCTILEILU ("tileilu"): block-Jacobi ILU(0) of the 7-point operator on small tiles of
+   PCTILEILU: block-Jacobi ILU(0) of the 7-point operator on small tiles of
    each rank's box, stored in the natural (xyz) layout or packed so that the same point of
    consecutive tiles is contiguous (zyx), where the sweeps run over tiles in SIMD lanes.
    See docs/types/tileilu.md.

@@ -3,6 +3,6 @@
 # permuted matrix), layouts, coefficient sources, transpose, CG iterations; 1, 2 and 4 ranks.
 . "$srcdir/tests/lib.sh"
 for np in 1 2 4; do
-  ppe_run_tap "$np" t601-pc-tileilu "$bindir/tests/t601-pc-tileilu"
+  ppe_run_tap "$np" t611-pc-tileilu "$bindir/tests/t611-pc-tileilu"
 done
 tap_done

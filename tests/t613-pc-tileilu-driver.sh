@@ -1,8 +1,8 @@
 #!/bin/sh
 # PC tileilu through ppe-solve: -help lists its options with their Set functions, -ksp_view
 # shows the settings used, -log_view its events; matrix-free and AIJ operators, three-pass
-# and fused zyx give the same iterations (xyz: t601); a tile larger than the box is clamped
-# with a -info note; bad options get clear errors (tile sizes below 1: t602).
+# and fused zyx give the same iterations (xyz: t611); a tile larger than the box is clamped
+# with a -info note; bad options get clear errors (tile sizes below 1: t612).
 . "$srcdir/tests/lib.sh"
 solve="$bindir/src/tools/ppe-solve"
 grid="-ppe_grid_n 16,12,10 -ppe_bc NNNNDD"
