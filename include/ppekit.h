@@ -15,6 +15,7 @@
 #include <ppekit/stencil.h>
 #include <ppekit/tridiag.h>
 #include <ppekit/problem.h>
+#include <ppekit/tileilu.h>
 #include <ppekit/sys.h>
 #include <ppekit/chebyci.h>
 #include <ppekit/bcgsfused.h>

@@ -25,6 +25,7 @@ PetscErrorCode PPEKitRegisterAll(void)
   PetscCall(MatRegister(MATPPESTENCIL, MatCreate_PPEStencil));
   PetscCall(PCRegister(PCCHEBYCI, PCCreate_ChebyCI));
   PetscCall(KSPRegister(KSPBCGSFUSED, KSPCreate_BCGSFused));
+  PetscCall(PCRegister(PCTILEILU, PCCreate_TileILU));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -66,7 +67,7 @@ PetscErrorCode PPEKitInitializePackage(void)
   PetscCall(PPEKitRegisterAll());
   PetscCall(PetscRegisterFinalize(PPEKitFinalizePackage));
   PetscCall(PPEKitGetVersion(version, sizeof(version)));
-  PetscCall(PetscInfo(NULL, "%s registered: Mat %s, PC %s, KSP %s\n", version, MATPPESTENCIL, PCCHEBYCI, KSPBCGSFUSED));
+  PetscCall(PetscInfo(NULL, "%s registered: Mat %s, PC %s %s, KSP %s\n", version, MATPPESTENCIL, PCCHEBYCI, PCTILEILU, KSPBCGSFUSED));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

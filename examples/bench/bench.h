@@ -18,3 +18,4 @@ PetscErrorCode PPEBenchCopy(MPI_Comm, PetscInt, const PetscScalar *, PetscScalar
 /* the benchmark kinds */
 PetscErrorCode PPEBenchStencil(MPI_Comm, const PPEBenchOptions *);
 PetscErrorCode PPEBenchTridiag(MPI_Comm, const PPEBenchOptions *);
+PetscErrorCode PPEBenchTileILU(MPI_Comm, const PPEBenchOptions *);

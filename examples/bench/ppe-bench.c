@@ -11,6 +11,7 @@ static const struct {
 } kinds[] = {
   {"stencil", PPEBenchStencil}, /* matrix-free vs AIJ MatMult, STREAM copy/triad */
   {"tridiag", PPEBenchTridiag}, /* batched tridiagonal solves vs STREAM copy, bytes vs model */
+  {"tileilu", PPEBenchTileILU}, /* PC tileilu tile shapes vs bjacobi+ILU(0)/ICC(0): apply time, CG */
 };
 static const PetscInt nkinds = (PetscInt)(sizeof(kinds) / sizeof(kinds[0]));
 

@@ -8,6 +8,7 @@
 PetscLogEvent PPE_GridSetUp, PPE_StencilMult, PPE_StencilCore, PPE_StencilHalo, PPE_StencilSurf, PPE_StencilAsm;
 PetscLogEvent PPE_StencilLocal, PPE_ChebyCISetUp, PPE_ChebyCIApply, PPE_BCGSFReduce, PPE_BCGSFKernel;
 PetscLogEvent PPE_TridiagSetUp, PPE_TridiagSolve, PPE_TridiagLocal, PPE_TridiagComm, PPE_TridiagRSys, PPE_TridiagRecon, PPE_TridiagPack;
+PetscLogEvent PPE_TileILUFact, PPE_TileILUPerm, PPE_TileILUApply, PPE_TileILUGather, PPE_TileILUSweep, PPE_TileILUScatter;
 
 static PetscBool PPESysPackageInitialized = PETSC_FALSE;
 
@@ -38,6 +39,7 @@ PetscErrorCode PPESysInitializePackage(void)
   PetscCall(PetscLogEventRegister(" PPEStencilHalo", MAT_CLASSID, &PPE_StencilHalo));
   PetscCall(PetscLogEventRegister(" PPEStencilSurf", MAT_CLASSID, &PPE_StencilSurf));
   PetscCall(PetscLogEventRegister("PPEStencilAsm", MAT_CLASSID, &PPE_StencilAsm));
+  PetscCall(PCInitializePackage()); /* PC_CLASSID for the PC events */
   PetscCall(PetscClassIdRegister("PPE Tridiag", &PPETRIDIAG_CLASSID));
   PetscCall(PetscLogEventRegister("PPETridiagSetUp", PPETRIDIAG_CLASSID, &PPE_TridiagSetUp));
   PetscCall(PetscLogEventRegister("PPETridiagSolve", PPETRIDIAG_CLASSID, &PPE_TridiagSolve));
@@ -51,6 +53,12 @@ PetscErrorCode PPESysInitializePackage(void)
   PetscCall(PetscLogEventRegister("PPEChebyCIApply", PC_CLASSID, &PPE_ChebyCIApply));
   PetscCall(PetscLogEventRegister("PPEBCGSFReduce", KSP_CLASSID, &PPE_BCGSFReduce));
   PetscCall(PetscLogEventRegister("PPEBCGSFKernel", KSP_CLASSID, &PPE_BCGSFKernel));
+  PetscCall(PetscLogEventRegister("PPETileILUFact", PC_CLASSID, &PPE_TileILUFact));
+  PetscCall(PetscLogEventRegister("PPETileILUPerm", PC_CLASSID, &PPE_TileILUPerm));
+  PetscCall(PetscLogEventRegister("PPETileILUApply", PC_CLASSID, &PPE_TileILUApply));
+  PetscCall(PetscLogEventRegister(" PPETileGather", PC_CLASSID, &PPE_TileILUGather));
+  PetscCall(PetscLogEventRegister(" PPETileSweep", PC_CLASSID, &PPE_TileILUSweep));
+  PetscCall(PetscLogEventRegister(" PPETileScatter", PC_CLASSID, &PPE_TileILUScatter));
   /* -info_exclude / -log_exclude ppe, as PETSc's own packages allow */
   PetscCall(PetscOptionsGetString(NULL, NULL, "-info_exclude", logList, sizeof(logList), &opt));
   if (opt) {

@@ -26,6 +26,12 @@ PETSC_EXTERN PetscLogEvent PPE_ChebyCISetUp; /* PC chebyci: bounds, weights, est
 PETSC_EXTERN PetscLogEvent PPE_ChebyCIApply; /* PC chebyci: one application */
 PETSC_EXTERN PetscLogEvent PPE_BCGSFReduce;  /* KSP bcgsfused: the merged MPI_Allreduce (wait included) */
 PETSC_EXTERN PetscLogEvent PPE_BCGSFKernel;  /* KSP bcgsfused: fused vector kernels */
+PETSC_EXTERN PetscLogEvent PPE_TileILUFact;    /* PC tileilu: factorisation of the tiles */
+PETSC_EXTERN PetscLogEvent PPE_TileILUPerm;    /* PC tileilu: layout change xyz -> zyx of the factors */
+PETSC_EXTERN PetscLogEvent PPE_TileILUApply;   /* PC tileilu: one application */
+PETSC_EXTERN PetscLogEvent PPE_TileILUGather;  /*   gather of the values into the zyx layout */
+PETSC_EXTERN PetscLogEvent PPE_TileILUSweep;   /*   forward and backward sweeps */
+PETSC_EXTERN PetscLogEvent PPE_TileILUScatter; /*   scatter of the values back */
 
 /* Classes, events and finalizer of src/ (no types: those are registered by plugins/register.c). */
 PETSC_EXTERN PetscErrorCode PPESysInitializePackage(void);

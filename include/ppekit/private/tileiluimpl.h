@@ -1,0 +1,57 @@
+/*
+   Private layout of the tile ILU(0) preconditioner (PC tileilu): the tiling of the rank's
+   box, the factors in the xyz or zyx layout, and the back-end entry points. The numerics
+   (src/tileilu/, src/backend/host/tileilu_host.c) can be used without a PC.
+*/
+#pragma once
+
+#include <ppekit/private/gridimpl.h>
+#include <kernels/tileilu.h>
+
+/* Where the coefficients of the operator come from: the grid of a matrix-free operator, or
+   the rows of an assembled matrix on a DMDA. */
+typedef struct {
+  PPEGrid   grid;   /* matrix-free operator: the grid's 1D tables (NULL otherwise) */
+  Mat       mat;    /* assembled operator: its local diagonal block, read by rows (NULL otherwise) */
+  PetscInt  s[3];   /* global index of the first owned point */
+  PetscInt  m[3];   /* extent of the local box */
+  PetscInt  N[3];   /* global sizes */
+  PetscBool per[3]; /* periodic directions (a wrap coupling is a 7-point neighbour too) */
+} PPETileILUSource;
+
+/* The factorised preconditioner on one rank. */
+typedef struct {
+  PCTileILULayout layout;
+  PetscInt        box[3];  /* extent of the local box (xm, ym, zm) */
+  PetscInt        tile[3]; /* tile shape used: the requested one clamped to the box */
+  PetscInt        nt[3];   /* tiles per direction; the last ones may be smaller */
+  PetscInt        ntiles;  /* nt[0] nt[1] nt[2] */
+  PetscInt        nedge;   /* tiles smaller than the tile shape */
+  PetscInt        npos;    /* points of a full tile */
+  PetscInt        nloc;    /* points of the box */
+  PetscInt        lanes;   /* zyx: tiles per group (PPE_TILEILU_SZ, fewer if the box has fewer tiles) */
+  PetscInt        ngroups; /* zyx: groups of lanes tiles; the last one may have empty lanes */
+  PetscBool       fused;   /* zyx: gather, sweep and scatter chunk by chunk (else three passes) */
+  PetscInt        chunk;   /* zyx: groups gathered together (consecutive groups of one tile row, or 1) */
+  PetscBool       sym;     /* the operator restricted to every tile is symmetric: 4 kinds stored */
+  PetscInt        nc;      /* kinds of factor values stored per point (7, or 4 when sym) */
+  double         *f;       /* factors: xyz [kind][nloc], zyx [group][q][kind][lane] */
+  double         *ft;      /* factors of M^T in the same layout (not sym), built at the first transposed apply */
+  double         *v;       /* zyx: packed values, [group][q][lane] (one chunk when fused); NULL for xyz */
+  size_t          nf;      /* doubles in f (and in ft) */
+  size_t          nv;      /* doubles in v */
+} PPETileILU;
+
+PETSC_INTERN PetscErrorCode PPETileILUSourceCreate(Mat, DM, PPETileILUSource *);
+PETSC_INTERN PetscErrorCode PPETileILUSourceGetRow(const PPETileILUSource *, PetscInt, PetscInt, PetscInt, double[7], char[], size_t);
+PETSC_INTERN PetscErrorCode PPETileILUSetUp(PPETileILU *, const PPETileILUSource *, const PetscInt[3], PCTileILULayout, PetscBool, MPI_Comm);
+PETSC_INTERN PetscErrorCode PPETileILUApply(PPETileILU *, PetscBool, const double *, double *);
+PETSC_INTERN PetscErrorCode PPETileILUReset(PPETileILU *);
+PETSC_INTERN size_t         PPETileILUMemory(const PPETileILU *);
+
+/* Host back end (src/backend/host/tileilu_host.c). */
+PETSC_INTERN void PPETileILUSweepXYZ_Host(const PPETileILU *, const double *, const double *, double *);
+PETSC_INTERN void PPETileILUGather_Host(const PPETileILU *, const double *);
+PETSC_INTERN void PPETileILUSweepZYX_Host(const PPETileILU *, const double *);
+PETSC_INTERN void PPETileILUScatter_Host(const PPETileILU *, double *);
+PETSC_INTERN void PPETileILUApplyZYXFused_Host(const PPETileILU *, const double *, const double *, double *);

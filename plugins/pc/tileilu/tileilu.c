@@ -1,0 +1,481 @@
+/*
+   PCTILEILU: block-Jacobi ILU(0) on small tiles of each rank's box, with the factors and
+   sweeps in the natural (xyz) layout or packed over tiles (zyx).
+
+   Method:
+     Each rank's box of the DMDA is cut into tiles of bx x by x bz points (smaller tiles at
+     the upper ends when the shape does not divide the box). The 7-point operator restricted
+     to a tile (couplings leaving the tile dropped) is factorised by ILU(0) once at set-up;
+     every application runs a forward and a backward sweep on every tile. Tiles are
+     independent, so they can run in SIMD lanes (host) or one GPU thread each, at the price
+     of more Krylov iterations as the tiles shrink. With one tile per rank it is PETSc's
+     bjacobi with ILU(0) sub-solves.
+
+     Layout xyz: each tile is swept in place in the vector's order. Layout zyx: the factors
+     are permuted at set-up so that the same point of consecutive tiles is contiguous, and
+     each application gathers the values into that layout, sweeps groups of tiles in SIMD
+     lanes, and scatters them back. Both give the same numbers.
+
+     The coefficients come from the grid of a MATPPESTENCIL operator, or from the rows of an
+     assembled matrix on a DMDA (MatGetDM(), or the PC's DM).
+
+   References:
+     ../shared/papers/004, sec. IV.B, Fig. 1 and Table I (block-Jacobi ILU on GPU tiles,
+     xyz -> zyx transpose); ../shared/papers/001, sec. 4.1 (SZ-packed batches);
+     Y. Saad, Iterative Methods for Sparse Linear Systems, 2nd ed., sec. 10.3 (ILU(0)).
+     The numerics are in src/tileilu/, the sweep bodies in src/kernels/tileilu.h.
+*/
+#include <petsc/private/pcimpl.h>
+#include <ppekit/private/tileiluimpl.h>
+
+const char *const PCTileILULayouts[] = {"xyz", "zyx", "PCTileILULayout", "PC_TILEILU_LAYOUT_", NULL};
+
+/* Default tile shape and layout, from the CG times to solution measured on 1 rank at
+   128 x 64 x 256 (docs/types/tileilu.md): among the fastest both on the closed box and on the
+   stretched channel (fewest iterations of the shapes with a fast apply on both), and still 16
+   tiles (two full SIMD groups) on a box of 32^3 points. */
+static const PetscInt        PCTileILUDefaultTile[3] = {8, 8, 32};
+static const PCTileILULayout PCTileILUDefaultLayout  = PC_TILEILU_LAYOUT_ZYX;
+
+typedef struct {
+  PetscInt        tile[3]; /* requested tile shape bx, by, bz (clamped to each rank's box at set-up) */
+  PCTileILULayout layout;  /* layout of the factors and of the sweeps */
+  PetscBool       fuse;    /* zyx: gather, sweep and scatter group by group (else three timed passes) */
+  PetscBool       matfree; /* the coefficients came from the grid of a MATPPESTENCIL (else from matrix rows) */
+  MatType         mtype;   /* type of the matrix the coefficients came from */
+  PPETileILU      T;       /* tiling and factors of this rank */
+} PC_TileILU;
+
+static PetscErrorCode PCTileILUSetTile_TileILU(PC pc, PetscInt bx, PetscInt by, PetscInt bz)
+{
+  PC_TileILU *ti = (PC_TileILU *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(bx >= 1 && by >= 1 && bz >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC tileilu: tile sizes must be >= 1, got %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT, bx, by, bz);
+  if (bx != ti->tile[0] || by != ti->tile[1] || bz != ti->tile[2]) pc->setupcalled = 0; /* refactorise at the next set-up */
+  ti->tile[0] = bx;
+  ti->tile[1] = by;
+  ti->tile[2] = bz;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCTileILUGetTile_TileILU(PC pc, PetscInt *bx, PetscInt *by, PetscInt *bz)
+{
+  PC_TileILU *ti = (PC_TileILU *)pc->data;
+
+  PetscFunctionBegin;
+  if (bx) *bx = ti->tile[0];
+  if (by) *by = ti->tile[1];
+  if (bz) *bz = ti->tile[2];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCTileILUSetLayout_TileILU(PC pc, PCTileILULayout layout)
+{
+  PC_TileILU *ti = (PC_TileILU *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(layout == PC_TILEILU_LAYOUT_XYZ || layout == PC_TILEILU_LAYOUT_ZYX, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC tileilu: unknown layout %d; use PC_TILEILU_LAYOUT_XYZ or PC_TILEILU_LAYOUT_ZYX", (int)layout);
+  if (layout != ti->layout) pc->setupcalled = 0;
+  ti->layout = layout;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCTileILUSetFuse_TileILU(PC pc, PetscBool fuse)
+{
+  PC_TileILU *ti = (PC_TileILU *)pc->data;
+
+  PetscFunctionBegin;
+  if (fuse != ti->fuse) pc->setupcalled = 0;
+  ti->fuse = fuse;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCTileILUGetFuse_TileILU(PC pc, PetscBool *fuse)
+{
+  PetscFunctionBegin;
+  *fuse = ((PC_TileILU *)pc->data)->fuse;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCTileILUGetLayout_TileILU(PC pc, PCTileILULayout *layout)
+{
+  PetscFunctionBegin;
+  *layout = ((PC_TileILU *)pc->data)->layout;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCTileILUGetInfo_TileILU(PC pc, PetscInt tile[3], PetscInt *ntiles, PetscLogDouble *bytes)
+{
+  PC_TileILU *ti = (PC_TileILU *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(pc->setupcalled, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "Call PCSetUp() before PCTileILUGetInfo()");
+  if (tile)
+    for (int d = 0; d < 3; d++) tile[d] = ti->T.tile[d];
+  if (ntiles) *ntiles = ti->T.ntiles;
+  if (bytes) *bytes = (PetscLogDouble)PPETileILUMemory(&ti->T);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSetUp_TileILU(PC pc)
+{
+  PC_TileILU      *ti = (PC_TileILU *)pc->data;
+  PPETileILUSource src;
+
+  PetscFunctionBegin;
+  PetscCall(PPETileILUSourceCreate(pc->pmat, pc->dm, &src));
+  ti->matfree = (PetscBool)(src.grid != NULL);
+  PetscCall(MatGetType(pc->pmat, &ti->mtype));
+  if (ti->tile[0] > src.m[0] || ti->tile[1] > src.m[1] || ti->tile[2] > src.m[2])
+    PetscCall(PetscInfo(pc, "Tile %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " is larger than the local box %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ": clamped to %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "\n", ti->tile[0], ti->tile[1], ti->tile[2], src.m[0], src.m[1],
+                        src.m[2], PetscMin(ti->tile[0], src.m[0]), PetscMin(ti->tile[1], src.m[1]), PetscMin(ti->tile[2], src.m[2])));
+  PetscCall(PPETileILUSetUp(&ti->T, &src, ti->tile, ti->layout, ti->fuse, PetscObjectComm((PetscObject)pc)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCApply_TileILU_Private(PC pc, PetscBool transpose, Vec x, Vec y)
+{
+  PC_TileILU        *ti = (PC_TileILU *)pc->data;
+  const PetscScalar *xa;
+  PetscScalar       *ya;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayRead(x, &xa));
+  PetscCall(VecGetArrayWrite(y, &ya));
+  PetscCall(PPETileILUApply(&ti->T, transpose, xa, ya)); /* y = M^-1 x (M^-T x): forward and backward sweeps on every tile */
+  PetscCall(VecRestoreArrayRead(x, &xa));
+  PetscCall(VecRestoreArrayWrite(y, &ya));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCApply_TileILU(PC pc, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(PCApply_TileILU_Private(pc, PETSC_FALSE, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCApplyTranspose_TileILU(PC pc, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(PCApply_TileILU_Private(pc, PETSC_TRUE, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSetFromOptions_TileILU(PC pc, PPEOptionItems PetscOptionsObject)
+{
+  PC_TileILU     *ti      = (PC_TileILU *)pc->data;
+  PetscInt        tile[3] = {ti->tile[0], ti->tile[1], ti->tile[2]}, n = 3;
+  PCTileILULayout layout  = ti->layout;
+  PetscBool       flg, fuse = ti->fuse;
+
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "PC TileILU options");
+  PetscCall(PetscOptionsIntArray("-pc_tileilu_tile", "Tile shape bx,by,bz (clamped to the local box)", "PCTileILUSetTile", tile, &n, &flg));
+  if (flg) {
+    PetscCheck(n == 3, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_SIZ, "-pc_tileilu_tile needs 3 sizes bx,by,bz, got %" PetscInt_FMT, n);
+    PetscCall(PCTileILUSetTile(pc, tile[0], tile[1], tile[2]));
+  }
+  PetscCall(PetscOptionsEnum("-pc_tileilu_layout", "Layout of the factors and sweeps", "PCTileILUSetLayout", PCTileILULayouts, (PetscEnum)layout, (PetscEnum *)&layout, &flg));
+  if (flg) PetscCall(PCTileILUSetLayout(pc, layout));
+  PetscCall(PetscOptionsBool("-pc_tileilu_fuse", "zyx: gather, sweep and scatter group by group (else three passes, each timed)", "PCTileILUSetFuse", fuse, &fuse, &flg));
+  if (flg) PetscCall(PCTileILUSetFuse(pc, fuse));
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCView_TileILU(PC pc, PetscViewer viewer)
+{
+  PC_TileILU *ti = (PC_TileILU *)pc->data;
+  PPETileILU *T  = &ti->T;
+  PetscBool   iascii;
+  MPI_Comm    comm = PetscObjectComm((PetscObject)pc);
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
+  if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  tile shape requested: %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "\n", ti->tile[0], ti->tile[1], ti->tile[2]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  layout: %s\n", ti->layout == PC_TILEILU_LAYOUT_XYZ ? "xyz (natural order, one tile after the other)" : "zyx (same point of consecutive tiles contiguous, tiles in SIMD lanes)"));
+  if (!pc->setupcalled || !T->f) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  not set up\n"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  {
+    /* [0] tiles, [1] edge tiles, [2] clamped, [3] points, [4] padded points, [5] bytes */
+    PetscLogDouble loc[6], sum[6], mx[2], mn;
+    PetscInt       clamped = (T->tile[0] < ti->tile[0] || T->tile[1] < ti->tile[1] || T->tile[2] < ti->tile[2]);
+    PetscInt       pts     = T->layout == PC_TILEILU_LAYOUT_ZYX ? T->ngroups * T->lanes * T->npos : T->nloc;
+
+    loc[0] = T->ntiles;
+    loc[1] = T->nedge;
+    loc[2] = clamped;
+    loc[3] = T->nloc;
+    loc[4] = pts - T->nloc;
+    loc[5] = (PetscLogDouble)PPETileILUMemory(T);
+    PetscCall(MPIU_Allreduce(loc, sum, 6, MPIU_PETSCLOGDOUBLE, MPI_SUM, comm));
+    PetscCall(MPIU_Allreduce(loc, mx, 1, MPIU_PETSCLOGDOUBLE, MPI_MAX, comm));
+    PetscCall(MPIU_Allreduce(&loc[5], &mx[1], 1, MPIU_PETSCLOGDOUBLE, MPI_MAX, comm));
+    PetscCall(MPIU_Allreduce(loc, &mn, 1, MPIU_PETSCLOGDOUBLE, MPI_MIN, comm));
+    if (sum[2] > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  tile shape used: %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " (rank 0), clamped to the local box on %.0f of %d ranks\n", T->tile[0], T->tile[1], T->tile[2], sum[2], (int)size));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  tile shape used: %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "\n", T->tile[0], T->tile[1], T->tile[2]));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  local box: %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " (rank 0), %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " tiles\n", T->box[0], T->box[1], T->box[2], T->nt[0], T->nt[1], T->nt[2]));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  number of tiles: %.0f (per rank %.0f to %.0f), of which %.0f smaller edge tiles\n", sum[0], mn, mx[0], sum[1]));
+    if (T->layout == PC_TILEILU_LAYOUT_ZYX) PetscCall(PetscViewerASCIIPrintf(viewer, "  zyx groups: %" PetscInt_FMT " tiles per group, %" PetscInt_FMT " groups per gather (rank 0), padded points %.1f%%, gather/sweep/scatter %s\n", T->lanes, T->chunk, 100.0 * sum[4] / (sum[3] + sum[4]), T->fused ? "fused chunk by chunk" : "as three passes"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  factors: %s, %" PetscInt_FMT " values per point (rank 0)\n", T->sym ? "symmetric operator" : "nonsymmetric operator", T->nc));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  memory: %.4g MB in total, %.4g MB per rank at most, %.1f bytes per point%s\n", sum[5] / 1048576.0, mx[1] / 1048576.0, sum[5] / sum[3], T->ft ? " (with the factors of the transpose)" : ""));
+    if (ti->matfree) PetscCall(PetscViewerASCIIPrintf(viewer, "  coefficients: from the grid of the matrix-free %s operator\n", ti->mtype));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  coefficients: from the rows of the assembled %s matrix\n", ti->mtype));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCReset_TileILU(PC pc)
+{
+  PC_TileILU *ti = (PC_TileILU *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCall(PPETileILUReset(&ti->T));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static const char *const PCTileILUComposed[] = {"PCTileILUSetTile_C", "PCTileILUGetTile_C", "PCTileILUSetLayout_C", "PCTileILUGetLayout_C", "PCTileILUSetFuse_C", "PCTileILUGetFuse_C", "PCTileILUGetInfo_C"};
+
+static PetscErrorCode PCDestroy_TileILU(PC pc)
+{
+  PetscFunctionBegin;
+  PetscCall(PCReset_TileILU(pc));
+  for (size_t i = 0; i < sizeof(PCTileILUComposed) / sizeof(PCTileILUComposed[0]); i++) PetscCall(PetscObjectComposeFunction((PetscObject)pc, PCTileILUComposed[i], NULL));
+  PetscCall(PetscFree(pc->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*MC
+   PCTILEILU - "tileilu" - block-Jacobi ILU(0) of the 7-point operator on small tiles of each
+   rank's box, with the sweeps in the vector's layout (xyz) or over tiles in SIMD lanes (zyx)
+
+   Options Database Keys:
++  -pc_tileilu_tile <bx,by,bz> - tile shape (default 8,8,32); clamped to the local box (PetscInfo notes it)
+.  -pc_tileilu_layout <xyz|zyx> - layout of the factors and sweeps (default zyx)
+-  -pc_tileilu_fuse <bool> - zyx: gather, sweep and scatter group by group (default) or in three timed passes
+
+   Level: intermediate
+
+   Notes:
+   The operator must live on a 3D DMDA with one degree of freedom: a MATPPESTENCIL matrix
+   (coefficients from its grid) or an assembled matrix made by DMCreateMatrix() (coefficients
+   read from the rows of its local diagonal block, which must be 7-point). The couplings that
+   leave a tile are dropped, and so are periodic wrap couplings (a tile is a box of
+   the index space): with one tile per rank the preconditioner equals PETSc's bjacobi with
+   ILU(0) sub-solves, except on a rank that owns a whole periodic direction, whose block
+   PETSc factorises with the wrap couplings. Tiles that do not divide the box are smaller at
+   its upper ends. A zero pivot is an error naming the tile. Smaller tiles cost more
+   iterations; the zyx layout makes small tiles fast on the host (SIMD over tiles) and is the
+   coalesced layout of one GPU thread per tile. M is symmetric when the operator is, so CG
+   applies; PCApplyTranspose() is supported.
+
+   References:
+   ../shared/papers/004 sec. IV.B and Table I; ../shared/papers/001 sec. 4.1; docs/types/tileilu.md
+
+.seealso: PCBJACOBI, PCILU, PCTileILUSetTile(), PCTileILUSetLayout(), PCTileILUGetInfo()
+M*/
+PETSC_EXTERN PetscErrorCode PCCreate_TileILU(PC pc)
+{
+  PC_TileILU *ti;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&ti));
+  pc->data = (void *)ti;
+  for (int d = 0; d < 3; d++) ti->tile[d] = PCTileILUDefaultTile[d];
+  ti->layout = PCTileILUDefaultLayout;
+  ti->fuse   = PETSC_TRUE;
+
+  pc->ops->setup          = PCSetUp_TileILU;
+  pc->ops->apply          = PCApply_TileILU;
+  pc->ops->applytranspose = PCApplyTranspose_TileILU;
+  pc->ops->setfromoptions = PCSetFromOptions_TileILU;
+  pc->ops->view           = PCView_TileILU;
+  pc->ops->reset          = PCReset_TileILU;
+  pc->ops->destroy        = PCDestroy_TileILU;
+
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTileILUSetTile_C", PCTileILUSetTile_TileILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTileILUGetTile_C", PCTileILUGetTile_TileILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTileILUSetLayout_C", PCTileILUSetLayout_TileILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTileILUGetLayout_C", PCTileILUGetLayout_TileILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTileILUSetFuse_C", PCTileILUSetFuse_TileILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTileILUGetFuse_C", PCTileILUGetFuse_TileILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTileILUGetInfo_C", PCTileILUGetInfo_TileILU));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCTileILUSetTile - sets the tile shape of PCTILEILU
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the preconditioner
+-  bx, by, bz - points per tile in x, y and z (>= 1)
+
+   Options Database Key:
+.  -pc_tileilu_tile <bx,by,bz> - the tile shape (default 8,8,32)
+
+   Notes:
+   A size larger than the local box of a rank is clamped to the box on that rank (PetscInfo
+   says so); the shape used is shown by -ksp_view and PCTileILUGetInfo(). Changing the shape
+   after set-up refactorises at the next set-up.
+
+   Level: intermediate
+
+.seealso: PCTILEILU, PCTileILUGetTile(), PCTileILUSetLayout()
+@*/
+PetscErrorCode PCTileILUSetTile(PC pc, PetscInt bx, PetscInt by, PetscInt bz)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, bx, 2);
+  PetscValidLogicalCollectiveInt(pc, by, 3);
+  PetscValidLogicalCollectiveInt(pc, bz, 4);
+  PetscTryMethod(pc, "PCTileILUSetTile_C", (PC, PetscInt, PetscInt, PetscInt), (pc, bx, by, bz));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCTileILUGetTile - the requested tile shape of PCTILEILU
+
+   Not Collective
+
+   Level: intermediate
+
+.seealso: PCTILEILU, PCTileILUSetTile(), PCTileILUGetInfo()
+@*/
+PetscErrorCode PCTileILUGetTile(PC pc, PetscInt *bx, PetscInt *by, PetscInt *bz)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCTileILUGetTile_C", (PC, PetscInt *, PetscInt *, PetscInt *), (pc, bx, by, bz));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCTileILUSetLayout - sets the layout of the factors and sweeps of PCTILEILU
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the preconditioner
+-  layout - PC_TILEILU_LAYOUT_XYZ or PC_TILEILU_LAYOUT_ZYX
+
+   Options Database Key:
+.  -pc_tileilu_layout <xyz|zyx> - the layout (default zyx)
+
+   Notes:
+   Both layouts compute the same numbers; zyx adds a gather and a scatter per application
+   and runs the sweeps of groups of tiles in SIMD lanes.
+
+   Level: intermediate
+
+.seealso: PCTILEILU, PCTileILULayout, PCTileILUSetTile()
+@*/
+PetscErrorCode PCTileILUSetLayout(PC pc, PCTileILULayout layout)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, layout, 2);
+  PetscTryMethod(pc, "PCTileILUSetLayout_C", (PC, PCTileILULayout), (pc, layout));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCTileILUGetLayout - the layout of PCTILEILU
+
+   Not Collective
+
+   Level: intermediate
+
+.seealso: PCTILEILU, PCTileILUSetLayout()
+@*/
+PetscErrorCode PCTileILUGetLayout(PC pc, PCTileILULayout *layout)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCTileILUGetLayout_C", (PC, PCTileILULayout *), (pc, layout));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCTileILUSetFuse - in the zyx layout, run gather, sweeps and scatter group by group, or
+   as three passes over the box
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the preconditioner
+-  fuse - PETSC_TRUE (default): each group of tiles is gathered into a buffer that stays in
+          the cache, swept and scattered; PETSC_FALSE: the whole vector is gathered into the
+          packed layout, swept, and scattered back, and -log_view times the three passes
+          (events PPETileGather, PPETileSweep, PPETileScatter)
+
+   Options Database Key:
+.  -pc_tileilu_fuse <bool> - fuse (default true)
+
+   Notes:
+   The results are identical; the unfused passes measure what the layout change costs. The
+   xyz layout has no gather or scatter and ignores this setting.
+
+   Level: advanced
+
+.seealso: PCTILEILU, PCTileILUSetLayout()
+@*/
+PetscErrorCode PCTileILUSetFuse(PC pc, PetscBool fuse)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(pc, fuse, 2);
+  PetscTryMethod(pc, "PCTileILUSetFuse_C", (PC, PetscBool), (pc, fuse));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCTileILUGetFuse - whether PCTILEILU fuses gather, sweeps and scatter in the zyx layout
+
+   Not Collective
+
+   Level: advanced
+
+.seealso: PCTILEILU, PCTileILUSetFuse()
+@*/
+PetscErrorCode PCTileILUGetFuse(PC pc, PetscBool *fuse)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCTileILUGetFuse_C", (PC, PetscBool *), (pc, fuse));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCTileILUGetInfo - what PCTILEILU set up on this rank
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the set-up preconditioner
+
+   Output Parameters:
++  tile - the tile shape used (the requested one clamped to the local box), or NULL
+.  ntiles - the number of tiles of this rank, or NULL
+-  bytes - the memory held by the factors and work arrays of this rank, or NULL
+
+   Level: intermediate
+
+.seealso: PCTILEILU, PCTileILUSetTile()
+@*/
+PetscErrorCode PCTileILUGetInfo(PC pc, PetscInt tile[3], PetscInt *ntiles, PetscLogDouble *bytes)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCTileILUGetInfo_C", (PC, PetscInt[3], PetscInt *, PetscLogDouble *), (pc, tile, ntiles, bytes));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
