@@ -23,6 +23,7 @@ PetscErrorCode PPEKitRegisterAll(void)
   if (PPEKitRegisterAllCalled) PetscFunctionReturn(PETSC_SUCCESS);
   PPEKitRegisterAllCalled = PETSC_TRUE;
   PetscCall(MatRegister(MATPPESTENCIL, MatCreate_PPEStencil));
+  PetscCall(KSPRegister(KSPCBCG, KSPCreate_CBCG));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -64,7 +65,7 @@ PetscErrorCode PPEKitInitializePackage(void)
   PetscCall(PPEKitRegisterAll());
   PetscCall(PetscRegisterFinalize(PPEKitFinalizePackage));
   PetscCall(PPEKitGetVersion(version, sizeof(version)));
-  PetscCall(PetscInfo(NULL, "%s registered: Mat %s\n", version, MATPPESTENCIL));
+  PetscCall(PetscInfo(NULL, "%s registered: Mat %s, KSP %s\n", version, MATPPESTENCIL, KSPCBCG));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

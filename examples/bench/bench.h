@@ -16,3 +16,4 @@ PetscErrorCode PPEBenchTimeMult(Mat, Vec, Vec, PetscReal *);
 
 /* the benchmark kinds */
 PetscErrorCode PPEBenchStencil(MPI_Comm, const PPEBenchOptions *);
+PetscErrorCode PPEBenchKrylov(MPI_Comm, const PPEBenchOptions *);

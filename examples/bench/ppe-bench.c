@@ -10,6 +10,7 @@ static const struct {
   PetscErrorCode (*run)(MPI_Comm, const PPEBenchOptions *);
 } kinds[] = {
   {"stencil", PPEBenchStencil}, /* matrix-free vs AIJ MatMult, STREAM copy/triad */
+  {"krylov",  PPEBenchKrylov},  /* KSP cbcg vs cg and pipecg: iterations, time and reductions per iteration */
 };
 static const PetscInt nkinds = (PetscInt)(sizeof(kinds) / sizeof(kinds[0]));
 

@@ -5,6 +5,7 @@
 #include <ppekit/private/ppeimpl.h>
 
 PetscLogEvent PPE_GridSetUp, PPE_StencilMult, PPE_StencilCore, PPE_StencilHalo, PPE_StencilSurf, PPE_StencilAsm;
+PetscLogEvent PPE_CBCGBasis, PPE_CBCGGram, PPE_CBCGReduce, PPE_CBCGUpdate, PPE_CBCGSmall, PPE_CBCGEigEst;
 
 static PetscBool PPESysPackageInitialized = PETSC_FALSE;
 
@@ -34,6 +35,12 @@ PetscErrorCode PPESysInitializePackage(void)
   PetscCall(PetscLogEventRegister(" PPEStencilHalo", MAT_CLASSID, &PPE_StencilHalo));
   PetscCall(PetscLogEventRegister(" PPEStencilSurf", MAT_CLASSID, &PPE_StencilSurf));
   PetscCall(PetscLogEventRegister("PPEStencilAsm", MAT_CLASSID, &PPE_StencilAsm));
+  PetscCall(PetscLogEventRegister("PPECBCGEigEst", KSP_CLASSID, &PPE_CBCGEigEst));
+  PetscCall(PetscLogEventRegister("PPECBCGBasis", KSP_CLASSID, &PPE_CBCGBasis));
+  PetscCall(PetscLogEventRegister("PPECBCGGram", KSP_CLASSID, &PPE_CBCGGram));
+  PetscCall(PetscLogEventRegister(" PPECBCGReduce", KSP_CLASSID, &PPE_CBCGReduce));
+  PetscCall(PetscLogEventRegister("PPECBCGSmall", KSP_CLASSID, &PPE_CBCGSmall));
+  PetscCall(PetscLogEventRegister("PPECBCGUpdate", KSP_CLASSID, &PPE_CBCGUpdate));
   /* -info_exclude / -log_exclude ppe, as PETSc's own packages allow */
   PetscCall(PetscOptionsGetString(NULL, NULL, "-info_exclude", logList, sizeof(logList), &opt));
   if (opt) {

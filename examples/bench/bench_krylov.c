@@ -1,0 +1,227 @@
+/*
+   ppe-bench -bench krylov: KSP cbcg against PETSc's cg and pipecg on the grid problems,
+   for several preconditioners: iterations, time per iteration, global reductions per
+   iteration (counted by PETSc's MPI counter, so on 2 or more ranks; cbcg's own count on any),
+   the eigenvalue estimate's reductions apart (it is done in KSPSetUp), and the agreement of
+   the solution with CG's.
+
+   Options (besides the grid's):
+     -bench_krylov_problems mms,channel     problems (ppe-solve's names)
+     -bench_krylov_pcs none,jacobi,bjacobi  preconditioners (bjacobi uses ICC(0) blocks of the
+                                            assembled operator; any PC type name works)
+     -bench_krylov_s 4,8,12,16              block sizes of cbcg
+     -bench_krylov_rtol 1e-10               relative tolerance
+*/
+#include "bench.h"
+#include <stdio.h>
+
+typedef struct {
+  PetscInt           its;
+  KSPConvergedReason reason;
+  PetscReal          setup_s, solve_s, rrel;
+  PPECounters        c;
+  KSPCBCGStats       st;
+} Run;
+
+static PetscErrorCode SolveOnce(Mat A, Mat P, Vec b, Vec x, const char *ksptype, const char *pctype, PetscInt s, PetscReal rtol, PetscInt reps, Run *run)
+{
+  KSP            ksp;
+  PC             pc;
+  MPI_Comm       comm = PetscObjectComm((PetscObject)A);
+  PetscLogDouble t0, t1;
+  PetscBool      asmpc;
+  Vec            r;
+  PetscReal      rn, bn;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrcmp(pctype, PCBJACOBI, &asmpc));
+  PetscCall(KSPCreate(comm, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, asmpc ? P : A));
+  PetscCall(KSPSetType(ksp, ksptype));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, pctype));
+  PetscCall(KSPSetTolerances(ksp, rtol, PETSC_DEFAULT, PETSC_DEFAULT, 20000));
+  if (s) PetscCall(KSPCBCGSetS(ksp, s));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCallMPI(MPI_Barrier(comm));
+  PetscCall(PetscTime(&t0));
+  PetscCall(KSPSetUp(ksp));
+  PetscCall(KSPSetUpOnBlocks(ksp));
+  PetscCall(PetscTime(&t1));
+  run->setup_s = (PetscReal)(t1 - t0);
+  run->solve_s = PETSC_MAX_REAL;
+  for (PetscInt rep = 0; rep < reps; rep++) {
+    PPECounters c0, c1;
+    PetscReal   dt;
+    PetscCall(VecSet(x, 0.0));
+    PetscCallMPI(MPI_Barrier(comm));
+    PetscCall(PPECountersGet(&c0));
+    PetscCall(PetscTime(&t0));
+    PetscCall(KSPSolve(ksp, b, x));
+    PetscCall(PetscTime(&t1));
+    PetscCall(PPECountersGet(&c1));
+    PetscCall(PPECountersDiff(&c1, &c0, &run->c));
+    dt = (PetscReal)(t1 - t0);
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &dt, 1, MPIU_REAL, MPIU_MAX, comm));
+    run->solve_s = PetscMin(run->solve_s, dt);
+  }
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &run->setup_s, 1, MPIU_REAL, MPIU_MAX, comm));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &run->c.reductions, 1, MPIU_PETSCLOGDOUBLE, MPI_MAX, comm));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &run->c.halo_exchanges, 1, MPIU_PETSCLOGDOUBLE, MPI_MAX, comm));
+  PetscCall(KSPGetIterationNumber(ksp, &run->its));
+  PetscCall(KSPGetConvergedReason(ksp, &run->reason));
+  if (s) PetscCall(KSPCBCGGetStats(ksp, &run->st));
+  else PetscCall(PetscMemzero(&run->st, sizeof(run->st)));
+  PetscCall(VecDuplicate(b, &r));
+  PetscCall(MatMult(A, x, r));
+  PetscCall(VecAYPX(r, -1.0, b));
+  PetscCall(VecNorm(r, NORM_2, &rn));
+  PetscCall(VecNorm(b, NORM_2, &bn));
+  run->rrel = rn / bn;
+  PetscCall(VecDestroy(&r));
+  PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ||x - y|| / ||y|| (collective; errors abort through CHKERRABORT). */
+static PetscReal RelDiff(Vec x, Vec y)
+{
+  Vec       w;
+  PetscReal nw = 0, ny = 1;
+
+  PetscCallAbort(PETSC_COMM_WORLD, VecDuplicate(x, &w));
+  PetscCallAbort(PETSC_COMM_WORLD, VecWAXPY(w, -1.0, y, x));
+  PetscCallAbort(PETSC_COMM_WORLD, VecNorm(w, NORM_2, &nw));
+  PetscCallAbort(PETSC_COMM_WORLD, VecNorm(y, NORM_2, &ny));
+  PetscCallAbort(PETSC_COMM_WORLD, VecDestroy(&w));
+  return nw / ny;
+}
+
+static PetscErrorCode Print(MPI_Comm comm, const char *problem, const PetscInt N[3], const char *bcs, PetscMPIInt size, const char *pc, const char *ksp, PetscInt s, PetscReal rtol, PetscInt reps, const Run *r, PetscReal diff)
+{
+  char        line[2048];
+  PetscMPIInt rank;
+  PetscReal   its = r->its > 0 ? (PetscReal)r->its : 1;
+
+  PetscFunctionBegin;
+  snprintf(line, sizeof(line),
+           "{\"bench\": \"krylov\", \"problem\": \"%s\", \"n\": [%d, %d, %d], \"bc\": \"%s\", \"ranks\": %d, \"pc\": \"%s\", \"ksp\": \"%s\", \"s\": %d, \"rtol\": %.1e, \"reps\": %d, "
+           "\"its\": %d, \"reason\": \"%s\", \"rnorm_rel\": %.3e, \"diff_cg\": %.3e, \"setup_s\": %.4e, \"solve_s\": %.4e, \"ms_per_it\": %.4f, "
+           "\"reductions\": %.0f, \"red_per_it\": %.4f, \"own_reductions\": %d, \"own_red_per_it\": %.4f, \"eig_reductions\": %d, \"eig_its\": %d, "
+           "\"halo_per_it\": %.3f, \"cuts\": %d, \"restarts\": %d, \"cond_max\": %.3e}",
+           problem, (int)N[0], (int)N[1], (int)N[2], bcs, (int)size, pc, ksp, (int)s, (double)rtol, (int)reps, (int)r->its, KSPConvergedReasons[r->reason], (double)r->rrel, (double)diff, (double)r->setup_s, (double)r->solve_s, (double)(1e3 * r->solve_s / its),
+           r->c.reductions, r->c.reductions / its, (int)r->st.reductions, r->st.reductions / its, (int)r->st.eig_reductions, (int)r->st.eig_its, r->c.halo_exchanges / its, (int)r->st.truncations, (int)r->st.restarts, (double)r->st.cond_max);
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (!rank) {
+    printf("%s\n", line);
+    fflush(stdout);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PPEBenchKrylov(MPI_Comm comm, const PPEBenchOptions *o)
+{
+  char        pbs[8][64], pcs[8][64], *list[8];
+  PetscInt    npb = 8, npc = 8, svals[16] = {4, 8, 12, 16}, ns = 4;
+  PetscReal   rtol = 1e-10;
+  PetscMPIInt size;
+  PetscBool   set;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogDefaultBegin()); /* halo exchanges are counted from log events */
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  for (PetscInt i = 0; i < 8; i++) list[i] = pbs[i];
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-bench_krylov_problems", list, &npb, &set));
+  if (!set) {
+    npb = 2;
+    PetscCall(PetscStrcpy(pbs[0], "mms"));
+    PetscCall(PetscStrcpy(pbs[1], "channel"));
+  } else {
+    for (PetscInt i = 0; i < npb; i++) {
+      PetscCall(PetscStrncpy(pbs[i], list[i], sizeof(pbs[i])));
+      PetscCall(PetscFree(list[i]));
+    }
+  }
+  for (PetscInt i = 0; i < 8; i++) list[i] = pcs[i];
+  npc = 8;
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-bench_krylov_pcs", list, &npc, &set));
+  if (!set) {
+    npc = 3;
+    PetscCall(PetscStrcpy(pcs[0], PCNONE));
+    PetscCall(PetscStrcpy(pcs[1], PCJACOBI));
+    PetscCall(PetscStrcpy(pcs[2], PCBJACOBI));
+  } else {
+    for (PetscInt i = 0; i < npc; i++) {
+      PetscCall(PetscStrncpy(pcs[i], list[i], sizeof(pcs[i])));
+      PetscCall(PetscFree(list[i]));
+    }
+  }
+  PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-bench_krylov_s", svals, &ns, &set));
+  if (!set) ns = 4;
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-bench_krylov_rtol", &rtol, NULL));
+  PetscCall(PetscOptionsHasName(NULL, "sub_", "-pc_type", &set));
+  if (!set) PetscCall(PetscOptionsSetValue(NULL, "-sub_pc_type", "icc"));
+
+  for (PetscInt ip = 0; ip < npb; ip++) {
+    PPEProblemType type = PPE_PROBLEM_MMS;
+    PPEGrid        grid;
+    DM             da;
+    Mat            A, P;
+    Vec            b, uex, x, xcg;
+    PetscBool      known, singular, found = PETSC_FALSE;
+    PetscInt       N[3];
+    char           bcs[7];
+
+    for (PetscInt t = 0; t < 3; t++) {
+      PetscCall(PetscStrcmp(pbs[ip], PPEProblemNames[t], &set));
+      if (set) {
+        type  = (PPEProblemType)t;
+        found = PETSC_TRUE;
+      }
+    }
+    PetscCheck(found, comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "-bench_krylov_problems: unknown problem %s (mms, channel or bicgstab-paper)", pbs[ip]);
+    PetscCall(PPEGridCreate(comm, &grid));
+    PetscCall(PPEProblemSetGridDefaults(type, grid));
+    PetscCall(PPEGridSetSizes(grid, 64, 64, 64));
+    PetscCall(PPEGridSetFromOptions(grid));
+    PetscCall(PPEGridSetUp(grid));
+    PetscCall(PPEGridGetSizes(grid, &N[0], &N[1], &N[2]));
+    PetscCall(PPEGridGetBCString(grid, bcs));
+    PetscCall(PPEGridGetDM(grid, &da));
+    PetscCall(PPEGridIsSingular(grid, &singular));
+    PetscCall(PPEStencilCreate(grid, &A));
+    PetscCall(PPEStencilCreateAssembled(grid, MATAIJ, &P));
+    PetscCall(DMCreateGlobalVector(da, &b));
+    PetscCall(VecDuplicate(b, &uex));
+    PetscCall(VecDuplicate(b, &x));
+    PetscCall(VecDuplicate(b, &xcg));
+    PetscCall(PPEProblemComputeRHS(type, grid, b, uex, &known));
+    if (singular) {
+      PetscScalar sum;
+      PetscInt    n;
+      PetscCall(VecSum(b, &sum));
+      PetscCall(VecGetSize(b, &n));
+      PetscCall(VecShift(b, -sum / n));
+    }
+    for (PetscInt ic = 0; ic < npc; ic++) {
+      Run r;
+
+      PetscCall(SolveOnce(A, P, b, xcg, KSPCG, pcs[ic], 0, rtol, o->reps, &r));
+      PetscCall(Print(comm, pbs[ip], N, bcs, size, pcs[ic], KSPCG, 0, rtol, o->reps, &r, 0));
+      PetscCall(SolveOnce(A, P, b, x, KSPPIPECG, pcs[ic], 0, rtol, o->reps, &r));
+      PetscCall(Print(comm, pbs[ip], N, bcs, size, pcs[ic], KSPPIPECG, 0, rtol, o->reps, &r, RelDiff(x, xcg)));
+      for (PetscInt is = 0; is < ns; is++) {
+        PetscCall(SolveOnce(A, P, b, x, KSPCBCG, pcs[ic], svals[is], rtol, o->reps, &r));
+        PetscCall(Print(comm, pbs[ip], N, bcs, size, pcs[ic], KSPCBCG, svals[is], rtol, o->reps, &r, RelDiff(x, xcg)));
+      }
+    }
+    PetscCall(VecDestroy(&b));
+    PetscCall(VecDestroy(&uex));
+    PetscCall(VecDestroy(&x));
+    PetscCall(VecDestroy(&xcg));
+    PetscCall(MatDestroy(&A));
+    PetscCall(MatDestroy(&P));
+    PetscCall(PPEGridDestroy(&grid));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
