@@ -18,16 +18,17 @@
    set-up. Numerics (kernels, basis, Gram analysis, estimate) are in src/krylov.
 
    Robustness: every Gram matrix is equilibrated and analysed; a block whose Gram matrix is
-   ill-conditioned is cut to its well-conditioned leading columns and s is lowered for the
-   rest of the solve (the method stays exact); negative curvature, asymmetry and NaN end the
-   solve with KSP_DIVERGED_INDEFINITE_MAT, KSP_DIVERGED_NONSYMMETRIC, KSP_DIVERGED_NANORINF.
+   ill-conditioned is cut to its well-conditioned leading columns, and the next block is made
+   A-conjugate to the last two blocks so that it can be full again (the method stays exact);
+   negative curvature, asymmetry and NaN end the solve with KSP_DIVERGED_INDEFINITE_MAT,
+   KSP_DIVERGED_NONSYMMETRIC, KSP_DIVERGED_NANORINF (or restart it when they may come from
+   the drift of the recursively updated A Q).
    Convergence is confirmed on the true residual b - A x; if it fails the iteration restarts
    from the true residual (KSP_DIVERGED_BREAKDOWN when that does not help).
 
    References:
-     Y. Idomura et al., GPU acceleration of communication avoiding Chebyshev basis conjugate
-     gradient solver for multiphase CFD simulations, ScalA 2019 (paper 004: Algorithms 1-3).
-     R. Suda et al., Communication-avoiding CG method using Chebyshev basis (P-CBCG).
+     Paper 004 (../shared/papers): P-CG and P-CBCG on GPUs for the CFD code JUPITER,
+     Algorithms 1-3 and sec. III-IV; the P-CBCG method of Suda et al. (its reference [15]).
      A. T. Chronopoulos, C. W. Gear, s-step iterative methods for symmetric linear systems,
      J. Comput. Appl. Math. 25 (1989).
 */
@@ -709,7 +710,7 @@ static PetscErrorCode KSPDestroy_CBCG(KSP ksp)
    products and s preconditioner applications (halo exchanges, no reduction), reduces
    [Q'AQ, Q'r, norms of r] in one MPI_Allreduce and Q'AS in another: about 2/s global
    reductions per iteration instead of CG's 2. The residual norm is known once per block, so
-   the iteration count is a multiple of s (or of the lowered s). Left preconditioning only;
+   the iteration count is a sum of block widths (s, or fewer for a cut block). Left preconditioning only;
    the preconditioned (default), unpreconditioned and natural norms are supported.
 
    The interval comes from KSPCBCGSetEigenvalues(); else, for a MATPPESTENCIL operator, from
@@ -721,8 +722,8 @@ static PetscErrorCode KSPDestroy_CBCG(KSP ksp)
    (the initial guess keeps its own).
 
    References:
-   Idomura et al., ScalA 2019 (Algorithms 2 and 3); Suda et al. (P-CBCG); Chronopoulos and
-   Gear, J. Comput. Appl. Math. 25 (1989) (s-step CG).
+   Paper 004 in ../shared/papers (Algorithms 2 and 3); Suda et al. (P-CBCG); Chronopoulos and
+   Gear, J. Comput. Appl. Math. 25 (1989) (s-step CG). See docs/types/cbcg.md.
 
 .seealso: KSPCG, KSPPIPECG, KSPCBCGSetS(), KSPCBCGSetEigenvalues(), KSPCBCGGetStats()
 M*/
