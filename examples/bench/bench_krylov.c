@@ -3,7 +3,8 @@
    for several preconditioners: iterations, time per iteration, global reductions per
    iteration (counted by PETSc's MPI counter, so on 2 or more ranks; cbcg's own count on any),
    the eigenvalue estimate's reductions apart (it is done in KSPSetUp), and the agreement of
-   the solution with CG's.
+   the solution with CG's. For each problem and preconditioner every solver is set up first,
+   then all are solved in turn -bench_reps times (alternating); the best time is reported.
 
    Options (besides the grid's):
      -bench_krylov_problems mms,channel     problems (ppe-solve's names)
@@ -23,63 +24,76 @@ typedef struct {
   KSPCBCGStats       st;
 } Run;
 
-static PetscErrorCode SolveOnce(Mat A, Mat P, Vec b, Vec x, const char *ksptype, const char *pctype, PetscInt s, PetscReal rtol, PetscInt reps, Run *run)
+/* A solver of the comparison: its KSP (set up once) and the measurements of its solves. */
+typedef struct {
+  KSP ksp;
+  Vec x;
+  Run run;
+} Variant;
+
+static PetscErrorCode VariantCreate(Mat A, Mat P, Vec b, const char *ksptype, const char *pctype, PetscInt s, PetscReal rtol, Variant *v)
 {
-  KSP            ksp;
   PC             pc;
   MPI_Comm       comm = PetscObjectComm((PetscObject)A);
   PetscLogDouble t0, t1;
   PetscBool      asmpc;
-  Vec            r;
-  PetscReal      rn, bn;
 
   PetscFunctionBegin;
+  PetscCall(PetscMemzero(&v->run, sizeof(v->run)));
   PetscCall(PetscStrcmp(pctype, PCBJACOBI, &asmpc));
-  PetscCall(KSPCreate(comm, &ksp));
-  PetscCall(KSPSetOperators(ksp, A, asmpc ? P : A));
-  PetscCall(KSPSetType(ksp, ksptype));
-  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(KSPCreate(comm, &v->ksp));
+  PetscCall(KSPSetOperators(v->ksp, A, asmpc ? P : A));
+  PetscCall(KSPSetType(v->ksp, ksptype));
+  PetscCall(KSPGetPC(v->ksp, &pc));
   PetscCall(PCSetType(pc, pctype));
-  PetscCall(KSPSetTolerances(ksp, rtol, PETSC_DEFAULT, PETSC_DEFAULT, 20000));
-  if (s) PetscCall(KSPCBCGSetS(ksp, s));
-  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPSetTolerances(v->ksp, rtol, PETSC_DEFAULT, PETSC_DEFAULT, 20000));
+  if (s) PetscCall(KSPCBCGSetS(v->ksp, s));
+  PetscCall(KSPSetFromOptions(v->ksp));
+  PetscCall(VecDuplicate(b, &v->x));
   PetscCallMPI(MPI_Barrier(comm));
   PetscCall(PetscTime(&t0));
-  PetscCall(KSPSetUp(ksp));
-  PetscCall(KSPSetUpOnBlocks(ksp));
+  PetscCall(KSPSetUp(v->ksp));
+  PetscCall(KSPSetUpOnBlocks(v->ksp));
   PetscCall(PetscTime(&t1));
-  run->setup_s = (PetscReal)(t1 - t0);
-  run->solve_s = PETSC_MAX_REAL;
-  for (PetscInt rep = 0; rep < reps; rep++) {
-    PPECounters c0, c1;
-    PetscReal   dt;
-    PetscCall(VecSet(x, 0.0));
-    PetscCallMPI(MPI_Barrier(comm));
-    PetscCall(PPECountersGet(&c0));
-    PetscCall(PetscTime(&t0));
-    PetscCall(KSPSolve(ksp, b, x));
-    PetscCall(PetscTime(&t1));
-    PetscCall(PPECountersGet(&c1));
-    PetscCall(PPECountersDiff(&c1, &c0, &run->c));
-    dt = (PetscReal)(t1 - t0);
-    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &dt, 1, MPIU_REAL, MPIU_MAX, comm));
-    run->solve_s = PetscMin(run->solve_s, dt);
-  }
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &run->setup_s, 1, MPIU_REAL, MPIU_MAX, comm));
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &run->c.reductions, 1, MPIU_PETSCLOGDOUBLE, MPI_MAX, comm));
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &run->c.halo_exchanges, 1, MPIU_PETSCLOGDOUBLE, MPI_MAX, comm));
-  PetscCall(KSPGetIterationNumber(ksp, &run->its));
-  PetscCall(KSPGetConvergedReason(ksp, &run->reason));
-  if (s) PetscCall(KSPCBCGGetStats(ksp, &run->st));
-  else PetscCall(PetscMemzero(&run->st, sizeof(run->st)));
+  v->run.setup_s = (PetscReal)(t1 - t0);
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &v->run.setup_s, 1, MPIU_REAL, MPIU_MAX, comm));
+  v->run.solve_s = PETSC_MAX_REAL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One timed solve from a zero initial guess; keeps the best time and the last counts. */
+static PetscErrorCode VariantSolve(Variant *v, Mat A, Vec b, PetscBool cbcg)
+{
+  MPI_Comm       comm = PetscObjectComm((PetscObject)A);
+  PetscLogDouble t0, t1;
+  PPECounters    c0, c1;
+  PetscReal      dt, rn, bn;
+  Vec            r;
+
+  PetscFunctionBegin;
+  PetscCall(VecSet(v->x, 0.0));
+  PetscCallMPI(MPI_Barrier(comm));
+  PetscCall(PPECountersGet(&c0));
+  PetscCall(PetscTime(&t0));
+  PetscCall(KSPSolve(v->ksp, b, v->x));
+  PetscCall(PetscTime(&t1));
+  PetscCall(PPECountersGet(&c1));
+  PetscCall(PPECountersDiff(&c1, &c0, &v->run.c));
+  dt = (PetscReal)(t1 - t0);
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &dt, 1, MPIU_REAL, MPIU_MAX, comm));
+  v->run.solve_s = PetscMin(v->run.solve_s, dt);
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &v->run.c.reductions, 1, MPIU_PETSCLOGDOUBLE, MPI_MAX, comm));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &v->run.c.halo_exchanges, 1, MPIU_PETSCLOGDOUBLE, MPI_MAX, comm));
+  PetscCall(KSPGetIterationNumber(v->ksp, &v->run.its));
+  PetscCall(KSPGetConvergedReason(v->ksp, &v->run.reason));
+  if (cbcg) PetscCall(KSPCBCGGetStats(v->ksp, &v->run.st));
   PetscCall(VecDuplicate(b, &r));
-  PetscCall(MatMult(A, x, r));
+  PetscCall(MatMult(A, v->x, r));
   PetscCall(VecAYPX(r, -1.0, b));
   PetscCall(VecNorm(r, NORM_2, &rn));
   PetscCall(VecNorm(b, NORM_2, &bn));
-  run->rrel = rn / bn;
+  v->run.rrel = rn / bn;
   PetscCall(VecDestroy(&r));
-  PetscCall(KSPDestroy(&ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -158,6 +172,7 @@ PetscErrorCode PPEBenchKrylov(MPI_Comm comm, const PPEBenchOptions *o)
   }
   PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-bench_krylov_s", svals, &ns, &set));
   if (!set) ns = 4;
+  for (PetscInt i = 0; i < ns; i++) PetscCheck(svals[i] >= 1 && svals[i] <= 16, comm, PETSC_ERR_ARG_OUTOFRANGE, "-bench_krylov_s: block sizes 1..16, got %" PetscInt_FMT, svals[i]);
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-bench_krylov_rtol", &rtol, NULL));
   PetscCall(PetscOptionsHasName(NULL, "sub_", "-pc_type", &set));
   if (!set) PetscCall(PetscOptionsSetValue(NULL, "-sub_pc_type", "icc"));
@@ -167,7 +182,7 @@ PetscErrorCode PPEBenchKrylov(MPI_Comm comm, const PPEBenchOptions *o)
     PPEGrid        grid;
     DM             da;
     Mat            A, P;
-    Vec            b, uex, x, xcg;
+    Vec            b, uex;
     PetscBool      known, singular, found = PETSC_FALSE;
     PetscInt       N[3];
     char           bcs[7];
@@ -193,8 +208,6 @@ PetscErrorCode PPEBenchKrylov(MPI_Comm comm, const PPEBenchOptions *o)
     PetscCall(PPEStencilCreateAssembled(grid, MATAIJ, &P));
     PetscCall(DMCreateGlobalVector(da, &b));
     PetscCall(VecDuplicate(b, &uex));
-    PetscCall(VecDuplicate(b, &x));
-    PetscCall(VecDuplicate(b, &xcg));
     PetscCall(PPEProblemComputeRHS(type, grid, b, uex, &known));
     if (singular) {
       PetscScalar sum;
@@ -204,21 +217,24 @@ PetscErrorCode PPEBenchKrylov(MPI_Comm comm, const PPEBenchOptions *o)
       PetscCall(VecShift(b, -sum / n));
     }
     for (PetscInt ic = 0; ic < npc; ic++) {
-      Run r;
+      /* all variants set up first, then solved in turn in every repetition (alternating, so
+         that the load of a shared machine falls on all of them alike); best time kept */
+      Variant v[2 + 16];
+      PetscInt nv = 2 + ns;
 
-      PetscCall(SolveOnce(A, P, b, xcg, KSPCG, pcs[ic], 0, rtol, o->reps, &r));
-      PetscCall(Print(comm, pbs[ip], N, bcs, size, pcs[ic], KSPCG, 0, rtol, o->reps, &r, 0));
-      PetscCall(SolveOnce(A, P, b, x, KSPPIPECG, pcs[ic], 0, rtol, o->reps, &r));
-      PetscCall(Print(comm, pbs[ip], N, bcs, size, pcs[ic], KSPPIPECG, 0, rtol, o->reps, &r, RelDiff(x, xcg)));
-      for (PetscInt is = 0; is < ns; is++) {
-        PetscCall(SolveOnce(A, P, b, x, KSPCBCG, pcs[ic], svals[is], rtol, o->reps, &r));
-        PetscCall(Print(comm, pbs[ip], N, bcs, size, pcs[ic], KSPCBCG, svals[is], rtol, o->reps, &r, RelDiff(x, xcg)));
+      PetscCall(VariantCreate(A, P, b, KSPCG, pcs[ic], 0, rtol, &v[0]));
+      PetscCall(VariantCreate(A, P, b, KSPPIPECG, pcs[ic], 0, rtol, &v[1]));
+      for (PetscInt is = 0; is < ns; is++) PetscCall(VariantCreate(A, P, b, KSPCBCG, pcs[ic], svals[is], rtol, &v[2 + is]));
+      for (PetscInt rep = 0; rep < o->reps; rep++)
+        for (PetscInt i = 0; i < nv; i++) PetscCall(VariantSolve(&v[i], A, b, (PetscBool)(i >= 2)));
+      for (PetscInt i = 0; i < nv; i++) PetscCall(Print(comm, pbs[ip], N, bcs, size, pcs[ic], i == 0 ? KSPCG : (i == 1 ? KSPPIPECG : KSPCBCG), i >= 2 ? svals[i - 2] : 0, rtol, o->reps, &v[i].run, i ? RelDiff(v[i].x, v[0].x) : 0));
+      for (PetscInt i = 0; i < nv; i++) {
+        PetscCall(KSPDestroy(&v[i].ksp));
+        PetscCall(VecDestroy(&v[i].x));
       }
     }
     PetscCall(VecDestroy(&b));
     PetscCall(VecDestroy(&uex));
-    PetscCall(VecDestroy(&x));
-    PetscCall(VecDestroy(&xcg));
     PetscCall(MatDestroy(&A));
     PetscCall(MatDestroy(&P));
     PetscCall(PPEGridDestroy(&grid));
