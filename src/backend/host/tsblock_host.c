@@ -16,7 +16,9 @@
   #define PPE_HAVE_AVX2_TS 0
 #endif
 
-#define PPE_TS_CHUNK 128 /* rows per chunk: 2s+2 columns of a chunk stay in L1/L2 */
+#ifndef PPE_TS_CHUNK
+  #define PPE_TS_CHUNK 128 /* rows per chunk: 2s+2 columns of a chunk stay in L1/L2 */
+#endif
 
 #define PPE_TS_SUFFIX _Generic
 #define PPE_TS_TARGET
