@@ -230,6 +230,24 @@ int main(int argc, char **argv)
     }
   }
 
+  /* one KSP, s changed between solves (the blocks are reallocated) */
+  {
+    KSP                ksp;
+    KSPConvergedReason r1, r2;
+    PetscCall(KSPCreate(comm, &ksp));
+    PetscCall(KSPSetOperators(ksp, A, A));
+    PetscCall(KSPSetType(ksp, KSPCBCG));
+    PetscCall(KSPSetTolerances(ksp, 1e-10, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
+    PetscCall(KSPSolve(ksp, b, xcg));
+    PetscCall(KSPGetConvergedReason(ksp, &r1));
+    PetscCall(KSPCBCGSetS(ksp, 13));
+    PetscCall(KSPSolve(ksp, b, x));
+    PetscCall(KSPGetConvergedReason(ksp, &r2));
+    PetscCall(RelDiff(x, xcg, &d));
+    PetscCall(TapCheck(comm, (PetscBool)(r1 > 0 && r2 > 0 && d <= 1e-8), "KSPCBCGSetS(13) between two solves with one KSP: %s, %s, solutions agree to %.1e", KSPConvergedReasons[r1], KSPConvergedReasons[r2], (double)d));
+    PetscCall(KSPDestroy(&ksp));
+  }
+
   /* NaN in the right-hand side: a reason, or an error when asked for */
   {
     KSP            ksp;

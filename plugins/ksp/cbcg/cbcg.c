@@ -36,7 +36,6 @@
 
 const char *const KSPCBCGEigSources[] = {"given", "grid", "grid-jacobi", "lanczos", "KSPCBCGEigSource", "KSP_CBCG_EIG_", NULL};
 
-
 static PetscErrorCode KSPCBCGSetS_CBCG(KSP ksp, PetscInt s)
 {
   KSP_CBCG *cb = (KSP_CBCG *)ksp->data;
@@ -226,13 +225,13 @@ PetscErrorCode KSPCBCGSetUpInterval(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode KSPSetUp_CBCG(KSP ksp)
+/* Work vectors and the three blocks of s vectors (again after s changed). */
+PetscErrorCode KSPCBCGAllocate(KSP ksp)
 {
   KSP_CBCG *cb = (KSP_CBCG *)ksp->data;
 
   PetscFunctionBegin;
-  PetscCheck(ksp->pc_side == PC_LEFT, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSPCBCG supports left preconditioning only, not %s", PCSides[ksp->pc_side]);
-  PetscCall(KSPSetWorkVecs(ksp, 7));
+  if (ksp->nwork != 7) PetscCall(KSPSetWorkVecs(ksp, 7)); /* it reallocates on every call */
   if (!cb->nalloc) {
     for (int b = 0; b < 3; b++) {
       PetscCall(VecDuplicateVecs(ksp->work[0], cb->s, &cb->V[b]));
@@ -240,6 +239,14 @@ static PetscErrorCode KSPSetUp_CBCG(KSP ksp)
     }
     cb->nalloc = cb->s;
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPSetUp_CBCG(KSP ksp)
+{
+  PetscFunctionBegin;
+  PetscCheck(ksp->pc_side == PC_LEFT, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSPCBCG supports left preconditioning only, not %s", PCSides[ksp->pc_side]);
+  PetscCall(KSPCBCGAllocate(ksp));
   PetscCall(KSPCBCGSetUpInterval(ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <petsc/private/kspimpl.h>
-#include <petsc/private/pcimpl.h>
 #include <ppekit/private/krylovimpl.h>
 
 #define CBCG_MAX_RESTARTS 3 /* restarts from the true residual before giving up */
@@ -31,4 +30,5 @@ typedef struct {
 } KSP_CBCG;
 
 PETSC_INTERN PetscErrorCode KSPCBCGSetUpInterval(KSP);
+PETSC_INTERN PetscErrorCode KSPCBCGAllocate(KSP);
 PETSC_INTERN PetscErrorCode KSPSolve_CBCG(KSP);

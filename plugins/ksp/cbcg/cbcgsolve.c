@@ -72,6 +72,7 @@ PetscErrorCode KSPSolve_CBCG(KSP ksp)
   PetscCheck(!ksp->transpose_solve, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSPCBCG is for symmetric operators: use KSPSolve(), not KSPSolveTranspose()");
   PetscCall(PCGetDiagonalScale(ksp->pc, &diagonalscale));
   PetscCheck(!diagonalscale, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "Krylov method %s does not support diagonal scaling", ((PetscObject)ksp)->type_name);
+  PetscCall(KSPCBCGAllocate(ksp));      /* again if s changed after set-up */
   PetscCall(KSPCBCGSetUpInterval(ksp)); /* redone only when an operator changed since set-up */
   PetscCall(PCGetOperators(ksp->pc, &A, &P));
   PetscCall(MatGetNullSpace(A, &nsp));
