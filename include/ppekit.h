@@ -14,7 +14,7 @@
 #include <ppekit/grid.h>
 #include <ppekit/stencil.h>
 #include <ppekit/problem.h>
-#include <ppekit/ksp.h>
+#include <ppekit/cbcg.h>
 #include <ppekit/sys.h>
 
 /* Registers every PPEKit type, class and log event. Idempotent; also called

@@ -8,8 +8,10 @@
 
    Options (besides the grid's):
      -bench_krylov_problems mms,channel     problems (ppe-solve's names)
-     -bench_krylov_pcs none,jacobi,bjacobi  preconditioners (bjacobi uses ICC(0) blocks of the
-                                            assembled operator; any PC type name works)
+     -bench_krylov_pcs none,jacobi,bjacobi  preconditioners (any PC type name; bjacobi gets ICC(0)
+                                            blocks unless -sub_pc_type says otherwise)
+     -bench_krylov_aij_pcs bjacobi          the preconditioners built from the assembled operator
+                                            (the others get the matrix-free one)
      -bench_krylov_s 4,8,12,16              block sizes of cbcg
      -bench_krylov_rtol 1e-10               relative tolerance
 */
@@ -31,16 +33,14 @@ typedef struct {
   Run run;
 } Variant;
 
-static PetscErrorCode VariantCreate(Mat A, Mat P, Vec b, const char *ksptype, const char *pctype, PetscInt s, PetscReal rtol, Variant *v)
+static PetscErrorCode VariantCreate(Mat A, Mat P, Vec b, const char *ksptype, const char *pctype, PetscBool asmpc, PetscInt s, PetscReal rtol, Variant *v)
 {
   PC             pc;
   MPI_Comm       comm = PetscObjectComm((PetscObject)A);
   PetscLogDouble t0, t1;
-  PetscBool      asmpc;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(&v->run, sizeof(v->run)));
-  PetscCall(PetscStrcmp(pctype, PCBJACOBI, &asmpc));
   PetscCall(KSPCreate(comm, &v->ksp));
   PetscCall(KSPSetOperators(v->ksp, A, asmpc ? P : A));
   PetscCall(KSPSetType(v->ksp, ksptype));
@@ -135,8 +135,8 @@ static PetscErrorCode Print(MPI_Comm comm, const char *problem, const PetscInt N
 
 PetscErrorCode PPEBenchKrylov(MPI_Comm comm, const PPEBenchOptions *o)
 {
-  char        pbs[8][64], pcs[8][64], *list[8];
-  PetscInt    npb = 8, npc = 8, svals[16] = {4, 8, 12, 16}, ns = 4;
+  char        pbs[8][64], pcs[8][64], aij[8][64], *list[8];
+  PetscInt    npb = 8, npc = 8, naij = 8, svals[16] = {4, 8, 12, 16}, ns = 4;
   PetscReal   rtol = 1e-10;
   PetscMPIInt size;
   PetscBool   set;
@@ -167,6 +167,17 @@ PetscErrorCode PPEBenchKrylov(MPI_Comm comm, const PPEBenchOptions *o)
   } else {
     for (PetscInt i = 0; i < npc; i++) {
       PetscCall(PetscStrncpy(pcs[i], list[i], sizeof(pcs[i])));
+      PetscCall(PetscFree(list[i]));
+    }
+  }
+  for (PetscInt i = 0; i < 8; i++) list[i] = aij[i];
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-bench_krylov_aij_pcs", list, &naij, &set));
+  if (!set) {
+    naij = 1;
+    PetscCall(PetscStrcpy(aij[0], PCBJACOBI));
+  } else {
+    for (PetscInt i = 0; i < naij; i++) {
+      PetscCall(PetscStrncpy(aij[i], list[i], sizeof(aij[i])));
       PetscCall(PetscFree(list[i]));
     }
   }
@@ -219,12 +230,18 @@ PetscErrorCode PPEBenchKrylov(MPI_Comm comm, const PPEBenchOptions *o)
     for (PetscInt ic = 0; ic < npc; ic++) {
       /* all variants set up first, then solved in turn in every repetition (alternating, so
          that the load of a shared machine falls on all of them alike); best time kept */
-      Variant v[2 + 16];
-      PetscInt nv = 2 + ns;
+      Variant   v[2 + 16];
+      PetscInt  nv = 2 + ns;
+      PetscBool asmpc = PETSC_FALSE;
 
-      PetscCall(VariantCreate(A, P, b, KSPCG, pcs[ic], 0, rtol, &v[0]));
-      PetscCall(VariantCreate(A, P, b, KSPPIPECG, pcs[ic], 0, rtol, &v[1]));
-      for (PetscInt is = 0; is < ns; is++) PetscCall(VariantCreate(A, P, b, KSPCBCG, pcs[ic], svals[is], rtol, &v[2 + is]));
+      for (PetscInt i = 0; i < naij; i++) {
+        PetscBool eq;
+        PetscCall(PetscStrcmp(pcs[ic], aij[i], &eq));
+        asmpc = (PetscBool)(asmpc || eq);
+      }
+      PetscCall(VariantCreate(A, P, b, KSPCG, pcs[ic], asmpc, 0, rtol, &v[0]));
+      PetscCall(VariantCreate(A, P, b, KSPPIPECG, pcs[ic], asmpc, 0, rtol, &v[1]));
+      for (PetscInt is = 0; is < ns; is++) PetscCall(VariantCreate(A, P, b, KSPCBCG, pcs[ic], asmpc, svals[is], rtol, &v[2 + is]));
       for (PetscInt rep = 0; rep < o->reps; rep++)
         for (PetscInt i = 0; i < nv; i++) PetscCall(VariantSolve(&v[i], A, b, (PetscBool)(i >= 2)));
       for (PetscInt i = 0; i < nv; i++) PetscCall(Print(comm, pbs[ip], N, bcs, size, pcs[ic], i == 0 ? KSPCG : (i == 1 ? KSPPIPECG : KSPCBCG), i >= 2 ? svals[i - 2] : 0, rtol, o->reps, &v[i].run, i ? RelDiff(v[i].x, v[0].x) : 0));

@@ -18,7 +18,7 @@
    needed (r and every z_j lie in the range of A; components of S in the null space are
    annihilated by A and removed once from the solution at the end).
 */
-#include <ppekit/private/krylovimpl.h>
+#include <ppekit/private/sstepimpl.h>
 
 /*
    PPECBCGBasis - S[j] = M^-1 T_j(A M^-1) r and AS[j] = A S[j], j < k

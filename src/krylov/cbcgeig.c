@@ -10,7 +10,7 @@
    uses about a hundred power steps). The start vector is a hash of the global index, so a
    run is reproducible; it is projected onto the range of A when a null space is attached.
 */
-#include <ppekit/private/krylovimpl.h>
+#include <ppekit/private/sstepimpl.h>
 
 /* A deterministic value in [-1, 1) from an index (splitmix64 finaliser). */
 static PetscReal HashUnit(PetscInt64 i)

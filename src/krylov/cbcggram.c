@@ -16,7 +16,7 @@
      - q_i' A q_{i+1} and q_{i+1}' A q_i differ by more
        than PPE_GRAM_ASYM_TOL relative in it            -> PPE_GRAM_NONSYMMETRIC
 */
-#include <ppekit/private/krylovimpl.h>
+#include <ppekit/private/sstepimpl.h>
 
 const char *const PPEGramStatuses[] = {"ok", "truncated", "indefinite", "nonsymmetric", "nan-or-inf", "singular", "PPEGramStatus", "PPE_GRAM_", NULL};
 

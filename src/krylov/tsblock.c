@@ -3,7 +3,7 @@
    the local part is one cache-blocked pass of the host kernels (src/kernels/tsblock.h,
    src/backend/host/tsblock_host.c); a Gram product ends in exactly one MPI_Allreduce.
 */
-#include <ppekit/private/krylovimpl.h>
+#include <ppekit/private/sstepimpl.h>
 
 /* Local length and communicator of a block, and a check that the kernels can read it. */
 static PetscErrorCode BlockInfo(Vec v, PetscInt *n, MPI_Comm *comm)

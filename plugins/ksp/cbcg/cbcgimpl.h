@@ -5,7 +5,7 @@
 #pragma once
 
 #include <petsc/private/kspimpl.h>
-#include <ppekit/private/krylovimpl.h>
+#include <ppekit/private/sstepimpl.h>
 
 #define CBCG_MAX_RESTARTS 3 /* restarts from the true residual before giving up */
 

@@ -7,7 +7,7 @@
    last column (and the coefficient matrix of the combine by zero columns); the extra
    results are computed and dropped, so every tile runs the same fixed-size body.
 */
-#include <ppekit/private/krylovimpl.h>
+#include <ppekit/private/sstepimpl.h>
 #include <kernels/tsblock.h>
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(PPE_NO_AVX2)

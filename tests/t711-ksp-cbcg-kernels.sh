@@ -3,6 +3,6 @@
 # estimate, at 1 and 2 ranks (uneven local sizes).
 . "$srcdir/tests/lib.sh"
 for np in 1 2; do
-  ppe_run_tap "$np" t701-ksp-cbcg-kernels "$bindir/tests/t701-ksp-cbcg-kernels"
+  ppe_run_tap "$np" t711-ksp-cbcg-kernels "$bindir/tests/t711-ksp-cbcg-kernels"
 done
 tap_done

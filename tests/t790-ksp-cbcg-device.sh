@@ -2,9 +2,9 @@
 # The tall-skinny kernels of KSP cbcg are single-source: compile them for the device with nvcc
 # and hipcc, wherever those compilers are found; skipped where none is.
 . "$srcdir/tests/lib.sh"
-src="$srcdir/tests/t705-ksp-cbcg-device.cu"
+src="$srcdir/tests/t790-ksp-cbcg-device.cu"
 inc="-I$srcdir/src"
-tmp=${TMPDIR:-/tmp}/ppe-t705.$$
+tmp=${TMPDIR:-/tmp}/ppe-t790.$$
 nvcc=$(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null || true)
 if [ -n "$nvcc" ]; then
   "$nvcc" -std=c++17 --fmad=false -gencode arch=compute_80,code=sm_80 $inc -c "$src" -o "$tmp.cuda.o" > "$tmp.log" 2>&1

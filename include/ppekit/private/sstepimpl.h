@@ -1,6 +1,6 @@
 /*
-   Private numerical core of PPEKit's s-step Krylov methods (src/krylov/, used by the KSP
-   type cbcg in plugins/ksp/cbcg/): tall-skinny block kernels with their single global
+   Private numerical core of PPEKit's s-step Krylov method (src/krylov/tsblock.c and cbcg*.c,
+   used by the KSP type cbcg in plugins/ksp/cbcg/): tall-skinny block kernels with their single global
    reduction, the Chebyshev basis, the small Gram solves with their fallbacks, and the
    eigenvalue estimate. Exported (PETSC_EXTERN) so that the unit tests can call them; not part
    of the public API.

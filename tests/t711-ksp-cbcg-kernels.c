@@ -4,7 +4,7 @@ against plain loops, the generic and AVX2 host instances bitwise; the Gram analy
 matrices (equilibration, cut to well-conditioned columns, negative curvature, asymmetry, NaN);\n\
 the Chebyshev basis against T_j evaluated directly; the Lanczos estimate against known spectra.\n\n";
 
-#include <ppekit/private/krylovimpl.h>
+#include <ppekit/private/sstepimpl.h>
 #include "tap.h"
 #include <math.h>
 

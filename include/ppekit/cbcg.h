@@ -1,9 +1,8 @@
 /*
-   PPEKit's Krylov methods, registered as PETSc KSP types by PPEKitInitializePackage().
-
-   KSPCBCG ("cbcg"): Chebyshev-basis communication-avoiding preconditioned CG (P-CBCG):
-   s iterations of CG per block with two global reductions, for symmetric positive
-   (semi-)definite operators and preconditioners. See docs/types/cbcg.md.
+   KSPCBCG ("cbcg"), registered by PPEKitInitializePackage(): Chebyshev-basis
+   communication-avoiding preconditioned CG (P-CBCG), s iterations of CG per block with two
+   global reductions, for symmetric positive (semi-)definite operators and preconditioners.
+   See docs/types/cbcg.md.
 */
 #pragma once
 
