@@ -14,9 +14,14 @@
                                             (the others get the matrix-free one)
      -bench_krylov_s 4,8,12,16              block sizes of cbcg
      -bench_krylov_rtol 1e-10               relative tolerance
+     -bench_krylov_basis                    also compare the conditioning of the first block's
+                                            Gram matrix Q'AQ for the Chebyshev basis of cbcg and
+                                            the monomial basis of classical s-step CG, s = 1..16
 */
 #include "bench.h"
+#include <ppekit/private/sstepimpl.h>
 #include <stdio.h>
+#include <string.h>
 
 typedef struct {
   PetscInt           its;
@@ -133,13 +138,112 @@ static PetscErrorCode Print(MPI_Comm comm, const char *problem, const PetscInt N
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   The basis comparison: from r = b and from the residual r after 30 CG iterations (with the
+   same PC; the residual inside an iteration, whose extreme components CG has damped), the 16 columns of cbcg's Chebyshev basis
+   S_j = M^-1 T_j(A M^-1) r on the interval cbcg uses, and of the monomial basis
+   S_j = M^-1 (A M^-1 / lmax)^j r (the scaling changes no condition number after the
+   equilibration); for every s the condition number of the equilibrated s x s Gram matrix
+   D S'AS D of the leading s columns (what cbcg's Gram analysis sees in a first block) and
+   whether it is still positive definite in floating point. One JSON line per basis.
+*/
+static PetscErrorCode BasisConditioning(Mat A, Mat P, Vec b, const char *pctype, PetscBool asmpc, const char *problem, PetscMPIInt size)
+{
+  const PetscInt   m = PPE_CBCG_SMAX;
+  KSP              ksp;
+  PC               pc;
+  Vec             *S, *AS, Z[2];
+  PetscScalar      G[PPE_CBCG_SMAX * PPE_CBCG_SMAX];
+  PetscReal        lmin, lmax;
+  KSPCBCGEigSource src;
+  MPI_Comm         comm = PetscObjectComm((PetscObject)A);
+  PetscMPIInt      rank;
+  Vec              r, x;
+  KSP              cg;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(VecDuplicate(b, &r));
+  PetscCall(VecDuplicate(b, &x));
+  PetscCall(KSPCreate(comm, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, asmpc ? P : A));
+  PetscCall(KSPSetType(ksp, KSPCBCG));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, pctype));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPSetUp(ksp));
+  PetscCall(KSPSetUpOnBlocks(ksp));
+  PetscCall(KSPCBCGGetEigenvalues(ksp, &lmin, &lmax, &src));
+  PetscCall(VecDuplicateVecs(b, m, &S));
+  PetscCall(VecDuplicateVecs(b, m, &AS));
+  PetscCall(VecDuplicate(b, &Z[0]));
+  PetscCall(VecDuplicate(b, &Z[1]));
+  PetscCall(KSPCreate(comm, &cg));
+  PetscCall(KSPSetOperators(cg, A, asmpc ? P : A));
+  PetscCall(KSPSetType(cg, KSPCG));
+  PetscCall(KSPSetPC(cg, pc));
+  PetscCall(KSPSetTolerances(cg, 1e-300, 0, PETSC_DEFAULT, 30));
+  for (PetscInt run = 0; run < 4; run++) {
+    PetscInt  basis = run % 2, cgits = run < 2 ? 0 : 30;
+    char      line[2048];
+    size_t    len;
+    PetscInt  smax = 0;
+    PetscBool broken = PETSC_FALSE;
+    PPEGramStatus first = PPE_GRAM_OK;
+
+    if (run == 2) { /* r = b - A x after 30 CG iterations from zero */
+      PetscCall(VecSet(x, 0.0));
+      PetscCall(KSPSolve(cg, b, x));
+      PetscCall(MatMult(A, x, r));
+      PetscCall(VecAYPX(r, -1.0, b));
+    } else if (run == 0) PetscCall(VecCopy(b, r));
+    if (basis == 0) PetscCall(PPECBCGBasis(A, pc, lmin, lmax, m, r, Z, S, AS));
+    else {
+      PetscCall(VecCopy(r, Z[0]));
+      for (PetscInt j = 0; j < m; j++) {
+        PetscCall(PCApply(pc, Z[0], S[j]));   /* S_j = M^-1 z_j */
+        PetscCall(MatMult(A, S[j], AS[j]));   /* A S_j */
+        PetscCall(VecAXPBY(Z[0], 1.0 / lmax, 0.0, AS[j])); /* z_{j+1} = A M^-1 z_j / lmax */
+      }
+    }
+    PetscCall(PPETSGram(m, S, m, AS, m, G, 0, NULL)); /* the full S' A S: one reduction */
+    snprintf(line, sizeof(line), "{\"bench\": \"krylov-basis\", \"problem\": \"%s\", \"ranks\": %d, \"pc\": \"%s\", \"basis\": \"%s\", \"lmin\": %.6e, \"lmax\": %.6e, \"interval\": \"%s\", \"cg_its_before\": %d, \"cond\": [", problem, (int)size, pctype, basis ? "monomial" : "chebyshev", (double)lmin, (double)lmax, KSPCBCGEigSources[src], (int)cgits);
+    for (PetscInt s = 1; s <= m; s++) {
+      PPEGramFactor f;
+      PPEGramStatus st;
+
+      PetscCall(PPEGramAnalyse(s, G, m, PETSC_MAX_REAL, PETSC_TRUE, &f, &st));
+      if (st != PPE_GRAM_OK && first == PPE_GRAM_OK) first = st;
+      if (st != PPE_GRAM_OK || !(f.cond_full <= 1e4)) broken = PETSC_TRUE;
+      if (!broken) smax = s;
+      len = strlen(line);
+      snprintf(line + len, sizeof(line) - len, "%s%.3e", s > 1 ? ", " : "", (double)f.cond_full);
+    }
+    len = strlen(line);
+    snprintf(line + len, sizeof(line) - len, "], \"smax_cond_1e4\": %d, \"first_failure\": \"%s\"}", (int)smax, PPEGramStatuses[first]);
+    if (!rank) {
+      printf("%s\n", line);
+      fflush(stdout);
+    }
+  }
+  PetscCall(VecDestroyVecs(m, &S));
+  PetscCall(VecDestroyVecs(m, &AS));
+  PetscCall(VecDestroy(&Z[0]));
+  PetscCall(VecDestroy(&Z[1]));
+  PetscCall(VecDestroy(&r));
+  PetscCall(VecDestroy(&x));
+  PetscCall(KSPDestroy(&cg));
+  PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode PPEBenchKrylov(MPI_Comm comm, const PPEBenchOptions *o)
 {
   char        pbs[8][64], pcs[8][64], aij[8][64], *list[8];
   PetscInt    npb = 8, npc = 8, naij = 8, svals[16] = {4, 8, 12, 16}, ns = 4;
   PetscReal   rtol = 1e-10;
   PetscMPIInt size;
-  PetscBool   set;
+  PetscBool   set, basis = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(PetscLogDefaultBegin()); /* halo exchanges are counted from log events */
@@ -185,6 +289,7 @@ PetscErrorCode PPEBenchKrylov(MPI_Comm comm, const PPEBenchOptions *o)
   if (!set) ns = 4;
   for (PetscInt i = 0; i < ns; i++) PetscCheck(svals[i] >= 1 && svals[i] <= 16, comm, PETSC_ERR_ARG_OUTOFRANGE, "-bench_krylov_s: block sizes 1..16, got %" PetscInt_FMT, svals[i]);
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-bench_krylov_rtol", &rtol, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-bench_krylov_basis", &basis, NULL));
   PetscCall(PetscOptionsHasName(NULL, "sub_", "-pc_type", &set));
   if (!set) PetscCall(PetscOptionsSetValue(NULL, "-sub_pc_type", "icc"));
 
@@ -249,6 +354,7 @@ PetscErrorCode PPEBenchKrylov(MPI_Comm comm, const PPEBenchOptions *o)
         PetscCall(KSPDestroy(&v[i].ksp));
         PetscCall(VecDestroy(&v[i].x));
       }
+      if (basis) PetscCall(BasisConditioning(A, P, b, pcs[ic], asmpc, pbs[ip], size));
     }
     PetscCall(VecDestroy(&b));
     PetscCall(VecDestroy(&uex));

@@ -5,13 +5,18 @@ set -euo pipefail
 n=${PPE_BENCH_KRYLOV_N:-64}
 lines=""
 for np in 1 2; do
+  # the basis comparison (Gram conditioning, Chebyshev vs monomial) once, on 1 rank
+  basis=""
+  [ $np = 1 ] && basis="-bench_krylov_basis"
   lines+="$($MPIEXEC --oversubscribe -n $np "$PPE_BENCH" -bench krylov -ppe_grid_n $n -bench_reps 3 \
-            -bench_krylov_problems mms,channel -bench_krylov_pcs none,jacobi,bjacobi -bench_krylov_s 4,8,12,16)"$'\n'
+            -bench_krylov_problems mms,channel -bench_krylov_pcs none,jacobi,bjacobi -bench_krylov_s 4,8,12,16 $basis)"$'\n'
 done
 python3 - "$lines" <<'PYEOF'
 import json, sys
 raw = sys.argv[1]
-rows = [json.loads(l) for l in raw.splitlines() if l.startswith("{")]
+alljs = [json.loads(l) for l in raw.splitlines() if l.startswith("{")]
+rows = [d for d in alljs if d["bench"] == "krylov"]
+basis = [d for d in alljs if d["bench"] == "krylov-basis"]
 print("## Krylov: cbcg vs cg and pipecg\n")
 print("`ppe-bench -bench krylov -ppe_grid_n N`: the `mms` problem (all-Neumann, null space) and the `channel`\n"
       "problem (PPPPNN, tanh-stretched z) with the matrix-free operator, preconditioners none, jacobi and\n"
@@ -44,6 +49,18 @@ for prob, ranks in sorted(set(key(d) for d in rows), key=lambda t: (t[0] != "mms
                 pc, d["ksp"], d["s"] if d["ksp"] == "cbcg" else "", d["its"], d["its"] / cg["its"], red, bound,
                 d["ms_per_it"], d["solve_s"] / cg["solve_s"], d["cuts"] if d["ksp"] == "cbcg" else "",
                 d["restarts"] if d["ksp"] == "cbcg" else "", d["diff_cg"]))
+    print()
+if basis:
+    print("### Gram conditioning: Chebyshev vs monomial basis, 1 rank\n")
+    print("Condition number of the equilibrated s x s Gram matrix Q'AQ of one block (`-bench_krylov_basis`),\n"
+          "built from b and from the residual after 30 CG iterations (same PC); `npd`: no longer positive definite in\n"
+          "floating point. `s max` is the largest s with a condition number <= 1e4 (cbcg's default `cond_max`).\n")
+    print("| problem | pc | start | basis | s=2 | s=3 | s=4 | s=6 | s=8 | s=12 | s=16 | s max |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for d in basis:
+        c = ["npd" if x > 1e300 else "%.1e" % x for x in d["cond"]]
+        print("| %s | %s | %s | %s | %s | %d |" % (d["problem"], d["pc"], "b" if d["cg_its_before"] == 0 else "r after %d CG its" % d["cg_its_before"],
+              d["basis"], " | ".join(c[s - 1] for s in (2, 3, 4, 6, 8, 12, 16)), d["smax_cond_1e4"]))
     print()
 print("Raw JSON lines:\n\n```")
 for l in raw.splitlines():
