@@ -12,6 +12,7 @@ static const struct {
   {"stencil", PPEBenchStencil}, /* matrix-free vs AIJ MatMult, STREAM copy/triad */
   {"tridiag", PPEBenchTridiag}, /* batched tridiagonal solves vs STREAM copy, bytes vs model */
   {"tileilu", PPEBenchTileILU}, /* PC tileilu tile shapes vs bjacobi+ILU(0)/ICC(0): apply time, CG */
+  {"krylov",  PPEBenchKrylov},  /* KSP cbcg vs cg and pipecg: iterations, time and reductions per iteration */
 };
 static const PetscInt nkinds = (PetscInt)(sizeof(kinds) / sizeof(kinds[0]));
 

@@ -32,6 +32,12 @@ PETSC_EXTERN PetscLogEvent PPE_TileILUApply;   /* PC tileilu: one application */
 PETSC_EXTERN PetscLogEvent PPE_TileILUGather;  /*   gather of the values into the zyx layout */
 PETSC_EXTERN PetscLogEvent PPE_TileILUSweep;   /*   forward and backward sweeps */
 PETSC_EXTERN PetscLogEvent PPE_TileILUScatter; /*   scatter of the values back */
+PETSC_EXTERN PetscLogEvent PPE_CBCGEigEst; /* KSP cbcg: eigenvalue estimate */
+PETSC_EXTERN PetscLogEvent PPE_CBCGBasis;  /* Chebyshev basis (with its MatMult and PCApply) */
+PETSC_EXTERN PetscLogEvent PPE_CBCGGram;   /* tall-skinny Gram products with their reduction */
+PETSC_EXTERN PetscLogEvent PPE_CBCGReduce; /* the MPI_Allreduce inside PPE_CBCGGram */
+PETSC_EXTERN PetscLogEvent PPE_CBCGSmall;  /* s x s analysis and solves (LAPACK) */
+PETSC_EXTERN PetscLogEvent PPE_CBCGUpdate; /* x, r and block updates */
 
 /* Classes, events and finalizer of src/ (no types: those are registered by plugins/register.c). */
 PETSC_EXTERN PetscErrorCode PPESysInitializePackage(void);

@@ -1,0 +1,34 @@
+/*
+   Private header of KSPCBCG, shared by the type (cbcg.c: options, set-up, view, life cycle,
+   public functions) and its iteration (cbcgsolve.c). The numerical core is in src/krylov.
+*/
+#pragma once
+
+#include <petsc/private/kspimpl.h>
+#include <ppekit/private/sstepimpl.h>
+
+#define CBCG_MAX_RESTARTS 3 /* restarts from the true residual before giving up */
+
+typedef struct {
+  PetscInt         s;              /* block size asked for (1..16) */
+  PetscBool        eig_set;        /* interval given by the user */
+  PetscReal        eig_given[2];   /* that interval: lmin, lmax */
+  PetscInt         eig_its;        /* Lanczos steps of the estimate */
+  PetscReal        safety;         /* factor on an estimated lmax */
+  PetscInt         replace;        /* replace the residual by b - A x every this many blocks (0: never) */
+  PetscReal        cond_max;       /* largest condition number of an equilibrated Gram matrix used */
+  PetscReal        lmin, lmax;     /* interval the basis is built on */
+  KSPCBCGEigSource source;         /* where it came from */
+  PetscBool        exact;          /* grid: exact extremes (else bounds) */
+  PPEEigEstimate   est;            /* the last Lanczos estimate */
+  PetscBool        have_interval;  /* lmin, lmax valid for the operators below */
+  PetscObjectId    matid, pmatid;  /* operators the interval belongs to */
+  PetscObjectState matstate, pmatstate;
+  PetscInt         nalloc;         /* columns allocated in each block */
+  Vec             *V[3], *AV[3];   /* three blocks and their images, rotated: current, older, basis */
+  KSPCBCGStats     stats;          /* the last solve */
+} KSP_CBCG;
+
+PETSC_INTERN PetscErrorCode KSPCBCGSetUpInterval(KSP);
+PETSC_INTERN PetscErrorCode KSPCBCGAllocate(KSP);
+PETSC_INTERN PetscErrorCode KSPSolve_CBCG(KSP);

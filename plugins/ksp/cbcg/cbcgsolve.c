@@ -1,0 +1,320 @@
+/*
+   The iteration of KSPCBCG (see cbcg.c for the method and docs/types/cbcg.md): blocks of s CG
+   iterations with two global reductions each, the Gram analysis and its fallbacks, the
+   convergence test confirmed on the true residual, the null space.
+*/
+#include "cbcgimpl.h"
+
+/* Norm of the true residual w = b - A x, of the kind used by the convergence test, with one
+   reduction (u = M^-1 w when the test needs it). With sum != NULL the same reduction also
+   gives the sum of the entries of x (to remove a constant null space). */
+static PetscErrorCode TrueResidualNorm(KSP ksp, Mat A, Vec w, Vec u, PetscReal *norm, PetscScalar *sum)
+{
+  PetscScalar d[4], xs = 0;
+  Vec         v[2] = {w, u};
+
+  PetscFunctionBegin;
+  PetscCall(KSP_MatMult(ksp, A, ksp->vec_sol, w));
+  PetscCall(VecAYPX(w, -1.0, ksp->vec_rhs)); /* w = b - A x */
+  if (sum) {
+    const PetscScalar *xa;
+    PetscInt           n;
+    PetscCall(VecGetLocalSize(ksp->vec_sol, &n));
+    PetscCall(VecGetArrayRead(ksp->vec_sol, &xa));
+    for (PetscInt i = 0; i < n; i++) xs += xa[i];
+    PetscCall(VecRestoreArrayRead(ksp->vec_sol, &xa));
+  }
+  if (ksp->normtype == KSP_NORM_UNPRECONDITIONED) {
+    PetscCall(PPETSGram(1, v, 1, v, 1, d, sum ? 1 : 0, &xs));
+    *norm = PetscSqrtReal(PetscAbsScalar(d[0]));
+  } else {
+    PetscCall(PCApply(ksp->pc, w, u));
+    PetscCall(PPETSGram(2, v, 2, v, 2, d, sum ? 1 : 0, &xs)); /* [w'w u'w; w'u u'u] */
+    *norm = PetscSqrtReal(PetscAbsScalar(ksp->normtype == KSP_NORM_PRECONDITIONED ? d[3] : d[2]));
+  }
+  if (sum) *sum = xs;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Sets ksp->reason for a norm that is not finite: a failed preconditioner or NaN/Inf. */
+static PetscErrorCode ReasonNotFinite(KSP ksp)
+{
+  PCFailedReason pcreason;
+  PetscInt       loc, all;
+
+  PetscFunctionBegin;
+  PetscCall(PCGetFailedReasonRank(ksp->pc, &pcreason));
+  loc = (PetscInt)pcreason;
+  PetscCall(MPIU_Allreduce(&loc, &all, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)ksp)));
+  ksp->reason = all ? KSP_DIVERGED_PC_FAILED : KSP_DIVERGED_NANORINF;
+  if (all) PetscCall(PCSetFailedReason(ksp->pc, (PCFailedReason)all));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode KSPSolve_CBCG(KSP ksp)
+{
+  KSP_CBCG      *cb = (KSP_CBCG *)ksp->data;
+  Mat            A, P;
+  MatNullSpace   nsp;
+  Vec            X = ksp->vec_sol, B = ksp->vec_rhs, R = ksp->work[0], Z[2] = {ksp->work[1], ksp->work[2]}, W = ksp->work[3], U = ksp->work[4], XN = ksp->work[5], ZR = ksp->work[6];
+  Vec            xv[2 * PPE_CBCG_SMAX + 2], yv[2 * PPE_CBCG_SMAX + 2];
+  PetscScalar    buf[(PPE_CBCG_SMAX + 2) * (PPE_CBCG_SMAX + 2)], a[PPE_CBCG_SMAX], C[2 * PPE_CBCG_SMAX * PPE_CBCG_SMAX], xsum = 0;
+  PetscReal      dp = 0, tnorm = 0, lastrestart = PETSC_MAX_REAL;
+  PetscInt       cur = 0, old = 1, bas = 2; /* which of the three buffers holds Q_k, Q_{k-1}, the basis */
+  PetscInt       k = cb->s, ko = 0, its = 0, nred = 0, N = 1, tfails = 0;
+  PetscBool      fresh = PETSC_TRUE, curfirst = PETSC_TRUE, oldfirst = PETSC_FALSE, haveold = PETSC_FALSE;
+  PetscBool      skiptest = PETSC_FALSE, diagonalscale, x0null = PETSC_FALSE, cnst = PETSC_FALSE, nullremoved = PETSC_FALSE;
+  PPEGramFactor  f, fo;
+  PPEGramStatus  st;
+  PetscLogDouble ct0 = petsc_allreduce_ct;
+
+  PetscFunctionBegin;
+  PetscCheck(!ksp->transpose_solve, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSPCBCG is for symmetric operators: use KSPSolve(), not KSPSolveTranspose()");
+  PetscCall(PCGetDiagonalScale(ksp->pc, &diagonalscale));
+  PetscCheck(!diagonalscale, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "Krylov method %s does not support diagonal scaling", ((PetscObject)ksp)->type_name);
+  PetscCall(KSPCBCGAllocate(ksp));      /* again if s changed after set-up */
+  PetscCall(KSPCBCGSetUpInterval(ksp)); /* redone only when an operator changed since set-up */
+  PetscCall(PCGetOperators(ksp->pc, &A, &P));
+  PetscCall(MatGetNullSpace(A, &nsp));
+  if (nsp) {
+    PetscBool hc;
+    PetscInt  nv;
+    PetscCall(MatNullSpaceGetVecs(nsp, &hc, &nv, NULL));
+    cnst = (PetscBool)(hc && nv == 0);
+    PetscCall(VecGetSize(X, &N));
+  }
+  {
+    PetscInt eits = cb->stats.eig_its, ered = cb->stats.eig_reductions; /* belong to the set-up */
+    PetscCall(PetscMemzero(&cb->stats, sizeof(cb->stats)));
+    cb->stats.eig_its        = eits;
+    cb->stats.eig_reductions = ered;
+  }
+  cb->stats.s_first    = cb->s;
+  cb->stats.true_rnorm = -1;
+  ksp->its             = 0;
+  ksp->rnorm           = 0;
+
+  /* the null-space part of a nonzero initial guess is kept; the iteration's is removed at the end */
+  if (nsp && !ksp->guess_zero) {
+    PetscCall(VecCopy(X, XN));
+    PetscCall(MatNullSpaceRemove(nsp, XN));
+    PetscCall(VecAYPX(XN, -1.0, X)); /* XN = x0 - P x0 */
+    x0null = PETSC_TRUE;
+    nred++;
+  }
+  if (!ksp->guess_zero) {
+    PetscCall(KSP_MatMult(ksp, A, X, R));
+    PetscCall(VecAYPX(R, -1.0, B)); /* r = b - A x */
+  } else PetscCall(VecCopy(B, R));  /* r = b */
+
+  for (;;) {
+    PetscInt ny, knext, nq;
+
+    if (fresh) { /* a (re)start: Q = S, with no older block */
+      k = cb->s;
+      PetscCall(PPECBCGBasis(A, ksp->pc, cb->lmin, cb->lmax, k, R, Z, cb->V[bas], cb->AV[bas])); /* S = M^-1 T_j(A M^-1) r, AS = A S */
+      PetscCall(VecCopy(cb->V[bas][0], ZR));                                                       /* z = M^-1 r */
+      {
+        PetscInt t = cur;
+        cur        = bas;
+        bas        = t;
+      }
+      curfirst = PETSC_TRUE;
+      haveold  = PETSC_FALSE;
+      fresh    = PETSC_FALSE;
+    }
+    ny = k + 2;
+    /* one reduction: [Q' A Q (upper, first subdiagonal), Q' r, r'z, z'z, r'r] with z = M^-1 r */
+    for (PetscInt j = 0; j < k; j++) {
+      xv[j] = cb->V[cur][j];
+      yv[j] = cb->AV[cur][j];
+    }
+    xv[k]     = ZR;
+    xv[k + 1] = R;
+    yv[k]     = R;
+    yv[k + 1] = ZR;
+    PetscCall(PPETSGram(ny, xv, ny, yv, 1, buf, 0, NULL));
+    nred++;
+    {
+      PetscReal rz = PetscRealPart(buf[k + ny * k]), zz = PetscRealPart(buf[k + ny * (k + 1)]), rr = PetscRealPart(buf[(k + 1) + ny * k]);
+      switch (ksp->normtype) {
+      case KSP_NORM_PRECONDITIONED:
+        dp = PetscSqrtReal(PetscAbsReal(zz));
+        break;
+      case KSP_NORM_UNPRECONDITIONED:
+        dp = PetscSqrtReal(PetscAbsReal(rr));
+        break;
+      case KSP_NORM_NATURAL:
+        dp = PetscSqrtReal(PetscAbsReal(rz));
+        break;
+      default:
+        dp = 0;
+      }
+      if (PetscIsInfOrNanReal(rz) || PetscIsInfOrNanReal(zz) || PetscIsInfOrNanReal(rr)) {
+        PetscCall(ReasonNotFinite(ksp));
+        ksp->rnorm = dp;
+        break;
+      }
+      if (rz < 0) { /* r' M^-1 r < 0 */
+        ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
+        break;
+      }
+    }
+    if (!skiptest) {
+      ksp->rnorm = dp;
+      PetscCall(KSPLogResidualHistory(ksp, dp));
+      PetscCall(KSPMonitor(ksp, its, dp));
+      PetscCall((*ksp->converged)(ksp, its, dp, &ksp->reason, ksp->cnvP));
+    }
+    skiptest = PETSC_FALSE;
+    if (ksp->reason > 0 && ksp->normtype != KSP_NORM_NONE) { /* confirm on the true residual */
+      KSPConvergedReason treason = KSP_CONVERGED_ITERATING;
+
+      PetscCall(TrueResidualNorm(ksp, A, W, U, &tnorm, cnst ? &xsum : NULL));
+      nred++;
+      cb->stats.true_rnorm = tnorm;
+      if (!PetscIsInfOrNanReal(tnorm)) PetscCall((*ksp->converged)(ksp, its, tnorm, &treason, ksp->cnvP));
+      if (treason > 0) {
+        ksp->rnorm = tnorm;
+        if (cnst) { /* constant null space: x -= mean(x), with the sum from the same reduction */
+          PetscCall(VecShift(X, -xsum / N));
+          nullremoved = PETSC_TRUE;
+        }
+        break;
+      }
+      PetscCall(PetscInfo(ksp, "KSPCBCG: recursive residual %g converged but true residual %g did not at iteration %" PetscInt_FMT ": restart from the true residual\n", (double)dp, (double)tnorm, its));
+      cb->stats.restarts++;
+      if (++tfails > CBCG_MAX_RESTARTS || !(tnorm < lastrestart)) {
+        PetscCall(PetscInfo(ksp, "KSPCBCG: restarts do not reduce the true residual %g: breakdown\n", (double)tnorm));
+        ksp->reason = KSP_DIVERGED_BREAKDOWN;
+        ksp->rnorm  = tnorm;
+        break;
+      }
+      lastrestart = tnorm;
+      ksp->reason = KSP_CONVERGED_ITERATING;
+      PetscCall(VecCopy(W, R));
+      fresh    = PETSC_TRUE;
+      skiptest = PETSC_TRUE;
+      continue;
+    }
+    if (ksp->reason) break;
+    if (its >= ksp->max_it) {
+      ksp->reason = KSP_DIVERGED_ITS;
+      break;
+    }
+
+    /* the block's Gram matrix: analyse, cut to well-conditioned columns, restart, or stop */
+    PetscCall(PetscLogEventBegin(PPE_CBCGSmall, 0, 0, 0, 0));
+    PetscCall(PPEGramAnalyse(PetscMin(k, ksp->max_it - its), buf, ny, cb->cond_max, curfirst, &f, &st));
+    PetscCall(PetscLogEventEnd(PPE_CBCGSmall, 0, 0, 0, 0));
+    if (st == PPE_GRAM_NANORINF) {
+      PetscCall(ReasonNotFinite(ksp));
+      break;
+    } else if ((st == PPE_GRAM_INDEFINITE || st == PPE_GRAM_NONSYMMETRIC) && !curfirst) {
+      /* in a continued block the recursively updated A Q may have drifted from A times Q:
+         start again from the true residual; only a fresh block (A S computed directly) can
+         prove the operator indefinite or nonsymmetric */
+      PetscCall(PetscInfo(ksp, "KSPCBCG: Gram matrix of block %" PetscInt_FMT " %s (asymmetry %g, smallest equilibrated eigenvalue %g): restart from the true residual\n", cb->stats.blocks, PPEGramStatuses[st], (double)f.asym, (double)f.eigmin));
+      cb->stats.restarts++;
+      cb->stats.drifts++;
+      PetscCall(KSP_MatMult(ksp, A, X, R));
+      PetscCall(VecAYPX(R, -1.0, B)); /* r = b - A x */
+      fresh    = PETSC_TRUE;
+      skiptest = PETSC_TRUE;
+      continue;
+    } else if (st == PPE_GRAM_INDEFINITE) {
+      PetscCall(PetscInfo(ksp, "KSPCBCG: negative curvature in the Gram matrix of block %" PetscInt_FMT " (smallest equilibrated eigenvalue %g): operator not positive definite\n", cb->stats.blocks, (double)f.eigmin));
+      ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
+      break;
+    } else if (st == PPE_GRAM_NONSYMMETRIC) {
+      PetscCall(PetscInfo(ksp, "KSPCBCG: Gram matrix of block %" PetscInt_FMT " not symmetric (relative asymmetry %g): operator not symmetric\n", cb->stats.blocks, (double)f.asym));
+      ksp->reason = KSP_DIVERGED_NONSYMMETRIC;
+      break;
+    } else if (st == PPE_GRAM_SINGULAR) {
+      ksp->reason = KSP_DIVERGED_BREAKDOWN;
+      break;
+    } else if (f.kuse < k && k <= ksp->max_it - its) {
+      PetscCall(PetscInfo(ksp, "KSPCBCG: Gram matrix of block %" PetscInt_FMT " has condition %g > %g: %" PetscInt_FMT " of %" PetscInt_FMT " columns used\n", cb->stats.blocks, (double)f.cond_full, (double)cb->cond_max, f.kuse, k));
+      cb->stats.truncations++;
+    }
+    k                  = f.kuse;
+    cb->stats.cond_max = PetscMax(cb->stats.cond_max, f.cond);
+    PetscCall(PetscInfo(ksp, "KSPCBCG: block %" PetscInt_FMT ": %" PetscInt_FMT " columns, equilibrated Gram condition %g\n", cb->stats.blocks, k, (double)f.cond));
+
+    /* s iterations' worth of CG */
+    for (PetscInt j = 0; j < k; j++) a[j] = buf[j + ny * (ny - 2)]; /* Q' r: the column of r */
+    PetscCall(PPEGramSolve(&f, 1, a, k));                            /* a = (Q'AQ)^-1 Q'r */
+    {
+      PetscBool finite = PETSC_TRUE;
+      for (PetscInt j = 0; j < k; j++) finite = (PetscBool)(finite && !PetscIsInfOrNanScalar(a[j]));
+      if (!finite) { /* same on every rank: the data came from one reduction */
+        PetscCall(ReasonNotFinite(ksp));
+        break;
+      }
+    }
+    PetscCall(PetscLogEventBegin(PPE_CBCGUpdate, 0, 0, 0, 0));
+    PetscCall(PPETSAxpy(k, cb->V[cur], cb->AV[cur], a, X, R)); /* x += Q a, r -= AQ a */
+    PetscCall(PetscLogEventEnd(PPE_CBCGUpdate, 0, 0, 0, 0));
+    its += k;
+    ksp->its = its;
+    cb->stats.blocks++;
+    if (cb->replace > 0 && cb->stats.blocks % cb->replace == 0) {
+      PetscCall(KSP_MatMult(ksp, A, X, R));
+      PetscCall(VecAYPX(R, -1.0, B)); /* r = b - A x */
+      cb->stats.replacements++;
+    }
+
+    /* The next block, A-conjugate to all earlier ones. Conjugating it to Q_k alone is exact
+       when it is no wider than Q_k (Krylov structure), or when Q_k started the iteration; after a cut
+       block it is also conjugated to Q_{k-1}, which allows k + k_{k-1} columns (any number
+       when Q_{k-1} started the iteration), so s comes back at once. */
+    knext = cb->s;
+    nq    = k;
+    if (!curfirst && knext > k) {
+      if (haveold) {
+        if (!oldfirst) knext = PetscMin(knext, k + ko);
+        nq = k + ko;
+      } else knext = k;
+    }
+    PetscCall(PPECBCGBasis(A, ksp->pc, cb->lmin, cb->lmax, knext, R, Z, cb->V[bas], cb->AV[bas])); /* S, AS from r */
+    PetscCall(VecCopy(cb->V[bas][0], ZR));                                                           /* z = M^-1 r */
+    for (PetscInt j = 0; j < nq; j++) {
+      xv[j] = j < k ? cb->V[cur][j] : cb->V[old][j - k];
+      yv[j] = j < k ? cb->AV[cur][j] : cb->AV[old][j - k];
+    }
+    PetscCall(PPETSGram(nq, xv, knext, cb->AV[bas], PPE_TS_MAXCOLS, C, 0, NULL)); /* C = [Q_k Q_{k-1}]' A S: one reduction */
+    nred++;
+    PetscCall(PetscLogEventBegin(PPE_CBCGSmall, 0, 0, 0, 0));
+    PetscCall(PPEGramSolve(&f, knext, C, nq)); /* B = (Q'AQ)^-1 Q' A S */
+    if (nq > k) PetscCall(PPEGramSolve(&fo, knext, C + k, nq));
+    PetscCall(PetscLogEventEnd(PPE_CBCGSmall, 0, 0, 0, 0));
+    PetscCall(PetscLogEventBegin(PPE_CBCGUpdate, 0, 0, 0, 0));
+    PetscCall(PPETSCombine(nq, xv, yv, knext, cb->V[bas], cb->AV[bas], C)); /* S -= Q B, AS -= AQ B */
+    PetscCall(PetscLogEventEnd(PPE_CBCGUpdate, 0, 0, 0, 0));
+    { /* rotate: the basis becomes Q_{k+1}, Q_k becomes the older block */
+      PetscInt t = old;
+      old        = cur;
+      cur        = bas;
+      bas        = t;
+    }
+    ko       = k;
+    fo       = f;
+    oldfirst = curfirst;
+    haveold  = PETSC_TRUE;
+    curfirst = PETSC_FALSE;
+    k        = knext;
+  }
+
+  if (nsp) { /* remove the null-space part the iteration added; keep the initial guess's */
+    if (!nullremoved) {
+      PetscCall(MatNullSpaceRemove(nsp, X));
+      nred++;
+    }
+    if (x0null) PetscCall(VecAXPY(X, 1.0, XN));
+  }
+  cb->stats.s_last             = k;
+  cb->stats.reductions         = nred;
+  cb->stats.reductions_counted = petsc_allreduce_ct - ct0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+

@@ -1,0 +1,143 @@
+/*
+   Tall-skinny block operations on arrays of PETSc vectors, for s-step Krylov methods:
+   the local part is one cache-blocked pass of the host kernels (src/kernels/tsblock.h,
+   src/backend/host/tsblock_host.c); a Gram product ends in exactly one MPI_Allreduce.
+*/
+#include <ppekit/private/sstepimpl.h>
+
+/* Local length and communicator of a block, and a check that the kernels can read it. */
+static PetscErrorCode BlockInfo(Vec v, PetscInt *n, MPI_Comm *comm)
+{
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(v, n));
+  if (comm) *comm = PetscObjectComm((PetscObject)v);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode GetReadArrays(PetscInt k, Vec v[], const PetscScalar *a[])
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < k; i++) PetscCall(VecGetArrayRead(v[i], &a[i]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RestoreReadArrays(PetscInt k, Vec v[], const PetscScalar *a[])
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < k; i++) PetscCall(VecRestoreArrayRead(v[i], &a[i]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   PPETSGram - out[a + nx*b] = x_a' y_b for b >= a - band (0 elsewhere), summed over all
+   ranks with one MPI_Allreduce of the entries in the band, together with nextra local values
+   extra[] (summed in place; nextra may be 0).
+
+   band = 1 gives the upper triangle and the first subdiagonal (the Gram matrix of cbcg and
+   its symmetry check); band >= nx gives the full product. A vector may appear in both lists.
+*/
+PetscErrorCode PPETSGram(PetscInt nx, Vec x[], PetscInt ny, Vec y[], PetscInt band, PetscScalar out[], PetscInt nextra, PetscScalar extra[])
+{
+  const PetscScalar *xa[PPE_TS_MAXCOLS], *ya[PPE_TS_MAXCOLS];
+  PetscScalar        buf[PPE_TS_MAXCOLS * PPE_TS_MAXCOLS + 4];
+  PetscInt           n, cnt = 0;
+  MPI_Comm           comm = MPI_COMM_NULL;
+
+  PetscFunctionBegin;
+  PetscCheck(nx >= 1 && nx <= PPE_TS_MAXCOLS && ny >= 1 && ny <= PPE_TS_MAXCOLS && nextra >= 0 && nextra <= 4, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Tall-skinny Gram of %" PetscInt_FMT " x %" PetscInt_FMT " columns and %" PetscInt_FMT " extra values: 1 to %d columns and 0 to 4 values allowed", nx, ny, nextra, PPE_TS_MAXCOLS);
+  PetscCall(PetscLogEventBegin(PPE_CBCGGram, 0, 0, 0, 0));
+  PetscCall(BlockInfo(x[0], &n, &comm));
+  PetscCall(GetReadArrays(nx, x, xa));
+  PetscCall(GetReadArrays(ny, y, ya));
+  PPETSGram_Host(n, nx, (const double *const *)xa, ny, (const double *const *)ya, band, out);
+  PetscCall(RestoreReadArrays(nx, x, xa));
+  PetscCall(RestoreReadArrays(ny, y, ya));
+  for (PetscInt b = 0; b < ny; b++)
+    for (PetscInt a = 0; a < nx; a++)
+      if (b >= a - band) buf[cnt++] = out[a + nx * b];
+  PetscCall(PetscLogFlops(2.0 * n * cnt));
+  for (PetscInt i = 0; i < nextra; i++) buf[cnt++] = extra[i];
+  PetscCall(PetscLogEventBegin(PPE_CBCGReduce, 0, 0, 0, 0));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, buf, (PetscMPIInt)cnt, MPIU_SCALAR, MPIU_SUM, comm));
+  PetscCall(PetscLogEventEnd(PPE_CBCGReduce, 0, 0, 0, 0));
+  cnt = 0;
+  for (PetscInt b = 0; b < ny; b++)
+    for (PetscInt a = 0; a < nx; a++)
+      if (b >= a - band) out[a + nx * b] = buf[cnt++];
+  for (PetscInt i = 0; i < nextra; i++) extra[i] = buf[cnt++];
+  PetscCall(PetscLogEventEnd(PPE_CBCGGram, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   PPETSCombine - S_j <- S_j - sum_{i<k} Q_i B(i,j) and AS_j <- AS_j - sum_{i<k} AQ_i B(i,j),
+   j < m, in place (B is k x m, column-major): the basis made A-conjugate to the blocks in Q
+   (which may list two blocks one after the other), and its image. No communication.
+*/
+PetscErrorCode PPETSCombine(PetscInt k, Vec Q[], Vec AQ[], PetscInt m, Vec S[], Vec AS[], const PetscScalar B[])
+{
+  const PetscScalar *qa[PPE_TS_MAXCOLS];
+  PetscScalar       *sa[PPE_TS_MAXCOLS];
+  PetscInt           n;
+
+  PetscFunctionBegin;
+  PetscCheck(k >= 1 && k <= PPE_TS_MAXCOLS && m >= 1 && m <= PPE_CBCG_SMAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Combine of %" PetscInt_FMT " and %" PetscInt_FMT " columns: 1 to %d and 1 to %d allowed", k, m, PPE_TS_MAXCOLS, PPE_CBCG_SMAX);
+  PetscCall(BlockInfo(S[0], &n, NULL));
+  for (int pass = 0; pass < 2; pass++) {
+    Vec *T = pass ? AS : S, *U = pass ? AQ : Q;
+    PetscCall(GetReadArrays(k, U, qa));
+    for (PetscInt j = 0; j < m; j++) PetscCall(VecGetArray(T[j], &sa[j]));
+    PPETSCombine_Host(n, k, (const double *const *)qa, m, (double *const *)sa, B);
+    for (PetscInt j = 0; j < m; j++) PetscCall(VecRestoreArray(T[j], &sa[j]));
+    PetscCall(RestoreReadArrays(k, U, qa));
+  }
+  PetscCall(PetscLogFlops(4.0 * n * k * m));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PPETSAxpy - x += Q a, r -= AQ a (k columns), one pass. */
+PetscErrorCode PPETSAxpy(PetscInt k, Vec Q[], Vec AQ[], const PetscScalar a[], Vec x, Vec r)
+{
+  const PetscScalar *qa[PPE_TS_MAXCOLS], *aqa[PPE_TS_MAXCOLS];
+  PetscScalar       *xa, *ra;
+  PetscInt           n;
+
+  PetscFunctionBegin;
+  PetscCheck(k >= 1 && k <= PPE_CBCG_SMAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Block of %" PetscInt_FMT " columns: 1 to %d allowed", k, PPE_CBCG_SMAX);
+  PetscCall(BlockInfo(x, &n, NULL));
+  PetscCall(GetReadArrays(k, Q, qa));
+  PetscCall(GetReadArrays(k, AQ, aqa));
+  PetscCall(VecGetArray(x, &xa));
+  PetscCall(VecGetArray(r, &ra));
+  PPETSAxpy_Host(n, k, (const double *const *)qa, (const double *const *)aqa, a, xa, ra);
+  PetscCall(VecRestoreArray(x, &xa));
+  PetscCall(VecRestoreArray(r, &ra));
+  PetscCall(RestoreReadArrays(k, Q, qa));
+  PetscCall(RestoreReadArrays(k, AQ, aqa));
+  PetscCall(PetscLogFlops(4.0 * n * k));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PPETSCheb - out = c1 az - c2 z - zold (zold may be NULL or out itself). */
+PetscErrorCode PPETSCheb(PetscReal c1, Vec az, PetscReal c2, Vec z, Vec zold, Vec out)
+{
+  const PetscScalar *aa, *za, *oa = NULL;
+  PetscScalar       *wa;
+  PetscInt           n;
+
+  PetscFunctionBegin;
+  PetscCheck(out != az && out != z, PETSC_COMM_SELF, PETSC_ERR_ARG_IDN, "The Chebyshev step writes over its oldest term only");
+  PetscCall(BlockInfo(out, &n, NULL));
+  PetscCall(VecGetArrayRead(az, &aa));
+  PetscCall(VecGetArrayRead(z, &za));
+  PetscCall(VecGetArray(out, &wa));
+  if (zold == out) oa = wa;
+  else if (zold) PetscCall(VecGetArrayRead(zold, &oa));
+  PPETSCheb_Host(n, c1, aa, c2, za, oa, wa);
+  if (zold && zold != out) PetscCall(VecRestoreArrayRead(zold, &oa));
+  PetscCall(VecRestoreArray(out, &wa));
+  PetscCall(VecRestoreArrayRead(z, &za));
+  PetscCall(VecRestoreArrayRead(az, &aa));
+  PetscCall(PetscLogFlops((zold ? 4.0 : 3.0) * n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

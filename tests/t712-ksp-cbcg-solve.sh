@@ -1,0 +1,15 @@
+#!/bin/sh
+# KSP cbcg against KSP cg (tests/t712-ksp-cbcg-solve.c): same solution to 1e-8 at rtol 1e-10,
+# iterations, reductions per block, on the Neumann (null space), Dirichlet and stretched channel
+# problems with no PC, Jacobi and block Jacobi/ICC, s = 1..16; and the same answers on 2, 4 and
+# 8 ranks as on 1 (saved solutions).
+. "$srcdir/tests/lib.sh"
+prog="$bindir/tests/t712-ksp-cbcg-solve"
+ref=${TMPDIR:-/tmp}/ppe-t712.$$
+ppe_run_tap 1 t712-ksp-cbcg-solve "$prog" -ref_write "$ref"
+ppe_run_tap 2 t712-ksp-cbcg-solve "$prog" -ref_read "$ref"
+# more ranks on two cores: fewer cases (each still compared with CG and with the 1-rank answer)
+ppe_run_tap 4 t712-ksp-cbcg-solve "$prog" -ref_read "$ref" -pcs 0,1 -svals 4,16
+ppe_run_tap 8 t712-ksp-cbcg-solve "$prog" -ref_read "$ref" -problems 0,2 -pcs 1 -svals 8
+rm -f "$ref"-*
+tap_done
