@@ -47,6 +47,8 @@ typedef struct {
 PETSC_EXTERN PetscErrorCode PPETransposeCreate(MPI_Comm, const PetscInt[6], const PetscInt[6], const PetscInt[6], const PetscInt[6], PetscLogEvent, PPETranspose *);
 PETSC_EXTERN PetscErrorCode PPETransposeForward(PPETranspose *, const PetscScalar[], PetscScalar[]);
 PETSC_EXTERN PetscErrorCode PPETransposeBackward(PPETranspose *, const PetscScalar[], PetscScalar[]);
+PETSC_EXTERN PetscErrorCode PPETransposeForwardScaled(PPETranspose *, const PetscScalar[], const PetscScalar[], PetscScalar[]);
+PETSC_EXTERN PetscErrorCode PPETransposeBackwardShifted(PPETranspose *, const PetscScalar[], PetscScalar, PetscScalar[]);
 PETSC_EXTERN PetscErrorCode PPETransposeReset(PPETranspose *);
 PETSC_EXTERN void           PPEBoxIntersect(const PetscInt[6], const PetscInt[6], PetscInt[6]);
 PETSC_EXTERN void           PPEBlockSplit(PetscInt, PetscInt, PetscInt, PetscInt *, PetscInt *);
