@@ -433,6 +433,63 @@ static PetscErrorCode CheckChannelCG(MPI_Comm comm, PetscReal eps, PetscInt boun
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* (5) bytes per solve: counted = model for every part, PETSc's counters see them, and the
+   z exchange of ptdma is 2 pz/nz of the transpose method's (pencil grid 1 x ranks). */
+static PetscErrorCode CheckBytes(MPI_Comm comm)
+{
+  const PPEBCType  bc[6] = {PPE_BC_PERIODIC, PPE_BC_PERIODIC, PPE_BC_NEUMANN, PPE_BC_NEUMANN, PPE_BC_NEUMANN, PPE_BC_DIRICHLET};
+  PetscInt         N[3]  = {16, 12, 32};
+  PCFFTPTDMAZSolve zs[2] = {PC_FFTPTDMA_ZSOLVE_PTDMA, PC_FFTPTDMA_ZSOLVE_TRANSPOSE};
+  PetscLogDouble   z[2]  = {0, 0};
+  PetscMPIInt      size;
+  PPEGrid          grid;
+  Mat              A;
+  Vec              b, x;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(MakeGrid(comm, N, PPE_LOCATION_CELL, bc, PETSC_TRUE, 0.0, NULL, &grid));
+  PetscCall(PPEStencilCreate(grid, &A));
+  PetscCall(MatCreateVecs(A, &x, &b));
+  PetscCall(VecSet(b, 1.0));
+  for (int m = 0; m < 2; m++) {
+    KSP            ksp;
+    PC             pc;
+    PetscInt       solves;
+    PetscLogDouble cnt[3], mod[3], sum[2], loc[2];
+    PPECounters    c0, c1, d;
+
+    PetscCall(KSPCreate(comm, &ksp));
+    PetscCall(KSPSetOperators(ksp, A, A));
+    PetscCall(KSPSetType(ksp, KSPPREONLY));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCSetType(pc, PCFFTPTDMA));
+    PetscCall(PCFFTPTDMASetZSolve(pc, zs[m]));
+    PetscCall(PCFFTPTDMASetPencilGrid(pc, 1, size));
+    PetscCall(PCFFTPTDMASetPlanner(pc, PC_FFTPTDMA_PLANNER_ESTIMATE));
+    PetscCall(KSPSetUp(ksp));
+    PetscCall(PPECountersGet(&c0));
+    PetscCall(PCApply(pc, b, x));
+    PetscCall(PCApply(pc, b, x));
+    PetscCall(PPECountersGet(&c1));
+    PetscCall(PPECountersDiff(&c1, &c0, &d));
+    PetscCall(PCFFTPTDMAGetCommCounts(pc, &solves, cnt, mod));
+    loc[0] = PetscAbsReal(cnt[0] - 2 * mod[0]) + PetscAbsReal(cnt[1] - 2 * mod[1]) + PetscAbsReal(cnt[2] - 2 * mod[2]);
+    loc[1] = mod[2];
+    PetscCall(MPIU_Allreduce(loc, sum, 2, MPIU_PETSCLOGDOUBLE, MPI_SUM, comm));
+    z[m] = sum[1];
+    /* PETSc counts every byte handed to MPI; for ptdma it also counts the block a rank keeps */
+    PetscCall(TapCheck(comm, (PetscBool)(solves == 2 && sum[0] == 0 && d.bytes_sent >= cnt[0] + cnt[1] + cnt[2] && (m == 1 ? d.bytes_sent == cnt[0] + cnt[1] + cnt[2] : PETSC_TRUE)), "%s, pencil grid 1 x %d: counted bytes = model (rank 0: redistribution %g, x-y %g, z %g per solve), PETSc's count %g for 2 solves", PCFFTPTDMAZSolves[zs[m]], (int)size, mod[0], mod[1], mod[2], d.bytes_sent));
+    PetscCall(KSPDestroy(&ksp));
+  }
+  PetscCall(TapCheck(comm, (PetscBool)(z[0] > 0 && z[0] <= (2.0 * size / N[2]) * z[1] * (1 + 1e-12)), "z exchange per solve, all ranks: ptdma %g bytes <= 2 pz/nz = %g x transpose %g bytes", z[0], 2.0 * size / N[2], z[1]));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&b));
+  PetscCall(MatDestroy(&A));
+  PetscCall(PPEGridDestroy(&grid));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   const PPEBCType pairs[5][2] = {
@@ -475,6 +532,7 @@ int main(int argc, char **argv)
     PetscCall(CheckChannelCG(PETSC_COMM_WORLD, 0.1, 8, &its[0]));
     PetscCall(CheckChannelCG(PETSC_COMM_WORLD, 0.3, 12, &its[1]));
   }
+  if (size > 1) PetscCall(CheckBytes(PETSC_COMM_WORLD));
 
   /* every BC pair in x and y, N/D/P in z, both locations, uniform and stretched z */
   for (int loc = 0; loc < 2; loc++)
