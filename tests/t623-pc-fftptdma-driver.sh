@@ -19,7 +19,7 @@ its=$(echo "$out" | json_get its)
 tap_check $? "[np=2] CG + fftptdma on the channel: ${its:-none} iterations (<= 2)"
 ok=0
 for pat in "transforms: x real DFT, halfcomplex (R2HC/HC2R), y real DFT" "pencil grid: py x pz = 1 x 2 (automatic" "z solve: auto" \
-           "operator: ppestencil matrix, separable operator (grid)" "bytes per solve to other ranks"; do
+           "operator: ppestencil matrix" "separable operator (grid): from the grid" "bytes per solve to other ranks"; do
   echo "$out" | grep -qF "$pat" || { echo "# missing in -ksp_view: $pat"; ok=1; }
 done
 tap_check $ok "-ksp_view shows transforms, pencil grid, z method, operator source, bytes per solve"
