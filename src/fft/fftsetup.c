@@ -179,6 +179,7 @@ PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPES
   }
   f->box      = (PetscBool)(sep->idiag != NULL);
   f->singular = sep->singular;
+  PetscCheck(!(f->singular && zsolve == PC_FFTPTDMA_ZSOLVE_DISTD2), comm, PETSC_ERR_ARG_INCOMP, "PC fftptdma: -pc_fftptdma_zsolve distd2 cannot solve the pinned zero mode of a singular operator (no Dirichlet face, no shift); use ptdma or auto (auto runs DistD2 on every line where it is exact)");
   PetscCall(ChoosePencilGrid(f, pgrid, pd[2]));
   f->r[0] = f->rank % f->P[0];
   f->r[1] = f->rank / f->P[0];
