@@ -17,6 +17,7 @@
 #include <ppekit/problem.h>
 #include <ppekit/tileilu.h>
 #include <ppekit/cbcg.h>
+#include <ppekit/fftptdma.h>
 #include <ppekit/sys.h>
 #include <ppekit/chebyci.h>
 #include <ppekit/bcgsfused.h>

@@ -27,6 +27,7 @@ PetscErrorCode PPEKitRegisterAll(void)
   PetscCall(KSPRegister(KSPBCGSFUSED, KSPCreate_BCGSFused));
   PetscCall(PCRegister(PCTILEILU, PCCreate_TileILU));
   PetscCall(KSPRegister(KSPCBCG, KSPCreate_CBCG));
+  PetscCall(PCRegister(PCFFTPTDMA, PCCreate_FFTPTDMA));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -68,7 +69,7 @@ PetscErrorCode PPEKitInitializePackage(void)
   PetscCall(PPEKitRegisterAll());
   PetscCall(PetscRegisterFinalize(PPEKitFinalizePackage));
   PetscCall(PPEKitGetVersion(version, sizeof(version)));
-  PetscCall(PetscInfo(NULL, "%s registered: Mat %s, PC %s %s, KSP %s %s\n", version, MATPPESTENCIL, PCCHEBYCI, PCTILEILU, KSPBCGSFUSED, KSPCBCG));
+  PetscCall(PetscInfo(NULL, "%s registered: Mat %s, PC %s %s %s, KSP %s %s\n", version, MATPPESTENCIL, PCCHEBYCI, PCTILEILU, PCFFTPTDMA, KSPBCGSFUSED, KSPCBCG));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -38,6 +38,16 @@ PETSC_EXTERN PetscLogEvent PPE_CBCGGram;   /* tall-skinny Gram products with the
 PETSC_EXTERN PetscLogEvent PPE_CBCGReduce; /* the MPI_Allreduce inside PPE_CBCGGram */
 PETSC_EXTERN PetscLogEvent PPE_CBCGSmall;  /* s x s analysis and solves (LAPACK) */
 PETSC_EXTERN PetscLogEvent PPE_CBCGUpdate; /* x, r and block updates */
+PETSC_EXTERN PetscLogEvent PPE_FFTPTDMASetUp;   /* PC fftptdma: pencils, plans, z lines */
+PETSC_EXTERN PetscLogEvent PPE_FFTPTDMAApply;   /* PC fftptdma: one solve */
+PETSC_EXTERN PetscLogEvent PPE_FFTPTDMAFFTxFwd; /*   forward transforms along x */
+PETSC_EXTERN PetscLogEvent PPE_FFTPTDMAFFTxBwd; /*   backward transforms along x */
+PETSC_EXTERN PetscLogEvent PPE_FFTPTDMAFFTyFwd; /*   forward transforms along y */
+PETSC_EXTERN PetscLogEvent PPE_FFTPTDMAFFTyBwd; /*   backward transforms along y */
+PETSC_EXTERN PetscLogEvent PPE_FFTPTDMATransDA; /*   DMDA <-> x-pencils */
+PETSC_EXTERN PetscLogEvent PPE_FFTPTDMATransXY; /*   x-pencils <-> y-pencils */
+PETSC_EXTERN PetscLogEvent PPE_FFTPTDMATransYZ; /*   y-pencils <-> z-pencils (zsolve transpose) */
+PETSC_EXTERN PetscLogEvent PPE_FFTPTDMAZSolve;  /*   the z solve (with the y <-> z transposes of the transpose method) */
 
 /* Classes, events and finalizer of src/ (no types: those are registered by plugins/register.c). */
 PETSC_EXTERN PetscErrorCode PPESysInitializePackage(void);
