@@ -32,6 +32,7 @@ PETSC_EXTERN PetscLogEvent PPE_TileILUApply;   /* PC tileilu: one application */
 PETSC_EXTERN PetscLogEvent PPE_TileILUGather;  /*   gather of the values into the zyx layout */
 PETSC_EXTERN PetscLogEvent PPE_TileILUSweep;   /*   forward and backward sweeps */
 PETSC_EXTERN PetscLogEvent PPE_TileILUScatter; /*   scatter of the values back */
+PETSC_EXTERN PetscLogEvent PPE_SepInfer;       /* separable description inferred from matrix entries */
 
 /* Classes, events and finalizer of src/ (no types: those are registered by plugins/register.c). */
 PETSC_EXTERN PetscErrorCode PPESysInitializePackage(void);
