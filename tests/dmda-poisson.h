@@ -17,6 +17,10 @@
 
 #include <petscdmda.h>
 
+#if !PETSC_VERSION_GE(3, 19, 0) && !defined(PETSC_SUCCESS)
+  #define PETSC_SUCCESS 0 /* PETSc 3.18 returns plain 0 */
+#endif
+
 typedef enum {
   DP_VERTEX_DIRICHLET,
   DP_CELL_NEUMANN,
