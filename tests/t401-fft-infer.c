@@ -5,7 +5,8 @@ description reproduces MatMult to 1e-12 and has the grid's BCs, locations and si
 PETSc-tutorial matrices (identity Dirichlet rows, reduced-diagonal Neumann, box stencil, SBAIJ)\n\
 likewise; non-separable matrices get the error naming the check, and with approximate succeed\n\
 with a positive misfit; bad DMDAs get their errors in both modes.\n\
-  -all   every BC combination (default on one rank; a subset on more ranks)\n\n";
+  -all      every BC combination (default on one rank; a subset on more ranks)\n\
+  -bench n  instead of the tests: time the inference of an n^3 channel matrix (PPPPNN, cell, tanh z)\n\n";
 
 #include <ppekit.h>
 #include <ppekit/private/separableimpl.h>
@@ -368,6 +369,62 @@ static PetscErrorCode BadDMDA(MPI_Comm comm, PetscInt dim, PetscInt dof, PetscIn
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Timing for docs/types/fftptdma-inference.md: exact and approximate inference of the AIJ
+   matrix of an n^3 channel grid (PPPPNN: periodic x and y, Neumann z, cell-centred, tanh z),
+   next to its assembly and one MatMult. Not a test. */
+static PetscErrorCode Bench(MPI_Comm comm, PetscInt n)
+{
+  PPEGrid       g;
+  DM            da;
+  Mat           A;
+  Vec           x, y;
+  PPESeparable *sep = NULL;
+  PetscLogDouble t[5];
+
+  PetscFunctionBegin;
+  PetscCall(PPEGridCreate(comm, &g));
+  PetscCall(PPEGridSetSizes(g, n, n, n));
+  PetscCall(PPEGridSetBCString(g, "PPPPNN"));
+  PetscCall(PPEGridSetZStretch(g, PPE_STRETCH_TANH, 2.0));
+  PetscCall(PPEGridSetUp(g));
+  PetscCall(PPEGridGetDM(g, &da));
+  PetscCall(MPI_Barrier(comm));
+  PetscCall(PetscTime(&t[0]));
+  PetscCall(PPEStencilCreateAssembled(g, MATAIJ, &A));
+  PetscCall(MPI_Barrier(comm));
+  PetscCall(PetscTime(&t[1]));
+  PetscCall(PPESeparableInferFromMat(A, da, PETSC_FALSE, &sep));
+  PetscCall(PetscTime(&t[2]));
+  PetscCall(PetscPrintf(comm, "how: %s\n", sep->how));
+  PetscCall(FreeSeparable(&sep));
+  PetscCall(PetscTime(&t[3]));
+  PetscCall(PPESeparableInferFromMat(A, da, PETSC_TRUE, &sep));
+  PetscCall(PetscTime(&t[4]));
+  PetscCall(FreeSeparable(&sep));
+  {
+    PetscLogDouble tinf0, tinf1, tm0, tm1;
+    PetscCall(MatCreateVecs(A, &x, &y));
+    PetscCall(VecSet(x, 1.0));
+    PetscCall(MatMult(A, x, y));
+    PetscCall(MPI_Barrier(comm));
+    PetscCall(PetscTime(&tm0));
+    for (int r = 0; r < 10; r++) PetscCall(MatMult(A, x, y));
+    PetscCall(MPI_Barrier(comm));
+    PetscCall(PetscTime(&tm1));
+    PetscCall(MPI_Barrier(comm));
+    PetscCall(PetscTime(&tinf0));
+    PetscCall(PPESeparableInferFromMat(A, da, PETSC_FALSE, &sep));
+    PetscCall(PetscTime(&tinf1));
+    PetscCall(FreeSeparable(&sep));
+    PetscCall(PetscPrintf(comm, "n=%" PetscInt_FMT "^3: assembly %.3f s, exact inference %.3f s, approximate inference %.3f s, MatMult %.4f s\n", n, t[1] - t[0], tinf1 - tinf0, t[4] - t[3], (tm1 - tm0) / 10));
+    PetscCall(VecDestroy(&x));
+    PetscCall(VecDestroy(&y));
+  }
+  PetscCall(MatDestroy(&A));
+  PetscCall(PPEGridDestroy(&g));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   MPI_Comm    comm;
@@ -381,6 +438,15 @@ int main(int argc, char **argv)
   PetscCallMPI(MPI_Comm_size(comm, &size));
   all = (PetscBool)(size == 1);
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-all", &all, NULL));
+  {
+    PetscInt nb = 0;
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-bench", &nb, NULL));
+    if (nb > 0) {
+      PetscCall(Bench(comm, nb));
+      PetscCall(PetscFinalize());
+      return 0;
+    }
+  }
   PetscCall(PetscRandomCreate(comm, &rnd));
   PetscCall(PetscRandomSetSeed(rnd, 7));
   PetscCall(PetscRandomSeed(rnd));

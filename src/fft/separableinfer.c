@@ -522,10 +522,16 @@ static void RowModel(const InferCtx *c, PetscInt i, PetscInt j, PetscInt k, Pets
   }
 }
 
-static int CompareReal(const void *a, const void *b)
+/* median of at most 7 values (insertion sort) */
+static inline PetscReal Median(PetscReal *v, PetscInt n)
 {
-  PetscReal x = *(const PetscReal *)a, y = *(const PetscReal *)b;
-  return (x > y) - (x < y);
+  for (PetscInt a = 1; a < n; a++) {
+    PetscReal t = v[a];
+    PetscInt  b = a - 1;
+    for (; b >= 0 && v[b] > t; b--) v[b + 1] = v[b];
+    v[b + 1] = t;
+  }
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 /* Step 6: row scalings, then every entry. */
@@ -565,8 +571,7 @@ static PetscErrorCode InferCheck(InferCtx *c)
             for (PetscInt f = 0; f < 6; f++)
               if (!fr[f] && unit[f] != 0) est[ne++] = w->nb[f] / unit[f];
             est[ne++] = w->diag / unit[6];
-            qsort(est, (size_t)ne, sizeof(PetscReal), CompareReal);
-            c->r[l] = ne % 2 ? est[ne / 2] : 0.5 * (est[ne / 2 - 1] + est[ne / 2]);
+            c->r[l] = Median(est, ne);
           }
           for (PetscInt f = 0; f < 6; f++) {
             exp[f] = fr[f] ? w->nb[f] : c->r[l] * unit[f];
