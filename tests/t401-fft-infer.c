@@ -278,7 +278,8 @@ typedef enum {
   BAD_OFFSTAR,
   BAD_MIXEDFACE,
   BAD_NEGDIAG,
-  BAD_ZEROROW
+  BAD_ZEROROW,
+  BAD_POSITIVE
 } BadKind;
 
 /* A non-separable matrix: the exact mode fails with the expected text, approximate succeeds
@@ -305,6 +306,7 @@ static PetscErrorCode BadCase(MPI_Comm comm, BadKind bad, const char name[], con
     PetscBool  mine;
     PetscScalar v = 0;
     if (bad == BAD_MIXEDFACE) row.i = 0, row.j = 3, row.k = 3, col = row;
+    if (bad == BAD_POSITIVE) row.i = 1, row.j = 1, row.k = 3, col = row; /* the reference row */
     PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
     mine = (PetscBool)(row.i >= xs && row.i < xs + xm && row.j >= ys && row.j < ys + ym && row.k >= zs && row.k < zs + zm);
     switch (bad) {
@@ -314,9 +316,14 @@ static PetscErrorCode BadCase(MPI_Comm comm, BadKind bad, const char name[], con
     case BAD_MIXEDFACE: col.i = 1, v = -0.5; break; /* a face row of an identity face couples */
     case BAD_NEGDIAG: v = -1; break;
     case BAD_ZEROROW: v = 0; break; /* then zeroed */
+    case BAD_POSITIVE: col.i = 0, v = 0.05; break; /* and (2,1,3) below: positive x couplings */
     default: mine = PETSC_FALSE;
     }
     if (mine) PetscCall(MatSetValuesStencil(A, 1, &row, 1, &col, &v, INSERT_VALUES));
+    if (mine && bad == BAD_POSITIVE) {
+      col.i = 2;
+      PetscCall(MatSetValuesStencil(A, 1, &row, 1, &col, &v, INSERT_VALUES));
+    }
     PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
     if (bad == BAD_ZEROROW) PetscCall(MatZeroRowsStencil(A, mine ? 1 : 0, &row, 0.0, NULL, NULL)); /* a zero row scaling */
@@ -464,6 +471,7 @@ int main(int argc, char **argv)
   PetscCall(BadCase(comm, BAD_MIXEDFACE, "identity face with one coupled row", "on face x-", rnd));
   PetscCall(BadCase(comm, BAD_NEGDIAG, "negative diagonal", "row (3,2,4) has diagonal -1", rnd));
   PetscCall(BadCase(comm, BAD_ZEROROW, "zero row", "row (3,2,4) has diagonal 0", rnd));
+  PetscCall(BadCase(comm, BAD_POSITIVE, "positive x couplings of the reference row (error raised on one rank)", "row (1,1,3) couples to its x neighbours with 0.05 and 0.05", rnd));
 
   PetscCall(BadDMDA(comm, 3, 2, 1, "one dof per point"));
   PetscCall(BadDMDA(comm, 3, 1, 0, "stencil width at least 1"));

@@ -296,7 +296,7 @@ static PetscErrorCode InferScaleFrom(InferCtx *c, const InferRow *w, PetscInt e,
   PetscFunctionBegin;
   *r = -(w->nb[2 * e] + w->nb[2 * e + 1]) / (2 * ce);
   PetscCheck(*r > 0 || c->approx, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
-             "Operator inference: row (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") couples to its %s neighbours with %g and %g: a zero or negative row scaling (couplings of a -Lap operator are negative)", i, j, k,
+             "Operator inference: row (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") couples to its %s neighbours with %g and %g: a zero or negative row scaling (couplings of a -Lap operator are negative). Use -pc_fftptdma_approximate for the nearest separable operator", i, j, k,
              dir_name[e], (double)w->nb[2 * e], (double)w->nb[2 * e + 1]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
