@@ -540,7 +540,7 @@ static PetscErrorCode InferCheck(InferCtx *c)
   PetscReal   key = -1, misfit = 0;
   InferFail   fl  = {0};
   PetscMPIInt owner;
-  PetscInt    nrows = 0;
+  PetscInt    nrows = 0, nbad = 0, nbadall;
 
   PetscFunctionBegin;
   for (PetscInt k = c->s[2]; k < c->s[2] + c->m[2]; k++)
@@ -566,6 +566,10 @@ static PetscErrorCode InferCheck(InferCtx *c)
           PetscReal est[7];
           PetscInt  ne = 0;
           RowModel(c, i, j, k, unit, fr);
+          if (!(unit[6] > 0)) { /* only an approximation of a strange matrix gets here */
+            nbad++;
+            unit[6] = 1;
+          }
           if (c->approx) c->r[l] = w->diag / unit[6];
           else {
             for (PetscInt f = 0; f < 6; f++)
@@ -601,6 +605,8 @@ static PetscErrorCode InferCheck(InferCtx *c)
           fl  = cand;
         }
       }
+  PetscCall(MPIU_Allreduce(&nbad, &nbadall, 1, MPIU_INT, MPI_SUM, c->comm));
+  PetscCheck(!nbadall, c->comm, PETSC_ERR_ARG_WRONG, "Operator inference: the separable model has a non-positive diagonal on %" PetscInt_FMT " rows (z planes with a negative remainder): no separable operator near this matrix", nbadall);
   PetscCall(MPIU_Allreduce(&misfit, &c->misfit, 1, MPIU_REAL, MPIU_MAX, c->comm));
   PetscCall(MPIU_Allreduce(&nrows, &c->nchecked, 1, MPIU_INT, MPI_SUM, c->comm));
   if (c->approx) PetscFunctionReturn(PETSC_SUCCESS);
@@ -786,8 +792,8 @@ static PetscErrorCode InferFinish(InferCtx *c, DM da, const char *mtype, PetscBo
       }
     PetscCall(PetscStrlcat(idf, ")", sizeof(idf)));
   }
-  sep->misfit = c->approx ? c->misfit : 0;
   sep->source = (c->approx && c->misfit > PPE_INFER_RTOL) ? PPE_SEPARABLE_APPROXIMATE : PPE_SEPARABLE_INFERRED;
+  sep->misfit = sep->source == PPE_SEPARABLE_APPROXIMATE ? c->misfit : 0;
   if (sep->source == PPE_SEPARABLE_APPROXIMATE)
     PetscCall(PetscSNPrintf(sep->how, sizeof(sep->how), "nearest separable operator to %s entries (misfit %.3g): %s, BCs %s%s, rowscale %s, %" PetscInt_FMT " rows", mtype, (double)c->misfit, locs, bcs, idf,
                             uniform ? "uniform" : zonly ? "varies in z" : "varies", c->nchecked));
