@@ -1,7 +1,7 @@
 /*
    Pressure-Poisson matrices assembled the way PETSc's DMDA tutorials assemble them
    (DMCreateMatrix + MatSetValuesStencil), with no PPEKit code: shared by the linked inference
-   test (t401) and the application test that is not linked with libppekit (t621).
+   test (t409) and the application test that is not linked with libppekit (t621).
 
      DP_VERTEX_DIRICHLET  vertex-centred on [0,1]^3, Dirichlet nodes kept as scaled identity
                           rows on all six faces, interior rows volume-weighted (hx*hy*hz-style

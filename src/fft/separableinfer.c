@@ -715,7 +715,10 @@ static PetscErrorCode InferFinish(InferCtx *c, DM da, const char *mtype, PetscBo
   sep->c[0]  = s;
   sep->c[1]  = s * c->c1;
   sep->sigma = s * c->sigma;
-  PetscCall(PetscMalloc3(c->n[2], &sep->zlo, c->n[2], &sep->zdi, c->n[2], &sep->zhi));
+  /* three separate arrays, as PPESeparableCreateFromGrid() makes them and PPESeparableDestroy() frees them */
+  PetscCall(PetscMalloc1(c->n[2], &sep->zlo));
+  PetscCall(PetscMalloc1(c->n[2], &sep->zdi));
+  PetscCall(PetscMalloc1(c->n[2], &sep->zhi));
   for (PetscInt k = 0; k < c->n[2]; k++) {
     PetscInt kk  = k + c->lo[2];
     sep->zlo[k] = (k == 0 && !c->per[2]) ? 0 : s * c->zl[kk];
@@ -818,7 +821,9 @@ static PetscErrorCode InferFreeSeparable(PPESeparable **sep)
 {
   PetscFunctionBegin;
   if (!*sep) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscFree3((*sep)->zlo, (*sep)->zdi, (*sep)->zhi));
+  PetscCall(PetscFree((*sep)->zlo));
+  PetscCall(PetscFree((*sep)->zdi));
+  PetscCall(PetscFree((*sep)->zhi));
   PetscCall(VecDestroy(&(*sep)->rowscale));
   PetscCall(VecDestroy(&(*sep)->idiag));
   PetscCall(PetscFree(*sep));

@@ -18,7 +18,9 @@ static PetscErrorCode FreeSeparable(PPESeparable **sep)
 {
   PetscFunctionBegin;
   if (!*sep) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscFree3((*sep)->zlo, (*sep)->zdi, (*sep)->zhi));
+  PetscCall(PetscFree((*sep)->zlo)); /* as PPESeparableDestroy() (not reachable from here: internal) */
+  PetscCall(PetscFree((*sep)->zdi));
+  PetscCall(PetscFree((*sep)->zhi));
   PetscCall(VecDestroy(&(*sep)->rowscale));
   PetscCall(VecDestroy(&(*sep)->idiag));
   PetscCall(PetscFree(*sep));
