@@ -91,6 +91,7 @@ typedef struct {
   PetscReal   sigma;
   PetscReal  *zdi;        /* per DMDA plane: z diagonal without the shift */
   PetscReal  *r;          /* nloc row scalings (box rows) */
+  PetscReal  *acc, *all;  /* sums over the planes' rows (freed by InferReset, also after an error) */
   PetscInt    nchecked;   /* rows checked, all ranks */
   PetscReal   misfit;     /* largest relative entry difference */
 } InferCtx;
@@ -362,7 +363,9 @@ static PetscErrorCode InferPlanes(InferCtx *c)
   PetscReal *acc, *all;
 
   PetscFunctionBegin;
-  PetscCall(PetscCalloc2(2 + 4 * M2, &acc, 2 + 4 * M2, &all));
+  PetscCall(PetscCalloc2(2 + 4 * M2, &c->acc, 2 + 4 * M2, &c->all));
+  acc = c->acc;
+  all = c->all;
   InferCollective(c, InferPlanesLocal(c, acc));
   PetscCall(MPIU_Allreduce(acc, all, (PetscMPIInt)(2 + 4 * M2), MPIU_REAL, MPIU_SUM, c->comm));
   PetscCheck(all[1] > 0, c->comm, PETSC_ERR_ARG_WRONG, "Operator inference: no row interior in x and y has negative x couplings");
@@ -375,7 +378,6 @@ static PetscErrorCode InferPlanes(InferCtx *c)
     c->zl[k] = all[2 + M2 + k] / cnt;
     c->zh[k] = all[2 + 2 * M2 + k] / cnt;
   }
-  PetscCall(PetscFree2(acc, all));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -812,6 +814,7 @@ static PetscErrorCode InferReset(InferCtx *c)
   for (PetscInt d = 0; d < 3; d++) PetscCall(PetscFree(c->off[d]));
   PetscCall(PetscFree(c->start));
   PetscCall(PetscFree(c->row));
+  PetscCall(PetscFree2(c->acc, c->all));
   PetscCall(PetscFree5(c->zd, c->zl, c->zh, c->zdi, c->r));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
