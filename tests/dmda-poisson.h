@@ -11,6 +11,8 @@
      DP_CELL_VARCOEF      cell-centred, Neumann in x and y, Dirichlet walls in z eliminated
                           (ghost value -u, [3,-1]), with a coefficient 1 + a sin(pi x) varying
                           in x: symmetric positive definite and not separable
+     DP_VERTEX_CHANNEL    periodic in x and y (periodic DMDA), vertex-centred in z with
+                          identity-row Dirichlet nodes on the two z walls only
    Optionally the z mesh is stretched (cosine clustering at both z faces).
 */
 #pragma once
@@ -24,9 +26,10 @@
 typedef enum {
   DP_VERTEX_DIRICHLET,
   DP_CELL_NEUMANN,
-  DP_CELL_VARCOEF
+  DP_CELL_VARCOEF,
+  DP_VERTEX_CHANNEL
 } DPKind;
-static const char *const DPKinds[] = {"vertex-dirichlet", "cell-neumann", "cell-varcoef", "DPKind", "DP_", NULL};
+static const char *const DPKinds[] = {"vertex-dirichlet", "cell-neumann", "cell-varcoef", "vertex-channel", "DPKind", "DP_", NULL};
 
 typedef struct {
   DPKind    kind;
@@ -39,7 +42,7 @@ typedef struct {
 static PetscErrorCode DPZLines(const DPProblem *pb, PetscInt P, PetscReal *zf, PetscReal *zc)
 {
   PetscFunctionBegin;
-  if (pb->kind == DP_VERTEX_DIRICHLET) {
+  if (pb->kind == DP_VERTEX_DIRICHLET || pb->kind == DP_VERTEX_CHANNEL) {
     for (PetscInt k = 0; k < P; k++) {
       PetscReal s = (PetscReal)k / (PetscReal)(P - 1);
       zc[k]       = pb->stretch ? 0.5 * (1 - PetscCosReal(PETSC_PI * s)) * 0.6 + 0.4 * s : s;
@@ -59,13 +62,13 @@ static PetscErrorCode DPAssemble(DM da, const DPProblem *pb, Mat A)
 {
   PetscInt   M, N, P, xs, ys, zs, xm, ym, zm;
   PetscReal  hx, hy, *zf, *zc;
-  PetscBool  vtx = (PetscBool)(pb->kind == DP_VERTEX_DIRICHLET);
+  PetscBool  chan = (PetscBool)(pb->kind == DP_VERTEX_CHANNEL), vtx = (PetscBool)(pb->kind == DP_VERTEX_DIRICHLET || chan);
 
   PetscFunctionBegin;
   PetscCall(DMDAGetInfo(da, NULL, &M, &N, &P, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
   PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
-  hx = vtx ? 1.0 / (PetscReal)(M - 1) : 1.0 / (PetscReal)M;
-  hy = vtx ? 1.0 / (PetscReal)(N - 1) : 1.0 / (PetscReal)N;
+  hx = (vtx && !chan) ? 1.0 / (PetscReal)(M - 1) : 1.0 / (PetscReal)M; /* periodic: M intervals */
+  hy = (vtx && !chan) ? 1.0 / (PetscReal)(N - 1) : 1.0 / (PetscReal)N;
   PetscCall(PetscMalloc2(P + 1, &zf, P, &zc));
   PetscCall(DPZLines(pb, P, zf, zc));
   for (PetscInt k = zs; k < zs + zm; k++)
@@ -78,7 +81,7 @@ static PetscErrorCode DPAssemble(DM da, const DPProblem *pb, Mat A)
         if (vtx) {
           /* control volume hx*hy*dz of node k, couplings to the six neighbours */
           PetscReal dzm, dzp, dz, cx, cy, czm, czp;
-          if (i == 0 || j == 0 || k == 0 || i == M - 1 || j == N - 1 || k == P - 1) {
+          if (k == 0 || k == P - 1 || (!chan && (i == 0 || j == 0 || i == M - 1 || j == N - 1))) {
             /* Dirichlet node: scaled identity row, as ex45 */
             v[0]   = 2.0 * (hx * hy / (zc[1] - zc[0]) + hx * (zc[1] - zc[0]) / hy + hy * (zc[1] - zc[0]) / hx);
             col[0] = row;
@@ -92,7 +95,7 @@ static PetscErrorCode DPAssemble(DM da, const DPProblem *pb, Mat A)
           cy  = hx * dz / hy;
           czm = hx * hy / dzm;
           czp = hx * hy / dzp;
-          col[n] = row, col[n].i = i - 1, v[n++] = -cx;
+          col[n] = row, col[n].i = i - 1, v[n++] = -cx; /* i = -1 wraps on a periodic DMDA */
           col[n] = row, col[n].i = i + 1, v[n++] = -cx;
           col[n] = row, col[n].j = j - 1, v[n++] = -cy;
           col[n] = row, col[n].j = j + 1, v[n++] = -cy;
@@ -128,11 +131,13 @@ static PetscErrorCode DPAssemble(DM da, const DPProblem *pb, Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The DMDA of a problem: star stencil of width 1 (or box), non-periodic. */
-static PetscErrorCode DPCreateDMDA(MPI_Comm comm, PetscInt M, PetscInt N, PetscInt P, DMDAStencilType st, DM *da)
+/* The DMDA of a problem: stencil width 1, star (or box), periodic in x and y for the channel. */
+static PetscErrorCode DPCreateDMDA(MPI_Comm comm, const DPProblem *pb, PetscInt M, PetscInt N, PetscInt P, DMDAStencilType st, DM *da)
 {
+  DMBoundaryType bxy = pb->kind == DP_VERTEX_CHANNEL ? DM_BOUNDARY_PERIODIC : DM_BOUNDARY_NONE;
+
   PetscFunctionBegin;
-  PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, st, M, N, P, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, da));
+  PetscCall(DMDACreate3d(comm, bxy, bxy, DM_BOUNDARY_NONE, st, M, N, P, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, da));
   PetscCall(DMSetFromOptions(*da));
   PetscCall(DMSetUp(*da));
   PetscFunctionReturn(PETSC_SUCCESS);

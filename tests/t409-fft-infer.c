@@ -2,7 +2,8 @@ static const char help[] = "Operator inference for PC fftptdma (PPESeparableInfe
 every BC pair in x, y and z, both locations, uniform and stretched z, with and without a shift,\n\
 assembled as AIJ and scaled by a random positive row scaling or a constant, the inferred\n\
 description reproduces MatMult to 1e-12 and has the grid's BCs, locations and singularity;\n\
-PETSc-tutorial matrices (identity Dirichlet rows, reduced-diagonal Neumann, box stencil, SBAIJ)\n\
+PETSc-tutorial matrices (identity Dirichlet rows, a periodic channel with identity z walls,\n\
+reduced-diagonal Neumann, box stencil, SBAIJ)\n\
 likewise; non-separable matrices get the error naming the check, and with approximate succeed\n\
 with a positive misfit; bad DMDAs get their errors in both modes.\n\
   -all      every BC combination (default on one rank; a subset on more ranks)\n\
@@ -241,7 +242,7 @@ static PetscErrorCode TutorialCase(MPI_Comm comm, DPKind kind, PetscBool stretch
   PetscBool      ok;
 
   PetscFunctionBegin;
-  PetscCall(DPCreateDMDA(comm, 9, 8, 7, st, &da));
+  PetscCall(DPCreateDMDA(comm, &pb, 9, 8, 7, st, &da));
   PetscCall(DMCreateMatrix(da, &A));
   PetscCall(DPAssemble(da, &pb, A));
   if (conv) {
@@ -257,6 +258,10 @@ static PetscErrorCode TutorialCase(MPI_Comm comm, DPKind kind, PetscBool stretch
       ok = (PetscBool)(ok && sep->idiag && !sep->singular && sep->lo[0] == 1 && sep->n[0] == 7 && sep->lo[1] == 1 && sep->n[1] == 6 && sep->lo[2] == 1 && sep->n[2] == 5);
       for (PetscInt f = 0; f < 6; f++) ok = (PetscBool)(ok && sep->bc[f] == PPE_BC_DIRICHLET);
       for (PetscInt d = 0; d < 2; d++) ok = (PetscBool)(ok && sep->loc[d] == PPE_LOCATION_VERTEX);
+    } else if (kind == DP_VERTEX_CHANNEL) {
+      ok = (PetscBool)(ok && sep->idiag && !sep->singular && sep->lo[0] == 0 && sep->n[0] == 9 && sep->lo[1] == 0 && sep->n[1] == 8 && sep->lo[2] == 1 && sep->n[2] == 5);
+      for (PetscInt f = 0; f < 4; f++) ok = (PetscBool)(ok && sep->bc[f] == PPE_BC_PERIODIC);
+      ok = (PetscBool)(ok && sep->bc[4] == PPE_BC_DIRICHLET && sep->bc[5] == PPE_BC_DIRICHLET && sep->loc[2] == PPE_LOCATION_VERTEX);
     } else {
       ok = (PetscBool)(ok && !sep->idiag && sep->singular && sep->n[0] == 9 && sep->n[2] == 7);
       for (PetscInt f = 0; f < 6; f++) ok = (PetscBool)(ok && sep->bc[f] == PPE_BC_NEUMANN);
@@ -298,7 +303,7 @@ static PetscErrorCode BadCase(MPI_Comm comm, BadKind bad, const char name[], con
   PetscReal      rel = 0;
 
   PetscFunctionBegin;
-  PetscCall(DPCreateDMDA(comm, 9, 8, 7, bad == BAD_OFFSTAR ? DMDA_STENCIL_BOX : DMDA_STENCIL_STAR, &da));
+  PetscCall(DPCreateDMDA(comm, &pb, 9, 8, 7, bad == BAD_OFFSTAR ? DMDA_STENCIL_BOX : DMDA_STENCIL_STAR, &da));
   PetscCall(DMCreateMatrix(da, &A));
   PetscCall(DPAssemble(da, &pb, A));
   {
@@ -463,6 +468,7 @@ int main(int argc, char **argv)
   PetscCall(GridCases(comm, all, rnd));
   PetscCall(TutorialCase(comm, DP_VERTEX_DIRICHLET, PETSC_FALSE, DMDA_STENCIL_STAR, NULL, rnd));
   PetscCall(TutorialCase(comm, DP_VERTEX_DIRICHLET, PETSC_TRUE, DMDA_STENCIL_BOX, NULL, rnd));
+  PetscCall(TutorialCase(comm, DP_VERTEX_CHANNEL, PETSC_TRUE, DMDA_STENCIL_STAR, NULL, rnd));
   PetscCall(TutorialCase(comm, DP_CELL_NEUMANN, PETSC_FALSE, DMDA_STENCIL_STAR, MATBAIJ, rnd));
   PetscCall(TutorialCase(comm, DP_CELL_NEUMANN, PETSC_TRUE, DMDA_STENCIL_STAR, MATSBAIJ, rnd));
 

@@ -7,6 +7,7 @@ operator from the entries alone.\n\
   -case vertex-dirichlet  vertex-centred, Dirichlet nodes as scaled identity rows (KSP ex45 style)\n\
   -case cell-neumann      cell-centred, Neumann by reduced diagonals (ex32/ex34 style), singular\n\
   -case cell-varcoef      cell-centred with a coefficient varying in x: not separable\n\
+  -case vertex-channel    periodic x and y, identity-row Dirichlet nodes on the z walls\n\
   -stretch                stretched z mesh\n\
   -amp a                  amplitude of the coefficient variation (cell-varcoef, default 0.3)\n\
   -n M,N,P                DMDA size (default 17,16,15)\n\
@@ -55,7 +56,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsIntArray("-n", "DMDA size M,N,P", NULL, n, &nn, NULL));
   PetscOptionsEnd();
 
-  PetscCall(DPCreateDMDA(PETSC_COMM_WORLD, n[0], n[1], n[2], DMDA_STENCIL_STAR, &da));
+  PetscCall(DPCreateDMDA(PETSC_COMM_WORLD, &pb, n[0], n[1], n[2], DMDA_STENCIL_STAR, &da));
   PetscCall(DMCreateMatrix(da, &A));
   PetscCall(DPAssemble(da, &pb, A));
   if (pb.kind == DP_CELL_NEUMANN) {
