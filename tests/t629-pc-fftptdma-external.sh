@@ -2,7 +2,7 @@
 # An application not linked with libppekit (t629-pc-fftptdma-external, PETSc only) gets PC
 # fftptdma through -dll_append and solves its own DMDA matrices exactly: Dirichlet nodes as
 # scaled identity rows (vertex-centred) and reduced-diagonal Neumann (cell-centred, singular),
-# uniform and stretched z, at 1, 2, 4 and 8 ranks (8 ranks: pz > 1). A non-separable matrix gets
+# uniform and stretched z, and a periodic channel with identity rows on the z walls, at 1, 2, 4 and 8 ranks (8 ranks: pz > 1). A non-separable matrix gets
 # the inference error, and with -pc_fftptdma_approximate converges in CG.
 . "$srcdir/tests/lib.sh"
 prog="$bindir/tests/t629-pc-fftptdma-external"
@@ -32,6 +32,7 @@ exact_case 4 vertex-dirichlet 0
 exact_case 4 cell-neumann 1
 exact_case 8 vertex-dirichlet 1
 exact_case 8 cell-neumann 0
+exact_case 2 vertex-channel 1
 
 # not separable: the PC set-up fails and says which check, and how to get the approximation
 if np_allowed 2; then
