@@ -1,7 +1,7 @@
 static const char help[] = "PC fftptdma: bad input gets a PETSc error naming what was wrong and what is\n\
 allowed, on every rank: DMDA with dof 2, stencil width 0, fewer than 2 z points per rank of\n\
 the z group, a pencil grid that does not match the ranks, zsolve distd2 on a singular operator, a BC pair periodic at one face only,\n\
-non-uniform x spacing, an assembled operator without the inference.\n";
+non-uniform x spacing.\n";
 
 #include <ppekit/private/fftptdmaimpl.h>
 #include <ppekit/private/gridimpl.h>
@@ -88,14 +88,6 @@ int main(int argc, char **argv)
   PetscCall(Expect(comm, "DMDA with stencil width 0", code, PETSC_ERR_ARG_WRONG, "stencil width 0; a 7-point operator needs stencil width >= 1"));
   PetscCall(MatDestroy(&A));
   PetscCall(DMDestroy(&da));
-
-#if !defined(PPEKIT_HAVE_SEPARABLE_INFER)
-  PetscCall(DMDAMatrix(comm, 1, 1, &da, &A));
-  PetscCall(TrySetUp(A, 0, 0, &code));
-  PetscCall(Expect(comm, "assembled operator in a build without the inference", code, PETSC_ERR_SUP, "need the matrix inference"));
-  PetscCall(MatDestroy(&A));
-  PetscCall(DMDestroy(&da));
-#endif
 
   /* pencil grid with pz = ranks on nz = 3: some rank of the z group has fewer than 2 points */
   if (size > 1) {

@@ -12,6 +12,7 @@ PetscLogEvent PPE_TileILUFact, PPE_TileILUPerm, PPE_TileILUApply, PPE_TileILUGat
 PetscLogEvent PPE_CBCGBasis, PPE_CBCGGram, PPE_CBCGReduce, PPE_CBCGUpdate, PPE_CBCGSmall, PPE_CBCGEigEst;
 PetscLogEvent PPE_FFTPTDMASetUp, PPE_FFTPTDMAApply, PPE_FFTPTDMAFFTxFwd, PPE_FFTPTDMAFFTxBwd, PPE_FFTPTDMAFFTyFwd, PPE_FFTPTDMAFFTyBwd;
 PetscLogEvent PPE_FFTPTDMATransDA, PPE_FFTPTDMATransXY, PPE_FFTPTDMATransYZ, PPE_FFTPTDMAZSolve;
+PetscLogEvent PPE_SepInfer;
 
 static PetscBool PPESysPackageInitialized = PETSC_FALSE;
 
@@ -78,6 +79,7 @@ PetscErrorCode PPESysInitializePackage(void)
   PetscCall(PetscLogEventRegister(" PPETransposeXY", PC_CLASSID, &PPE_FFTPTDMATransXY));
   PetscCall(PetscLogEventRegister(" PPETransposeYZ", PC_CLASSID, &PPE_FFTPTDMATransYZ));
   PetscCall(PetscLogEventRegister(" PPEFFTzSolve", PC_CLASSID, &PPE_FFTPTDMAZSolve));
+  PetscCall(PetscLogEventRegister("PPESepInfer", MAT_CLASSID, &PPE_SepInfer));
   /* -info_exclude / -log_exclude ppe, as PETSc's own packages allow */
   PetscCall(PetscOptionsGetString(NULL, NULL, "-info_exclude", logList, sizeof(logList), &opt));
   if (opt) {

@@ -48,6 +48,7 @@ PETSC_EXTERN PetscLogEvent PPE_FFTPTDMATransDA; /*   DMDA <-> x-pencils */
 PETSC_EXTERN PetscLogEvent PPE_FFTPTDMATransXY; /*   x-pencils <-> y-pencils */
 PETSC_EXTERN PetscLogEvent PPE_FFTPTDMATransYZ; /*   y-pencils <-> z-pencils (zsolve transpose) */
 PETSC_EXTERN PetscLogEvent PPE_FFTPTDMAZSolve;  /*   the z solve (with the y <-> z transposes of the transpose method) */
+PETSC_EXTERN PetscLogEvent PPE_SepInfer;       /* separable description inferred from matrix entries */
 
 /* Classes, events and finalizer of src/ (no types: those are registered by plugins/register.c). */
 PETSC_EXTERN PetscErrorCode PPESysInitializePackage(void);

@@ -63,4 +63,4 @@ PETSC_EXTERN PetscErrorCode PPESeparableView(const PPESeparable *, PetscViewer);
 PETSC_EXTERN PetscErrorCode PPESeparableDestroy(PPESeparable **);
 /* src/fft/separableinfer.c: da is the DMDA of the matrix (dof 1, 7-point star, width >= 1);
    approximate = PETSC_FALSE fails with a PETSc error naming the first check that failed. */
-PETSC_INTERN PetscErrorCode PPESeparableInferFromMat(Mat, DM, PetscBool, PPESeparable **);
+PETSC_EXTERN PetscErrorCode PPESeparableInferFromMat(Mat, DM, PetscBool, PPESeparable **);

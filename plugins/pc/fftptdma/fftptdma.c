@@ -152,11 +152,7 @@ static PetscErrorCode PCSetUp_FFTPTDMA(PC pc)
     PetscCall(MatGetDM(pc->pmat, &dm));
     if (!dm) dm = pc->dm;
     PetscCall(PPEFFTPTDMACheckDM(dm, "the assembled operator"));
-#if defined(PPEKIT_HAVE_SEPARABLE_INFER)
     PetscCall(PPESeparableInferFromMat(pc->pmat, dm, ff->approximate, &ff->sep));
-#else
-    SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PC fftptdma: assembled (non-ppestencil) operators need the matrix inference (src/fft/separableinfer.c)");
-#endif
   }
   PetscCall(PPEFFTPTDMASetUp(&ff->f, PetscObjectComm((PetscObject)pc), dm, ff->sep, ff->pgrid, ff->zsolve, ff->planner));
   PetscFunctionReturn(PETSC_SUCCESS);
