@@ -12,14 +12,18 @@ ksps="cbcg bcgsfused"
 pcs="fftptdma chebyci tileilu"
 help=$("$solve" -help 2>&1 || true)
 for k in $ksps; do
-  echo "$help" | grep -q -- "-ksp_type <.*\b$k\b" && help+=$'\n'"$("$solve" -ksp_type "$k" -help 2>&1 || true)"
+  grep -q -- "-ksp_type <.*\b$k\b" <<< "$help" && help+=$'\n'"$("$solve" -ksp_type "$k" -help 2>&1 || true)"
 done
 for p in $pcs; do
-  echo "$help" | grep -q -- "-pc_type <.*\b$p\b" && help+=$'\n'"$("$solve" -pc_type "$p" -help 2>&1 || true)"
+  grep -q -- "-pc_type <.*\b$p\b" <<< "$help" && help+=$'\n'"$("$solve" -pc_type "$p" -help 2>&1 || true)"
 done
-python3 - "$out" "$help" <<'PYEOF'
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+printf '%s\n' "$help" > "$tmp"  # the text outgrows the argument list: passed as a file
+python3 - "$out" "$tmp" <<'PYEOF'
 import re, sys
-out, text = sys.argv[1], sys.argv[2]
+out = sys.argv[1]
+text = open(sys.argv[2]).read()
 ours = re.compile(r"^\s+(-(?:ppe_|problem|ksp_cbcg_|ksp_bcgsfused_|pc_fftptdma_|pc_chebyci_|pc_tileilu_)\S*)\s*(.*)$")
 seen, rows = set(), []
 for line in text.splitlines():
