@@ -161,6 +161,31 @@ static PetscErrorCode InnerItsStop(InnerIts *c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Iteration numbers of the monitored residuals: s-step methods (cbcg) monitor once per block,
+   so the history's k-th value is not always iteration k. */
+typedef struct {
+  PetscInt n, cap, *its;
+} HistoryIts;
+
+static PetscErrorCode HistoryItsMonitor(KSP ksp, PetscInt it, PetscReal rnorm, void *ctx)
+{
+  HistoryIts *h = (HistoryIts *)ctx;
+
+  PetscFunctionBegin;
+  (void)ksp;
+  (void)rnorm;
+  if (h->n == h->cap) {
+    PetscInt *its;
+    h->cap = h->cap ? 2 * h->cap : 64;
+    PetscCall(PetscMalloc1(h->cap, &its));
+    if (h->n) PetscCall(PetscArraycpy(its, h->its, h->n));
+    PetscCall(PetscFree(h->its));
+    h->its = its;
+  }
+  h->its[h->n++] = it;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The JSON line is formatted with the C library: PETSc's printf family rewrites %g. */
 typedef struct {
   char  *buf;
@@ -203,6 +228,7 @@ int main(int argc, char **argv)
   Mat                A, P;
   Vec                x, b, r, uex;
   KSP                ksp;
+  HistoryIts         hits = {0, 0, NULL};
   PC                 pc;
   KSPConvergedReason reason;
   KSPType            ksptype;
@@ -276,7 +302,10 @@ int main(int argc, char **argv)
   PetscCall(PCSetType(pc, PCJACOBI));
   PetscCall(KSPSetTolerances(ksp, o.rtol, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
   PetscCall(KSPSetFromOptions(ksp));
-  if (o.history) PetscCall(KSPSetResidualHistory(ksp, NULL, PETSC_DECIDE, PETSC_TRUE));
+  if (o.history) {
+    PetscCall(KSPSetResidualHistory(ksp, NULL, PETSC_DECIDE, PETSC_TRUE));
+    PetscCall(KSPMonitorSet(ksp, HistoryItsMonitor, &hits, NULL));
+  }
   PetscCallMPI(MPI_Barrier(comm));
   PetscCall(PetscTime(&t0));
   PetscCall(KSPSetUp(ksp));
@@ -292,6 +321,7 @@ int main(int argc, char **argv)
     PetscCallMPI(MPI_Barrier(comm));
     PetscCall(PPECountersGet(&c0));
     PetscCall(InnerItsStart(&inner));
+    hits.n = 0; /* like the residual history, kept for the last solve */
     PetscCall(PetscTime(&t0));
     PetscCall(KSPSolve(ksp, b, x));
     {
@@ -374,6 +404,11 @@ int main(int argc, char **argv)
         PetscCall(JSONAppend(&j, ", \"norm_type\": \"%s\", \"history\": [", KSPNormTypes[nt]));
         for (PetscInt i = 0; i < nh; i++) PetscCall(JSONAppend(&j, "%s%.6e", i ? ", " : "", (double)h[i]));
         PetscCall(JSONAppend(&j, "]"));
+        if (hits.n == nh) { /* the iteration of each value (else a monitor was skipped: left out) */
+          PetscCall(JSONAppend(&j, ", \"history_its\": ["));
+          for (PetscInt i = 0; i < nh; i++) PetscCall(JSONAppend(&j, "%s%d", i ? ", " : "", (int)hits.its[i]));
+          PetscCall(JSONAppend(&j, "]"));
+        }
       }
       PetscCall(JSONAppend(&j, "}"));
       PetscCallMPI(MPI_Comm_rank(comm, &rank));
@@ -387,6 +422,7 @@ int main(int argc, char **argv)
 
   PetscCall(PetscFree(solve_s));
   PetscCall(KSPDestroy(&ksp));
+  PetscCall(PetscFree(hits.its));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&b));
   PetscCall(VecDestroy(&r));
