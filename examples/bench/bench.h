@@ -19,3 +19,4 @@ PetscErrorCode PPEBenchCopy(MPI_Comm, PetscInt, const PetscScalar *, PetscScalar
 PetscErrorCode PPEBenchStencil(MPI_Comm, const PPEBenchOptions *);
 PetscErrorCode PPEBenchTridiag(MPI_Comm, const PPEBenchOptions *);
 PetscErrorCode PPEBenchTileILU(MPI_Comm, const PPEBenchOptions *);
+PetscErrorCode PPEBenchFFT(MPI_Comm, const PPEBenchOptions *);
