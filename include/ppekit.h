@@ -16,6 +16,7 @@
 #include <ppekit/tridiag.h>
 #include <ppekit/problem.h>
 #include <ppekit/tileilu.h>
+#include <ppekit/fftptdma.h>
 #include <ppekit/sys.h>
 #include <ppekit/chebyci.h>
 #include <ppekit/bcgsfused.h>

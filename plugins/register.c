@@ -26,6 +26,7 @@ PetscErrorCode PPEKitRegisterAll(void)
   PetscCall(PCRegister(PCCHEBYCI, PCCreate_ChebyCI));
   PetscCall(KSPRegister(KSPBCGSFUSED, KSPCreate_BCGSFused));
   PetscCall(PCRegister(PCTILEILU, PCCreate_TileILU));
+  PetscCall(PCRegister(PCFFTPTDMA, PCCreate_FFTPTDMA));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -67,7 +68,7 @@ PetscErrorCode PPEKitInitializePackage(void)
   PetscCall(PPEKitRegisterAll());
   PetscCall(PetscRegisterFinalize(PPEKitFinalizePackage));
   PetscCall(PPEKitGetVersion(version, sizeof(version)));
-  PetscCall(PetscInfo(NULL, "%s registered: Mat %s, PC %s %s, KSP %s\n", version, MATPPESTENCIL, PCCHEBYCI, PCTILEILU, KSPBCGSFUSED));
+  PetscCall(PetscInfo(NULL, "%s registered: Mat %s, PC %s %s %s, KSP %s\n", version, MATPPESTENCIL, PCCHEBYCI, PCTILEILU, PCFFTPTDMA, KSPBCGSFUSED));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

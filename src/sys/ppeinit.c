@@ -9,6 +9,8 @@ PetscLogEvent PPE_GridSetUp, PPE_StencilMult, PPE_StencilCore, PPE_StencilHalo, 
 PetscLogEvent PPE_StencilLocal, PPE_ChebyCISetUp, PPE_ChebyCIApply, PPE_BCGSFReduce, PPE_BCGSFKernel;
 PetscLogEvent PPE_TridiagSetUp, PPE_TridiagSolve, PPE_TridiagLocal, PPE_TridiagComm, PPE_TridiagRSys, PPE_TridiagRecon, PPE_TridiagPack;
 PetscLogEvent PPE_TileILUFact, PPE_TileILUPerm, PPE_TileILUApply, PPE_TileILUGather, PPE_TileILUSweep, PPE_TileILUScatter;
+PetscLogEvent PPE_FFTPTDMASetUp, PPE_FFTPTDMAApply, PPE_FFTPTDMAFFTxFwd, PPE_FFTPTDMAFFTxBwd, PPE_FFTPTDMAFFTyFwd, PPE_FFTPTDMAFFTyBwd;
+PetscLogEvent PPE_FFTPTDMATransDA, PPE_FFTPTDMATransXY, PPE_FFTPTDMATransYZ, PPE_FFTPTDMAZSolve;
 
 static PetscBool PPESysPackageInitialized = PETSC_FALSE;
 
@@ -59,6 +61,16 @@ PetscErrorCode PPESysInitializePackage(void)
   PetscCall(PetscLogEventRegister(" PPETileGather", PC_CLASSID, &PPE_TileILUGather));
   PetscCall(PetscLogEventRegister(" PPETileSweep", PC_CLASSID, &PPE_TileILUSweep));
   PetscCall(PetscLogEventRegister(" PPETileScatter", PC_CLASSID, &PPE_TileILUScatter));
+  PetscCall(PetscLogEventRegister("PPEFFTPTDMASetUp", PC_CLASSID, &PPE_FFTPTDMASetUp));
+  PetscCall(PetscLogEventRegister("PPEFFTPTDMAApply", PC_CLASSID, &PPE_FFTPTDMAApply));
+  PetscCall(PetscLogEventRegister(" PPEFFTxFwd", PC_CLASSID, &PPE_FFTPTDMAFFTxFwd));
+  PetscCall(PetscLogEventRegister(" PPEFFTyFwd", PC_CLASSID, &PPE_FFTPTDMAFFTyFwd));
+  PetscCall(PetscLogEventRegister(" PPEFFTyBwd", PC_CLASSID, &PPE_FFTPTDMAFFTyBwd));
+  PetscCall(PetscLogEventRegister(" PPEFFTxBwd", PC_CLASSID, &PPE_FFTPTDMAFFTxBwd));
+  PetscCall(PetscLogEventRegister(" PPETransposeDA", PC_CLASSID, &PPE_FFTPTDMATransDA));
+  PetscCall(PetscLogEventRegister(" PPETransposeXY", PC_CLASSID, &PPE_FFTPTDMATransXY));
+  PetscCall(PetscLogEventRegister(" PPETransposeYZ", PC_CLASSID, &PPE_FFTPTDMATransYZ));
+  PetscCall(PetscLogEventRegister(" PPEFFTzSolve", PC_CLASSID, &PPE_FFTPTDMAZSolve));
   /* -info_exclude / -log_exclude ppe, as PETSc's own packages allow */
   PetscCall(PetscOptionsGetString(NULL, NULL, "-info_exclude", logList, sizeof(logList), &opt));
   if (opt) {

@@ -32,6 +32,16 @@ PETSC_EXTERN PetscLogEvent PPE_TileILUApply;   /* PC tileilu: one application */
 PETSC_EXTERN PetscLogEvent PPE_TileILUGather;  /*   gather of the values into the zyx layout */
 PETSC_EXTERN PetscLogEvent PPE_TileILUSweep;   /*   forward and backward sweeps */
 PETSC_EXTERN PetscLogEvent PPE_TileILUScatter; /*   scatter of the values back */
+PETSC_EXTERN PetscLogEvent PPE_FFTPTDMASetUp;   /* PC fftptdma: pencils, plans, z lines */
+PETSC_EXTERN PetscLogEvent PPE_FFTPTDMAApply;   /* PC fftptdma: one solve */
+PETSC_EXTERN PetscLogEvent PPE_FFTPTDMAFFTxFwd; /*   forward transforms along x */
+PETSC_EXTERN PetscLogEvent PPE_FFTPTDMAFFTxBwd; /*   backward transforms along x */
+PETSC_EXTERN PetscLogEvent PPE_FFTPTDMAFFTyFwd; /*   forward transforms along y */
+PETSC_EXTERN PetscLogEvent PPE_FFTPTDMAFFTyBwd; /*   backward transforms along y */
+PETSC_EXTERN PetscLogEvent PPE_FFTPTDMATransDA; /*   DMDA <-> x-pencils */
+PETSC_EXTERN PetscLogEvent PPE_FFTPTDMATransXY; /*   x-pencils <-> y-pencils */
+PETSC_EXTERN PetscLogEvent PPE_FFTPTDMATransYZ; /*   y-pencils <-> z-pencils (zsolve transpose) */
+PETSC_EXTERN PetscLogEvent PPE_FFTPTDMAZSolve;  /*   the z solve (with the y <-> z transposes of the transpose method) */
 
 /* Classes, events and finalizer of src/ (no types: those are registered by plugins/register.c). */
 PETSC_EXTERN PetscErrorCode PPESysInitializePackage(void);

@@ -1,0 +1,95 @@
+/*
+   Private layout of the FFT + tridiagonal pressure solver (PC fftptdma): 1D real transforms
+   per direction (src/fft/fft1d.c), grouped pencil transposes (src/transpose/transpose.c)
+   and the solver on pencils (src/fft/fftptdma.c, src/fft/fftsetup.c).
+
+   Index boxes are six integers {lo0, lo1, lo2, n0, n1, n2} in the coordinates of the
+   separable operator's box (0 <= lo < n of PPESeparable); arrays holding a box are stored
+   with index 0 fastest.
+*/
+#pragma once
+
+#include <fftw3.h>
+#include <ppekit/fftptdma.h>
+#include <ppekit/private/separableimpl.h>
+
+/* One real transform pair along a direction: forward diagonalises K (docs/conventions.md),
+   backward(forward(x)) = norm * x. */
+typedef struct {
+  fftw_r2r_kind fwd, bwd; /* FFTW kinds */
+  PetscReal     norm;     /* backward o forward = norm * identity */
+  const char   *name;     /* e.g. "DCT-II/DCT-III (REDFT10/REDFT01)" */
+} PPEFFT1dKind;
+
+PETSC_INTERN PetscErrorCode PPEFFT1dGetKind(PPELocation, PPEBCType, PPEBCType, PetscInt, PPEFFT1dKind *);
+PETSC_INTERN PetscErrorCode PPEFFT1dEigenvalues(PPELocation, PPEBCType, PPEBCType, PetscInt, PetscReal, PetscReal[]);
+
+/* Exchange of the values of a distributed box between two layouts A and B over a group:
+   each rank holds the data box adata[] of A (inside its array box aarr[]) and bdata[] of B
+   (inside barr[]); Forward moves A -> B, Backward B -> A, with one MPI_Alltoallv (skipped
+   when no rank of the group sends to another) and a local copy for what stays. */
+typedef struct {
+  MPI_Comm       comm;       /* the group (not owned) */
+  PetscMPIInt    size, rank; /* of the group */
+  PetscInt       aarr[6];    /* array box of A on this rank */
+  PetscInt       barr[6];    /* array box of B on this rank */
+  PetscInt      *abox;       /* 6 per peer: box this rank sends to the peer in Forward (my A data and its B data) */
+  PetscInt      *bbox;       /* 6 per peer: box this rank receives from the peer in Forward (its A data and my B data) */
+  PetscMPIInt   *acnt, *adsp; /* counts and offsets of the A-side buffer per peer */
+  PetscMPIInt   *bcnt, *bdsp; /* counts and offsets of the B-side buffer per peer */
+  PetscScalar   *abuf, *bbuf; /* packed buffers */
+  PetscBool      comm_any;    /* some rank of the group sends to another */
+  PetscLogDouble fbytes, bbytes; /* bytes this rank sends to other ranks per Forward / Backward */
+  PetscLogDouble bytes;       /* cumulative bytes sent to other ranks */
+  PetscLogEvent  event;       /* log event of the exchange */
+} PPETranspose;
+
+PETSC_INTERN PetscErrorCode PPETransposeCreate(MPI_Comm, const PetscInt[6], const PetscInt[6], const PetscInt[6], const PetscInt[6], PetscLogEvent, PPETranspose *);
+PETSC_INTERN PetscErrorCode PPETransposeForward(PPETranspose *, const PetscScalar[], PetscScalar[]);
+PETSC_INTERN PetscErrorCode PPETransposeBackward(PPETranspose *, const PetscScalar[], PetscScalar[]);
+PETSC_INTERN PetscErrorCode PPETransposeReset(PPETranspose *);
+PETSC_INTERN void           PPEBoxIntersect(const PetscInt[6], const PetscInt[6], PetscInt[6]);
+PETSC_INTERN void           PPEBlockSplit(PetscInt, PetscInt, PetscInt, PetscInt *, PetscInt *);
+
+/* The solver on pencils. Rank r of the communicator is (r1, r2) = (r % P1, r / P1) of the
+   pencil grid P1 x P2: x-pencils {all x} x {block r1 of y} x {block r2 of z}, y-pencils
+   {block r1 of x} x {all y} x {block r2 of z}, z-pencils {block r1 of x} x {block r2 of y}
+   x {all z}. */
+typedef struct {
+  MPI_Comm          comm;      /* the PC's communicator (not owned) */
+  PetscMPIInt       size, rank;
+  PetscInt          P[2];      /* pencil grid: P1 (y split of x-pencils, x split of y-pencils), P2 (z split) */
+  PetscInt          r[2];      /* this rank's position in the pencil grid */
+  PetscBool         pauto;     /* the pencil grid was chosen automatically */
+  MPI_Comm          xycomm;    /* the P1 ranks with this r2 (x <-> y transposes) */
+  MPI_Comm          zcomm;     /* the P2 ranks with this r1, ordered by r2 (z solve, y <-> z transposes) */
+  PetscInt          N[3];      /* box sizes */
+  PetscInt          xbox[6], ybox[6], zbox[6]; /* this rank's pencils */
+  PetscInt          dabox[6];  /* this rank's DMDA array box in box coordinates */
+  PetscBool         daaligned; /* x-pencils are the DMDA's own boxes (no data moves between them) */
+  PPETranspose      tda;       /* DMDA <-> x-pencils */
+  PPETranspose      txy;       /* x-pencils <-> y-pencils (skipped when P1 = 1) */
+  PPETranspose      tyz;       /* y-pencils <-> z-pencils (zsolve transpose, skipped when P2 = 1) */
+  PetscScalar      *xbuf, *ybuf, *zbuf; /* pencil arrays (ybuf = xbuf when P1 = 1, zbuf = ybuf when P2 = 1) */
+  PPEFFT1dKind      kind[2];   /* transforms along x and y */
+  fftw_plan         plan[2][2]; /* [direction][forward, backward] */
+  PCFFTPTDMAPlanner planner;   /* FFTW planner effort */
+  PCFFTPTDMAZSolve  zsolve;    /* z method asked for */
+  PPETridiag        td;        /* z lines: in place on y-pencils (zcomm) or on z-pencils (self) */
+  PetscReal        *lam[2];    /* eigenvalues of Lx and Ly in the transforms' output order */
+  PetscReal         scale;     /* norm_x * norm_y, folded into the z coefficients */
+  PetscBool         singular;  /* zero mode pinned and the mean removed */
+  PetscBool         box;       /* the box is smaller than the DMDA (identity rows outside) */
+  Vec               work;      /* right-hand side of the box (coupling to outside moved, row scale divided) */
+  Vec               xout;      /* b/idiag outside the box, 0 inside */
+  Vec               rinv;      /* 1/rowscale, or NULL */
+  PetscInt          solves;    /* applications so far */
+  PetscLogDouble    zbytes0;   /* tridiag bytes at set-up end */
+} PPEFFTPTDMA;
+
+PETSC_INTERN PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *, MPI_Comm, DM, const PPESeparable *, const PetscInt[2], PCFFTPTDMAZSolve, PCFFTPTDMAPlanner);
+PETSC_INTERN PetscErrorCode PPEFFTPTDMAApply(PPEFFTPTDMA *, const PPESeparable *, Mat, Vec, Vec);
+PETSC_INTERN PetscErrorCode PPEFFTPTDMAReset(PPEFFTPTDMA *);
+PETSC_INTERN PetscErrorCode PPEFFTPTDMAView(PPEFFTPTDMA *, PetscViewer);
+PETSC_INTERN PetscErrorCode PPEFFTPTDMAGetCommCounts(PPEFFTPTDMA *, PetscLogDouble[3], PetscLogDouble[3]);
+PETSC_INTERN PetscErrorCode PPEFFTPTDMACheckDM(DM, const char[]);

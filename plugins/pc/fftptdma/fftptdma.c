@@ -1,0 +1,302 @@
+/*
+   PCFFTPTDMA: exact solve of the separable 7-point pressure operator by real FFTs in x
+   and y and distributed tridiagonal solves in z, on 2D pencils.
+
+   Method:
+     The operator is A = diag(rowscale) (sigma + Lx (+) Ly (+) Lz) on a box of the DMDA
+     (PPESeparable, include/ppekit/private/separableimpl.h), with Lx and Ly uniform
+     second differences whose eigenvectors are those of a real DFT, DCT or DST (by location
+     and BC pair) and Lz any tridiagonal matrix (stretched z). Transforming x and y leaves one
+     tridiagonal system per (kx,ky) mode along z:
+         (Lz + lambda_x + lambda_y + sigma) u = rhs,                (paper 000, eq. 12)
+     solved in place across the pz ranks of each z group (P-TDMA: local reduction, reduced
+     systems of 2 pz unknowns; or DistD2) or after a transpose to z-pencils (full-transpose
+     method). Set-up builds the pencils, the grouped transposes, the FFTW plans and the
+     factors of the z lines once; a solve moves only the right-hand side. The zero mode of a
+     singular (all-Neumann/periodic, sigma = 0) operator is pinned on purpose and the result
+     has zero mean.
+
+     The description comes from the grid of a MATPPESTENCIL operator (exact), or is inferred
+     from the entries of an assembled matrix on a DMDA (src/fft/separableinfer.c).
+
+   References:
+     ../shared/papers/000, sec. 2.2 (FFT + tridiagonal, FTM vs P-TDMA, Algorithms 1-2) and
+     Appendix A (real transforms, reordered eigenvalues); ../shared/papers/003 (pencil
+     transposes as all-to-all in MPI_Comm_split groups); ../shared/papers/001 (DistD2).
+     The numerics are in src/fft/ and src/transpose/; see docs/types/fftptdma.md.
+*/
+#include <petsc/private/pcimpl.h>
+#include <ppekit/private/fftptdmaimpl.h>
+
+typedef struct {
+  PCFFTPTDMAZSolve  zsolve;      /* z method asked for */
+  PetscInt          pgrid[2];    /* pencil grid py, pz asked for (0, 0: automatic) */
+  PetscBool         approximate; /* assembled operators: accept the nearest separable operator */
+  PCFFTPTDMAPlanner planner;     /* FFTW planner effort */
+  PPESeparable     *sep;         /* the operator's description (from the grid or inferred) */
+  PPEFFTPTDMA       f;           /* pencils, transposes, plans, z lines */
+  MatType           mtype;       /* type of the matrix the description came from */
+} PC_FFTPTDMA;
+
+static PetscErrorCode PCFFTPTDMASetZSolve_FFTPTDMA(PC pc, PCFFTPTDMAZSolve zs)
+{
+  PC_FFTPTDMA *ff = (PC_FFTPTDMA *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(zs >= PC_FFTPTDMA_ZSOLVE_PTDMA && zs <= PC_FFTPTDMA_ZSOLVE_AUTO, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC fftptdma: unknown z method %d; use ptdma, transpose, distd2 or auto", (int)zs);
+  if (zs != ff->zsolve) pc->setupcalled = 0;
+  ff->zsolve = zs;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCFFTPTDMAGetZSolve_FFTPTDMA(PC pc, PCFFTPTDMAZSolve *zs)
+{
+  PetscFunctionBegin;
+  *zs = ((PC_FFTPTDMA *)pc->data)->zsolve;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCFFTPTDMASetPencilGrid_FFTPTDMA(PC pc, PetscInt py, PetscInt pz)
+{
+  PC_FFTPTDMA *ff = (PC_FFTPTDMA *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck((py >= 1 && pz >= 1) || (py == PETSC_DECIDE && pz == PETSC_DECIDE), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC fftptdma: pencil grid py, pz must be >= 1 (or both PETSC_DECIDE), got %" PetscInt_FMT ", %" PetscInt_FMT, py, pz);
+  if (py == PETSC_DECIDE) py = pz = 0;
+  if (py != ff->pgrid[0] || pz != ff->pgrid[1]) pc->setupcalled = 0;
+  ff->pgrid[0] = py;
+  ff->pgrid[1] = pz;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCFFTPTDMAGetPencilGrid_FFTPTDMA(PC pc, PetscInt *py, PetscInt *pz)
+{
+  PC_FFTPTDMA *ff = (PC_FFTPTDMA *)pc->data;
+
+  PetscFunctionBegin;
+  if (pc->setupcalled && ff->sep) { /* the grid used */
+    if (py) *py = ff->f.P[0];
+    if (pz) *pz = ff->f.P[1];
+  } else {
+    if (py) *py = ff->pgrid[0] ? ff->pgrid[0] : PETSC_DECIDE;
+    if (pz) *pz = ff->pgrid[1] ? ff->pgrid[1] : PETSC_DECIDE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCFFTPTDMASetApproximate_FFTPTDMA(PC pc, PetscBool flg)
+{
+  PC_FFTPTDMA *ff = (PC_FFTPTDMA *)pc->data;
+
+  PetscFunctionBegin;
+  if (flg != ff->approximate) pc->setupcalled = 0;
+  ff->approximate = flg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCFFTPTDMAGetApproximate_FFTPTDMA(PC pc, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  *flg = ((PC_FFTPTDMA *)pc->data)->approximate;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCFFTPTDMASetPlanner_FFTPTDMA(PC pc, PCFFTPTDMAPlanner p)
+{
+  PC_FFTPTDMA *ff = (PC_FFTPTDMA *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(p >= PC_FFTPTDMA_PLANNER_ESTIMATE && p <= PC_FFTPTDMA_PLANNER_PATIENT, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC fftptdma: unknown FFTW planner %d; use estimate, measure or patient", (int)p);
+  if (p != ff->planner) pc->setupcalled = 0;
+  ff->planner = p;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCFFTPTDMAGetPlanner_FFTPTDMA(PC pc, PCFFTPTDMAPlanner *p)
+{
+  PetscFunctionBegin;
+  *p = ((PC_FFTPTDMA *)pc->data)->planner;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCFFTPTDMAGetCommCounts_FFTPTDMA(PC pc, PetscInt *solves, PetscLogDouble counted[3], PetscLogDouble model[3])
+{
+  PC_FFTPTDMA *ff = (PC_FFTPTDMA *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(pc->setupcalled && ff->sep, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "Call PCSetUp() before PCFFTPTDMAGetCommCounts()");
+  if (solves) *solves = ff->f.solves;
+  PetscCall(PPEFFTPTDMAGetCommCounts(&ff->f, counted, model));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSetUp_FFTPTDMA(PC pc)
+{
+  PC_FFTPTDMA *ff = (PC_FFTPTDMA *)pc->data;
+  PetscBool    isst;
+  DM           dm = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PPESeparableDestroy(&ff->sep));
+  PetscCall(MatGetType(pc->pmat, &ff->mtype));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc->pmat, MATPPESTENCIL, &isst));
+  if (pc->dm) PetscCall(PPEFFTPTDMACheckDM(pc->dm, "the PC"));
+  if (isst) {
+    PPEGrid grid;
+
+    PetscCall(PPEStencilGetGrid(pc->pmat, &grid));
+    PetscCall(PPEGridGetDM(grid, &dm));
+    PetscCall(PPEFFTPTDMACheckDM(dm, "the matrix-free operator"));
+    PetscCall(PPESeparableCreateFromGrid(grid, &ff->sep));
+  } else {
+    PetscCall(MatGetDM(pc->pmat, &dm));
+    if (!dm) dm = pc->dm;
+    PetscCall(PPEFFTPTDMACheckDM(dm, "the assembled operator"));
+#if defined(PPEKIT_HAVE_SEPARABLE_INFER)
+    PetscCall(PPESeparableInferFromMat(pc->pmat, dm, ff->approximate, &ff->sep));
+#else
+    SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PC fftptdma: assembled (non-ppestencil) operators need the matrix inference (src/fft/separableinfer.c)");
+#endif
+  }
+  PetscCall(PPEFFTPTDMASetUp(&ff->f, PetscObjectComm((PetscObject)pc), dm, ff->sep, ff->pgrid, ff->zsolve, ff->planner));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCApply_FFTPTDMA(PC pc, Vec x, Vec y)
+{
+  PC_FFTPTDMA *ff = (PC_FFTPTDMA *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCall(PPEFFTPTDMAApply(&ff->f, ff->sep, pc->pmat, x, y)); /* y = A^-1 x (zero mean when A is singular) */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSetFromOptions_FFTPTDMA(PC pc, PPEOptionItems PetscOptionsObject)
+{
+  PC_FFTPTDMA      *ff = (PC_FFTPTDMA *)pc->data;
+  PCFFTPTDMAZSolve  zs = ff->zsolve;
+  PCFFTPTDMAPlanner pl = ff->planner;
+  PetscInt          pg[2] = {ff->pgrid[0], ff->pgrid[1]}, n = 2;
+  PetscBool         flg, ap = ff->approximate;
+
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "PC FFTPTDMA options");
+  PetscCall(PetscOptionsEnum("-pc_fftptdma_zsolve", "How the z lines are solved", "PCFFTPTDMASetZSolve", PCFFTPTDMAZSolves, (PetscEnum)zs, (PetscEnum *)&zs, &flg));
+  if (flg) PetscCall(PCFFTPTDMASetZSolve(pc, zs));
+  PetscCall(PetscOptionsIntArray("-pc_fftptdma_pgrid", "Pencil grid py,pz with py*pz = ranks (default: automatic)", "PCFFTPTDMASetPencilGrid", pg, &n, &flg));
+  if (flg) {
+    PetscCheck(n == 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_SIZ, "-pc_fftptdma_pgrid needs 2 values py,pz, got %" PetscInt_FMT, n);
+    PetscCall(PCFFTPTDMASetPencilGrid(pc, pg[0], pg[1]));
+  }
+  PetscCall(PetscOptionsBool("-pc_fftptdma_approximate", "Assembled operators: use the nearest separable operator when the matrix is not separable", "PCFFTPTDMASetApproximate", ap, &ap, &flg));
+  if (flg) PetscCall(PCFFTPTDMASetApproximate(pc, ap));
+  PetscCall(PetscOptionsEnum("-pc_fftptdma_planner", "FFTW planner effort at set-up", "PCFFTPTDMASetPlanner", PCFFTPTDMAPlanners, (PetscEnum)pl, (PetscEnum *)&pl, &flg));
+  if (flg) PetscCall(PCFFTPTDMASetPlanner(pc, pl));
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCView_FFTPTDMA(PC pc, PetscViewer viewer)
+{
+  PC_FFTPTDMA *ff = (PC_FFTPTDMA *)pc->data;
+  PetscBool    iascii;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
+  if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  z method asked for: %s, pencil grid asked for: ", PCFFTPTDMAZSolves[ff->zsolve]));
+  PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
+  if (ff->pgrid[0]) PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " x %" PetscInt_FMT "\n", ff->pgrid[0], ff->pgrid[1]));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "automatic\n"));
+  PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
+  if (!pc->setupcalled || !ff->sep) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  not set up\n"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  PetscCall(PPEFFTPTDMAView(&ff->f, viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "operator: %s matrix, ", ff->mtype));
+  PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
+  PetscCall(PPESeparableView(ff->sep, viewer));
+  PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCReset_FFTPTDMA(PC pc)
+{
+  PC_FFTPTDMA *ff = (PC_FFTPTDMA *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCall(PPEFFTPTDMAReset(&ff->f));
+  PetscCall(PPESeparableDestroy(&ff->sep));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static const char *const PCFFTPTDMAComposed[] = {"PCFFTPTDMASetZSolve_C", "PCFFTPTDMAGetZSolve_C", "PCFFTPTDMASetPencilGrid_C", "PCFFTPTDMAGetPencilGrid_C", "PCFFTPTDMASetApproximate_C", "PCFFTPTDMAGetApproximate_C", "PCFFTPTDMASetPlanner_C", "PCFFTPTDMAGetPlanner_C", "PCFFTPTDMAGetCommCounts_C"};
+
+static PetscErrorCode PCDestroy_FFTPTDMA(PC pc)
+{
+  PetscFunctionBegin;
+  PetscCall(PCReset_FFTPTDMA(pc));
+  for (size_t i = 0; i < sizeof(PCFFTPTDMAComposed) / sizeof(PCFFTPTDMAComposed[0]); i++) PetscCall(PetscObjectComposeFunction((PetscObject)pc, PCFFTPTDMAComposed[i], NULL));
+  PetscCall(PetscFree(pc->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*MC
+   PCFFTPTDMA - "fftptdma" - exact solve of the separable 7-point pressure operator: real FFTs
+   in x and y, one tridiagonal system per mode along z (P-TDMA, DistD2 or full transpose),
+   on 2D pencils
+
+   Options Database Keys:
++  -pc_fftptdma_zsolve <ptdma|transpose|distd2|auto> - z method (default auto)
+.  -pc_fftptdma_pgrid <py,pz> - pencil grid, py*pz = ranks (default: the DMDA's pz where every z block has >= 2 points)
+.  -pc_fftptdma_approximate <bool> - assembled operators: the nearest separable operator when the matrix is not separable
+-  -pc_fftptdma_planner <estimate|measure|patient> - FFTW planner effort (default measure)
+
+   Level: intermediate
+
+   Notes:
+   The operator must live on a 3D DMDA with dof 1 and stencil width >= 1 (any process grid):
+   a MATPPESTENCIL (its grid gives the description exactly) or an assembled 7-point matrix
+   (the description is inferred from its entries; identity-row Dirichlet nodes and row
+   scalings are handled). x and y must be uniform, z may be stretched; periodic, Neumann and
+   Dirichlet faces in any combination (periodic in pairs), cell or vertex unknowns, Helmholtz
+   shift. With -ksp_type preonly it is a direct solver (relative residual about 1e-13).
+   A singular operator (no Dirichlet face, no shift): the zero mode is pinned on purpose and
+   the result has zero mean, consistent with the constant null space in CG and GMRES.
+
+   References:
+   ../shared/papers/000 sec. 2.2 and Appendix A; ../shared/papers/003; docs/types/fftptdma.md
+
+.seealso: PCFFTPTDMASetZSolve(), PCFFTPTDMASetPencilGrid(), PCFFTPTDMASetApproximate(), PCFFTPTDMASetPlanner(), PCFFTPTDMAGetCommCounts()
+M*/
+PETSC_EXTERN PetscErrorCode PCCreate_FFTPTDMA(PC pc)
+{
+  PC_FFTPTDMA *ff;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&ff));
+  pc->data    = (void *)ff;
+  ff->zsolve  = PC_FFTPTDMA_ZSOLVE_AUTO;
+  ff->planner = PC_FFTPTDMA_PLANNER_MEASURE;
+
+  pc->ops->setup          = PCSetUp_FFTPTDMA;
+  pc->ops->apply          = PCApply_FFTPTDMA;
+  pc->ops->setfromoptions = PCSetFromOptions_FFTPTDMA;
+  pc->ops->view           = PCView_FFTPTDMA;
+  pc->ops->reset          = PCReset_FFTPTDMA;
+  pc->ops->destroy        = PCDestroy_FFTPTDMA;
+
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMASetZSolve_C", PCFFTPTDMASetZSolve_FFTPTDMA));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMAGetZSolve_C", PCFFTPTDMAGetZSolve_FFTPTDMA));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMASetPencilGrid_C", PCFFTPTDMASetPencilGrid_FFTPTDMA));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMAGetPencilGrid_C", PCFFTPTDMAGetPencilGrid_FFTPTDMA));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMASetApproximate_C", PCFFTPTDMASetApproximate_FFTPTDMA));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMAGetApproximate_C", PCFFTPTDMAGetApproximate_FFTPTDMA));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMASetPlanner_C", PCFFTPTDMASetPlanner_FFTPTDMA));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMAGetPlanner_C", PCFFTPTDMAGetPlanner_FFTPTDMA));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMAGetCommCounts_C", PCFFTPTDMAGetCommCounts_FFTPTDMA));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

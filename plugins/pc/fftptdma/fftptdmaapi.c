@@ -1,0 +1,222 @@
+/*
+   Public setters and getters of PC fftptdma (plugins/pc/fftptdma/fftptdma.c).
+*/
+#include <petsc/private/pcimpl.h>
+#include <ppekit/private/ppeimpl.h>
+
+/*@
+   PCFFTPTDMASetZSolve - sets how PCFFTPTDMA solves the tridiagonal systems along z
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the preconditioner
+-  zs - PC_FFTPTDMA_ZSOLVE_PTDMA, PC_FFTPTDMA_ZSOLVE_TRANSPOSE, PC_FFTPTDMA_ZSOLVE_DISTD2 or PC_FFTPTDMA_ZSOLVE_AUTO
+
+   Options Database Key:
+.  -pc_fftptdma_zsolve <ptdma|transpose|distd2|auto> - the method (default auto)
+
+   Notes:
+   ptdma and distd2 solve in place on the y-pencils across the pz ranks of each z group
+   (distd2 is refused at set-up for lines where it is not exact); transpose moves the
+   y-pencils to z-pencils inside each z group and runs Thomas locally (the full-transpose
+   method, for comparison); auto uses Thomas when pz = 1 and otherwise DistD2 where exact
+   and P-TDMA for the other lines. With pz = 1 every method is a local Thomas.
+
+   Level: intermediate
+
+.seealso: PCFFTPTDMA, PCFFTPTDMAZSolve, PCFFTPTDMASetPencilGrid()
+@*/
+PetscErrorCode PCFFTPTDMASetZSolve(PC pc, PCFFTPTDMAZSolve zs)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, zs, 2);
+  PetscTryMethod(pc, "PCFFTPTDMASetZSolve_C", (PC, PCFFTPTDMAZSolve), (pc, zs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCFFTPTDMAGetZSolve - the z method of PCFFTPTDMA
+
+   Not Collective
+
+   Level: intermediate
+
+.seealso: PCFFTPTDMA, PCFFTPTDMASetZSolve()
+@*/
+PetscErrorCode PCFFTPTDMAGetZSolve(PC pc, PCFFTPTDMAZSolve *zs)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCFFTPTDMAGetZSolve_C", (PC, PCFFTPTDMAZSolve *), (pc, zs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCFFTPTDMASetPencilGrid - sets the pencil grid py x pz of PCFFTPTDMA
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the preconditioner
+.  py - ranks of each x-y group (x-pencils split y, y-pencils split x over them)
+-  pz - ranks of each z group (pencils split z over them); py*pz must be the number of ranks;
+        PETSC_DECIDE for both: automatic
+
+   Options Database Key:
+.  -pc_fftptdma_pgrid <py,pz> - the pencil grid
+
+   Notes:
+   The automatic choice keeps the DMDA's pz when every z block has at least 2 points (and
+   py = ranks/pz fits nx and ny), else the nearest divisor of the number of ranks that does.
+   When the DMDA has px = 1 and the same py, pz, the x-pencils are the DMDA's own boxes.
+   Each rank of a z group needs at least 2 z points. -ksp_view shows the grid used.
+
+   Level: intermediate
+
+.seealso: PCFFTPTDMA, PCFFTPTDMAGetPencilGrid()
+@*/
+PetscErrorCode PCFFTPTDMASetPencilGrid(PC pc, PetscInt py, PetscInt pz)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, py, 2);
+  PetscValidLogicalCollectiveInt(pc, pz, 3);
+  PetscTryMethod(pc, "PCFFTPTDMASetPencilGrid_C", (PC, PetscInt, PetscInt), (pc, py, pz));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCFFTPTDMAGetPencilGrid - the pencil grid of PCFFTPTDMA: the one used after set-up, else
+   the one asked for (PETSC_DECIDE: automatic)
+
+   Not Collective
+
+   Level: intermediate
+
+.seealso: PCFFTPTDMA, PCFFTPTDMASetPencilGrid()
+@*/
+PetscErrorCode PCFFTPTDMAGetPencilGrid(PC pc, PetscInt *py, PetscInt *pz)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCFFTPTDMAGetPencilGrid_C", (PC, PetscInt *, PetscInt *), (pc, py, pz));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCFFTPTDMASetApproximate - for assembled operators, use the nearest separable operator
+   when the matrix is not separable (a preconditioner for CG/GMRES), instead of failing
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the preconditioner
+-  flg - PETSC_TRUE to approximate
+
+   Options Database Key:
+.  -pc_fftptdma_approximate <bool> - approximate (default false)
+
+   Level: intermediate
+
+.seealso: PCFFTPTDMA
+@*/
+PetscErrorCode PCFFTPTDMASetApproximate(PC pc, PetscBool flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(pc, flg, 2);
+  PetscTryMethod(pc, "PCFFTPTDMASetApproximate_C", (PC, PetscBool), (pc, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCFFTPTDMAGetApproximate - whether PCFFTPTDMA approximates non-separable matrices
+
+   Not Collective
+
+   Level: intermediate
+
+.seealso: PCFFTPTDMA, PCFFTPTDMASetApproximate()
+@*/
+PetscErrorCode PCFFTPTDMAGetApproximate(PC pc, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCFFTPTDMAGetApproximate_C", (PC, PetscBool *), (pc, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCFFTPTDMASetPlanner - sets the FFTW planner effort of PCFFTPTDMA's set-up
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the preconditioner
+-  p - PC_FFTPTDMA_PLANNER_ESTIMATE, PC_FFTPTDMA_PLANNER_MEASURE (default) or PC_FFTPTDMA_PLANNER_PATIENT
+
+   Options Database Key:
+.  -pc_fftptdma_planner <estimate|measure|patient> - the effort
+
+   Level: advanced
+
+.seealso: PCFFTPTDMA
+@*/
+PetscErrorCode PCFFTPTDMASetPlanner(PC pc, PCFFTPTDMAPlanner p)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, p, 2);
+  PetscTryMethod(pc, "PCFFTPTDMASetPlanner_C", (PC, PCFFTPTDMAPlanner), (pc, p));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCFFTPTDMAGetPlanner - the FFTW planner effort of PCFFTPTDMA
+
+   Not Collective
+
+   Level: advanced
+
+.seealso: PCFFTPTDMA, PCFFTPTDMASetPlanner()
+@*/
+PetscErrorCode PCFFTPTDMAGetPlanner(PC pc, PCFFTPTDMAPlanner *p)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCFFTPTDMAGetPlanner_C", (PC, PCFFTPTDMAPlanner *), (pc, p));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCFFTPTDMAGetCommCounts - bytes this rank handed to MPI for other ranks in PCFFTPTDMA
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the set-up preconditioner
+
+   Output Parameters:
++  solves - applications since set-up, or NULL
+.  counted - cumulative bytes since set-up, or NULL: [0] DMDA <-> x-pencil redistribution,
+             [1] x <-> y transposes, [2] z solve (P-TDMA/DistD2 reduced systems, or the
+             y <-> z transposes of the transpose method)
+-  model - bytes of one solve by the communication model, same order, or NULL
+
+   Notes:
+   PETSc's MPI counters (PPECountersGet()) see the same exchanges; PETSc counts the
+   all-to-all send counts of P-TDMA in full (docs/tridiag.md).
+
+   Level: advanced
+
+.seealso: PCFFTPTDMA, PPETridiagGetCommModel()
+@*/
+PetscErrorCode PCFFTPTDMAGetCommCounts(PC pc, PetscInt *solves, PetscLogDouble counted[3], PetscLogDouble model[3])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCFFTPTDMAGetCommCounts_C", (PC, PetscInt *, PetscLogDouble[3], PetscLogDouble[3]), (pc, solves, counted, model));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,289 @@
+/*
+   Set-up of the FFT + tridiagonal pressure solver on pencils (PC fftptdma), from a
+   PPESeparable only (grid-derived or inferred operators take the same path): pencil grid,
+   groups, transposes, FFTW plans, eigenvalues and the z tridiagonal batch.
+
+   Pencil grid P1 x P2 (P1 P2 = size), rank r = r1 + P1 r2:
+     x-pencils  all x,          block r1 of y,  block r2 of z   (FFT x, contiguous lines)
+     y-pencils  block r1 of x,  all y,          block r2 of z   (FFT y, stride nx; z solve in place)
+     z-pencils  block r1 of x,  block r2 of y,  all z           (zsolve transpose: local Thomas)
+   The x <-> y transposes run inside the P1 ranks with the same r2, the z solve and the
+   y <-> z transposes inside the P2 ranks with the same r1 (MPI_Comm_split, paper 003).
+   The x-pencils are the DMDA's own boxes when px = 1, py = P1, pz = P2 and the box is the
+   whole DMDA, so the redistribution from the DMDA is then a local copy.
+
+   The z systems after the transforms are, per (kx,ky) line (paper 000, eq. 12),
+       (Lz + lambda_x + lambda_y + sigma) u = rhs / (norm_x norm_y);
+   the normalisations of the transforms are folded once into the coefficients:
+       S (Lz + lambda) u = rhs,   S = norm_x norm_y.
+*/
+#include <ppekit/private/fftptdmaimpl.h>
+
+const char *const PCFFTPTDMAZSolves[]  = {"ptdma", "transpose", "distd2", "auto", "PCFFTPTDMAZSolve", "PC_FFTPTDMA_ZSOLVE_", NULL};
+const char *const PCFFTPTDMAPlanners[] = {"estimate", "measure", "patient", "PCFFTPTDMAPlanner", "PC_FFTPTDMA_PLANNER_", NULL};
+
+/* The DM checks of the PC, on the DM it is given. */
+PetscErrorCode PPEFFTPTDMACheckDM(DM da, const char what[])
+{
+  PetscBool       isda;
+  PetscInt        dim, dof, sw;
+  DMDAStencilType st;
+
+  PetscFunctionBegin;
+  PetscCheck(da, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "PC fftptdma: %s has no DM; the operator must live on a 3D DMDA (MatGetDM() or PCSetDM())", what);
+  PetscCall(PetscObjectTypeCompare((PetscObject)da, DMDA, &isda));
+  PetscCheck(isda, PetscObjectComm((PetscObject)da), PETSC_ERR_ARG_WRONG, "PC fftptdma: the DM of %s is not a DMDA; a 3D DMDA with dof 1 is needed", what);
+  PetscCall(DMDAGetInfo(da, &dim, NULL, NULL, NULL, NULL, NULL, NULL, &dof, &sw, NULL, NULL, NULL, &st));
+  PetscCheck(dim == 3, PetscObjectComm((PetscObject)da), PETSC_ERR_ARG_WRONG, "PC fftptdma: the DMDA of %s has dimension %" PetscInt_FMT "; only 3D DMDAs are supported", what, dim);
+  PetscCheck(dof == 1, PetscObjectComm((PetscObject)da), PETSC_ERR_ARG_WRONG, "PC fftptdma: the DMDA of %s has dof = %" PetscInt_FMT "; only scalar fields (dof 1) are supported", what, dof);
+  PetscCheck(sw >= 1, PetscObjectComm((PetscObject)da), PETSC_ERR_ARG_WRONG, "PC fftptdma: the DMDA of %s has stencil width %" PetscInt_FMT "; a 7-point operator needs stencil width >= 1", what, sw);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Pencil grid: the one asked for, or keep the DMDA's pz when every z block has >= 2 points
+   (and the x-y groups fit the x and y sizes), else the divisor of size closest to it. */
+static PetscErrorCode ChoosePencilGrid(PPEFFTPTDMA *f, const PetscInt pgrid[2], PetscInt pz)
+{
+  PetscInt size = f->size, *N = f->N;
+
+  PetscFunctionBegin;
+  if (pgrid && pgrid[0] > 0 && pgrid[1] > 0) {
+    PetscCheck(pgrid[0] * pgrid[1] == size, f->comm, PETSC_ERR_ARG_INCOMP, "PC fftptdma: pencil grid %" PetscInt_FMT " x %" PetscInt_FMT " does not match the %d ranks (-pc_fftptdma_pgrid py,pz needs py*pz = number of ranks)", pgrid[0], pgrid[1], (int)size);
+    f->P[0]  = pgrid[0];
+    f->P[1]  = pgrid[1];
+    f->pauto = PETSC_FALSE;
+  } else {
+    PetscInt best = -1;
+    for (PetscInt d = 0; d <= size; d++) { /* distance from pz */
+      for (int s = 0; s < 2 && best < 0; s++) {
+        PetscInt p2 = s ? pz + d : pz - d;
+        if (p2 < 1 || p2 > size || size % p2) continue;
+        if (N[2] / p2 >= 2 && size / p2 <= PetscMin(N[0], N[1])) best = p2;
+      }
+      if (best > 0) break;
+    }
+    PetscCheck(best > 0, f->comm, PETSC_ERR_ARG_SIZ, "PC fftptdma: no pencil grid fits %d ranks on %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " unknowns (needs py <= nx, py <= ny and >= 2 z points per rank)", (int)size, N[0], N[1], N[2]);
+    f->P[1]  = best;
+    f->P[0]  = size / best;
+    f->pauto = PETSC_TRUE;
+  }
+  PetscCheck(f->P[0] <= N[0] && f->P[0] <= N[1], f->comm, PETSC_ERR_ARG_SIZ, "PC fftptdma: pencil grid %" PetscInt_FMT " x %" PetscInt_FMT ": py = %" PetscInt_FMT " ranks per x-y group need at least one x and one y index each, but the box is %" PetscInt_FMT " x %" PetscInt_FMT, f->P[0], f->P[1], f->P[0], N[0], N[1]);
+  PetscCheck(N[2] / f->P[1] >= 2, f->comm, PETSC_ERR_ARG_SIZ, "PC fftptdma: fewer than 2 z points per rank in the z group: %" PetscInt_FMT " z points over pz = %" PetscInt_FMT " ranks of pencil grid %" PetscInt_FMT " x %" PetscInt_FMT "; use fewer ranks along z (-pc_fftptdma_pgrid py,pz)", N[2], f->P[1], f->P[0], f->P[1]);
+  if (f->zsolve == PC_FFTPTDMA_ZSOLVE_TRANSPOSE)
+    PetscCheck(f->P[1] <= N[1], f->comm, PETSC_ERR_ARG_SIZ, "PC fftptdma: zsolve transpose splits y over pz = %" PetscInt_FMT " ranks but ny = %" PetscInt_FMT, f->P[1], N[1]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CreatePlans(PPEFFTPTDMA *f)
+{
+  unsigned    flags = f->planner == PC_FFTPTDMA_PLANNER_ESTIMATE ? FFTW_ESTIMATE : (f->planner == PC_FFTPTDMA_PLANNER_MEASURE ? FFTW_MEASURE : FFTW_PATIENT);
+  PetscMPIInt n0, n1, nx, ny, nz, hx;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMPIIntCast(f->N[0], &n0));
+  PetscCall(PetscMPIIntCast(f->N[1], &n1));
+  PetscCall(PetscMPIIntCast(f->ybox[3], &nx));
+  PetscCall(PetscMPIIntCast(f->xbox[4], &ny));
+  PetscCall(PetscMPIIntCast(f->xbox[5], &nz));
+  PetscCall(PetscMPIIntCast(f->xbox[4] * f->xbox[5], &hx));
+  for (int s = 0; s < 2; s++) {
+    fftw_r2r_kind kx = s ? f->kind[0].bwd : f->kind[0].fwd, ky = s ? f->kind[1].bwd : f->kind[1].fwd;
+    fftw_iodim    dim, loop[2];
+
+    /* x: contiguous lines of the x-pencil */
+    f->plan[0][s] = fftw_plan_many_r2r(1, &n0, hx, f->xbuf, NULL, 1, n0, f->xbuf, NULL, 1, n0, &kx, flags);
+    PetscCheck(f->plan[0][s], PETSC_COMM_SELF, PETSC_ERR_LIB, "FFTW could not plan the x transforms");
+    /* y: lines of stride nx in the y-pencil (nx, ny_all, nz), looping over x (stride 1) and z */
+    dim.n       = n1;
+    dim.is      = dim.os = nx;
+    loop[0].n   = nx;
+    loop[0].is  = loop[0].os = 1;
+    loop[1].n   = nz;
+    loop[1].is  = loop[1].os = nx * n1;
+    f->plan[1][s] = fftw_plan_guru_r2r(1, &dim, 2, loop, f->ybuf, f->ybuf, &ky, flags);
+    PetscCheck(f->plan[1][s], PETSC_COMM_SELF, PETSC_ERR_LIB, "FFTW could not plan the y transforms");
+  }
+  (void)ny;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SetUpZ(PPEFFTPTDMA *f, const PPESeparable *sep)
+{
+  PetscBool        inplace = (PetscBool)(f->zsolve != PC_FFTPTDMA_ZSOLVE_TRANSPOSE);
+  const PetscInt  *box     = inplace ? f->ybox : f->zbox;
+  PetscInt         nsys    = box[3] * box[4], m = box[5], zs = box[2], pin = 0, npin = 0;
+  PetscReal       *a, *b, *c, *shift, S = f->scale;
+  PPETridiagMethod method;
+
+  PetscFunctionBegin;
+  PetscCall(PPETridiagCreate(inplace ? f->zcomm : PETSC_COMM_SELF, &f->td));
+  PetscCall(PPETridiagSetSizes(f->td, nsys, m));
+  PetscCall(PetscMalloc4(m, &a, m, &b, m, &c, nsys, &shift));
+  for (PetscInt k = 0; k < m; k++) {
+    a[k] = -S * sep->zlo[zs + k];
+    b[k] = S * sep->zdi[zs + k];
+    c[k] = -S * sep->zhi[zs + k];
+  }
+  for (PetscInt j = 0; j < box[4]; j++)
+    for (PetscInt i = 0; i < box[3]; i++) shift[i + box[3] * j] = S * (f->lam[0][box[0] + i] + f->lam[1][box[1] + j] + sep->sigma);
+  PetscCall(PPETridiagSetPeriodic(f->td, (PetscBool)(sep->bc[4] == PPE_BC_PERIODIC)));
+  PetscCall(PPETridiagSetCoefficients(f->td, a, b, c));
+  PetscCall(PPETridiagSetShift(f->td, shift, NULL));
+  /* the zero mode (kx, ky) = (0, 0) of a singular operator: pinned on purpose */
+  if (f->singular && box[0] == 0 && box[1] == 0) npin = 1; /* line 0 is (kx, ky) = (0, 0); every rank of the z group has it */
+  PetscCall(PPETridiagSetPinnedLines(f->td, npin, &pin));
+  switch (f->zsolve) {
+  case PC_FFTPTDMA_ZSOLVE_PTDMA:
+    method = PPE_TRIDIAG_PTDMA;
+    break;
+  case PC_FFTPTDMA_ZSOLVE_DISTD2:
+    method = PPE_TRIDIAG_DISTD2;
+    break;
+  case PC_FFTPTDMA_ZSOLVE_TRANSPOSE:
+    method = PPE_TRIDIAG_THOMAS;
+    break;
+  default:
+    method = PPE_TRIDIAG_AUTO;
+  }
+  if (inplace && f->P[1] == 1) method = PPE_TRIDIAG_THOMAS; /* the whole line on one rank */
+  PetscCall(PPETridiagSetMethod(f->td, method));
+  PetscCall(PPETridiagSetUp(f->td));
+  PetscCall(PetscFree4(a, b, c, shift));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPESeparable *sep, const PetscInt pgrid[2], PCFFTPTDMAZSolve zsolve, PCFFTPTDMAPlanner planner)
+{
+  PetscInt        M[3], pd[3], xs, ys, zs, xm, ym, zm, whole[6], dadata[6];
+  const PetscInt *lr[3];
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(PPE_FFTPTDMASetUp, 0, 0, 0, 0));
+  PetscCall(PPEFFTPTDMAReset(f));
+  f->comm    = comm;
+  f->zsolve  = zsolve;
+  f->planner = planner;
+  PetscCallMPI(MPI_Comm_size(comm, &f->size));
+  PetscCallMPI(MPI_Comm_rank(comm, &f->rank));
+  PetscCall(PPEFFTPTDMACheckDM(da, "the operator"));
+  PetscCall(DMDAGetInfo(da, NULL, &M[0], &M[1], &M[2], &pd[0], &pd[1], &pd[2], NULL, NULL, NULL, NULL, NULL, NULL));
+  for (int d = 0; d < 3; d++) {
+    PetscCheck(M[d] == sep->M[d], comm, PETSC_ERR_ARG_INCOMP, "PC fftptdma: the DMDA has %" PetscInt_FMT " points along %c but the operator description %" PetscInt_FMT, M[d], "xyz"[d], sep->M[d]);
+    f->N[d] = sep->n[d];
+    PetscCheck(sep->n[d] >= 2 && sep->lo[d] >= 0 && sep->lo[d] + sep->n[d] <= M[d], comm, PETSC_ERR_ARG_OUTOFRANGE, "PC fftptdma: box of unknowns [%" PetscInt_FMT ", %" PetscInt_FMT ") along %c does not fit the DMDA (%" PetscInt_FMT " points) or has fewer than 2 points", sep->lo[d], sep->lo[d] + sep->n[d], "xyz"[d], M[d]);
+  }
+  PetscCheck((sep->bc[4] == PPE_BC_PERIODIC) == (sep->bc[5] == PPE_BC_PERIODIC), comm, PETSC_ERR_SUP, "PC fftptdma: z BC pair %s-%s is not supported: periodic needs both faces", PPEBCTypes[sep->bc[4]], PPEBCTypes[sep->bc[5]]);
+  for (int d = 0; d < 2; d++) {
+    PetscCheck((sep->bc[2 * d] == PPE_BC_PERIODIC) == (sep->bc[2 * d + 1] == PPE_BC_PERIODIC), comm, PETSC_ERR_SUP, "PC fftptdma: %c BC pair %s-%s is not supported: periodic needs both faces (supported: periodic-periodic and any pair of neumann and dirichlet)", "xy"[d], PPEBCTypes[sep->bc[2 * d]], PPEBCTypes[sep->bc[2 * d + 1]]);
+    PetscCall(PPEFFT1dGetKind(sep->loc[d], sep->bc[2 * d], sep->bc[2 * d + 1], f->N[d], &f->kind[d]));
+  }
+  f->box      = (PetscBool)(sep->idiag != NULL);
+  f->singular = sep->singular;
+  PetscCall(ChoosePencilGrid(f, pgrid, pd[2]));
+  f->r[0] = f->rank % f->P[0];
+  f->r[1] = f->rank / f->P[0];
+
+  /* pencils */
+  PetscCall(DMDAGetOwnershipRanges(da, &lr[0], &lr[1], &lr[2]));
+  f->daaligned = (PetscBool)(pd[0] == 1 && pd[1] == f->P[0] && pd[2] == f->P[1] && !f->box);
+  for (int d = 0; d < 3; d++) f->daaligned = (PetscBool)(f->daaligned && sep->n[d] == M[d]);
+  f->xbox[0] = 0;
+  f->xbox[3] = f->N[0];
+  if (f->daaligned) {
+    f->xbox[1] = f->xbox[2] = 0;
+    for (PetscInt q = 0; q < f->r[0]; q++) f->xbox[1] += lr[1][q];
+    for (PetscInt q = 0; q < f->r[1]; q++) f->xbox[2] += lr[2][q];
+    f->xbox[4] = lr[1][f->r[0]];
+    f->xbox[5] = lr[2][f->r[1]];
+  } else {
+    PPEBlockSplit(f->N[1], f->P[0], f->r[0], &f->xbox[1], &f->xbox[4]);
+    PPEBlockSplit(f->N[2], f->P[1], f->r[1], &f->xbox[2], &f->xbox[5]);
+  }
+  PetscCheck(f->xbox[5] >= 2 || f->P[1] == 1, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "PC fftptdma: fewer than 2 z points on rank %d of the z group (DMDA z ownership)", (int)f->rank);
+  PPEBlockSplit(f->N[0], f->P[0], f->r[0], &f->ybox[0], &f->ybox[3]);
+  f->ybox[1] = 0;
+  f->ybox[4] = f->N[1];
+  f->ybox[2] = f->xbox[2];
+  f->ybox[5] = f->xbox[5];
+  f->zbox[0] = f->ybox[0];
+  f->zbox[3] = f->ybox[3];
+  PPEBlockSplit(f->N[1], f->P[1], f->r[1], &f->zbox[1], &f->zbox[4]);
+  f->zbox[2] = 0;
+  f->zbox[5] = f->N[2];
+  PetscCallMPI(MPI_Comm_split(comm, (PetscMPIInt)f->r[1], (PetscMPIInt)f->r[0], &f->xycomm));
+  PetscCallMPI(MPI_Comm_split(comm, (PetscMPIInt)f->r[0], (PetscMPIInt)f->r[1], &f->zcomm));
+
+  /* DMDA <-> x-pencils */
+  PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
+  f->dabox[0] = xs - sep->lo[0];
+  f->dabox[1] = ys - sep->lo[1];
+  f->dabox[2] = zs - sep->lo[2];
+  f->dabox[3] = xm;
+  f->dabox[4] = ym;
+  f->dabox[5] = zm;
+  for (int d = 0; d < 3; d++) {
+    whole[d]     = 0;
+    whole[3 + d] = f->N[d];
+  }
+  PPEBoxIntersect(f->dabox, whole, dadata);
+  PetscCall(PPETransposeCreate(comm, dadata, f->dabox, f->xbox, f->xbox, PPE_FFTPTDMATransDA, &f->tda));
+  PetscCall(PetscMalloc1(f->xbox[3] * f->xbox[4] * f->xbox[5], &f->xbuf));
+  if (f->P[0] > 1) {
+    PetscCall(PetscMalloc1(f->ybox[3] * f->ybox[4] * f->ybox[5], &f->ybuf));
+    PetscCall(PPETransposeCreate(f->xycomm, f->xbox, f->xbox, f->ybox, f->ybox, PPE_FFTPTDMATransXY, &f->txy));
+  } else f->ybuf = f->xbuf;
+  if (f->zsolve == PC_FFTPTDMA_ZSOLVE_TRANSPOSE && f->P[1] > 1) {
+    PetscCall(PetscMalloc1(f->zbox[3] * f->zbox[4] * f->zbox[5], &f->zbuf));
+    PetscCall(PPETransposeCreate(f->zcomm, f->ybox, f->ybox, f->zbox, f->zbox, PPE_FFTPTDMATransYZ, &f->tyz));
+  } else f->zbuf = f->ybuf;
+
+  /* transforms, eigenvalues in their output order, z lines */
+  PetscCall(CreatePlans(f));
+  for (int d = 0; d < 2; d++) {
+    PetscCall(PetscMalloc1(f->N[d], &f->lam[d]));
+    PetscCall(PPEFFT1dEigenvalues(sep->loc[d], sep->bc[2 * d], sep->bc[2 * d + 1], f->N[d], sep->c[d], f->lam[d]));
+  }
+  f->scale = f->kind[0].norm * f->kind[1].norm;
+  PetscCall(SetUpZ(f, sep));
+  {
+    PetscInt       solves;
+    PetscLogDouble bytes, msgs;
+    PetscCall(PPETridiagGetCommCounts(f->td, &solves, &bytes, &msgs));
+    f->zbytes0 = bytes;
+  }
+
+  /* work vectors of the box and the row scaling */
+  if (f->box || sep->rowscale) PetscCall(DMCreateGlobalVector(da, &f->work));
+  if (f->box) PetscCall(DMCreateGlobalVector(da, &f->xout));
+  if (sep->rowscale) {
+    PetscCall(VecDuplicate(sep->rowscale, &f->rinv));
+    PetscCall(VecCopy(sep->rowscale, f->rinv));
+    PetscCall(VecReciprocal(f->rinv));
+  }
+  PetscCall(PetscLogEventEnd(PPE_FFTPTDMASetUp, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PPEFFTPTDMAReset(PPEFFTPTDMA *f)
+{
+  PetscFunctionBegin;
+  for (int d = 0; d < 2; d++)
+    for (int s = 0; s < 2; s++)
+      if (f->plan[d][s]) fftw_destroy_plan(f->plan[d][s]);
+  if (f->zbuf && f->zbuf != f->ybuf) PetscCall(PetscFree(f->zbuf));
+  if (f->ybuf && f->ybuf != f->xbuf) PetscCall(PetscFree(f->ybuf));
+  PetscCall(PetscFree(f->xbuf));
+  if (f->tda.abox) PetscCall(PPETransposeReset(&f->tda));
+  if (f->txy.abox) PetscCall(PPETransposeReset(&f->txy));
+  if (f->tyz.abox) PetscCall(PPETransposeReset(&f->tyz));
+  if (f->xycomm != MPI_COMM_NULL && f->xycomm) PetscCallMPI(MPI_Comm_free(&f->xycomm));
+  if (f->zcomm != MPI_COMM_NULL && f->zcomm) PetscCallMPI(MPI_Comm_free(&f->zcomm));
+  PetscCall(PPETridiagDestroy(&f->td));
+  PetscCall(PetscFree(f->lam[0]));
+  PetscCall(PetscFree(f->lam[1]));
+  PetscCall(VecDestroy(&f->work));
+  PetscCall(VecDestroy(&f->xout));
+  PetscCall(VecDestroy(&f->rinv));
+  PetscCall(PetscMemzero(f, sizeof(*f)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
