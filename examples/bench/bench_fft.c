@@ -237,8 +237,9 @@ static PetscInt MGLevels(const PetscInt N[3])
   return l;
 }
 
-/* The fftptdma solver (KSP preonly) on the matrix-free operator, options under prefix. */
-static PetscErrorCode CreateFFT(Mat A, const char prefix[], Solver *s)
+/* The fftptdma solver (KSP preonly) on the matrix-free operator, options under prefix;
+   pgrid (py,pz) and zsolve (>= 0) override the PC's defaults when given. */
+static PetscErrorCode CreateFFT(Mat A, const char prefix[], const PetscInt pgrid[2], PetscInt zsolve, Solver *s)
 {
   PC             pc;
   PetscLogDouble t0;
@@ -252,8 +253,10 @@ static PetscErrorCode CreateFFT(Mat A, const char prefix[], Solver *s)
   PetscCall(KSPSetOperators(s->ksp, A, A));
   PetscCall(KSPSetType(s->ksp, KSPPREONLY));
   PetscCall(KSPGetPC(s->ksp, &pc));
-  PetscCall(PCSetType(pc, "fftptdma"));
+  PetscCall(PCSetType(pc, PCFFTPTDMA));
   PetscCall(KSPSetFromOptions(s->ksp));
+  if (pgrid) PetscCall(PCFFTPTDMASetPencilGrid(pc, pgrid[0], pgrid[1]));
+  if (zsolve >= 0) PetscCall(PCFFTPTDMASetZSolve(pc, (PCFFTPTDMAZSolve)zsolve));
   PetscCallMPI(MPI_Barrier(PetscObjectComm((PetscObject)A)));
   PetscCall(PetscTime(&t0));
   PetscCall(KSPSetUp(s->ksp));
@@ -471,7 +474,7 @@ static PetscErrorCode TimeSize(MPI_Comm comm, PetscInt n, const PPEBenchOptions 
   PetscCall(VecDuplicate(b, &r));
   PetscCall(PetscMemzero(&fft, sizeof(fft)));
   PetscCall(PetscMemzero(&bare, sizeof(bare)));
-  if (dofft) PetscCall(CreateFFT(A, "bench_fft_", &fft));
+  if (dofft) PetscCall(CreateFFT(A, "bench_fft_", NULL, -1, &fft));
   if (dobare) {
     PetscCheck(size == 1, comm, PETSC_ERR_SUP, "The bare FFTW transforms run on 1 rank only (whole x and y lines); leave bare out of -bench_fft_solvers on %d ranks", (int)size);
     PetscCall(BareCreate(grid, flags, &bare));
@@ -560,47 +563,54 @@ static PetscErrorCode TimeSize(MPI_Comm comm, PetscInt n, const PPEBenchOptions 
    Bytes part
    --------------------------------------------------------------------------------------- */
 
-/* Bytes sent per solve, all ranks, by zsolve on pencil grid py,pz (DMDA on the x-pencil
-   process grid 1 x py x pz unless -bench_fft_bytes_dmda petsc). */
-static PetscErrorCode BytesCase(MPI_Comm comm, PetscInt n, PetscInt py, PetscInt pz, const char zsolve[], PetscBool pencil_dmda)
+/* Bytes sent per solve, all ranks, by the z method zsolve on pencil grid py,pz (DMDA on the
+   x-pencil process grid 1 x py x pz unless -bench_fft_bytes_pencil_dmda 0): PETSc's MPI
+   counters (PPECountersGet(): every message and all-to-all block, a rank's block to itself
+   included) and the PC's own per-phase counts of the bytes sent to other ranks
+   (PCFFTPTDMAGetCommCounts(): DMDA <-> x-pencils, x <-> y, z), next to the PC's model and
+   the model of paper 000 computed here from the sizes alone. */
+static PetscErrorCode BytesCase(MPI_Comm comm, PetscInt n, const PetscInt pgrid[2], PCFFTPTDMAZSolve zsolve, PetscBool pencil_dmda)
 {
   PPEGrid        grid;
   Mat            A;
   Vec            b, x, r;
   Solver         fft;
+  PC             pc;
   PPECounters    c0, c1, dc;
-  PetscLogDouble bytes;
-  PetscInt       N[3], procs[3] = {1, py, pz};
-  char           pg[64];
-  PetscReal      xy_model, z_model;
+  PetscLogDouble bytes, cnt0[3], cnt1[3], loc[6], tot[6], model[3];
+  PetscInt       N[3], procs[3] = {1, pgrid[0], pgrid[1]}, py = pgrid[0], pz = pgrid[1];
+  PetscReal      xy_paper, z_paper;
 
   PetscFunctionBegin;
   PetscCall(CreateProblem(comm, n, pencil_dmda ? procs : NULL, &grid, &A, &b));
   PetscCall(PPEGridGetSizes(grid, &N[0], &N[1], &N[2]));
   PetscCall(VecDuplicate(b, &x));
   PetscCall(VecDuplicate(b, &r));
-  PetscCall(PetscSNPrintf(pg, sizeof(pg), "%" PetscInt_FMT ",%" PetscInt_FMT, py, pz));
-  PetscCall(PetscOptionsSetValue(NULL, "-bench_fft_bytes_pc_fftptdma_pgrid", pg));
-  PetscCall(PetscOptionsSetValue(NULL, "-bench_fft_bytes_pc_fftptdma_zsolve", zsolve));
-  PetscCall(CreateFFT(A, "bench_fft_bytes_", &fft));
-  PetscCall(SolverRun(&fft, A, b, x, r, PETSC_FALSE, NULL)); /* warm-up */
+  PetscCall(CreateFFT(A, "bench_fft_bytes_", pgrid, zsolve, &fft));
+  PetscCall(KSPGetPC(fft.ksp, &pc));
+  PetscCall(SolverRun(&fft, A, b, x, r, PETSC_FALSE, NULL)); /* warm-up, and the residual */
+  PetscCall(PCFFTPTDMAGetCommCounts(pc, NULL, cnt0, NULL));
   PetscCall(PPECountersGet(&c0));
-  PetscCall(SolverRun(&fft, A, b, x, r, PETSC_TRUE, NULL));
+  PetscCall(KSPSolve(fft.ksp, b, x)); /* one solve, nothing else between the snapshots */
   PetscCall(PPECountersGet(&c1));
+  PetscCall(PCFFTPTDMAGetCommCounts(pc, NULL, cnt1, model));
   PetscCall(PPECountersDiff(&c1, &c0, &dc));
+  for (int i = 0; i < 3; i++) {
+    loc[i]     = cnt1[i] - cnt0[i];
+    loc[3 + i] = model[i];
+  }
+  PetscCall(MPIU_Allreduce(loc, tot, 6, MPIU_PETSCLOGDOUBLE, MPI_SUM, comm));
   PetscCall(MPIU_Allreduce(&dc.bytes_sent, &bytes, 1, MPIU_PETSCLOGDOUBLE, MPI_SUM, comm));
-  /* the model (paper 000 sec. 2.2.2-2.2.3), 8-byte values sent to other ranks: each x<->y
-     transpose moves the share (py-1)/py of all N values; the full-transpose z method moves
-     (pz-1)/pz of them each way; P-TDMA sends 2 boundary values per line and rank of the z
-     group to the rank that solves the reduced system of that line and gets 2 back. */
-  xy_model = 2.0 * 8.0 * N[0] * N[1] * N[2] * (py - 1) / py;
-  if (!strcmp(zsolve, "transpose")) z_model = 2.0 * 8.0 * N[0] * N[1] * N[2] * (pz - 1) / pz;
-  else z_model = 4.0 * 8.0 * N[0] * N[1] * (pz - 1);
+  /* paper 000 sec. 2.2.2-2.2.3, 8-byte values sent to other ranks: each x <-> y transpose
+     moves the share (py-1)/py of all N values; the full-transpose z method moves (pz-1)/pz
+     of them each way; P-TDMA sends 2 boundary values per line and rank of the z group to
+     the rank that solves that line's reduced system (2 pz unknowns) and gets 2 back. */
+  xy_paper = 2.0 * 8.0 * N[0] * N[1] * N[2] * (py - 1) / py;
+  if (zsolve == PC_FFTPTDMA_ZSOLVE_TRANSPOSE) z_paper = 2.0 * 8.0 * N[0] * N[1] * N[2] * (pz - 1) / pz;
+  else z_paper = 4.0 * 8.0 * N[0] * N[1] * (pz - 1);
   PetscCall(PrintHead(comm, grid, "bytes"));
-  PetscCall(PetscPrintf(comm, ", \"pgrid\": [%" PetscInt_FMT ", %" PetscInt_FMT "], \"dmda\": \"%s\", \"zsolve\": \"%s\", \"bytes_sent\": %.0f, \"model_xy\": %.0f, \"model_z\": %.0f, \"model_total\": %.0f, \"rnorm_rel\": %.3e}\n", py, pz, pencil_dmda ? "pencil" : "petsc", zsolve, (double)bytes, (double)xy_model, (double)z_model, (double)(xy_model + z_model), (double)fft.rnorm_rel));
+  PetscCall(PetscPrintf(comm, ", \"pgrid\": [%" PetscInt_FMT ", %" PetscInt_FMT "], \"dmda\": \"%s\", \"zsolve\": \"%s\", \"petsc_bytes_sent\": %.0f, \"bytes_redist\": %.0f, \"bytes_xy\": %.0f, \"bytes_z\": %.0f, \"model_redist\": %.0f, \"model_xy\": %.0f, \"model_z\": %.0f, \"paper_xy\": %.0f, \"paper_z\": %.0f, \"rnorm_rel\": %.3e}\n", py, pz, pencil_dmda ? "pencil" : "petsc", PCFFTPTDMAZSolves[zsolve], (double)bytes, (double)tot[0], (double)tot[1], (double)tot[2], (double)tot[3], (double)tot[4], (double)tot[5], (double)xy_paper, (double)z_paper, (double)fft.rnorm_rel));
   PetscCall(SolverDestroy(&fft));
-  PetscCall(PetscOptionsClearValue(NULL, "-bench_fft_bytes_pc_fftptdma_pgrid"));
-  PetscCall(PetscOptionsClearValue(NULL, "-bench_fft_bytes_pc_fftptdma_zsolve"));
   PetscCall(VecDestroy(&b));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&r));
@@ -653,8 +663,8 @@ PetscErrorCode PPEBenchFFT(MPI_Comm comm, const PPEBenchOptions *o)
     for (PetscInt i = 0; i < nsizes; i++) PetscCall(TimeSize(comm, sizes[i], o, solvers, iter_reps, rtol, fftw_flag_values[flag], FFTWFlags[flag]));
   if (dobytes)
     for (PetscInt i = 0; i < npg; i += 2) {
-      PetscCall(BytesCase(comm, bytes_n, pgrids[i], pgrids[i + 1], "ptdma", pencil_dmda));
-      PetscCall(BytesCase(comm, bytes_n, pgrids[i], pgrids[i + 1], "transpose", pencil_dmda));
+      PetscCall(BytesCase(comm, bytes_n, &pgrids[i], PC_FFTPTDMA_ZSOLVE_PTDMA, pencil_dmda));
+      PetscCall(BytesCase(comm, bytes_n, &pgrids[i], PC_FFTPTDMA_ZSOLVE_TRANSPOSE, pencil_dmda));
     }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
