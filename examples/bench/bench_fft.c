@@ -649,6 +649,15 @@ PetscErrorCode PPEBenchFFT(MPI_Comm comm, const PPEBenchOptions *o)
   if (!flg) npg = 0;
   PetscCall(PetscOptionsBool("-bench_fft_bytes_pencil_dmda", "DMDA of the bytes part on the x-pencil process grid 1,py,pz (else PETSc's choice)", NULL, pencil_dmda, &pencil_dmda, NULL));
   PetscOptionsEnd();
+  {
+    char list[256], *tok;
+    PetscCall(PetscStrncpy(list, solvers, sizeof(list)));
+    for (tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+      PetscBool known = (PetscBool)(!strcmp(tok, "fftptdma") || !strcmp(tok, "bare"));
+      for (int i = 0; i < NITER; i++) known = (PetscBool)(known || !strcmp(tok, iter_names[i]));
+      PetscCheck(known, comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown solver %s in -bench_fft_solvers: use fftptdma, bare, boomeramg, pfmg, gamg, mg, mg-sor", tok);
+    }
+  }
   PetscCheck(npg % 2 == 0, comm, PETSC_ERR_ARG_SIZ, "-bench_fft_pgrids takes pairs py,pz; got %" PetscInt_FMT " values", npg);
   PetscCheck(iter_reps >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-bench_fft_iter_reps must be >= 1, got %" PetscInt_FMT, iter_reps);
   for (PetscInt i = 0; i < npg; i += 2) PetscCheck(pgrids[i] >= 1 && pgrids[i + 1] >= 1 && pgrids[i] * pgrids[i + 1] == size, comm, PETSC_ERR_ARG_INCOMP, "-bench_fft_pgrids: %" PetscInt_FMT " x %" PetscInt_FMT " is not a grid of the %d ranks", pgrids[i], pgrids[i + 1], (int)size);
