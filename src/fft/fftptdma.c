@@ -25,7 +25,7 @@ PetscErrorCode PPEFFTPTDMAApply(PPEFFTPTDMA *f, const PPESeparable *sep, Mat A, 
 {
   Vec                rhs = b;
   const PetscScalar *ra;
-  PetscScalar       *xa;
+  PetscScalar       *xa, shift = 0.0;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PPE_FFTPTDMAApply, 0, 0, 0, 0));
@@ -46,12 +46,13 @@ PetscErrorCode PPEFFTPTDMAApply(PPEFFTPTDMA *f, const PPESeparable *sep, Mat A, 
     PetscCall(VecAYPX(f->work, -1.0, b));    /* box rows: b - A_box,out xout */
     rhs = f->work;
   }
-  if (f->rinv) {
-    PetscCall(VecPointwiseMult(f->work, rhs, f->rinv)); /* (sigma + Lx + Ly + Lz) u = rhs / rowscale */
-    rhs = f->work;
-  }
   PetscCall(VecGetArrayRead(rhs, &ra));
-  PetscCall(PPETransposeForward(&f->tda, ra, f->xbuf));
+  if (f->rinv) {
+    const PetscScalar *sa;
+    PetscCall(VecGetArrayRead(f->rinv, &sa));
+    PetscCall(PPETransposeForwardScaled(&f->tda, ra, sa, f->xbuf)); /* (sigma + Lx + Ly + Lz) u = rhs / rowscale */
+    PetscCall(VecRestoreArrayRead(f->rinv, &sa));
+  } else PetscCall(PPETransposeForward(&f->tda, ra, f->xbuf));
   PetscCall(VecRestoreArrayRead(rhs, &ra));
   PetscCall(Execute(f->plan[0][0], PPE_FFTPTDMAFFTxFwd));
   if (f->P[0] > 1) PetscCall(PPETransposeForward(&f->txy, f->xbuf, f->ybuf));
@@ -66,18 +67,17 @@ PetscErrorCode PPEFFTPTDMAApply(PPEFFTPTDMA *f, const PPESeparable *sep, Mat A, 
   PetscCall(Execute(f->plan[1][1], PPE_FFTPTDMAFFTyBwd));
   if (f->P[0] > 1) PetscCall(PPETransposeBackward(&f->txy, f->ybuf, f->xbuf));
   PetscCall(Execute(f->plan[0][1], PPE_FFTPTDMAFFTxBwd));
+  if (f->singular) { /* zero mean: the component in the null space, removed while copying back */
+    PetscInt    nloc = f->xbox[3] * f->xbox[4] * f->xbox[5];
+    PetscScalar sum  = 0;
+    for (PetscInt p = 0; p < nloc; p++) sum += f->xbuf[p];
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &sum, 1, MPIU_SCALAR, MPIU_SUM, f->comm));
+    shift = -sum / ((PetscReal)f->N[0] * f->N[1] * f->N[2]);
+  }
   if (f->box) PetscCall(VecCopy(f->xout, x)); /* outside the box; the box is overwritten next */
   PetscCall(VecGetArray(x, &xa));
-  PetscCall(PPETransposeBackward(&f->tda, f->xbuf, xa));
+  PetscCall(PPETransposeBackwardShifted(&f->tda, f->xbuf, shift, xa));
   PetscCall(VecRestoreArray(x, &xa));
-  if (f->singular) {
-    PetscScalar sum;
-    PetscInt    N;
-
-    PetscCall(VecSum(x, &sum));
-    PetscCall(VecGetSize(x, &N));
-    PetscCall(VecShift(x, -sum / N)); /* zero mean: the component in the null space */
-  }
   f->solves++;
   PetscCall(PetscLogEventEnd(PPE_FFTPTDMAApply, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -253,7 +253,7 @@ PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPES
   }
 
   /* work vectors of the box and the row scaling */
-  if (f->box || sep->rowscale) PetscCall(DMCreateGlobalVector(da, &f->work));
+  if (f->box) PetscCall(DMCreateGlobalVector(da, &f->work));
   if (f->box) PetscCall(DMCreateGlobalVector(da, &f->xout));
   if (sep->rowscale) {
     PetscCall(VecDuplicate(sep->rowscale, &f->rinv));

@@ -41,35 +41,52 @@ static inline PetscInt BoxSize(const PetscInt b[6])
   return b[3] * b[4] * b[5];
 }
 
-/* Copy box (inside array box arr of src) to a contiguous buffer, or back (unpack). */
-static void BoxPack(const PetscScalar *src, const PetscInt arr[6], const PetscInt box[6], PetscScalar *buf)
+/* Offset of the first point of row (j,k) of box inside array box arr. */
+static inline PetscInt RowOffset(const PetscInt arr[6], const PetscInt box[6], PetscInt j, PetscInt k)
+{
+  return ((box[2] + k - arr[2]) * arr[4] + (box[1] + j - arr[1])) * arr[3] + (box[0] - arr[0]);
+}
+
+/* Copy box (inside array box arr of src) to a contiguous buffer, times scale[] (same
+   layout as src) when given. */
+static void BoxPack(const PetscScalar *src, const PetscScalar *scale, const PetscInt arr[6], const PetscInt box[6], PetscScalar *buf)
 {
   for (PetscInt k = 0; k < box[5]; k++)
     for (PetscInt j = 0; j < box[4]; j++) {
-      const PetscScalar *s = src + ((box[2] + k - arr[2]) * arr[4] + (box[1] + j - arr[1])) * arr[3] + (box[0] - arr[0]);
-      memcpy(buf, s, sizeof(PetscScalar) * box[3]);
+      PetscInt off = RowOffset(arr, box, j, k);
+      if (scale)
+        for (PetscInt i = 0; i < box[3]; i++) buf[i] = src[off + i] * scale[off + i];
+      else memcpy(buf, src + off, sizeof(PetscScalar) * box[3]);
       buf += box[3];
     }
 }
 
-static void BoxUnpack(const PetscScalar *buf, const PetscInt arr[6], const PetscInt box[6], PetscScalar *dst)
+/* Contiguous buffer to a box of dst, plus shift. */
+static void BoxUnpack(const PetscScalar *buf, PetscScalar shift, const PetscInt arr[6], const PetscInt box[6], PetscScalar *dst)
 {
   for (PetscInt k = 0; k < box[5]; k++)
     for (PetscInt j = 0; j < box[4]; j++) {
-      PetscScalar *t = dst + ((box[2] + k - arr[2]) * arr[4] + (box[1] + j - arr[1])) * arr[3] + (box[0] - arr[0]);
-      memcpy(t, buf, sizeof(PetscScalar) * box[3]);
+      PetscScalar *t = dst + RowOffset(arr, box, j, k);
+      if (shift != 0.0)
+        for (PetscInt i = 0; i < box[3]; i++) t[i] = buf[i] + shift;
+      else memcpy(t, buf, sizeof(PetscScalar) * box[3]);
       buf += box[3];
     }
 }
 
-/* Direct copy of a box between two arrays. */
-static void BoxCopy(const PetscScalar *src, const PetscInt sarr[6], const PetscInt box[6], const PetscInt tarr[6], PetscScalar *dst)
+/* Direct copy of a box between two arrays: t = s * scale (scale on the source's layout) + shift. */
+static void BoxCopy(const PetscScalar *src, const PetscScalar *scale, PetscScalar shift, const PetscInt sarr[6], const PetscInt box[6], const PetscInt tarr[6], PetscScalar *dst)
 {
   for (PetscInt k = 0; k < box[5]; k++)
     for (PetscInt j = 0; j < box[4]; j++) {
-      const PetscScalar *s = src + ((box[2] + k - sarr[2]) * sarr[4] + (box[1] + j - sarr[1])) * sarr[3] + (box[0] - sarr[0]);
-      PetscScalar       *t = dst + ((box[2] + k - tarr[2]) * tarr[4] + (box[1] + j - tarr[1])) * tarr[3] + (box[0] - tarr[0]);
-      if (s != t) memcpy(t, s, sizeof(PetscScalar) * box[3]);
+      PetscInt           so = RowOffset(sarr, box, j, k);
+      const PetscScalar *s  = src + so;
+      PetscScalar       *t  = dst + RowOffset(tarr, box, j, k);
+      if (scale)
+        for (PetscInt i = 0; i < box[3]; i++) t[i] = s[i] * scale[so + i] + shift;
+      else if (shift != 0.0)
+        for (PetscInt i = 0; i < box[3]; i++) t[i] = s[i] + shift;
+      else if (s != t) memcpy(t, s, sizeof(PetscScalar) * box[3]);
     }
 }
 
@@ -137,43 +154,57 @@ PetscErrorCode PPETransposeCreate(MPI_Comm comm, const PetscInt adata[6], const 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A (array a) -> B (array b) */
-PetscErrorCode PPETransposeForward(PPETranspose *T, const PetscScalar a[], PetscScalar b[])
+/* A (array a, times scale[] on A's layout when given) -> B (array b) */
+PetscErrorCode PPETransposeForwardScaled(PPETranspose *T, const PetscScalar a[], const PetscScalar scale[], PetscScalar b[])
 {
   PetscFunctionBegin;
   if (T->event) PetscCall(PetscLogEventBegin(T->event, 0, 0, 0, 0));
   if (T->comm_any) {
     for (PetscMPIInt q = 0; q < T->size; q++)
-      if (T->acnt[q]) BoxPack(a, T->aarr, &T->abox[6 * q], T->abuf + T->adsp[q]);
+      if (T->acnt[q]) BoxPack(a, scale, T->aarr, &T->abox[6 * q], T->abuf + T->adsp[q]);
     PetscCallMPI(MPI_Alltoallv(T->abuf, T->acnt, T->adsp, MPIU_SCALAR, T->bbuf, T->bcnt, T->bdsp, MPIU_SCALAR, T->comm));
   }
-  BoxCopy(a, T->aarr, &T->abox[6 * T->rank], T->barr, b);
+  BoxCopy(a, scale, 0.0, T->aarr, &T->abox[6 * T->rank], T->barr, b);
   if (T->comm_any) {
     for (PetscMPIInt q = 0; q < T->size; q++)
-      if (T->bcnt[q]) BoxUnpack(T->bbuf + T->bdsp[q], T->barr, &T->bbox[6 * q], b);
+      if (T->bcnt[q]) BoxUnpack(T->bbuf + T->bdsp[q], 0.0, T->barr, &T->bbox[6 * q], b);
   }
   T->bytes += T->fbytes;
   if (T->event) PetscCall(PetscLogEventEnd(T->event, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* B (array b) -> A (array a): the same boxes, the other way */
-PetscErrorCode PPETransposeBackward(PPETranspose *T, const PetscScalar b[], PetscScalar a[])
+/* B (array b) -> A (array a), plus shift: the same boxes, the other way */
+PetscErrorCode PPETransposeBackwardShifted(PPETranspose *T, const PetscScalar b[], PetscScalar shift, PetscScalar a[])
 {
   PetscFunctionBegin;
   if (T->event) PetscCall(PetscLogEventBegin(T->event, 0, 0, 0, 0));
   if (T->comm_any) {
     for (PetscMPIInt q = 0; q < T->size; q++)
-      if (T->bcnt[q]) BoxPack(b, T->barr, &T->bbox[6 * q], T->bbuf + T->bdsp[q]);
+      if (T->bcnt[q]) BoxPack(b, NULL, T->barr, &T->bbox[6 * q], T->bbuf + T->bdsp[q]);
     PetscCallMPI(MPI_Alltoallv(T->bbuf, T->bcnt, T->bdsp, MPIU_SCALAR, T->abuf, T->acnt, T->adsp, MPIU_SCALAR, T->comm));
   }
-  BoxCopy(b, T->barr, &T->bbox[6 * T->rank], T->aarr, a);
+  BoxCopy(b, NULL, shift, T->barr, &T->bbox[6 * T->rank], T->aarr, a);
   if (T->comm_any) {
     for (PetscMPIInt q = 0; q < T->size; q++)
-      if (T->acnt[q]) BoxUnpack(T->abuf + T->adsp[q], T->aarr, &T->abox[6 * q], a);
+      if (T->acnt[q]) BoxUnpack(T->abuf + T->adsp[q], shift, T->aarr, &T->abox[6 * q], a);
   }
   T->bytes += T->bbytes;
   if (T->event) PetscCall(PetscLogEventEnd(T->event, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PPETransposeForward(PPETranspose *T, const PetscScalar a[], PetscScalar b[])
+{
+  PetscFunctionBegin;
+  PetscCall(PPETransposeForwardScaled(T, a, NULL, b));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PPETransposeBackward(PPETranspose *T, const PetscScalar b[], PetscScalar a[])
+{
+  PetscFunctionBegin;
+  PetscCall(PPETransposeBackwardShifted(T, b, 0.0, a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

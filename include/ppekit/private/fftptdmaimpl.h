@@ -21,8 +21,8 @@ typedef struct {
   const char   *name;     /* e.g. "DCT-II/DCT-III (REDFT10/REDFT01)" */
 } PPEFFT1dKind;
 
-PETSC_INTERN PetscErrorCode PPEFFT1dGetKind(PPELocation, PPEBCType, PPEBCType, PetscInt, PPEFFT1dKind *);
-PETSC_INTERN PetscErrorCode PPEFFT1dEigenvalues(PPELocation, PPEBCType, PPEBCType, PetscInt, PetscReal, PetscReal[]);
+PETSC_EXTERN PetscErrorCode PPEFFT1dGetKind(PPELocation, PPEBCType, PPEBCType, PetscInt, PPEFFT1dKind *);
+PETSC_EXTERN PetscErrorCode PPEFFT1dEigenvalues(PPELocation, PPEBCType, PPEBCType, PetscInt, PetscReal, PetscReal[]);
 
 /* Exchange of the values of a distributed box between two layouts A and B over a group:
    each rank holds the data box adata[] of A (inside its array box aarr[]) and bdata[] of B
@@ -44,12 +44,14 @@ typedef struct {
   PetscLogEvent  event;       /* log event of the exchange */
 } PPETranspose;
 
-PETSC_INTERN PetscErrorCode PPETransposeCreate(MPI_Comm, const PetscInt[6], const PetscInt[6], const PetscInt[6], const PetscInt[6], PetscLogEvent, PPETranspose *);
-PETSC_INTERN PetscErrorCode PPETransposeForward(PPETranspose *, const PetscScalar[], PetscScalar[]);
-PETSC_INTERN PetscErrorCode PPETransposeBackward(PPETranspose *, const PetscScalar[], PetscScalar[]);
-PETSC_INTERN PetscErrorCode PPETransposeReset(PPETranspose *);
-PETSC_INTERN void           PPEBoxIntersect(const PetscInt[6], const PetscInt[6], PetscInt[6]);
-PETSC_INTERN void           PPEBlockSplit(PetscInt, PetscInt, PetscInt, PetscInt *, PetscInt *);
+PETSC_EXTERN PetscErrorCode PPETransposeCreate(MPI_Comm, const PetscInt[6], const PetscInt[6], const PetscInt[6], const PetscInt[6], PetscLogEvent, PPETranspose *);
+PETSC_EXTERN PetscErrorCode PPETransposeForward(PPETranspose *, const PetscScalar[], PetscScalar[]);
+PETSC_EXTERN PetscErrorCode PPETransposeBackward(PPETranspose *, const PetscScalar[], PetscScalar[]);
+PETSC_EXTERN PetscErrorCode PPETransposeForwardScaled(PPETranspose *, const PetscScalar[], const PetscScalar[], PetscScalar[]);
+PETSC_EXTERN PetscErrorCode PPETransposeBackwardShifted(PPETranspose *, const PetscScalar[], PetscScalar, PetscScalar[]);
+PETSC_EXTERN PetscErrorCode PPETransposeReset(PPETranspose *);
+PETSC_EXTERN void           PPEBoxIntersect(const PetscInt[6], const PetscInt[6], PetscInt[6]);
+PETSC_EXTERN void           PPEBlockSplit(PetscInt, PetscInt, PetscInt, PetscInt *, PetscInt *);
 
 /* The solver on pencils. Rank r of the communicator is (r1, r2) = (r % P1, r / P1) of the
    pencil grid P1 x P2: x-pencils {all x} x {block r1 of y} x {block r2 of z}, y-pencils
@@ -87,9 +89,9 @@ typedef struct {
   PetscLogDouble    zbytes0;   /* tridiag bytes at set-up end */
 } PPEFFTPTDMA;
 
-PETSC_INTERN PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *, MPI_Comm, DM, const PPESeparable *, const PetscInt[2], PCFFTPTDMAZSolve, PCFFTPTDMAPlanner);
-PETSC_INTERN PetscErrorCode PPEFFTPTDMAApply(PPEFFTPTDMA *, const PPESeparable *, Mat, Vec, Vec);
-PETSC_INTERN PetscErrorCode PPEFFTPTDMAReset(PPEFFTPTDMA *);
-PETSC_INTERN PetscErrorCode PPEFFTPTDMAView(PPEFFTPTDMA *, PetscViewer);
-PETSC_INTERN PetscErrorCode PPEFFTPTDMAGetCommCounts(PPEFFTPTDMA *, PetscLogDouble[3], PetscLogDouble[3]);
-PETSC_INTERN PetscErrorCode PPEFFTPTDMACheckDM(DM, const char[]);
+PETSC_EXTERN PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *, MPI_Comm, DM, const PPESeparable *, const PetscInt[2], PCFFTPTDMAZSolve, PCFFTPTDMAPlanner);
+PETSC_EXTERN PetscErrorCode PPEFFTPTDMAApply(PPEFFTPTDMA *, const PPESeparable *, Mat, Vec, Vec);
+PETSC_EXTERN PetscErrorCode PPEFFTPTDMAReset(PPEFFTPTDMA *);
+PETSC_EXTERN PetscErrorCode PPEFFTPTDMAView(PPEFFTPTDMA *, PetscViewer);
+PETSC_EXTERN PetscErrorCode PPEFFTPTDMAGetCommCounts(PPEFFTPTDMA *, PetscLogDouble[3], PetscLogDouble[3]);
+PETSC_EXTERN PetscErrorCode PPEFFTPTDMACheckDM(DM, const char[]);

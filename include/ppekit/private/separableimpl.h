@@ -57,10 +57,10 @@ typedef struct {
   char               how[256];  /* one line for -ksp_view: how the description was obtained and what was checked */
 } PPESeparable;
 
-/* src/fft/separable.c */
-PETSC_INTERN PetscErrorCode PPESeparableCreateFromGrid(PPEGrid, PPESeparable **);
-PETSC_INTERN PetscErrorCode PPESeparableView(const PPESeparable *, PetscViewer);
-PETSC_INTERN PetscErrorCode PPESeparableDestroy(PPESeparable **);
+/* src/fft/separable.c (exported for the tests t4xx/t6xx) */
+PETSC_EXTERN PetscErrorCode PPESeparableCreateFromGrid(PPEGrid, PPESeparable **);
+PETSC_EXTERN PetscErrorCode PPESeparableView(const PPESeparable *, PetscViewer);
+PETSC_EXTERN PetscErrorCode PPESeparableDestroy(PPESeparable **);
 /* src/fft/separableinfer.c: da is the DMDA of the matrix (dof 1, 7-point star, width >= 1);
    approximate = PETSC_FALSE fails with a PETSc error naming the first check that failed. */
 PETSC_INTERN PetscErrorCode PPESeparableInferFromMat(Mat, DM, PetscBool, PPESeparable **);

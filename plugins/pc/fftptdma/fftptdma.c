@@ -215,10 +215,10 @@ static PetscErrorCode PCView_FFTPTDMA(PC pc, PetscViewer viewer)
   }
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(PPEFFTPTDMAView(&ff->f, viewer));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "operator: %s matrix, ", ff->mtype));
-  PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "operator: %s matrix\n", ff->mtype));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(PPESeparableView(ff->sep, viewer));
-  PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

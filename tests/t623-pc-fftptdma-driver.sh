@@ -1,0 +1,38 @@
+#!/bin/sh
+# PC fftptdma through ppe-solve: the channel problem solved exactly with preonly on 2 and 4
+# ranks (json: residual, bytes sent include the transposes), CG in one iteration,
+# -ksp_view facts, -help options, -log_view events.
+. "$srcdir/tests/lib.sh"
+solve="$bindir/src/tools/ppe-solve"
+opts="-ppe_problem channel -ppe_grid_n 32,24,32 -pc_type fftptdma -pc_fftptdma_planner estimate -ppe_json"
+for np in 2 4; do
+  if ! np_allowed $np; then tap_skip "[np=$np] channel preonly: more ranks than this tree runs"; continue; fi
+  out=$(ppe_mpiexec $np "$solve" $opts -ksp_type preonly -pc_fftptdma_zsolve ptdma -pc_fftptdma_pgrid $((np / 2)),2 2>&1)
+  r=$(echo "$out" | json_get rnorm_rel)
+  b=$(echo "$out" | json_get bytes_sent)
+  fle "${r:-1}" 1e-10 && fge "${b:-0}" 1
+  tap_check $? "[np=$np] channel 32x24x32, preonly, ptdma, pencil grid $((np / 2))x2: relative residual ${r:-none} <= 1e-10, bytes_sent ${b:-none} > 0"
+done
+out=$(ppe_mpiexec 2 "$solve" $opts -ksp_type cg -ksp_view 2>&1)
+its=$(echo "$out" | json_get its)
+[ "${its:-99}" -le 2 ]
+tap_check $? "[np=2] CG + fftptdma on the channel: ${its:-none} iterations (<= 2)"
+ok=0
+for pat in "transforms: x real DFT, halfcomplex (R2HC/HC2R), y real DFT" "pencil grid: py x pz = 1 x 2 (automatic" "z solve: auto" \
+           "operator: ppestencil matrix" "separable operator (grid): from the grid" "bytes per solve to other ranks"; do
+  echo "$out" | grep -qF "$pat" || { echo "# missing in -ksp_view: $pat"; ok=1; }
+done
+tap_check $ok "-ksp_view shows transforms, pencil grid, z method, operator source, bytes per solve"
+out=$(ppe_mpiexec 1 "$solve" $opts -ksp_type preonly -help 2>&1)
+ok=0
+for o in "-pc_fftptdma_zsolve" "-pc_fftptdma_pgrid" "-pc_fftptdma_approximate" "-pc_fftptdma_planner"; do
+  echo "$out" | grep -q -- "$o.*(PCFFTPTDMASet" || { echo "# missing in -help: $o"; ok=1; }
+done
+tap_check $ok "-help lists every option with its Set function"
+out=$(ppe_mpiexec 2 "$solve" $opts -ksp_type preonly -pc_fftptdma_zsolve transpose -pc_fftptdma_pgrid 1,2 -log_view 2>&1)
+ok=0
+for e in PPEFFTPTDMASetUp PPEFFTPTDMAApply PPEFFTxFwd PPEFFTyFwd PPEFFTyBwd PPEFFTxBwd PPETransposeDA PPETransposeYZ PPEFFTzSolve; do
+  echo "$out" | grep -q "^ *$e " || { echo "# missing in -log_view: $e"; ok=1; }
+done
+tap_check $ok "-log_view has the set-up, apply, four FFT, transpose and z-solve events"
+tap_done
