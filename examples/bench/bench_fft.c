@@ -463,7 +463,7 @@ static PetscErrorCode TimeSize(MPI_Comm comm, PetscInt n, const PPEBenchOptions 
   Solver      fft;
   Bare        bare;
   PetscBool   dofft = InList(solvers, "fftptdma"), dobare = InList(solvers, "bare");
-  PetscReal   bare_best[5], fft_best = 0, fft_setup = 0, asm_s = 0, pc_best = PETSC_MAX_REAL;
+  PetscReal   bare_best[5], fft_best = PETSC_MAX_REAL, fft_setup = 0, asm_s = 0, pc_best = PETSC_MAX_REAL, fastest_fft = 0, fastest_fft_t = 0;
   PetscReal   fastest_s = PETSC_MAX_REAL, fastest_total = PETSC_MAX_REAL;
   const char *fastest = NULL, *fastest_t = NULL;
   PetscMPIInt size;
@@ -489,7 +489,8 @@ static PetscErrorCode TimeSize(MPI_Comm comm, PetscInt n, const PPEBenchOptions 
       PetscLogDouble t0;
       PetscReal      t;
 
-      PetscCall(SolverRun(&fft, A, b, x, r, (PetscBool)(rep >= 0), NULL));
+      PetscCall(SolverRun(&fft, A, b, x, r, (PetscBool)(rep >= 0), &t));
+      if (rep >= 0) fft_best = PetscMin(fft_best, t);
       /* the PC alone: KSPSolve also removes the null space from b (a copy and a dot) */
       PetscCall(KSPGetPC(fft.ksp, &pc));
       PetscCallMPI(MPI_Barrier(comm));
@@ -512,7 +513,7 @@ static PetscErrorCode TimeSize(MPI_Comm comm, PetscInt n, const PPEBenchOptions 
   if (dobare) {
     PetscCall(PrintHead(comm, grid, "bare"));
     PetscCall(PetscPrintf(comm, ", \"solver\": \"fftw\", \"kinds\": [\"%s\", \"%s\"], \"fftw_flag\": \"%s\", \"plan_s\": %.6e, \"fwd_x_s\": %.6e, \"fwd_y_s\": %.6e, \"bwd_y_s\": %.6e, \"bwd_x_s\": %.6e, \"bare_s\": %.6e, \"reps\": %" PetscInt_FMT, bare.kind[0], bare.kind[1], flagname, (double)bare.plan_s, (double)bare_best[0], (double)bare_best[1], (double)bare_best[2], (double)bare_best[3], (double)bare_best[4], o->reps));
-    if (dofft) PetscCall(PetscPrintf(comm, ", \"fftptdma_solve_s\": %.6e, \"ratio_solve_bare\": %.3f, \"fftptdma_pcapply_s\": %.6e, \"ratio_pcapply_bare\": %.3f", (double)fft.best_s, (double)(fft.best_s / bare_best[4]), (double)pc_best, (double)(pc_best / bare_best[4])));
+    if (dofft) PetscCall(PetscPrintf(comm, ", \"fftptdma_solve_s\": %.6e, \"ratio_solve_bare\": %.3f, \"fftptdma_pcapply_s\": %.6e, \"ratio_pcapply_bare\": %.3f", (double)fft_best, (double)(fft_best / bare_best[4]), (double)pc_best, (double)(pc_best / bare_best[4])));
     PetscCall(PetscPrintf(comm, "}\n"));
     PetscCall(BareDestroy(&bare));
   }
@@ -542,26 +543,28 @@ static PetscErrorCode TimeSize(MPI_Comm comm, PetscInt n, const PPEBenchOptions 
     }
     PetscCall(PrintSolver(comm, grid, &s, dofft ? pair_best : 0, fft_setup));
     if (s.best_s < fastest_s) {
-      fastest_s = s.best_s;
-      fastest   = s.name;
+      fastest_s   = s.best_s;
+      fastest     = s.name;
+      fastest_fft = pair_best;
     }
     if (s.assembly_s + s.setup_s + s.best_s < fastest_total) {
       fastest_total = s.assembly_s + s.setup_s + s.best_s;
       fastest_t     = s.name;
+      fastest_fft_t = pair_best;
     }
     PetscCall(SolverDestroy(&s));
   }
   PetscCall(MatDestroy(&Aaij));
 
-  /* the summary: the acceptance bars of issue 4, as information */
+  /* the summary: the acceptance bars of issue 4, as information; every ratio uses the
+     fftptdma solves that alternated with the variant it is compared with */
   if (dofft) {
-    fft_best = fft.best_s;
     PetscCall(PrintHead(comm, grid, "summary"));
-    PetscCall(PetscPrintf(comm, ", \"fftptdma_setup_s\": %.6e, \"fftptdma_solve_s\": %.6e, \"fftptdma_solves\": %" PetscInt_FMT ", \"fftptdma_rnorm_rel\": %.3e", (double)fft_setup, (double)fft_best, fft.nsolves, (double)fft.rnorm_rel));
+    PetscCall(PetscPrintf(comm, ", \"fftptdma_setup_s\": %.6e, \"fftptdma_solve_s\": %.6e, \"fftptdma_best_s\": %.6e, \"fftptdma_solves\": %" PetscInt_FMT ", \"fftptdma_rnorm_rel\": %.3e", (double)fft_setup, (double)fft_best, (double)fft.best_s, fft.nsolves, (double)fft.rnorm_rel));
     if (dobare) PetscCall(PetscPrintf(comm, ", \"bare_s\": %.6e, \"ratio_solve_bare\": %.3f, \"bar_solve_bare\": 1.5, \"pass_solve_bare\": %s, \"fftptdma_pcapply_s\": %.6e, \"ratio_pcapply_bare\": %.3f", (double)bare_best[4], (double)(fft_best / bare_best[4]), fft_best <= 1.5 * bare_best[4] ? "true" : "false", (double)pc_best, (double)(pc_best / bare_best[4])));
     if (fastest)
-      PetscCall(PetscPrintf(comm, ", \"fastest_iterative\": \"%s\", \"fastest_iterative_s\": %.6e, \"ratio_iterative\": %.2f, \"fastest_iterative_setup_solve\": \"%s\", \"fastest_iterative_setup_solve_s\": %.6e, \"ratio_iterative_setup_solve\": %.2f, \"bar_iterative\": 10, \"pass_iterative\": %s", fastest, (double)fastest_s, (double)(fastest_s / fft_best), fastest_t, (double)fastest_total,
-                            (double)(fastest_total / (fft_setup + fft_best)), fastest_s >= 10 * fft_best ? "true" : "false"));
+      PetscCall(PetscPrintf(comm, ", \"fastest_iterative\": \"%s\", \"fastest_iterative_s\": %.6e, \"fftptdma_paired_s\": %.6e, \"ratio_iterative\": %.2f, \"fastest_iterative_setup_solve\": \"%s\", \"fastest_iterative_setup_solve_s\": %.6e, \"ratio_iterative_setup_solve\": %.2f, \"bar_iterative\": 10, \"pass_iterative\": %s", fastest, (double)fastest_s, (double)fastest_fft, (double)(fastest_s / fastest_fft), fastest_t, (double)fastest_total,
+                            (double)(fastest_total / (fft_setup + fastest_fft_t)), fastest_s >= 10 * fastest_fft ? "true" : "false"));
     PetscCall(PetscPrintf(comm, "}\n"));
   }
   PetscCall(SolverDestroy(&fft));
