@@ -1,10 +1,9 @@
 #!/bin/sh
 # ppe-bench -bench fft at a tiny size: every line is well-formed JSON with the keys the
 # docs section reads, PC fftptdma solves the channel problem exactly (true residual), the
-# iterative solvers reach rtol 1e-8, the bytes per solve of each phase equal the PC's model
-# and paper 000's model on 2 and 4 ranks (P-TDMA z bytes = 2 pz / nz of the
-# transpose method's), and bad
-# options get clear errors. No timing is asserted.
+# iterative solvers reach rtol 1e-8, on 2 and 4 ranks the bytes per solve of each phase
+# equal the PC's model and paper 000's model (P-TDMA z bytes = 2 pz / nz of the transpose
+# method's), and bad options get clear errors. No timing is asserted.
 . "$srcdir/tests/lib.sh"
 bench="$bindir/examples/bench/ppe-bench"
 
