@@ -283,6 +283,57 @@ static PetscErrorCode CheckBoxAndRowScale(MPI_Comm comm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* (2b) a new set-up with other operator values on the same DMDA keeps the pencils and the
+   plans and solves the new operator (shift and z coefficients changed) */
+static PetscErrorCode CheckReuse(MPI_Comm comm)
+{
+  const PPEBCType bc[6] = {PPE_BC_NEUMANN, PPE_BC_DIRICHLET, PPE_BC_PERIODIC, PPE_BC_PERIODIC, PPE_BC_NEUMANN, PPE_BC_NEUMANN};
+  const PetscInt  N[3]  = {12, 10, 16};
+  PPEGrid         grid;
+  PPESeparable   *sep;
+  PPEFFTPTDMA     f;
+  DM              da;
+  fftw_plan       p0;
+  PetscReal       rel[2];
+
+  PetscFunctionBegin;
+  PetscCall(MakeGrid(comm, N, PPE_LOCATION_CELL, bc, PETSC_TRUE, 0.0, NULL, &grid));
+  PetscCall(PPESeparableCreateFromGrid(grid, &sep));
+  PetscCall(PPEGridGetDM(grid, &da));
+  PetscCall(PetscMemzero(&f, sizeof(f)));
+  for (int pass = 0; pass < 2; pass++) {
+    Mat         A;
+    Vec         b, x;
+    PetscRandom rnd;
+
+    if (pass) {
+      sep->sigma = 3.0;
+      for (PetscInt k = 0; k < N[2]; k++) {
+        sep->zlo[k] *= 1.5;
+        sep->zhi[k] *= 1.5;
+        sep->zdi[k] *= 1.5;
+      }
+    }
+    PetscCall(PPEFFTPTDMASetUp(&f, comm, da, sep, NULL, PC_FFTPTDMA_ZSOLVE_PTDMA, PC_FFTPTDMA_PLANNER_ESTIMATE));
+    if (!pass) p0 = f.plan[0][0];
+    PetscCall(AssembleFromSep(sep, da, &A));
+    PetscCall(MatCreateVecs(A, &x, &b));
+    PetscCall(PetscRandomCreate(comm, &rnd));
+    PetscCall(VecSetRandom(b, rnd));
+    PetscCall(PPEFFTPTDMAApply(&f, sep, A, b, x));
+    PetscCall(RelResidual(A, b, x, &rel[pass]));
+    PetscCall(PetscRandomDestroy(&rnd));
+    PetscCall(VecDestroy(&b));
+    PetscCall(VecDestroy(&x));
+    PetscCall(MatDestroy(&A));
+  }
+  PetscCall(TapCheck(comm, (PetscBool)(f.relayouts == 1 && f.plan[0][0] == p0 && rel[0] < 1e-12 && rel[1] < 1e-12), "new set-up with another shift and z operator keeps pencils and plans (%" PetscInt_FMT " kept), residuals %.2e and %.2e", f.relayouts, (double)rel[0], (double)rel[1]));
+  PetscCall(PPEFFTPTDMAReset(&f));
+  PetscCall(PPESeparableDestroy(&sep));
+  PetscCall(PPEGridDestroy(&grid));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* (3) one accuracy case: preonly with ptdma, transpose and auto */
 static PetscErrorCode SolveCase(MPI_Comm comm, const PetscInt N[3], PPELocation loc, const PPEBCType bc[6], PetscBool stretch, const PetscInt procs[3], PetscReal *res, PetscReal *diff, PetscInt pg[2])
 {
@@ -527,6 +578,7 @@ int main(int argc, char **argv)
   PetscCheck(size <= 8 && ngrids[size - 1] > 0, PETSC_COMM_WORLD, PETSC_ERR_SUP, "Run on 1, 2, 4 or 8 ranks");
   PetscCall(CheckDescription(PETSC_COMM_WORLD));
   PetscCall(CheckBoxAndRowScale(PETSC_COMM_WORLD));
+  PetscCall(CheckReuse(PETSC_COMM_WORLD));
   {
     PetscInt its[2];
     PetscCall(CheckChannelCG(PETSC_COMM_WORLD, 0.1, 8, &its[0]));

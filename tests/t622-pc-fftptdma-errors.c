@@ -1,6 +1,6 @@
 static const char help[] = "PC fftptdma: bad input gets a PETSc error naming what was wrong and what is\n\
 allowed, on every rank: DMDA with dof 2, stencil width 0, fewer than 2 z points per rank of\n\
-the z group, a pencil grid that does not match the ranks, a BC pair periodic at one face only,\n\
+the z group, a pencil grid that does not match the ranks, zsolve distd2 on a singular operator, a BC pair periodic at one face only,\n\
 non-uniform x spacing, an assembled operator without the inference.\n";
 
 #include <ppekit/private/fftptdmaimpl.h>
@@ -103,6 +103,27 @@ int main(int argc, char **argv)
     PetscCall(TrySetUp(A, 1, size, &code));
     PetscCall(Expect(comm, "3 z points over pz = ranks", code, PETSC_ERR_ARG_SIZ, "fewer than 2 z points per rank in the z group"));
     PetscCall(MatDestroy(&A));
+    PetscCall(PPEGridDestroy(&g));
+  }
+  {
+    /* a singular operator (no Dirichlet face) with zsolve distd2 */
+    PC  pc;
+    Mat S;
+    PetscCall(PPEGridCreate(comm, &g));
+    PetscCall(PPEGridSetSizes(g, 8, 6, 8));
+    PetscCall(PPEGridSetBCString(g, "PPNNNN"));
+    PetscCall(PPEGridSetUp(g));
+    PetscCall(PPEStencilCreate(g, &S));
+    PetscCall(PCCreate(comm, &pc));
+    PetscCall(PCSetType(pc, PCFFTPTDMA));
+    PetscCall(PCSetOperators(pc, S, S));
+    PetscCall(PCFFTPTDMASetZSolve(pc, PC_FFTPTDMA_ZSOLVE_DISTD2));
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    code = PCSetUp(pc);
+    PetscCall(PetscPopErrorHandler());
+    PetscCall(Expect(comm, "zsolve distd2 on a singular operator", code, PETSC_ERR_ARG_INCOMP, "distd2 cannot solve the pinned zero mode of a singular operator"));
+    PetscCall(PCDestroy(&pc));
+    PetscCall(MatDestroy(&S));
     PetscCall(PPEGridDestroy(&g));
   }
   PetscCall(GridMatrix(comm, 8, NULL, &g, &A));

@@ -152,20 +152,107 @@ static PetscErrorCode SetUpZ(PPEFFTPTDMA *f, const PPESeparable *sep)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The operator part of the set-up: eigenvalues in the transforms' output order, the z lines,
+   the work vectors of the box and the row scaling. */
+static PetscErrorCode SetUpOperator(PPEFFTPTDMA *f, DM da, const PPESeparable *sep)
+{
+  PetscFunctionBegin;
+  f->singular = sep->singular;
+  PetscCheck(!(f->singular && f->zsolve == PC_FFTPTDMA_ZSOLVE_DISTD2), f->comm, PETSC_ERR_ARG_INCOMP, "PC fftptdma: -pc_fftptdma_zsolve distd2 cannot solve the pinned zero mode of a singular operator (no Dirichlet face, no shift); use ptdma or auto (auto runs DistD2 on every line where it is exact)");
+  for (int d = 0; d < 2; d++) {
+    PetscCall(PetscMalloc1(f->N[d], &f->lam[d]));
+    PetscCall(PPEFFT1dEigenvalues(sep->loc[d], sep->bc[2 * d], sep->bc[2 * d + 1], f->N[d], sep->c[d], f->lam[d]));
+  }
+  f->scale = f->kind[0].norm * f->kind[1].norm;
+  PetscCall(SetUpZ(f, sep));
+  {
+    PetscInt       solves;
+    PetscLogDouble bytes, msgs;
+    PetscCall(PPETridiagGetCommCounts(f->td, &solves, &bytes, &msgs));
+    f->zbytes0 = bytes;
+  }
+  if (f->box) PetscCall(DMCreateGlobalVector(da, &f->work));
+  if (f->box) PetscCall(DMCreateGlobalVector(da, &f->xout));
+  if (sep->rowscale) {
+    PetscCall(VecDuplicate(sep->rowscale, &f->rinv));
+    PetscCall(VecCopy(sep->rowscale, f->rinv));
+    PetscCall(VecReciprocal(f->rinv));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ResetOperator(PPEFFTPTDMA *f)
+{
+  PetscFunctionBegin;
+  PetscCall(PPETridiagDestroy(&f->td));
+  PetscCall(PetscFree(f->lam[0]));
+  PetscCall(PetscFree(f->lam[1]));
+  PetscCall(VecDestroy(&f->work));
+  PetscCall(VecDestroy(&f->xout));
+  PetscCall(VecDestroy(&f->rinv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* What the pencils, transposes and plans depend on: when it is unchanged at a new set-up
+   (new operator values, shift or z coefficients on the same DMDA) they are kept. */
+static PetscErrorCode LayoutKey(MPI_Comm comm, DM da, const PPESeparable *sep, const PetscInt pgrid[2], PCFFTPTDMAZSolve zsolve, PCFFTPTDMAPlanner planner, PetscInt key[])
+{
+  PetscInt    q = 0, c[6], pd[3];
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(DMDAGetInfo(da, NULL, NULL, NULL, NULL, &pd[0], &pd[1], &pd[2], NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetCorners(da, &c[0], &c[1], &c[2], &c[3], &c[4], &c[5]));
+  key[q++] = size;
+  for (int d = 0; d < 3; d++) {
+    key[q++] = sep->M[d];
+    key[q++] = sep->lo[d];
+    key[q++] = sep->n[d];
+    key[q++] = pd[d];
+  }
+  for (int d = 0; d < 6; d++) key[q++] = c[d];
+  for (int d = 0; d < 2; d++) key[q++] = sep->loc[d];
+  for (int f = 0; f < 4; f++) key[q++] = sep->bc[f];
+  key[q++] = pgrid ? pgrid[0] : 0;
+  key[q++] = pgrid ? pgrid[1] : 0;
+  key[q++] = zsolve;
+  key[q++] = planner;
+  key[q++] = sep->idiag != NULL;
+  PetscCheck(q == PPE_FFTPTDMA_KEY, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Layout key has %" PetscInt_FMT " entries", q);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPESeparable *sep, const PetscInt pgrid[2], PCFFTPTDMAZSolve zsolve, PCFFTPTDMAPlanner planner)
 {
-  PetscInt        M[3], pd[3], xs, ys, zs, xm, ym, zm, whole[6], dadata[6];
+  PetscInt        M[3], pd[3], xs, ys, zs, xm, ym, zm, whole[6], dadata[6], key[PPE_FFTPTDMA_KEY];
   const PetscInt *lr[3];
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PPE_FFTPTDMASetUp, 0, 0, 0, 0));
+  PetscCall(PPEFFTPTDMACheckDM(da, "the operator"));
+  PetscCall(LayoutKey(comm, da, sep, pgrid, zsolve, planner, key));
+  if (f->xbuf && f->comm == comm) {
+    PetscBool same = PETSC_TRUE;
+    for (int q = 0; q < PPE_FFTPTDMA_KEY; q++) same = (PetscBool)(same && key[q] == f->key[q]);
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &same, 1, MPIU_BOOL, MPI_LAND, comm));
+    if (same) { /* same pencils, transposes and plans: only the operator part is redone */
+      PetscCall(ResetOperator(f));
+      f->relayouts++;
+      f->solves    = 0;
+      f->tda.bytes = f->txy.bytes = f->tyz.bytes = 0;
+      PetscCall(SetUpOperator(f, da, sep));
+      PetscCall(PetscLogEventEnd(PPE_FFTPTDMASetUp, 0, 0, 0, 0));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
   PetscCall(PPEFFTPTDMAReset(f));
+  for (int q = 0; q < PPE_FFTPTDMA_KEY; q++) f->key[q] = key[q];
   f->comm    = comm;
   f->zsolve  = zsolve;
   f->planner = planner;
   PetscCallMPI(MPI_Comm_size(comm, &f->size));
   PetscCallMPI(MPI_Comm_rank(comm, &f->rank));
-  PetscCall(PPEFFTPTDMACheckDM(da, "the operator"));
   PetscCall(DMDAGetInfo(da, NULL, &M[0], &M[1], &M[2], &pd[0], &pd[1], &pd[2], NULL, NULL, NULL, NULL, NULL, NULL));
   for (int d = 0; d < 3; d++) {
     PetscCheck(M[d] == sep->M[d], comm, PETSC_ERR_ARG_INCOMP, "PC fftptdma: the DMDA has %" PetscInt_FMT " points along %c but the operator description %" PetscInt_FMT, M[d], "xyz"[d], sep->M[d]);
@@ -177,8 +264,7 @@ PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPES
     PetscCheck((sep->bc[2 * d] == PPE_BC_PERIODIC) == (sep->bc[2 * d + 1] == PPE_BC_PERIODIC), comm, PETSC_ERR_SUP, "PC fftptdma: %c BC pair %s-%s is not supported: periodic needs both faces (supported: periodic-periodic and any pair of neumann and dirichlet)", "xy"[d], PPEBCTypes[sep->bc[2 * d]], PPEBCTypes[sep->bc[2 * d + 1]]);
     PetscCall(PPEFFT1dGetKind(sep->loc[d], sep->bc[2 * d], sep->bc[2 * d + 1], f->N[d], &f->kind[d]));
   }
-  f->box      = (PetscBool)(sep->idiag != NULL);
-  f->singular = sep->singular;
+  f->box = (PetscBool)(sep->idiag != NULL);
   PetscCall(ChoosePencilGrid(f, pgrid, pd[2]));
   f->r[0] = f->rank % f->P[0];
   f->r[1] = f->rank / f->P[0];
@@ -237,29 +323,8 @@ PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPES
     PetscCall(PPETransposeCreate(f->zcomm, f->ybox, f->ybox, f->zbox, f->zbox, PPE_FFTPTDMATransYZ, &f->tyz));
   } else f->zbuf = f->ybuf;
 
-  /* transforms, eigenvalues in their output order, z lines */
   PetscCall(CreatePlans(f));
-  for (int d = 0; d < 2; d++) {
-    PetscCall(PetscMalloc1(f->N[d], &f->lam[d]));
-    PetscCall(PPEFFT1dEigenvalues(sep->loc[d], sep->bc[2 * d], sep->bc[2 * d + 1], f->N[d], sep->c[d], f->lam[d]));
-  }
-  f->scale = f->kind[0].norm * f->kind[1].norm;
-  PetscCall(SetUpZ(f, sep));
-  {
-    PetscInt       solves;
-    PetscLogDouble bytes, msgs;
-    PetscCall(PPETridiagGetCommCounts(f->td, &solves, &bytes, &msgs));
-    f->zbytes0 = bytes;
-  }
-
-  /* work vectors of the box and the row scaling */
-  if (f->box) PetscCall(DMCreateGlobalVector(da, &f->work));
-  if (f->box) PetscCall(DMCreateGlobalVector(da, &f->xout));
-  if (sep->rowscale) {
-    PetscCall(VecDuplicate(sep->rowscale, &f->rinv));
-    PetscCall(VecCopy(sep->rowscale, f->rinv));
-    PetscCall(VecReciprocal(f->rinv));
-  }
+  PetscCall(SetUpOperator(f, da, sep));
   PetscCall(PetscLogEventEnd(PPE_FFTPTDMASetUp, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -278,12 +343,7 @@ PetscErrorCode PPEFFTPTDMAReset(PPEFFTPTDMA *f)
   if (f->tyz.abox) PetscCall(PPETransposeReset(&f->tyz));
   if (f->xycomm != MPI_COMM_NULL && f->xycomm) PetscCallMPI(MPI_Comm_free(&f->xycomm));
   if (f->zcomm != MPI_COMM_NULL && f->zcomm) PetscCallMPI(MPI_Comm_free(&f->zcomm));
-  PetscCall(PPETridiagDestroy(&f->td));
-  PetscCall(PetscFree(f->lam[0]));
-  PetscCall(PetscFree(f->lam[1]));
-  PetscCall(VecDestroy(&f->work));
-  PetscCall(VecDestroy(&f->xout));
-  PetscCall(VecDestroy(&f->rinv));
+  PetscCall(ResetOperator(f));
   PetscCall(PetscMemzero(f, sizeof(*f)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -53,6 +53,8 @@ PETSC_EXTERN PetscErrorCode PPETransposeReset(PPETranspose *);
 PETSC_EXTERN void           PPEBoxIntersect(const PetscInt[6], const PetscInt[6], PetscInt[6]);
 PETSC_EXTERN void           PPEBlockSplit(PetscInt, PetscInt, PetscInt, PetscInt *, PetscInt *);
 
+#define PPE_FFTPTDMA_KEY 30 /* entries of the layout key */
+
 /* The solver on pencils. Rank r of the communicator is (r1, r2) = (r % P1, r / P1) of the
    pencil grid P1 x P2: x-pencils {all x} x {block r1 of y} x {block r2 of z}, y-pencils
    {block r1 of x} x {all y} x {block r2 of z}, z-pencils {block r1 of x} x {block r2 of y}
@@ -87,6 +89,8 @@ typedef struct {
   Vec               rinv;      /* 1/rowscale, or NULL */
   PetscInt          solves;    /* applications so far */
   PetscLogDouble    zbytes0;   /* tridiag bytes at set-up end */
+  PetscInt          key[PPE_FFTPTDMA_KEY]; /* what the layout was built for (fftsetup.c, LayoutKey) */
+  PetscInt          relayouts; /* set-ups since the layout was built that kept it (pencils, transposes, plans) */
 } PPEFFTPTDMA;
 
 PETSC_EXTERN PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *, MPI_Comm, DM, const PPESeparable *, const PetscInt[2], PCFFTPTDMAZSolve, PCFFTPTDMAPlanner);
