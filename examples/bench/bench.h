@@ -20,3 +20,4 @@ PetscErrorCode PPEBenchStencil(MPI_Comm, const PPEBenchOptions *);
 PetscErrorCode PPEBenchTridiag(MPI_Comm, const PPEBenchOptions *);
 PetscErrorCode PPEBenchTileILU(MPI_Comm, const PPEBenchOptions *);
 PetscErrorCode PPEBenchKrylov(MPI_Comm, const PPEBenchOptions *);
+PetscErrorCode PPEBenchFFT(MPI_Comm, const PPEBenchOptions *);

@@ -13,6 +13,7 @@ static const struct {
   {"tridiag", PPEBenchTridiag}, /* batched tridiagonal solves vs STREAM copy, bytes vs model */
   {"tileilu", PPEBenchTileILU}, /* PC tileilu tile shapes vs bjacobi+ILU(0)/ICC(0): apply time, CG */
   {"krylov",  PPEBenchKrylov},  /* KSP cbcg vs cg and pipecg: iterations, time and reductions per iteration */
+  {"fft",     PPEBenchFFT},     /* PC fftptdma vs bare FFTW transforms and PETSc/hypre solvers, bytes vs model */
 };
 static const PetscInt nkinds = (PetscInt)(sizeof(kinds) / sizeof(kinds[0]));
 

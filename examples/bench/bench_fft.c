@@ -1,0 +1,696 @@
+/*
+   ppe-bench -bench fft: the exact FFT + tridiagonal pressure solve (PC fftptdma, paper 000
+   sec. 2.2) on the channel problem of ppe-solve (periodic x,y, Neumann walls, tanh-stretched
+   z, cell-centred; any -ppe_grid_* option applies), against
+
+   - bare:      the FFTW transforms alone on the same data: the real-to-real (or
+                real-to-halfcomplex) kinds of each direction's BC pair, x lines (contiguous)
+                then y lines (stride nx), forward and back, planned here with the same FFTW
+                flags (-bench_fft_fftw_flag); the floor of any FFT solver;
+   - iterative: CG to a true relative residual -bench_fft_rtol (unpreconditioned norm, so
+                that every solver stops at the same accuracy) with hypre BoomerAMG, hypre
+                PFMG on a hyprestruct matrix, PETSc GAMG, and geometric multigrid (PCMG on
+                the DMDA, piecewise-constant cell-centred transfers, Galerkin coarse
+                operators) with PETSc's default smoother and with one SSOR sweep.
+
+   Timing part (-bench_fft_time, default on 1 rank): for each size of -bench_fft_n, the set-up
+   of every solver is timed separately; then the fftptdma solve (KSP preonly, and PCApply()
+   alone: KSPSolve() also projects the null space out of b) and the bare transforms
+   alternate in -bench_reps repetitions after a warm-up, and each iterative solver
+   alternates with fftptdma solves in -bench_fft_iter_reps repetitions (one iterative solver
+   held in memory at a time). Best times are reported with the ratios the issue asks for:
+   fftptdma / bare (bar <= 1.5) and fastest iterative / fftptdma (bar >= 10).
+
+   Bytes part (-bench_fft_bytes, default on more than 1 rank): for each pencil grid py,pz of
+   -bench_fft_pgrids (default: every factorisation of the rank count) and both z methods
+   (ptdma, transpose), the bytes sent per solve, read from PPEKit's counters (all ranks
+   together), next to the communication model of paper 000 sec. 2.2.3.
+
+   One JSON line per measurement.
+*/
+#include "bench.h"
+#include <fftw3.h>
+
+/* Maximum over ranks of a time. */
+static PetscErrorCode MaxTime(MPI_Comm comm, PetscReal *t)
+{
+  PetscFunctionBegin;
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, t, 1, MPIU_REAL, MPIU_MAX, comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Seconds since t0, maximum over ranks. */
+static PetscErrorCode Elapsed(MPI_Comm comm, PetscLogDouble t0, PetscReal *t)
+{
+  PetscLogDouble t1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&t1));
+  *t = (PetscReal)(t1 - t0);
+  PetscCall(MaxTime(comm, t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------------------------------
+   The bare transforms
+   --------------------------------------------------------------------------------------- */
+
+static const char *const FFTWFlags[] = {"estimate", "measure", "patient", "FFTWFlag", "FFTW_FLAG_", NULL};
+static const unsigned    fftw_flag_values[] = {FFTW_ESTIMATE, FFTW_MEASURE, FFTW_PATIENT};
+
+/* The FFTW kinds that diagonalise the second difference of a BC pair (forward, backward),
+   and a name. Periodic: the real DFT in FFTW's halfcomplex layout (same size as the data).
+   Cell-centred unknowns (x_i = (i+1/2) h): DCT/DST-II forward, -III back for equal BCs,
+   the -IV kinds (their own inverses) for mixed ones. Vertex-centred: Neumann-Neumann keeps
+   both boundary nodes (DCT-I), Dirichlet-Dirichlet keeps the interior nodes (DST-I), mixed
+   pairs keep the Neumann node (DCT/DST-III forward, -II back). */
+static PetscErrorCode BareKinds(PPEGrid grid, PetscInt d, fftw_r2r_kind *fwd, fftw_r2r_kind *bwd, const char **name)
+{
+  PPEBCType   lo, hi;
+  PPELocation loc;
+  PetscBool   cell;
+
+  PetscFunctionBegin;
+  PetscCall(PPEGridGetBC(grid, (PPEFace)(2 * d), &lo));
+  PetscCall(PPEGridGetBC(grid, (PPEFace)(2 * d + 1), &hi));
+  PetscCall(PPEGridGetLocation(grid, &loc));
+  cell = (PetscBool)(loc == PPE_LOCATION_CELL);
+  if (lo == PPE_BC_PERIODIC) {
+    *fwd  = FFTW_R2HC;
+    *bwd  = FFTW_HC2R;
+    *name = "R2HC/HC2R";
+  } else if (lo == PPE_BC_NEUMANN && hi == PPE_BC_NEUMANN) {
+    *fwd  = cell ? FFTW_REDFT10 : FFTW_REDFT00;
+    *bwd  = cell ? FFTW_REDFT01 : FFTW_REDFT00;
+    *name = cell ? "REDFT10/REDFT01" : "REDFT00/REDFT00";
+  } else if (lo == PPE_BC_DIRICHLET && hi == PPE_BC_DIRICHLET) {
+    *fwd  = cell ? FFTW_RODFT10 : FFTW_RODFT00;
+    *bwd  = cell ? FFTW_RODFT01 : FFTW_RODFT00;
+    *name = cell ? "RODFT10/RODFT01" : "RODFT00/RODFT00";
+  } else if (lo == PPE_BC_NEUMANN) {
+    *fwd  = cell ? FFTW_REDFT11 : FFTW_REDFT01;
+    *bwd  = cell ? FFTW_REDFT11 : FFTW_REDFT10;
+    *name = cell ? "REDFT11/REDFT11" : "REDFT01/REDFT10";
+  } else {
+    *fwd  = cell ? FFTW_RODFT11 : FFTW_RODFT01;
+    *bwd  = cell ? FFTW_RODFT11 : FFTW_RODFT10;
+    *name = cell ? "RODFT11/RODFT11" : "RODFT01/RODFT10";
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+typedef struct {
+  fftw_plan   plan[4]; /* forward x, forward y, backward y, backward x */
+  double     *work;    /* the data, transformed in place */
+  const char *kind[2]; /* kinds of x and y, for the output */
+  PetscInt    n;       /* local number of values */
+  PetscReal   plan_s;  /* planning time */
+} Bare;
+
+/* Plans in place on one rank's whole array (natural DMDA order, x fastest): x lines are
+   contiguous (batch of ny*nz lines of stride 1, distance nx), y lines have stride nx
+   (batch of nx lines of distance 1 in each of the nz planes of distance nx*ny). */
+static PetscErrorCode BareCreate(PPEGrid grid, unsigned flags, Bare *b)
+{
+  PetscInt       N[3];
+  fftw_r2r_kind  kf[2], kb[2];
+  fftw_iodim     dx, dy, hx, hy[2];
+  PetscLogDouble t0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(b, sizeof(*b)));
+  PetscCall(PPEGridGetSizes(grid, &N[0], &N[1], &N[2]));
+  for (PetscInt d = 0; d < 2; d++) PetscCall(BareKinds(grid, d, &kf[d], &kb[d], &b->kind[d]));
+  b->n    = N[0] * N[1] * N[2];
+  b->work = fftw_alloc_real((size_t)b->n);
+  PetscCheck(b->work, PETSC_COMM_SELF, PETSC_ERR_MEM, "fftw_alloc_real() failed for %" PetscInt_FMT " values", b->n);
+  dx    = (fftw_iodim){(int)N[0], 1, 1};
+  hx    = (fftw_iodim){(int)(N[1] * N[2]), (int)N[0], (int)N[0]};
+  dy    = (fftw_iodim){(int)N[1], (int)N[0], (int)N[0]};
+  hy[0] = (fftw_iodim){(int)N[0], 1, 1};
+  hy[1] = (fftw_iodim){(int)N[2], (int)(N[0] * N[1]), (int)(N[0] * N[1])};
+  PetscCall(PetscTime(&t0));
+  b->plan[0] = fftw_plan_guru_r2r(1, &dx, 1, &hx, b->work, b->work, &kf[0], flags);
+  b->plan[1] = fftw_plan_guru_r2r(1, &dy, 2, hy, b->work, b->work, &kf[1], flags);
+  b->plan[2] = fftw_plan_guru_r2r(1, &dy, 2, hy, b->work, b->work, &kb[1], flags);
+  b->plan[3] = fftw_plan_guru_r2r(1, &dx, 1, &hx, b->work, b->work, &kb[0], flags);
+  PetscCall(Elapsed(PETSC_COMM_SELF, t0, &b->plan_s));
+  for (int i = 0; i < 4; i++) PetscCheck(b->plan[i], PETSC_COMM_SELF, PETSC_ERR_LIB, "FFTW could not plan bare transform %d", i);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode BareDestroy(Bare *b)
+{
+  PetscFunctionBegin;
+  for (int i = 0; i < 4; i++)
+    if (b->plan[i]) fftw_destroy_plan(b->plan[i]);
+  if (b->work) fftw_free(b->work);
+  PetscCall(PetscMemzero(b, sizeof(*b)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The four transforms of the data of v, each timed (seconds in t[4], total in t[4]). */
+static PetscErrorCode BareRun(Bare *b, Vec v, PetscReal t[5])
+{
+  const PetscScalar *a;
+  PetscLogDouble     t0, t1;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayRead(v, &a));
+  PetscCall(PetscArraycpy(b->work, a, b->n));
+  PetscCall(VecRestoreArrayRead(v, &a));
+  t[4] = 0;
+  for (int i = 0; i < 4; i++) {
+    PetscCall(PetscTime(&t0));
+    fftw_execute(b->plan[i]);
+    PetscCall(PetscTime(&t1));
+    t[i] = (PetscReal)(t1 - t0);
+    t[4] += t[i];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------------------------------
+   The solvers
+   --------------------------------------------------------------------------------------- */
+
+/* the iterative solvers, in the order of -bench_fft_solvers' default */
+static const char *const iter_names[] = {"boomeramg", "pfmg", "gamg", "mg", "mg-sor"};
+#define NITER 5
+
+typedef struct {
+  const char *name;       /* fftptdma or one of iter_names */
+  KSP         ksp;        /* its solver */
+  Mat         P;          /* the assembled preconditioning matrix (NULL for fftptdma) */
+  DM          mgda;       /* the DMDA of geometric multigrid (cell-centred transfers) */
+  PetscReal   assembly_s; /* time to assemble P */
+  PetscReal   setup_s;    /* KSPSetUp() */
+  PetscReal   best_s;     /* best solve */
+  PetscReal   sum_s;      /* sum of solves, for the mean */
+  PetscInt    nsolves;    /* solves timed */
+  PetscInt    its;        /* iterations of the last solve */
+  PetscReal   rnorm_rel;  /* true relative residual of the last solve */
+  KSPConvergedReason reason;
+} Solver;
+
+/* Sets an option under prefix unless the user gave it. */
+static PetscErrorCode DefaultOption(const char prefix[], const char name[], const char value[])
+{
+  char      full[256];
+  PetscBool set;
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(full, sizeof(full), "-%s%s", prefix, name));
+  PetscCall(PetscOptionsHasName(NULL, NULL, full, &set));
+  if (!set) PetscCall(PetscOptionsSetValue(NULL, full, value));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A DMDA with the layout of the grid's one whose interpolation is piecewise constant
+   (cell-centred: a coarse cell is the union of 2x2x2 fine cells, which works for any even
+   size, periodic or not). */
+static PetscErrorCode CreateMGDA(PPEGrid grid, DM *mgda)
+{
+  DM              da;
+  PetscInt        M, N, P, m, n, p;
+  DMBoundaryType  bx, by, bz;
+  const PetscInt *lx, *ly, *lz;
+
+  PetscFunctionBegin;
+  PetscCall(PPEGridGetDM(grid, &da));
+  PetscCall(DMDAGetInfo(da, NULL, &M, &N, &P, &m, &n, &p, NULL, NULL, &bx, &by, &bz, NULL));
+  PetscCall(DMDAGetOwnershipRanges(da, &lx, &ly, &lz));
+  PetscCall(DMDACreate3d(PetscObjectComm((PetscObject)da), bx, by, bz, DMDA_STENCIL_STAR, M, N, P, m, n, p, 1, 1, lx, ly, lz, mgda));
+  PetscCall(DMDASetInterpolationType(*mgda, DMDA_Q0));
+  PetscCall(DMSetUp(*mgda));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Multigrid levels: halve every direction while all sizes stay even and >= 4. */
+static PetscInt MGLevels(const PetscInt N[3])
+{
+  PetscInt l = 1, n[3] = {N[0], N[1], N[2]};
+
+  while (n[0] % 2 == 0 && n[1] % 2 == 0 && n[2] % 2 == 0 && n[0] >= 8 && n[1] >= 8 && n[2] >= 8) {
+    for (int d = 0; d < 3; d++) n[d] /= 2;
+    l++;
+  }
+  return l;
+}
+
+/* The fftptdma solver (KSP preonly) on the matrix-free operator, options under prefix;
+   pgrid (py,pz) and zsolve (>= 0) override the PC's defaults when given. */
+static PetscErrorCode CreateFFT(Mat A, const char prefix[], const PetscInt pgrid[2], PetscInt zsolve, Solver *s)
+{
+  PC             pc;
+  PetscLogDouble t0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(s, sizeof(*s)));
+  s->name   = "fftptdma";
+  s->best_s = PETSC_MAX_REAL;
+  PetscCall(KSPCreate(PetscObjectComm((PetscObject)A), &s->ksp));
+  PetscCall(KSPSetOptionsPrefix(s->ksp, prefix));
+  PetscCall(KSPSetOperators(s->ksp, A, A));
+  PetscCall(KSPSetType(s->ksp, KSPPREONLY));
+  PetscCall(KSPGetPC(s->ksp, &pc));
+  PetscCall(PCSetType(pc, PCFFTPTDMA));
+  PetscCall(KSPSetFromOptions(s->ksp));
+  if (pgrid) PetscCall(PCFFTPTDMASetPencilGrid(pc, pgrid[0], pgrid[1]));
+  if (zsolve >= 0) PetscCall(PCFFTPTDMASetZSolve(pc, (PCFFTPTDMAZSolve)zsolve));
+  PetscCallMPI(MPI_Barrier(PetscObjectComm((PetscObject)A)));
+  PetscCall(PetscTime(&t0));
+  PetscCall(KSPSetUp(s->ksp));
+  PetscCall(Elapsed(PetscObjectComm((PetscObject)A), t0, &s->setup_s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* An iterative solver: CG on the matrix-free operator with the named preconditioner on an
+   assembled matrix (AIJ, or hyprestruct for PFMG); Aaij is shared by the AIJ solvers. */
+static PetscErrorCode CreateIterative(PPEGrid grid, Mat A, Mat Aaij, const char name[], PetscReal rtol, Solver *s)
+{
+  MPI_Comm       comm = PetscObjectComm((PetscObject)A);
+  PC             pc;
+  PetscInt       N[3];
+  char           prefix[64], lev[16];
+  PetscLogDouble t0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(s, sizeof(*s)));
+  s->best_s = PETSC_MAX_REAL;
+  for (int i = 0; i < NITER; i++)
+    if (!strcmp(name, iter_names[i])) s->name = iter_names[i];
+  PetscCheck(s->name, comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown solver %s in -bench_fft_solvers: use fftptdma, bare, boomeramg, pfmg, gamg, mg, mg-sor", name);
+  PetscCall(PPEGridGetSizes(grid, &N[0], &N[1], &N[2]));
+  PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "bench_fft_%s_", s->name));
+  for (char *c = prefix; *c; c++)
+    if (*c == '-') *c = '_';
+  if (!strcmp(s->name, "pfmg")) {
+    PetscCallMPI(MPI_Barrier(comm));
+    PetscCall(PetscTime(&t0));
+    PetscCall(PPEStencilCreateAssembled(grid, MATHYPRESTRUCT, &s->P));
+    PetscCall(Elapsed(comm, t0, &s->assembly_s));
+  } else {
+    s->P = Aaij;
+    PetscCall(PetscObjectReference((PetscObject)Aaij));
+  }
+  /* defaults of each solver, overridable with -bench_fft_<name>_... */
+  if (!strcmp(s->name, "boomeramg")) {
+    /* the usual settings for 3D Poisson (hypre's defaults are tuned for 2D and make far
+       denser coarse levels in 3D) */
+    PetscCall(DefaultOption(prefix, "pc_hypre_boomeramg_strong_threshold", "0.5"));
+    PetscCall(DefaultOption(prefix, "pc_hypre_boomeramg_coarsen_type", "HMIS"));
+    PetscCall(DefaultOption(prefix, "pc_hypre_boomeramg_interp_type", "ext+i"));
+    PetscCall(DefaultOption(prefix, "pc_hypre_boomeramg_P_max", "4"));
+  } else if (!strncmp(s->name, "mg", 2)) {
+    PetscCall(PetscSNPrintf(lev, sizeof(lev), "%" PetscInt_FMT, MGLevels(N)));
+    PetscCall(DefaultOption(prefix, "pc_mg_levels", lev));
+    PetscCall(DefaultOption(prefix, "pc_mg_galerkin", "pmat"));
+    PetscCall(DefaultOption(prefix, "mg_coarse_pc_type", "svd")); /* singular coarse operators */
+    if (!strcmp(s->name, "mg-sor")) {
+      PetscCall(DefaultOption(prefix, "mg_levels_ksp_type", "richardson"));
+      PetscCall(DefaultOption(prefix, "mg_levels_ksp_max_it", "1"));
+      PetscCall(DefaultOption(prefix, "mg_levels_pc_type", "sor"));
+    }
+  }
+  PetscCall(KSPCreate(comm, &s->ksp));
+  PetscCall(KSPSetOptionsPrefix(s->ksp, prefix));
+  /* geometric multigrid forms its coarse operators from the fine operator (Galerkin), which
+     needs the assembled one; the others apply the matrix-free operator in CG */
+  PetscCall(KSPSetOperators(s->ksp, strncmp(s->name, "mg", 2) ? A : s->P, s->P));
+  PetscCall(KSPSetType(s->ksp, KSPCG));
+  PetscCall(KSPSetNormType(s->ksp, KSP_NORM_UNPRECONDITIONED));
+  PetscCall(KSPSetTolerances(s->ksp, rtol, 0.0, PETSC_DEFAULT, 10000));
+  PetscCall(KSPGetPC(s->ksp, &pc));
+  if (!strcmp(s->name, "boomeramg")) {
+    PetscCall(PCSetType(pc, PCHYPRE));
+    PetscCall(PCHYPRESetType(pc, "boomeramg"));
+  } else if (!strcmp(s->name, "pfmg")) PetscCall(PCSetType(pc, PCPFMG));
+  else if (!strcmp(s->name, "gamg")) PetscCall(PCSetType(pc, PCGAMG));
+  else {
+    PetscCall(CreateMGDA(grid, &s->mgda));
+    PetscCall(PCSetDM(pc, s->mgda));
+    PetscCall(PCSetType(pc, PCMG));
+  }
+  PetscCall(KSPSetFromOptions(s->ksp));
+  PetscCallMPI(MPI_Barrier(comm));
+  PetscCall(PetscTime(&t0));
+  PetscCall(KSPSetUp(s->ksp));
+  PetscCall(Elapsed(comm, t0, &s->setup_s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SolverDestroy(Solver *s)
+{
+  PetscFunctionBegin;
+  PetscCall(KSPDestroy(&s->ksp));
+  PetscCall(MatDestroy(&s->P));
+  PetscCall(DMDestroy(&s->mgda));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One solve from a zero guess: time (kept if best), iterations, true residual. */
+static PetscErrorCode SolverRun(Solver *s, Mat A, Vec b, Vec x, Vec r, PetscBool record, PetscReal *time)
+{
+  MPI_Comm       comm = PetscObjectComm((PetscObject)A);
+  PetscLogDouble t0;
+  PetscReal      dt, rn, bn;
+
+  PetscFunctionBegin;
+  PetscCall(VecSet(x, 0.0));
+  PetscCallMPI(MPI_Barrier(comm));
+  PetscCall(PetscTime(&t0));
+  PetscCall(KSPSolve(s->ksp, b, x));
+  PetscCall(Elapsed(comm, t0, &dt));
+  PetscCall(KSPGetIterationNumber(s->ksp, &s->its));
+  PetscCall(KSPGetConvergedReason(s->ksp, &s->reason));
+  PetscCall(MatMult(A, x, r));
+  PetscCall(VecAYPX(r, -1.0, b));
+  PetscCall(VecNorm(r, NORM_2, &rn));
+  PetscCall(VecNorm(b, NORM_2, &bn));
+  s->rnorm_rel = bn > 0 ? rn / bn : rn;
+  if (time) *time = dt;
+  if (record) {
+    s->best_s = PetscMin(s->best_s, dt);
+    s->sum_s += dt;
+    s->nsolves++;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------------------------------
+   The problem
+   --------------------------------------------------------------------------------------- */
+
+/* The channel problem at n^3 (grid options may change it), its matrix-free operator, and a
+   right-hand side made compatible (zero mean) when the operator is singular. */
+static PetscErrorCode CreateProblem(MPI_Comm comm, PetscInt n, const PetscInt procs[3], PPEGrid *grid, Mat *A, Vec *b)
+{
+  Vec       u;
+  PetscBool known, singular;
+
+  PetscFunctionBegin;
+  PetscCall(PPEGridCreate(comm, grid));
+  PetscCall(PPEProblemSetGridDefaults(PPE_PROBLEM_CHANNEL, *grid));
+  PetscCall(PPEGridSetSizes(*grid, n, n, n));
+  if (procs) PetscCall(PPEGridSetProcesses(*grid, procs[0], procs[1], procs[2]));
+  PetscCall(PPEGridSetFromOptions(*grid));
+  PetscCall(PPEGridSetUp(*grid));
+  PetscCall(PPEStencilCreate(*grid, A));
+  PetscCall(PPEStencilAttachNullSpace(*grid, *A));
+  PetscCall(MatCreateVecs(*A, b, &u));
+  PetscCall(PPEProblemComputeRHS(PPE_PROBLEM_CHANNEL, *grid, *b, u, &known));
+  PetscCall(PPEGridIsSingular(*grid, &singular));
+  if (singular) {
+    PetscScalar s;
+    PetscInt    N;
+    PetscCall(VecSum(*b, &s));
+    PetscCall(VecGetSize(*b, &N));
+    PetscCall(VecShift(*b, -s / N));
+  }
+  PetscCall(VecDestroy(&u));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* "n": [...], "ranks": P, "problem", "bc" of every line */
+static PetscErrorCode PrintHead(MPI_Comm comm, PPEGrid grid, const char what[])
+{
+  PetscInt    N[3];
+  PetscMPIInt size;
+  char        bcs[7];
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(PPEGridGetSizes(grid, &N[0], &N[1], &N[2]));
+  PetscCall(PPEGridGetBCString(grid, bcs));
+  PetscCall(PetscPrintf(comm, "{\"bench\": \"fft\", \"what\": \"%s\", \"problem\": \"channel\", \"bc\": \"%s\", \"n\": [%" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT "], \"ranks\": %d", what, bcs, N[0], N[1], N[2], (int)size));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PrintSolver(MPI_Comm comm, PPEGrid grid, const Solver *s, PetscReal fft_pair_s, PetscReal fft_setup_s)
+{
+  PetscFunctionBegin;
+  PetscCall(PrintHead(comm, grid, "solve"));
+  PetscCall(PetscPrintf(comm, ", \"solver\": \"%s\", \"ksp\": \"%s\", \"assembly_s\": %.6e, \"setup_s\": %.6e, \"solve_s\": %.6e, \"solve_mean_s\": %.6e, \"reps\": %" PetscInt_FMT ", \"its\": %" PetscInt_FMT ", \"reason\": \"%s\", \"rnorm_rel\": %.3e", s->name, s->P ? "cg" : "preonly", (double)s->assembly_s, (double)s->setup_s, (double)s->best_s, (double)(s->sum_s / PetscMax(1, s->nsolves)), s->nsolves, s->its, KSPConvergedReasons[s->reason], (double)s->rnorm_rel));
+  if (fft_pair_s > 0)
+    PetscCall(PetscPrintf(comm, ", \"fftptdma_solve_s\": %.6e, \"ratio_solve\": %.3f, \"ratio_setup_solve\": %.3f", (double)fft_pair_s, (double)(s->best_s / fft_pair_s), (double)((s->assembly_s + s->setup_s + s->best_s) / (fft_setup_s + fft_pair_s))));
+  PetscCall(PetscPrintf(comm, "}\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Is name in the comma-separated list? */
+static PetscBool InList(const char list[], const char name[])
+{
+  size_t      l = strlen(name);
+  const char *p = list;
+
+  while ((p = strstr(p, name))) {
+    if ((p == list || p[-1] == ',') && (p[l] == ',' || p[l] == 0)) return PETSC_TRUE;
+    p += l;
+  }
+  return PETSC_FALSE;
+}
+
+/* ---------------------------------------------------------------------------------------
+   Timing part
+   --------------------------------------------------------------------------------------- */
+
+static PetscErrorCode TimeSize(MPI_Comm comm, PetscInt n, const PPEBenchOptions *o, const char solvers[], PetscInt iter_reps, PetscReal rtol, unsigned flags, const char flagname[])
+{
+  PPEGrid     grid;
+  Mat         A, Aaij = NULL;
+  Vec         b, x, r;
+  Solver      fft;
+  Bare        bare;
+  PetscBool   dofft = InList(solvers, "fftptdma"), dobare = InList(solvers, "bare");
+  PetscReal   bare_best[5], fft_best = PETSC_MAX_REAL, fft_setup = 0, asm_s = 0, pc_best = PETSC_MAX_REAL, fastest_fft = 0, fastest_fft_t = 0;
+  PetscReal   fastest_s = PETSC_MAX_REAL, fastest_total = PETSC_MAX_REAL;
+  const char *fastest = NULL, *fastest_t = NULL;
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(CreateProblem(comm, n, NULL, &grid, &A, &b));
+  PetscCall(VecDuplicate(b, &x));
+  PetscCall(VecDuplicate(b, &r));
+  PetscCall(PetscMemzero(&fft, sizeof(fft)));
+  PetscCall(PetscMemzero(&bare, sizeof(bare)));
+  if (dofft) PetscCall(CreateFFT(A, "bench_fft_", NULL, -1, &fft));
+  if (dobare) {
+    PetscCheck(size == 1, comm, PETSC_ERR_SUP, "The bare FFTW transforms run on 1 rank only (whole x and y lines); leave bare out of -bench_fft_solvers on %d ranks", (int)size);
+    PetscCall(BareCreate(grid, flags, &bare));
+  }
+
+  /* fftptdma and the bare transforms alternate, after a warm-up of each */
+  for (int i = 0; i < 5; i++) bare_best[i] = PETSC_MAX_REAL;
+  for (PetscInt rep = -1; rep < o->reps; rep++) {
+    if (dofft) {
+      PC             pc;
+      PetscLogDouble t0;
+      PetscReal      t;
+
+      PetscCall(SolverRun(&fft, A, b, x, r, (PetscBool)(rep >= 0), &t));
+      if (rep >= 0) fft_best = PetscMin(fft_best, t);
+      /* the PC alone: KSPSolve also removes the null space from b (a copy and a dot) */
+      PetscCall(KSPGetPC(fft.ksp, &pc));
+      PetscCallMPI(MPI_Barrier(comm));
+      PetscCall(PetscTime(&t0));
+      PetscCall(PCApply(pc, b, x));
+      PetscCall(Elapsed(comm, t0, &t));
+      if (rep >= 0) pc_best = PetscMin(pc_best, t);
+    }
+    if (dobare) {
+      PetscReal t[5];
+      PetscCall(BareRun(&bare, b, t));
+      if (rep >= 0)
+        for (int i = 0; i < 5; i++) bare_best[i] = PetscMin(bare_best[i], t[i]);
+    }
+  }
+  if (dofft) {
+    PetscCall(PrintSolver(comm, grid, &fft, 0, 0));
+    fft_setup = fft.setup_s;
+  }
+  if (dobare) {
+    PetscCall(PrintHead(comm, grid, "bare"));
+    PetscCall(PetscPrintf(comm, ", \"solver\": \"fftw\", \"kinds\": [\"%s\", \"%s\"], \"fftw_flag\": \"%s\", \"plan_s\": %.6e, \"fwd_x_s\": %.6e, \"fwd_y_s\": %.6e, \"bwd_y_s\": %.6e, \"bwd_x_s\": %.6e, \"bare_s\": %.6e, \"reps\": %" PetscInt_FMT, bare.kind[0], bare.kind[1], flagname, (double)bare.plan_s, (double)bare_best[0], (double)bare_best[1], (double)bare_best[2], (double)bare_best[3], (double)bare_best[4], o->reps));
+    if (dofft) PetscCall(PetscPrintf(comm, ", \"fftptdma_solve_s\": %.6e, \"ratio_solve_bare\": %.3f, \"fftptdma_pcapply_s\": %.6e, \"ratio_pcapply_bare\": %.3f", (double)fft_best, (double)(fft_best / bare_best[4]), (double)pc_best, (double)(pc_best / bare_best[4])));
+    PetscCall(PetscPrintf(comm, "}\n"));
+    PetscCall(BareDestroy(&bare));
+  }
+
+  /* each iterative solver alternates with fftptdma; one of them in memory at a time */
+  for (int k = 0; k < NITER; k++) {
+    Solver    s;
+    PetscReal pair_best = PETSC_MAX_REAL;
+
+    if (!InList(solvers, iter_names[k])) continue;
+    if (strcmp(iter_names[k], "pfmg") && !Aaij) {
+      PetscLogDouble t0;
+      PetscCallMPI(MPI_Barrier(comm));
+      PetscCall(PetscTime(&t0));
+      PetscCall(PPEStencilCreateAssembled(grid, MATAIJ, &Aaij));
+      PetscCall(Elapsed(comm, t0, &asm_s));
+    }
+    PetscCall(CreateIterative(grid, A, Aaij, iter_names[k], rtol, &s));
+    if (s.P == Aaij) s.assembly_s = asm_s;
+    for (PetscInt rep = 0; rep < iter_reps; rep++) {
+      if (dofft) {
+        PetscReal t;
+        PetscCall(SolverRun(&fft, A, b, x, r, PETSC_TRUE, &t));
+        pair_best = PetscMin(pair_best, t);
+      }
+      PetscCall(SolverRun(&s, A, b, x, r, PETSC_TRUE, NULL));
+    }
+    PetscCall(PrintSolver(comm, grid, &s, dofft ? pair_best : 0, fft_setup));
+    if (s.best_s < fastest_s) {
+      fastest_s   = s.best_s;
+      fastest     = s.name;
+      fastest_fft = pair_best;
+    }
+    if (s.assembly_s + s.setup_s + s.best_s < fastest_total) {
+      fastest_total = s.assembly_s + s.setup_s + s.best_s;
+      fastest_t     = s.name;
+      fastest_fft_t = pair_best;
+    }
+    PetscCall(SolverDestroy(&s));
+  }
+  PetscCall(MatDestroy(&Aaij));
+
+  /* the summary: the acceptance bars of issue 4, as information; every ratio uses the
+     fftptdma solves that alternated with the variant it is compared with */
+  if (dofft) {
+    PetscCall(PrintHead(comm, grid, "summary"));
+    PetscCall(PetscPrintf(comm, ", \"fftptdma_setup_s\": %.6e, \"fftptdma_solve_s\": %.6e, \"fftptdma_best_s\": %.6e, \"fftptdma_solves\": %" PetscInt_FMT ", \"fftptdma_rnorm_rel\": %.3e", (double)fft_setup, (double)fft_best, (double)fft.best_s, fft.nsolves, (double)fft.rnorm_rel));
+    if (dobare) PetscCall(PetscPrintf(comm, ", \"bare_s\": %.6e, \"ratio_solve_bare\": %.3f, \"bar_solve_bare\": 1.5, \"pass_solve_bare\": %s, \"fftptdma_pcapply_s\": %.6e, \"ratio_pcapply_bare\": %.3f", (double)bare_best[4], (double)(fft_best / bare_best[4]), fft_best <= 1.5 * bare_best[4] ? "true" : "false", (double)pc_best, (double)(pc_best / bare_best[4])));
+    if (fastest)
+      PetscCall(PetscPrintf(comm, ", \"fastest_iterative\": \"%s\", \"fastest_iterative_s\": %.6e, \"fftptdma_paired_s\": %.6e, \"ratio_iterative\": %.2f, \"fastest_iterative_setup_solve\": \"%s\", \"fastest_iterative_setup_solve_s\": %.6e, \"ratio_iterative_setup_solve\": %.2f, \"bar_iterative\": 10, \"pass_iterative\": %s", fastest, (double)fastest_s, (double)fastest_fft, (double)(fastest_s / fastest_fft), fastest_t, (double)fastest_total,
+                            (double)(fastest_total / (fft_setup + fastest_fft_t)), fastest_s >= 10 * fastest_fft ? "true" : "false"));
+    PetscCall(PetscPrintf(comm, "}\n"));
+  }
+  PetscCall(SolverDestroy(&fft));
+  PetscCall(VecDestroy(&b));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&r));
+  PetscCall(MatDestroy(&A));
+  PetscCall(PPEGridDestroy(&grid));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------------------------------
+   Bytes part
+   --------------------------------------------------------------------------------------- */
+
+/* Bytes sent per solve, all ranks, by the z method zsolve on pencil grid py,pz (DMDA on the
+   x-pencil process grid 1 x py x pz unless -bench_fft_bytes_pencil_dmda 0): PETSc's MPI
+   counters (PPECountersGet(): every message and all-to-all block, a rank's block to itself
+   included) and the PC's own per-phase counts of the bytes sent to other ranks
+   (PCFFTPTDMAGetCommCounts(): DMDA <-> x-pencils, x <-> y, z), next to the PC's model and
+   the model of paper 000 computed here from the sizes alone. */
+static PetscErrorCode BytesCase(MPI_Comm comm, PetscInt n, const PetscInt pgrid[2], PCFFTPTDMAZSolve zsolve, PetscBool pencil_dmda)
+{
+  PPEGrid        grid;
+  Mat            A;
+  Vec            b, x, r;
+  Solver         fft;
+  PC             pc;
+  PPECounters    c0, c1, dc;
+  PetscLogDouble bytes, cnt0[3], cnt1[3], loc[6], tot[6], model[3];
+  PetscInt       N[3], procs[3] = {1, pgrid[0], pgrid[1]}, py = pgrid[0], pz = pgrid[1];
+  PetscReal      xy_paper, z_paper;
+
+  PetscFunctionBegin;
+  PetscCall(CreateProblem(comm, n, pencil_dmda ? procs : NULL, &grid, &A, &b));
+  PetscCall(PPEGridGetSizes(grid, &N[0], &N[1], &N[2]));
+  PetscCall(VecDuplicate(b, &x));
+  PetscCall(VecDuplicate(b, &r));
+  PetscCall(CreateFFT(A, "bench_fft_bytes_", pgrid, zsolve, &fft));
+  PetscCall(KSPGetPC(fft.ksp, &pc));
+  PetscCall(SolverRun(&fft, A, b, x, r, PETSC_FALSE, NULL)); /* warm-up, and the residual */
+  PetscCall(PCFFTPTDMAGetCommCounts(pc, NULL, cnt0, NULL));
+  PetscCall(PPECountersGet(&c0));
+  PetscCall(KSPSolve(fft.ksp, b, x)); /* one solve, nothing else between the snapshots */
+  PetscCall(PPECountersGet(&c1));
+  PetscCall(PCFFTPTDMAGetCommCounts(pc, NULL, cnt1, model));
+  PetscCall(PPECountersDiff(&c1, &c0, &dc));
+  for (int i = 0; i < 3; i++) {
+    loc[i]     = cnt1[i] - cnt0[i];
+    loc[3 + i] = model[i];
+  }
+  PetscCall(MPIU_Allreduce(loc, tot, 6, MPIU_PETSCLOGDOUBLE, MPI_SUM, comm));
+  PetscCall(MPIU_Allreduce(&dc.bytes_sent, &bytes, 1, MPIU_PETSCLOGDOUBLE, MPI_SUM, comm));
+  /* paper 000 sec. 2.2.2-2.2.3, 8-byte values sent to other ranks: each x <-> y transpose
+     moves the share (py-1)/py of all N values; the full-transpose z method moves (pz-1)/pz
+     of them each way; P-TDMA sends 2 boundary values per line and rank of the z group to
+     the rank that solves that line's reduced system (2 pz unknowns) and gets 2 back. */
+  xy_paper = 2.0 * 8.0 * N[0] * N[1] * N[2] * (py - 1) / py;
+  if (zsolve == PC_FFTPTDMA_ZSOLVE_TRANSPOSE) z_paper = 2.0 * 8.0 * N[0] * N[1] * N[2] * (pz - 1) / pz;
+  else z_paper = 4.0 * 8.0 * N[0] * N[1] * (pz - 1);
+  PetscCall(PrintHead(comm, grid, "bytes"));
+  PetscCall(PetscPrintf(comm, ", \"pgrid\": [%" PetscInt_FMT ", %" PetscInt_FMT "], \"dmda\": \"%s\", \"zsolve\": \"%s\", \"petsc_bytes_sent\": %.0f, \"bytes_redist\": %.0f, \"bytes_xy\": %.0f, \"bytes_z\": %.0f, \"model_redist\": %.0f, \"model_xy\": %.0f, \"model_z\": %.0f, \"paper_xy\": %.0f, \"paper_z\": %.0f, \"rnorm_rel\": %.3e}\n", py, pz, pencil_dmda ? "pencil" : "petsc", PCFFTPTDMAZSolves[zsolve], (double)bytes, (double)tot[0], (double)tot[1], (double)tot[2], (double)tot[3], (double)tot[4], (double)tot[5], (double)xy_paper, (double)z_paper, (double)fft.rnorm_rel));
+  PetscCall(SolverDestroy(&fft));
+  PetscCall(VecDestroy(&b));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&r));
+  PetscCall(MatDestroy(&A));
+  PetscCall(PPEGridDestroy(&grid));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------------------------------
+   The kind
+   --------------------------------------------------------------------------------------- */
+
+PetscErrorCode PPEBenchFFT(MPI_Comm comm, const PPEBenchOptions *o)
+{
+  PetscInt    sizes[16] = {128, 256}, nsizes = 16, pgrids[32], npg = 32, bytes_n = 128, iter_reps = PetscMin(o->reps, 3), flag = 1;
+  PetscBool   dotime, dobytes, flg, pencil_dmda = PETSC_TRUE;
+  PetscReal   rtol = 1e-8;
+  char        solvers[256] = "fftptdma,bare,boomeramg,pfmg,gamg,mg,mg-sor";
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  dotime  = (PetscBool)(size == 1);
+  dobytes = (PetscBool)(size > 1);
+  PetscOptionsBegin(comm, NULL, "ppe-bench -bench fft options", "PPEKit");
+  PetscCall(PetscOptionsIntArray("-bench_fft_n", "Cube sizes n of the timing part (n^3 channel)", NULL, sizes, &nsizes, &flg));
+  if (!flg) nsizes = 2;
+  PetscCall(PetscOptionsBool("-bench_fft_time", "Run the timing part", NULL, dotime, &dotime, NULL));
+  PetscCall(PetscOptionsString("-bench_fft_solvers", "Solvers of the timing part: fftptdma,bare,boomeramg,pfmg,gamg,mg,mg-sor", NULL, solvers, solvers, sizeof(solvers), NULL));
+  PetscCall(PetscOptionsInt("-bench_fft_iter_reps", "Solves of each iterative solver (best reported)", NULL, iter_reps, &iter_reps, NULL));
+  PetscCall(PetscOptionsReal("-bench_fft_rtol", "Relative tolerance (true residual) of the iterative solvers", NULL, rtol, &rtol, NULL));
+  PetscCall(PetscOptionsEList("-bench_fft_fftw_flag", "FFTW planner flag of the bare transforms", NULL, FFTWFlags, 3, FFTWFlags[flag], &flag, NULL));
+  PetscCall(PetscOptionsBool("-bench_fft_bytes", "Run the bytes part", NULL, dobytes, &dobytes, NULL));
+  PetscCall(PetscOptionsInt("-bench_fft_bytes_n", "Cube size n of the bytes part", NULL, bytes_n, &bytes_n, NULL));
+  PetscCall(PetscOptionsIntArray("-bench_fft_pgrids", "Pencil grids py,pz,py,pz,... of the bytes part (default: every py*pz = ranks)", NULL, pgrids, &npg, &flg));
+  if (!flg) npg = 0;
+  PetscCall(PetscOptionsBool("-bench_fft_bytes_pencil_dmda", "DMDA of the bytes part on the x-pencil process grid 1,py,pz (else PETSc's choice)", NULL, pencil_dmda, &pencil_dmda, NULL));
+  PetscOptionsEnd();
+  {
+    char list[256], *tok;
+    PetscCall(PetscStrncpy(list, solvers, sizeof(list)));
+    for (tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+      PetscBool known = (PetscBool)(!strcmp(tok, "fftptdma") || !strcmp(tok, "bare"));
+      for (int i = 0; i < NITER; i++) known = (PetscBool)(known || !strcmp(tok, iter_names[i]));
+      PetscCheck(known, comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown solver %s in -bench_fft_solvers: use fftptdma, bare, boomeramg, pfmg, gamg, mg, mg-sor", tok);
+    }
+  }
+  PetscCheck(npg % 2 == 0, comm, PETSC_ERR_ARG_SIZ, "-bench_fft_pgrids takes pairs py,pz; got %" PetscInt_FMT " values", npg);
+  PetscCheck(iter_reps >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-bench_fft_iter_reps must be >= 1, got %" PetscInt_FMT, iter_reps);
+  for (PetscInt i = 0; i < npg; i += 2) PetscCheck(pgrids[i] >= 1 && pgrids[i + 1] >= 1 && pgrids[i] * pgrids[i + 1] == size, comm, PETSC_ERR_ARG_INCOMP, "-bench_fft_pgrids: %" PetscInt_FMT " x %" PetscInt_FMT " is not a grid of the %d ranks", pgrids[i], pgrids[i + 1], (int)size);
+  if (!npg)
+    for (PetscInt pz = 1; pz <= size && npg < 32; pz++)
+      if (size % pz == 0) {
+        pgrids[npg++] = size / pz;
+        pgrids[npg++] = pz;
+      }
+
+  if (dotime)
+    for (PetscInt i = 0; i < nsizes; i++) PetscCall(TimeSize(comm, sizes[i], o, solvers, iter_reps, rtol, fftw_flag_values[flag], FFTWFlags[flag]));
+  if (dobytes)
+    for (PetscInt i = 0; i < npg; i += 2) {
+      PetscCall(BytesCase(comm, bytes_n, &pgrids[i], PC_FFTPTDMA_ZSOLVE_PTDMA, pencil_dmda));
+      PetscCall(BytesCase(comm, bytes_n, &pgrids[i], PC_FFTPTDMA_ZSOLVE_TRANSPOSE, pencil_dmda));
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
