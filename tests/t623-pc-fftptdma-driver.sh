@@ -1,7 +1,8 @@
 #!/bin/sh
 # PC fftptdma through ppe-solve: the channel problem solved exactly with preonly on 2 and 4
 # ranks (json: residual, bytes sent include the transposes), CG in one iteration,
-# -ksp_view facts, -help options, -log_view events.
+# -ksp_view facts, -help options, -log_view events, the copy-free path on DMDA boxes that
+# are x-pencils.
 . "$srcdir/tests/lib.sh"
 solve="$bindir/src/tools/ppe-solve"
 opts="-ppe_problem channel -ppe_grid_n 32,24,32 -pc_type fftptdma -pc_fftptdma_planner estimate -ppe_json"
@@ -29,10 +30,23 @@ for o in "-pc_fftptdma_zsolve" "-pc_fftptdma_pgrid" "-pc_fftptdma_approximate" "
   echo "$out" | grep -q -- "$o.*(PCFFTPTDMASet" || { echo "# missing in -help: $o"; ok=1; }
 done
 tap_check $ok "-help lists every option with its Set function"
-out=$(ppe_mpiexec 2 "$solve" $opts -ksp_type preonly -pc_fftptdma_zsolve transpose -pc_fftptdma_pgrid 1,2 -log_view 2>&1)
+# a DMDA split along x: the redistribution to x-pencils is a real exchange
+out=$(ppe_mpiexec 2 "$solve" $opts -ksp_type preonly -pc_fftptdma_zsolve transpose -pc_fftptdma_pgrid 1,2 -ppe_grid_procs 2,1,1 -log_view 2>&1)
 ok=0
 for e in PPEFFTPTDMASetUp PPEFFTPTDMAApply PPEFFTxFwd PPEFFTyFwd PPEFFTyBwd PPEFFTxBwd PPETransposeDA PPETransposeYZ PPEFFTzSolve; do
   echo "$out" | grep -q "^ *$e " || { echo "# missing in -log_view: $e"; ok=1; }
 done
 tap_check $ok "-log_view has the set-up, apply, four FFT, transpose and z-solve events"
+# DMDA split along z only (1 x 1 x 2) with pencil grid 1 x 2: the x-pencils are the DMDA's
+# boxes, so the x transforms run on b's and x's arrays (no redistribution event), the
+# stretched grid's row scale is folded into the z systems and the mean removed spectrally
+out=$(ppe_mpiexec 2 "$solve" $opts -ksp_type preonly -pc_fftptdma_pgrid 1,2 -ppe_grid_procs 1,1,2 -ksp_view -log_view 2>&1)
+r=$(echo "$out" | json_get rnorm_rel)
+ok=0
+fle "${r:-1}" 1e-10 || ok=1
+echo "$out" | grep -q "forward direct in 1, backward in 1 of 1 applications" || { echo "# no direct x transforms"; ok=1; }
+echo "$out" | grep -q "row scale: depends on z only, folded into the z systems" || { echo "# row scale not folded"; ok=1; }
+echo "$out" | grep -q "zero mean: removed on the (kx,ky) = (0,0) z line" || { echo "# mean not removed spectrally"; ok=1; }
+if echo "$out" | grep -q "^ *PPETransposeDA "; then echo "# redistribution event present"; ok=1; fi
+tap_check $ok "[np=2] DMDA 1x1x2 = x-pencils: x transforms on the Vec arrays, row scale folded, spectral mean, no redistribution; relative residual ${r:-none} <= 1e-10"
 tap_done

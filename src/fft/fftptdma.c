@@ -7,8 +7,13 @@
      z: one tridiagonal system per (kx,ky) line, in place across the z group (P-TDMA or
         DistD2, paper 000 sec. 2.2.3) or on z-pencils after a transpose (Thomas, the
         full-transpose method of paper 000 sec. 2.2.2),
-     inverse FFT y, y -> x-pencils, inverse FFT x, x-pencils -> DMDA (xout outside the box),
-     singular operators: the zero mode was pinned, the mean of the result is removed.
+     singular operators: the zero mode was pinned; the mean of the result is removed (on the
+        (0,0) z line for periodic/cell-Neumann transforms, else in the copy back),
+     inverse FFT y, y -> x-pencils, inverse FFT x, x-pencils -> DMDA (xout outside the box).
+   When the x-pencils are the DMDA's boxes, the x transforms read b's array and write x's
+   directly, and a row scale that depends on z only is folded into the z systems: the two
+   copies between the DMDA and the x-pencils are then skipped (a row scale that varies in x
+   or y is divided in the forward copy).
 */
 #include <ppekit/private/fftptdmaimpl.h>
 
@@ -21,11 +26,74 @@ static PetscErrorCode Execute(fftw_plan p, PetscLogEvent ev)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* An out-of-place x plan on other arrays of the same alignment (the forward plan keeps its input). */
+static PetscErrorCode ExecuteOn(fftw_plan p, const PetscScalar *in, PetscScalar *out, PetscLogEvent ev)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(ev, 0, 0, 0, 0));
+  fftw_execute_r2r(p, (double *)in, out);
+  PetscCall(PetscLogEventEnd(ev, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Right-hand side -> x-pencils, transformed along x: straight from b's array when the
+   x-pencils are the DMDA's boxes and nothing is to be divided out, else through a copy. */
+static PetscErrorCode ForwardX(PPEFFTPTDMA *f, Vec rhs)
+{
+  const PetscScalar *ra;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayRead(rhs, &ra));
+  if (f->xplan[0] && !f->rinv && fftw_alignment_of((double *)ra) == f->xalign) {
+    PetscCall(ExecuteOn(f->xplan[0], ra, f->xbuf, PPE_FFTPTDMAFFTxFwd));
+    f->direct[0]++;
+  } else {
+    if (f->rinv) {
+      const PetscScalar *sa;
+      PetscCall(VecGetArrayRead(f->rinv, &sa));
+      PetscCall(PPETransposeForwardScaled(&f->tda, ra, sa, f->xbuf)); /* (sigma + Lx + Ly + Lz) u = rhs / rowscale */
+      PetscCall(VecRestoreArrayRead(f->rinv, &sa));
+    } else PetscCall(PPETransposeForward(&f->tda, ra, f->xbuf));
+    PetscCall(Execute(f->plan[0][0], PPE_FFTPTDMAFFTxFwd));
+  }
+  PetscCall(VecRestoreArrayRead(rhs, &ra));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Singular operators: the result is to have zero mean. With periodic and cell-Neumann
+   transforms only the (kx,ky) = (0,0) line contributes to the sum of the result (as nx ny
+   times its values), so its mean along z is removed there, among the z group of the ranks
+   that hold it; else the mean is returned in *shift, to be removed in the copy back. The
+   same spectral removal applied to the transformed b before the z solve removes b's mean. */
+static PetscErrorCode ZeroMean(PPEFFTPTDMA *f, PetscBool spectral, PetscScalar *shift)
+{
+  PetscScalar sum = 0;
+
+  PetscFunctionBegin;
+  *shift = 0;
+  if (!f->singular) PetscFunctionReturn(PETSC_SUCCESS);
+  if (spectral) {
+    if (f->ybox[0] == 0) { /* ybox[1] = 0 always: this rank holds a z block of the line */
+      PetscInt stride = f->ybox[3] * f->ybox[4];
+      for (PetscInt k = 0; k < f->ybox[5]; k++) sum += f->ybuf[stride * k];
+      PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &sum, 1, MPIU_SCALAR, MPIU_SUM, f->zcomm));
+      sum /= (PetscReal)f->N[2];
+      for (PetscInt k = 0; k < f->ybox[5]; k++) f->ybuf[stride * k] -= sum;
+    }
+  } else {
+    PetscInt nloc = f->xbox[3] * f->xbox[4] * f->xbox[5];
+    for (PetscInt p = 0; p < nloc; p++) sum += f->xbuf[p];
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &sum, 1, MPIU_SCALAR, MPIU_SUM, f->comm));
+    *shift = -sum / ((PetscReal)f->N[0] * f->N[1] * f->N[2]);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode PPEFFTPTDMAApply(PPEFFTPTDMA *f, const PPESeparable *sep, Mat A, Vec b, Vec x)
 {
-  Vec                rhs = b;
-  const PetscScalar *ra;
-  PetscScalar       *xa, shift = 0.0;
+  Vec          rhs = b;
+  PetscScalar *xa, shift = 0;
+  PetscBool    xdirect;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PPE_FFTPTDMAApply, 0, 0, 0, 0));
@@ -46,17 +114,10 @@ PetscErrorCode PPEFFTPTDMAApply(PPEFFTPTDMA *f, const PPESeparable *sep, Mat A, 
     PetscCall(VecAYPX(f->work, -1.0, b));    /* box rows: b - A_box,out xout */
     rhs = f->work;
   }
-  PetscCall(VecGetArrayRead(rhs, &ra));
-  if (f->rinv) {
-    const PetscScalar *sa;
-    PetscCall(VecGetArrayRead(f->rinv, &sa));
-    PetscCall(PPETransposeForwardScaled(&f->tda, ra, sa, f->xbuf)); /* (sigma + Lx + Ly + Lz) u = rhs / rowscale */
-    PetscCall(VecRestoreArrayRead(f->rinv, &sa));
-  } else PetscCall(PPETransposeForward(&f->tda, ra, f->xbuf));
-  PetscCall(VecRestoreArrayRead(rhs, &ra));
-  PetscCall(Execute(f->plan[0][0], PPE_FFTPTDMAFFTxFwd));
+  PetscCall(ForwardX(f, rhs));
   if (f->P[0] > 1) PetscCall(PPETransposeForward(&f->txy, f->xbuf, f->ybuf));
   PetscCall(Execute(f->plan[1][0], PPE_FFTPTDMAFFTyFwd));
+  if (f->specproj) PetscCall(ZeroMean(f, PETSC_TRUE, &shift)); /* b's mean: A^+ b, zero mean, for any b */
   PetscCall(PetscLogEventBegin(PPE_FFTPTDMAZSolve, 0, 0, 0, 0));
   if (f->zbuf != f->ybuf) {
     PetscCall(PPETransposeForward(&f->tyz, f->ybuf, f->zbuf));
@@ -64,19 +125,21 @@ PetscErrorCode PPEFFTPTDMAApply(PPEFFTPTDMA *f, const PPESeparable *sep, Mat A, 
     PetscCall(PPETransposeBackward(&f->tyz, f->zbuf, f->ybuf));
   } else PetscCall(PPETridiagSolve(f->td, f->ybuf));
   PetscCall(PetscLogEventEnd(PPE_FFTPTDMAZSolve, 0, 0, 0, 0));
+  if (f->specmean) PetscCall(ZeroMean(f, PETSC_TRUE, &shift));
   PetscCall(Execute(f->plan[1][1], PPE_FFTPTDMAFFTyBwd));
   if (f->P[0] > 1) PetscCall(PPETransposeBackward(&f->txy, f->ybuf, f->xbuf));
-  PetscCall(Execute(f->plan[0][1], PPE_FFTPTDMAFFTxBwd));
-  if (f->singular) { /* zero mean: the component in the null space, removed while copying back */
-    PetscInt    nloc = f->xbox[3] * f->xbox[4] * f->xbox[5];
-    PetscScalar sum  = 0;
-    for (PetscInt p = 0; p < nloc; p++) sum += f->xbuf[p];
-    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &sum, 1, MPIU_SCALAR, MPIU_SUM, f->comm));
-    shift = -sum / ((PetscReal)f->N[0] * f->N[1] * f->N[2]);
-  }
-  if (f->box) PetscCall(VecCopy(f->xout, x)); /* outside the box; the box is overwritten next */
+  /* x backward straight into x's array when it is the x-pencil (no box, mean already removed) */
+  if (f->box) PetscCall(VecCopy(f->xout, x)); /* outside the box; the box is overwritten below */
   PetscCall(VecGetArray(x, &xa));
-  PetscCall(PPETransposeBackwardShifted(&f->tda, f->xbuf, shift, xa));
+  xdirect = (PetscBool)(f->xplan[1] && (!f->singular || f->specmean) && fftw_alignment_of(xa) == f->xalign);
+  if (xdirect) {
+    PetscCall(ExecuteOn(f->xplan[1], f->xbuf, xa, PPE_FFTPTDMAFFTxBwd));
+    f->direct[1]++;
+  } else {
+    PetscCall(Execute(f->plan[0][1], PPE_FFTPTDMAFFTxBwd));
+    if (!f->specmean) PetscCall(ZeroMean(f, PETSC_FALSE, &shift));
+    PetscCall(PPETransposeBackwardShifted(&f->tda, f->xbuf, shift, xa));
+  }
   PetscCall(VecRestoreArray(x, &xa));
   f->solves++;
   PetscCall(PetscLogEventEnd(PPE_FFTPTDMAApply, 0, 0, 0, 0));
@@ -119,6 +182,13 @@ PetscErrorCode PPEFFTPTDMAView(PPEFFTPTDMA *f, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "transforms: x %s, y %s\n", f->kind[0].name, f->kind[1].name));
   PetscCall(PetscViewerASCIIPrintf(viewer, "pencil grid: py x pz = %" PetscInt_FMT " x %" PetscInt_FMT " (%s)\n", f->P[0], f->P[1], f->pauto ? "automatic: the DMDA's pz kept where z blocks have >= 2 points" : "-pc_fftptdma_pgrid"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "pencils of rank 0: x %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", y %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "%s\n", f->xbox[3], f->xbox[4], f->xbox[5], f->ybox[3], f->ybox[4], f->ybox[5], f->daaligned ? "; x-pencils are the DMDA's boxes (no redistribution)" : ""));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "copies DMDA <-> x-pencils: %s (forward direct in %" PetscInt_FMT ", backward in %" PetscInt_FMT " of %" PetscInt_FMT " applications on rank 0)\n",
+                                   f->xplan[0] ? "x transforms read b's array and write x's array directly where the arrays' alignment allows" : "copied (the x-pencils are not the DMDA's boxes, or the box is smaller than the DMDA)", f->direct[0], f->direct[1], f->solves));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "row scale: %s\n", f->wz ? "depends on z only, folded into the z systems" : f->rinv ? "varies in x or y, divided in the copy to the x-pencils" : "none"));
+  if (f->singular) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "zero mean: %s\n", f->specmean ? "removed on the (kx,ky) = (0,0) z line after the z solve (one reduction over its z group)" : "removed in the copy back (one reduction over all ranks)"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "singular right-hand side: %s\n", f->specproj ? "its mean removed on the (0,0) z line before the z solve: the result is A^+ b for any b" : "must be consistent (the operator is not symmetric in the transformed sense: attach the null space so that KSP projects b)"));
+  }
   PetscCall(PetscViewerASCIIPrintf(viewer, "z solve: %s\n", zm[f->zsolve]));
   PetscCall(PPETridiagGetLineMethods(f->td, &nth, &npt, &nd2));
   PetscCall(PetscViewerASCIIPrintf(viewer, "z lines of rank 0: %" PetscInt_FMT " Thomas, %" PetscInt_FMT " P-TDMA, %" PetscInt_FMT " DistD2%s\n", nth, npt, nd2, f->singular ? "; zero mode pinned, result with zero mean" : ""));

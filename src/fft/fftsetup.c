@@ -104,6 +104,61 @@ static PetscErrorCode CreatePlans(PPEFFTPTDMA *f)
     PetscCheck(f->plan[1][s], PETSC_COMM_SELF, PETSC_ERR_LIB, "FFTW could not plan the y transforms");
   }
   (void)ny;
+  /* When the x-pencils are the DMDA's boxes, the x transforms can read b's array and write
+     x's array directly (out of place), which saves a copy each way; the forward plan must
+     not touch its input (b). Planned on arrays from PetscMalloc like a Vec's; an array of
+     another alignment takes the in-place path with the copies. */
+  if (f->daaligned && !f->box) {
+    PetscScalar  *tmp;
+    fftw_r2r_kind kf = f->kind[0].fwd, kb = f->kind[0].bwd;
+
+    PetscCall(PetscMalloc1(f->N[0] * f->xbox[4] * f->xbox[5], &tmp));
+    f->xplan[0] = fftw_plan_many_r2r(1, &n0, hx, tmp, NULL, 1, n0, f->xbuf, NULL, 1, n0, &kf, flags | FFTW_PRESERVE_INPUT);
+    f->xplan[1] = fftw_plan_many_r2r(1, &n0, hx, f->xbuf, NULL, 1, n0, tmp, NULL, 1, n0, &kb, flags | FFTW_DESTROY_INPUT);
+    f->xalign   = fftw_alignment_of(tmp);
+    PetscCall(PetscFree(tmp));
+    PetscCheck(f->xplan[0] && f->xplan[1], PETSC_COMM_SELF, PETSC_ERR_LIB, "FFTW could not plan the out-of-place x transforms");
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A row scale that depends on z only (cell volumes of a grid uniform in x and y: the
+   x and y factors are constant) is folded into the z systems, W (sigma + Lx + Ly + Lz) u =
+   rhs becomes, per (kx,ky) line, W_z (Lz + lambda) u = rhs: the right-hand side is then
+   transformed as it is, without a division pass. f->wz holds the scale per z plane of the
+   box; it stays NULL when there is no row scale or it varies in x or y (by more than 1e-14
+   relative within a z plane). */
+static PetscErrorCode ZOnlyRowScale(PPEFFTPTDMA *f, DM da, const PPESeparable *sep)
+{
+  PetscInt           xs, ys, zs, xm, ym, zm, nz = sep->n[2];
+  PetscReal         *ext;
+  const PetscScalar *s;
+  PetscBool          zonly = PETSC_TRUE;
+
+  PetscFunctionBegin;
+  if (!sep->rowscale) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMalloc1(2 * nz, &ext)); /* per plane: -min, then max */
+  for (PetscInt k = 0; k < 2 * nz; k++) ext[k] = PETSC_MIN_REAL;
+  PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
+  PetscCall(VecGetArrayRead(sep->rowscale, &s));
+  for (PetscInt k = zs; k < zs + zm; k++) {
+    PetscInt kb = k - sep->lo[2];
+    if (kb < 0 || kb >= nz) continue;
+    for (PetscInt j = PetscMax(ys, sep->lo[1]); j < PetscMin(ys + ym, sep->lo[1] + sep->n[1]); j++)
+      for (PetscInt i = PetscMax(xs, sep->lo[0]); i < PetscMin(xs + xm, sep->lo[0] + sep->n[0]); i++) {
+        PetscReal v = PetscRealPart(s[(i - xs) + xm * ((j - ys) + ym * (k - zs))]);
+        ext[kb]      = PetscMax(ext[kb], -v);
+        ext[nz + kb] = PetscMax(ext[nz + kb], v);
+      }
+  }
+  PetscCall(VecRestoreArrayRead(sep->rowscale, &s));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, ext, (PetscMPIInt)(2 * nz), MPIU_REAL, MPIU_MAX, f->comm));
+  for (PetscInt k = 0; k < nz; k++) zonly = (PetscBool)(zonly && -ext[k] > 0 && ext[nz + k] + ext[k] <= 1e-14 * ext[nz + k]);
+  if (zonly) {
+    PetscCall(PetscMalloc1(nz, &f->wz));
+    for (PetscInt k = 0; k < nz; k++) f->wz[k] = ext[nz + k];
+  }
+  PetscCall(PetscFree(ext));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -112,23 +167,24 @@ static PetscErrorCode SetUpZ(PPEFFTPTDMA *f, const PPESeparable *sep)
   PetscBool        inplace = (PetscBool)(f->zsolve != PC_FFTPTDMA_ZSOLVE_TRANSPOSE);
   const PetscInt  *box     = inplace ? f->ybox : f->zbox;
   PetscInt         nsys    = box[3] * box[4], m = box[5], zs = box[2], pin = 0, npin = 0;
-  PetscReal       *a, *b, *c, *shift, S = f->scale;
+  PetscReal       *a, *b, *c, *shift, *w, S = f->scale;
   PPETridiagMethod method;
 
   PetscFunctionBegin;
   PetscCall(PPETridiagCreate(inplace ? f->zcomm : PETSC_COMM_SELF, &f->td));
   PetscCall(PPETridiagSetSizes(f->td, nsys, m));
-  PetscCall(PetscMalloc4(m, &a, m, &b, m, &c, nsys, &shift));
+  PetscCall(PetscMalloc5(m, &a, m, &b, m, &c, nsys, &shift, m, &w));
   for (PetscInt k = 0; k < m; k++) {
-    a[k] = -S * sep->zlo[zs + k];
-    b[k] = S * sep->zdi[zs + k];
-    c[k] = -S * sep->zhi[zs + k];
+    w[k] = f->wz ? f->wz[zs + k] : 1.0; /* row k scaled by the z-only row scale, and its shift weighted by it */
+    a[k] = -S * w[k] * sep->zlo[zs + k];
+    b[k] = S * w[k] * sep->zdi[zs + k];
+    c[k] = -S * w[k] * sep->zhi[zs + k];
   }
   for (PetscInt j = 0; j < box[4]; j++)
     for (PetscInt i = 0; i < box[3]; i++) shift[i + box[3] * j] = S * (f->lam[0][box[0] + i] + f->lam[1][box[1] + j] + sep->sigma);
   PetscCall(PPETridiagSetPeriodic(f->td, (PetscBool)(sep->bc[4] == PPE_BC_PERIODIC)));
   PetscCall(PPETridiagSetCoefficients(f->td, a, b, c));
-  PetscCall(PPETridiagSetShift(f->td, shift, NULL));
+  PetscCall(PPETridiagSetShift(f->td, shift, w));
   /* the zero mode (kx, ky) = (0, 0) of a singular operator: pinned on purpose */
   if (f->singular && box[0] == 0 && box[1] == 0) npin = 1; /* line 0 is (kx, ky) = (0, 0); every rank of the z group has it */
   PetscCall(PPETridiagSetPinnedLines(f->td, npin, &pin));
@@ -148,7 +204,7 @@ static PetscErrorCode SetUpZ(PPEFFTPTDMA *f, const PPESeparable *sep)
   if (inplace && f->P[1] == 1) method = PPE_TRIDIAG_THOMAS; /* the whole line on one rank */
   PetscCall(PPETridiagSetMethod(f->td, method));
   PetscCall(PPETridiagSetUp(f->td));
-  PetscCall(PetscFree4(a, b, c, shift));
+  PetscCall(PetscFree5(a, b, c, shift, w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -158,12 +214,29 @@ static PetscErrorCode SetUpOperator(PPEFFTPTDMA *f, DM da, const PPESeparable *s
 {
   PetscFunctionBegin;
   f->singular = sep->singular;
+  f->specmean = f->singular;
+  for (int d = 0; d < 2; d++) /* periodic (R2HC) and cell Neumann (REDFT10): the backward transform of a mode other than 0 sums to 0 */
+    f->specmean = (PetscBool)(f->specmean && (f->kind[d].fwd == FFTW_R2HC || f->kind[d].fwd == FFTW_REDFT10));
   PetscCheck(!(f->singular && f->zsolve == PC_FFTPTDMA_ZSOLVE_DISTD2), f->comm, PETSC_ERR_ARG_INCOMP, "PC fftptdma: -pc_fftptdma_zsolve distd2 cannot solve the pinned zero mode of a singular operator (no Dirichlet face, no shift); use ptdma or auto (auto runs DistD2 on every line where it is exact)");
   for (int d = 0; d < 2; d++) {
     PetscCall(PetscMalloc1(f->N[d], &f->lam[d]));
     PetscCall(PPEFFT1dEigenvalues(sep->loc[d], sep->bc[2 * d], sep->bc[2 * d + 1], f->N[d], sep->c[d], f->lam[d]));
   }
   f->scale = f->kind[0].norm * f->kind[1].norm;
+  f->direct[0] = f->direct[1] = 0;
+  PetscCall(ZOnlyRowScale(f, da, sep));
+  /* the left null vector is the constant when the operator is symmetric: symmetric x and y
+     transforms (periodic, cell Neumann: specmean) and a symmetric (0,0) z line W_z Lz; then
+     the constant part of b, which no solution can match, is removed before the z solve */
+  f->specproj = (PetscBool)(f->specmean && (f->wz || !sep->rowscale));
+  for (PetscInt k = 0; f->specproj && k < f->N[2]; k++) {
+    PetscInt  k1 = (k + 1) % f->N[2];
+    PetscReal up, dn;
+    if (k == f->N[2] - 1 && sep->bc[5] != PPE_BC_PERIODIC) break;
+    up = (f->wz ? f->wz[k] : 1.0) * sep->zhi[k];
+    dn = (f->wz ? f->wz[k1] : 1.0) * sep->zlo[k1];
+    f->specproj = (PetscBool)(PetscAbsReal(up - dn) <= 1e-13 * PetscMax(PetscAbsReal(up), PetscAbsReal(dn)));
+  }
   PetscCall(SetUpZ(f, sep));
   {
     PetscInt       solves;
@@ -173,7 +246,7 @@ static PetscErrorCode SetUpOperator(PPEFFTPTDMA *f, DM da, const PPESeparable *s
   }
   if (f->box) PetscCall(DMCreateGlobalVector(da, &f->work));
   if (f->box) PetscCall(DMCreateGlobalVector(da, &f->xout));
-  if (sep->rowscale) {
+  if (sep->rowscale && !f->wz) {
     PetscCall(VecDuplicate(sep->rowscale, &f->rinv));
     PetscCall(VecCopy(sep->rowscale, f->rinv));
     PetscCall(VecReciprocal(f->rinv));
@@ -190,6 +263,7 @@ static PetscErrorCode ResetOperator(PPEFFTPTDMA *f)
   PetscCall(VecDestroy(&f->work));
   PetscCall(VecDestroy(&f->xout));
   PetscCall(VecDestroy(&f->rinv));
+  PetscCall(PetscFree(f->wz));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -335,6 +409,8 @@ PetscErrorCode PPEFFTPTDMAReset(PPEFFTPTDMA *f)
   for (int d = 0; d < 2; d++)
     for (int s = 0; s < 2; s++)
       if (f->plan[d][s]) fftw_destroy_plan(f->plan[d][s]);
+  for (int s = 0; s < 2; s++)
+    if (f->xplan[s]) fftw_destroy_plan(f->xplan[s]);
   if (f->zbuf && f->zbuf != f->ybuf) PetscCall(PetscFree(f->zbuf));
   if (f->ybuf && f->ybuf != f->xbuf) PetscCall(PetscFree(f->ybuf));
   PetscCall(PetscFree(f->xbuf));

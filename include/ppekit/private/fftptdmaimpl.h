@@ -76,7 +76,13 @@ typedef struct {
   PPETranspose      tyz;       /* y-pencils <-> z-pencils (zsolve transpose, skipped when P2 = 1) */
   PetscScalar      *xbuf, *ybuf, *zbuf; /* pencil arrays (ybuf = xbuf when P1 = 1, zbuf = ybuf when P2 = 1) */
   PPEFFT1dKind      kind[2];   /* transforms along x and y */
-  fftw_plan         plan[2][2]; /* [direction][forward, backward] */
+  fftw_plan         plan[2][2]; /* [direction][forward, backward], in place on the pencil arrays */
+  fftw_plan         xplan[2];  /* x forward from a Vec array to xbuf, x backward from xbuf to a Vec array (daaligned only; else NULL) */
+  int               xalign;    /* fftw_alignment_of() of the array xplan was planned with: Vec arrays must match */
+  PetscBool         specmean;  /* singular: the mean is removed on the (kx,ky) = (0,0) z line after the z solve (the x and y
+                                  backward transforms of every other mode sum to zero); else in the copy back */
+  PetscBool         specproj;  /* singular and symmetric (left null vector = constant): b's mean is removed on the (0,0) z line
+                                  before the z solve as well, so that the PC applies the pseudo-inverse A^+ */
   PCFFTPTDMAPlanner planner;   /* FFTW planner effort */
   PCFFTPTDMAZSolve  zsolve;    /* z method asked for */
   PPETridiag        td;        /* z lines: in place on y-pencils (zcomm) or on z-pencils (self) */
@@ -86,7 +92,9 @@ typedef struct {
   PetscBool         box;       /* the box is smaller than the DMDA (identity rows outside) */
   Vec               work;      /* right-hand side of the box (coupling to outside moved, row scale divided) */
   Vec               xout;      /* b/idiag outside the box, 0 inside */
-  Vec               rinv;      /* 1/rowscale, or NULL */
+  Vec               rinv;      /* 1/rowscale when it is divided out in the copy to the x-pencils (it varies in x or y), or NULL */
+  PetscReal        *wz;        /* N[2] row scales of a row scale that depends on z only, folded into the z systems; or NULL */
+  PetscInt          direct[2]; /* applications whose forward / backward x transforms read b's / wrote x's array directly */
   PetscInt          solves;    /* applications so far */
   PetscLogDouble    zbytes0;   /* tridiag bytes at set-up end */
   PetscInt          key[PPE_FFTPTDMA_KEY]; /* what the layout was built for (fftsetup.c, LayoutKey) */
