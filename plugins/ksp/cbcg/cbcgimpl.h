@@ -8,6 +8,7 @@
 #include <ppekit/private/sstepimpl.h>
 
 #define CBCG_MAX_RESTARTS 3 /* restarts from the true residual before giving up */
+#define CBCG_RITZ_COND    1e12 /* largest equilibrated condition of the S'AS block the Ritz values are taken from */
 
 typedef struct {
   PetscInt         s;              /* block size asked for (1..16) */
@@ -17,6 +18,7 @@ typedef struct {
   PetscReal        safety;         /* factor on an estimated lmax */
   PetscInt         replace;        /* replace the residual by b - A x every this many blocks (0: never) */
   PetscReal        cond_max;       /* largest condition number of an equilibrated Gram matrix used */
+  KSPCBCGBasisType basis;          /* Chebyshev (default) or Newton with Ritz shifts */
   PetscReal        lmin, lmax;     /* interval the basis is built on */
   KSPCBCGEigSource source;         /* where it came from */
   PetscBool        exact;          /* grid: exact extremes (else bounds) */

@@ -67,6 +67,10 @@ PetscErrorCode KSPSolve_CBCG(KSP ksp)
   PPEGramFactor  f, fo;
   PPEGramStatus  st;
   PetscLogDouble ct0 = petsc_allreduce_ct;
+  PPEBasisRecurrence reccur, recnext;                   /* recurrence of the current block's basis, of the next one's */
+  PetscScalar        Craw[2 * PPE_CBCG_SMAX * PPE_CBCG_SMAX]; /* [Q_k Q_{k-1}]' A S before the solve: S'AS from Q'AQ */
+  PetscInt           nqC = 0;
+  PetscBool          newton = PETSC_FALSE; /* recnext holds Ritz shifts */
 
   PetscFunctionBegin;
   PetscCheck(!ksp->transpose_solve, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSPCBCG is for symmetric operators: use KSPSolve(), not KSPSolveTranspose()");
@@ -102,6 +106,7 @@ PetscErrorCode KSPSolve_CBCG(KSP ksp)
     x0null = PETSC_TRUE;
     nred++;
   }
+  PetscCall(PPECBCGRecurrenceChebyshev(cb->lmin, cb->lmax, &recnext));
   if (!ksp->guess_zero) {
     PetscCall(KSP_MatMult(ksp, A, X, R));
     PetscCall(VecAYPX(R, -1.0, B)); /* r = b - A x */
@@ -112,7 +117,9 @@ PetscErrorCode KSPSolve_CBCG(KSP ksp)
 
     if (fresh) { /* a (re)start: Q = S, with no older block */
       k = cb->s;
-      PetscCall(PPECBCGBasis(A, ksp->pc, cb->lmin, cb->lmax, k, R, Z, cb->V[bas], cb->AV[bas])); /* S = M^-1 T_j(A M^-1) r, AS = A S */
+      reccur = recnext;
+      if (newton) cb->stats.newton_blocks++;
+      PetscCall(PPECBCGBasisRecurrence(A, ksp->pc, &reccur, k, R, Z, cb->V[bas], cb->AV[bas])); /* S = M^-1 T_j(A M^-1) r, AS = A S */
       PetscCall(VecCopy(cb->V[bas][0], ZR));                                                       /* z = M^-1 r */
       {
         PetscInt t = cur;
@@ -237,6 +244,30 @@ PetscErrorCode KSPSolve_CBCG(KSP ksp)
       PetscCall(PetscInfo(ksp, "KSPCBCG: Gram matrix of block %" PetscInt_FMT " has condition %g > %g: %" PetscInt_FMT " of %" PetscInt_FMT " columns used\n", cb->stats.blocks, (double)f.cond_full, (double)cb->cond_max, f.kuse, k));
       cb->stats.truncations++;
     }
+    if (cb->basis == KSP_CBCG_BASIS_NEWTON && k >= 2) { /* Ritz values of M^-1 A on this block's basis: the next block's shifts */
+      PetscScalar SAS[PPE_CBCG_SMAX * PPE_CBCG_SMAX];
+      PetscReal   th[PPE_CBCG_SMAX];
+      PetscInt    m;
+      for (PetscInt j = 0; j < k; j++)
+        for (PetscInt i = 0; i <= j; i++) SAS[i + k * j] = SAS[j + k * i] = buf[i + ny * j];
+      if (!curfirst) { /* S'AS = Q'AQ + C' B */
+        for (PetscInt j = 0; j < k; j++)
+          for (PetscInt i = 0; i < k; i++) {
+            PetscScalar v = 0;
+            for (PetscInt q = 0; q < nqC; q++) v += Craw[q + nqC * i] * C[q + nqC * j];
+            SAS[i + k * j] += v;
+          }
+      }
+      PetscCall(PPEGramRitz(k, SAS, k, &reccur, CBCG_RITZ_COND, &m, th));
+      PetscCall(PetscInfo(ksp, "KSPCBCG: block %" PetscInt_FMT ": %" PetscInt_FMT " Ritz values [%g, %g]\n", cb->stats.blocks, m, m ? (double)th[0] : 0.0, m ? (double)th[m - 1] : 0.0));
+      if (m >= 1 && th[0] > -1e-8 * th[m - 1] && th[m - 1] > 0) {
+        for (PetscInt i = 0; i < m; i++) th[i] = PetscMax(th[i], 0);
+        PetscCall(PPECBCGRecurrenceNewton(m, th, &recnext));
+        cb->stats.ritz_min = th[0];
+        cb->stats.ritz_max = th[m - 1];
+        newton             = PETSC_TRUE;
+      } /* else the next block keeps the last shifts (or the Chebyshev basis) */
+    }
     k                  = f.kuse;
     cb->stats.cond_max = PetscMax(cb->stats.cond_max, f.cond);
     PetscCall(PetscInfo(ksp, "KSPCBCG: block %" PetscInt_FMT ": %" PetscInt_FMT " columns, equilibrated Gram condition %g\n", cb->stats.blocks, k, (double)f.cond));
@@ -276,7 +307,9 @@ PetscErrorCode KSPSolve_CBCG(KSP ksp)
         nq = k + ko;
       } else knext = k;
     }
-    PetscCall(PPECBCGBasis(A, ksp->pc, cb->lmin, cb->lmax, knext, R, Z, cb->V[bas], cb->AV[bas])); /* S, AS from r */
+    reccur = recnext;
+    if (newton) cb->stats.newton_blocks++;
+    PetscCall(PPECBCGBasisRecurrence(A, ksp->pc, &reccur, knext, R, Z, cb->V[bas], cb->AV[bas])); /* S, AS from r */
     PetscCall(VecCopy(cb->V[bas][0], ZR));                                                           /* z = M^-1 r */
     for (PetscInt j = 0; j < nq; j++) {
       xv[j] = j < k ? cb->V[cur][j] : cb->V[old][j - k];
@@ -284,6 +317,8 @@ PetscErrorCode KSPSolve_CBCG(KSP ksp)
     }
     PetscCall(PPETSGram(nq, xv, knext, cb->AV[bas], PPE_TS_MAXCOLS, C, 0, NULL)); /* C = [Q_k Q_{k-1}]' A S: one reduction */
     nred++;
+    nqC = nq;
+    PetscCall(PetscArraycpy(Craw, C, nq * knext));
     PetscCall(PetscLogEventBegin(PPE_CBCGSmall, 0, 0, 0, 0));
     PetscCall(PPEGramSolve(&f, knext, C, nq)); /* B = (Q'AQ)^-1 Q' A S */
     if (nq > k) PetscCall(PPEGramSolve(&fo, knext, C + k, nq));
