@@ -84,5 +84,7 @@ PETSC_EXTERN PetscErrorCode KSPCBCGGetReplace(KSP, PetscInt *);
 PETSC_EXTERN PetscErrorCode KSPCBCGSetMaxCondition(KSP, PetscReal);
 PETSC_EXTERN PetscErrorCode KSPCBCGGetMaxCondition(KSP, PetscReal *);
 PETSC_EXTERN PetscErrorCode KSPCBCGGetStats(KSP, KSPCBCGStats *);
+PETSC_EXTERN PetscErrorCode KSPCBCGSetSingleReduction(KSP, PetscBool);
+PETSC_EXTERN PetscErrorCode KSPCBCGGetSingleReduction(KSP, PetscBool *);
 PETSC_EXTERN PetscErrorCode KSPCBCGSetBasis(KSP, KSPCBCGBasisType);
 PETSC_EXTERN PetscErrorCode KSPCBCGGetBasis(KSP, KSPCBCGBasisType *);

@@ -10,7 +10,7 @@
 #include <ppekit/private/ppeimpl.h>
 #include <petscblaslapack.h>
 
-#define PPE_TS_MAXCOLS 32 /* most columns in one tall-skinny kernel call (s <= 16 uses 18) */
+#define PPE_TS_MAXCOLS 48 /* most columns in one tall-skinny kernel call (s <= 16 uses up to 3 s) */
 #define PPE_CBCG_SMAX  16 /* largest block size s */
 
 /* ---------------------------------------------------------------- host kernels (src/backend/host/tsblock_host.c) */

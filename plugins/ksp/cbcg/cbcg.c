@@ -3,7 +3,7 @@
 
    Method: s-step CG (P-CBCG). Each block builds s preconditioned Chebyshev basis vectors
    with products and preconditioner applications only, then does the work of s CG
-   iterations with two global reductions instead of 2s:
+   iterations with two global reductions instead of 2s (paper 004, Algorithm 2):
 
        r_0 = b - A x_0;  S_0 = (M^-1 T_0(A M^-1) r_0, ..., M^-1 T_{s-1}(A M^-1) r_0);  Q_0 = S_0
        for k = 0, 1, ...
@@ -12,6 +12,11 @@
            S_{k+1}, A S_{k+1} from r                   Chebyshev basis, no reduction
            Q_k' A S_{k+1}                              one reduction
            B = (Q_k' A Q_k)^-1 Q_k' A S_{k+1};  Q_{k+1} = S_{k+1} - Q_k B;  A Q_{k+1} = A S_{k+1} - A Q_k B
+
+   By default (cbcgsolve1.c) the two reductions are merged into one, as in the s-step CG of
+   Chronopoulos and Gear: right after S_{k+1} is built, [Q_k Q_{k-1} S_{k+1}]' [A S_{k+1} r]
+   and the norms of r are reduced together, and Q_{k+1}' A Q_{k+1} = S'AS - C'B,
+   Q_{k+1}' r = S'r - B' Q_k' r follow without vectors (KSPCBCGSetSingleReduction()).
 
    The T_j are Chebyshev polynomials scaled to an interval [lmin, lmax] of the spectrum of
    A M^-1: given, exact for the grid operator, or estimated by a short Lanczos process at
@@ -148,7 +153,21 @@ static PetscErrorCode KSPCBCGSetMaxCondition_CBCG(KSP ksp, PetscReal c)
 static PetscErrorCode KSPCBCGGetMaxCondition_CBCG(KSP ksp, PetscReal *c)
 {
   PetscFunctionBegin;
-  *c = ((KSP_CBCG *)ksp->data)->cond_max;
+  *c = KSPCBCGCondMax((KSP_CBCG *)ksp->data);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPCBCGSetSingleReduction_CBCG(KSP ksp, PetscBool flg)
+{
+  PetscFunctionBegin;
+  ((KSP_CBCG *)ksp->data)->single = flg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPCBCGGetSingleReduction_CBCG(KSP ksp, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  *flg = ((KSP_CBCG *)ksp->data)->single;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -271,9 +290,10 @@ static PetscErrorCode KSPSetFromOptions_CBCG(KSP ksp, PPEOptionItems PetscOption
 {
   KSP_CBCG *cb = (KSP_CBCG *)ksp->data;
   PetscInt  s = cb->s, its = cb->eig_its, rep = cb->replace, two = 2;
-  PetscReal sf = cb->safety, cm = cb->cond_max, eig[2] = {0, 0};
+  PetscReal sf = cb->safety, cm = KSPCBCGCondMax(cb), eig[2] = {0, 0};
   PetscBool        flg;
   KSPCBCGBasisType basis = cb->basis;
+  PetscBool        single = cb->single;
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "KSP CBCG options");
@@ -290,7 +310,12 @@ static PetscErrorCode KSPSetFromOptions_CBCG(KSP ksp, PPEOptionItems PetscOption
   if (flg) PetscCall(KSPCBCGSetSafety(ksp, sf));
   PetscCall(PetscOptionsInt("-ksp_cbcg_replace", "Replace the recursive residual by b - A x every k blocks (0: never)", "KSPCBCGSetReplace", rep, &rep, &flg));
   if (flg) PetscCall(KSPCBCGSetReplace(ksp, rep));
-  PetscCall(PetscOptionsReal("-ksp_cbcg_cond_max", "Largest condition number of an equilibrated Gram matrix before the block is cut to fewer columns", "KSPCBCGSetMaxCondition", cm, &cm, &flg));
+  PetscCall(PetscOptionsBool("-ksp_cbcg_single_reduction", "One global reduction per block (merged Gram products), else two (paper 004, Algorithm 2)", "KSPCBCGSetSingleReduction", cb->single, &single, &flg));
+  if (flg) {
+    PetscCall(KSPCBCGSetSingleReduction(ksp, single));
+    cm = KSPCBCGCondMax(cb);
+  }
+  PetscCall(PetscOptionsReal("-ksp_cbcg_cond_max", "Largest condition number of an equilibrated Gram matrix before the block is cut to fewer columns (default 300 with one reduction per block, 1e4 with two)", "KSPCBCGSetMaxCondition", cm, &cm, &flg));
   if (flg) PetscCall(KSPCBCGSetMaxCondition(ksp, cm));
   PetscCall(PetscOptionsEnum("-ksp_cbcg_basis", "Polynomial basis of the blocks: chebyshev, or newton with the previous block's Ritz values as shifts", "KSPCBCGSetBasis", KSPCBCGBasisTypes, (PetscEnum)basis, (PetscEnum *)&basis, &flg));
   if (flg) PetscCall(KSPCBCGSetBasis(ksp, basis));
@@ -307,7 +332,7 @@ static PetscErrorCode KSPView_CBCG(KSP ksp, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  block size s: %" PetscInt_FMT " (CG iterations per two global reductions)\n", cb->s));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  block size s: %" PetscInt_FMT " (CG iterations per block)\n", cb->s));
   if (!cb->have_interval) PetscCall(PetscViewerASCIIPrintf(viewer, "  eigenvalue interval: not set up yet\n"));
   else {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  eigenvalue interval of A M^-1 used: [%g, %g]\n", (double)cb->lmin, (double)cb->lmax));
@@ -330,7 +355,9 @@ static PetscErrorCode KSPView_CBCG(KSP ksp, PetscViewer viewer)
   if (cb->source != KSP_CBCG_EIG_LANCZOS) PetscCall(PetscViewerASCIIPrintf(viewer, "  safety factor on an estimated lmax: %g (not used: no estimate)\n", (double)cb->safety));
   if (cb->basis == KSP_CBCG_BASIS_NEWTON) PetscCall(PetscViewerASCIIPrintf(viewer, "  basis: newton, shifts = Leja-ordered Ritz values of the previous block (first block: chebyshev)\n"));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  basis: chebyshev\n"));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  Gram matrices: equilibrated, largest condition number accepted %g\n", (double)cb->cond_max));
+  if (cb->single) PetscCall(PetscViewerASCIIPrintf(viewer, "  global reductions per block: 1 ([Q_k Q_k-1 S]' [A S r], next Gram matrix by Schur complement)\n"));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  global reductions per block: 2 (Q'AQ and Q'r, then Q'AS: paper 004, Algorithm 2)\n"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  Gram matrices: equilibrated, largest condition number accepted %g%s\n", (double)KSPCBCGCondMax(cb), cb->cond_max > 0 ? "" : " (default of this variant)"));
   if (cb->replace) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement: every %" PetscInt_FMT " blocks\n", cb->replace));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement: never\n"));
   if (st->s_first) {
@@ -382,13 +409,15 @@ static PetscErrorCode KSPDestroy_CBCG(KSP ksp)
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetMaxCondition_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetStats_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetBasis_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetSingleReduction_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetSingleReduction_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetBasis_C", NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*MC
    KSPCBCG - Chebyshev-basis communication-avoiding preconditioned conjugate gradients
-   (P-CBCG): s CG iterations per block with two global reductions, for symmetric positive
+   (P-CBCG): s CG iterations per block with one global reduction (two optionally), for symmetric positive
    (semi-)definite operators and preconditioners
 
    Options Database Keys:
@@ -397,16 +426,18 @@ static PetscErrorCode KSPDestroy_CBCG(KSP ksp)
 .  -ksp_cbcg_eig_its <20>          - Lanczos steps of the eigenvalue estimate (KSPCBCGSetEigIts())
 .  -ksp_cbcg_safety <1.1>          - factor on the estimated largest eigenvalue (KSPCBCGSetSafety())
 .  -ksp_cbcg_replace <0>           - residual replacement every k blocks, 0 never (KSPCBCGSetReplace())
-.  -ksp_cbcg_cond_max <1e4>        - largest equilibrated Gram condition number used (KSPCBCGSetMaxCondition())
+.  -ksp_cbcg_single_reduction <true> - one global reduction per block, else two (KSPCBCGSetSingleReduction())
+.  -ksp_cbcg_cond_max <300>        - largest equilibrated Gram condition number used; 1e4 with two reductions (KSPCBCGSetMaxCondition())
 -  -ksp_cbcg_basis <chebyshev>     - polynomial basis: chebyshev, or newton with Ritz shifts (KSPCBCGSetBasis())
 
    Level: intermediate
 
    Notes:
    Each block builds the preconditioned Chebyshev basis M^-1 T_j(A M^-1) r, j < s, with s
-   products and s preconditioner applications (halo exchanges, no reduction), reduces
-   [Q'AQ, Q'r, norms of r] in one MPI_Allreduce and Q'AS in another: about 2/s global
-   reductions per iteration instead of CG's 2. The residual norm is known once per block, so
+   products and s preconditioner applications (halo exchanges, no reduction), then reduces
+   [Q_k Q_k-1 S]' [A S r] and the norms of r in one MPI_Allreduce (by default; with
+   -ksp_cbcg_single_reduction false [Q'AQ, Q'r, norms of r] in one and Q'AS in another, as in
+   paper 004): about 1/s (2/s) global reductions per iteration instead of CG's 2. The residual norm is known once per block, so
    the iteration count is a sum of block widths (s, or fewer for a cut block). Left preconditioning only;
    the preconditioned (default), unpreconditioned and natural norms are supported.
 
@@ -435,7 +466,8 @@ PETSC_EXTERN PetscErrorCode KSPCreate_CBCG(KSP ksp)
   cb->eig_its  = 20;
   cb->safety   = 1.1;
   cb->replace  = 0;
-  cb->cond_max = 1e4;
+  cb->cond_max = 0; /* the default of the variant: CBCG_COND_MAX_SINGLE or CBCG_COND_MAX_TWO */
+  cb->single   = PETSC_TRUE;
   cb->basis    = KSP_CBCG_BASIS_CHEBYSHEV;
   ksp->data    = (void *)cb;
 
@@ -467,6 +499,8 @@ PETSC_EXTERN PetscErrorCode KSPCreate_CBCG(KSP ksp)
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetMaxCondition_C", KSPCBCGGetMaxCondition_CBCG));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetStats_C", KSPCBCGGetStats_CBCG));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetBasis_C", KSPCBCGSetBasis_CBCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetSingleReduction_C", KSPCBCGSetSingleReduction_CBCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetSingleReduction_C", KSPCBCGGetSingleReduction_CBCG));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetBasis_C", KSPCBCGGetBasis_CBCG));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -721,7 +755,7 @@ PetscErrorCode KSPCBCGGetReplace(KSP ksp, PetscInt *k)
 
    Input Parameters:
 +  ksp  - the Krylov solver
--  cond - the limit, >= 1 (default 1e4)
+-  cond - the limit, >= 1 (default 300 with one reduction per block, 1e4 with two)
 
    Options Database Key:
 .  -ksp_cbcg_cond_max <cond> - the limit
@@ -835,5 +869,59 @@ PetscErrorCode KSPCBCGGetBasis(KSP ksp, KSPCBCGBasisType *basis)
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
   PetscValidPointer(basis, 2);
   PetscUseMethod(ksp, "KSPCBCGGetBasis_C", (KSP, KSPCBCGBasisType *), (ksp, basis));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   KSPCBCGSetSingleReduction - sets whether KSPCBCG makes one global reduction per block
+   (the default) or two (paper 004, Algorithm 2)
+
+   Logically Collective
+
+   Input Parameters:
++  ksp - the Krylov solver
+-  flg - PETSC_TRUE: one reduction per block; PETSC_FALSE: two
+
+   Options Database Key:
+.  -ksp_cbcg_single_reduction <true,false> - the choice
+
+   Notes:
+   With two reductions a block reduces [Q'AQ, Q'r, norms of r], updates x and r, builds the
+   next basis S and reduces Q'AS to conjugate it. With one, the products [Q_k Q_k-1 S]' [A S r]
+   and the norms of r are reduced together right after S is built, and the next Gram matrix
+   follows as the Schur complement S'AS - C' G^-1 C, as in the s-step CG of Chronopoulos and
+   Gear: half the reductions, the same products with A and the same preconditioner
+   applications, a little more arithmetic on s x s matrices. The Schur complement loses the
+   digits that cancel in it, so the default Gram condition limit is lower (300 instead of
+   1e4); docs/types/cbcg.md has the measurements that made one reduction the default.
+
+   Level: intermediate
+
+.seealso: KSPCBCG, KSPCBCGGetSingleReduction(), KSPCBCGSetMaxCondition()
+@*/
+PetscErrorCode KSPCBCGSetSingleReduction(KSP ksp, PetscBool flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(ksp, flg, 2);
+  PetscTryMethod(ksp, "KSPCBCGSetSingleReduction_C", (KSP, PetscBool), (ksp, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   KSPCBCGGetSingleReduction - gets whether KSPCBCG makes one global reduction per block
+
+   Not Collective
+
+   Level: intermediate
+
+.seealso: KSPCBCG, KSPCBCGSetSingleReduction()
+@*/
+PetscErrorCode KSPCBCGGetSingleReduction(KSP ksp, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidBoolPointer(flg, 2);
+  PetscUseMethod(ksp, "KSPCBCGGetSingleReduction_C", (KSP, PetscBool *), (ksp, flg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

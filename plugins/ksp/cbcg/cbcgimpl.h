@@ -8,6 +8,8 @@
 #include <ppekit/private/sstepimpl.h>
 
 #define CBCG_MAX_RESTARTS 3 /* restarts from the true residual before giving up */
+#define CBCG_COND_MAX_SINGLE 300 /* default Gram condition limit with one reduction per block */
+#define CBCG_COND_MAX_TWO    1e4 /* and with two */
 #define CBCG_RITZ_COND    1e12 /* largest equilibrated condition of the S'AS block the Ritz values are taken from */
 
 typedef struct {
@@ -17,7 +19,8 @@ typedef struct {
   PetscInt         eig_its;        /* Lanczos steps of the estimate */
   PetscReal        safety;         /* factor on an estimated lmax */
   PetscInt         replace;        /* replace the residual by b - A x every this many blocks (0: never) */
-  PetscReal        cond_max;       /* largest condition number of an equilibrated Gram matrix used */
+  PetscReal        cond_max;       /* largest condition number of an equilibrated Gram matrix used (0: the default of the variant) */
+  PetscBool        single;         /* one global reduction per block (default), else two (paper 004, Algorithm 2) */
   KSPCBCGBasisType basis;          /* Chebyshev (default) or Newton with Ritz shifts */
   PetscReal        lmin, lmax;     /* interval the basis is built on */
   KSPCBCGEigSource source;         /* where it came from */
@@ -31,6 +34,15 @@ typedef struct {
   KSPCBCGStats     stats;          /* the last solve */
 } KSP_CBCG;
 
+/* the Gram condition limit in use: the one set, else the default of the variant */
+static inline PetscReal KSPCBCGCondMax(const KSP_CBCG *cb)
+{
+  return cb->cond_max > 0 ? cb->cond_max : (cb->single ? CBCG_COND_MAX_SINGLE : CBCG_COND_MAX_TWO);
+}
+
 PETSC_INTERN PetscErrorCode KSPCBCGSetUpInterval(KSP);
 PETSC_INTERN PetscErrorCode KSPCBCGAllocate(KSP);
 PETSC_INTERN PetscErrorCode KSPSolve_CBCG(KSP);
+PETSC_INTERN PetscErrorCode KSPSolve_CBCG_Single(KSP);
+PETSC_INTERN PetscErrorCode KSPCBCGTrueResidualNorm(KSP, Mat, Vec, Vec, PetscReal *, PetscScalar *);
+PETSC_INTERN PetscErrorCode KSPCBCGReasonNotFinite(KSP);

@@ -8,7 +8,7 @@
 /* Norm of the true residual w = b - A x, of the kind used by the convergence test, with one
    reduction (u = M^-1 w when the test needs it). With sum != NULL the same reduction also
    gives the sum of the entries of x (to remove a constant null space). */
-static PetscErrorCode TrueResidualNorm(KSP ksp, Mat A, Vec w, Vec u, PetscReal *norm, PetscScalar *sum)
+PetscErrorCode KSPCBCGTrueResidualNorm(KSP ksp, Mat A, Vec w, Vec u, PetscReal *norm, PetscScalar *sum)
 {
   PetscScalar d[4], xs = 0;
   Vec         v[2] = {w, u};
@@ -37,7 +37,7 @@ static PetscErrorCode TrueResidualNorm(KSP ksp, Mat A, Vec w, Vec u, PetscReal *
 }
 
 /* Sets ksp->reason for a norm that is not finite: a failed preconditioner or NaN/Inf. */
-static PetscErrorCode ReasonNotFinite(KSP ksp)
+PetscErrorCode KSPCBCGReasonNotFinite(KSP ksp)
 {
   PCFailedReason pcreason;
   PetscInt       loc, all;
@@ -73,6 +73,10 @@ PetscErrorCode KSPSolve_CBCG(KSP ksp)
   PetscBool          newton = PETSC_FALSE; /* recnext holds Ritz shifts */
 
   PetscFunctionBegin;
+  if (cb->single) { /* one reduction per block (the default): cbcgsolve1.c */
+    PetscCall(KSPSolve_CBCG_Single(ksp));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCheck(!ksp->transpose_solve, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSPCBCG is for symmetric operators: use KSPSolve(), not KSPSolveTranspose()");
   PetscCall(PCGetDiagonalScale(ksp->pc, &diagonalscale));
   PetscCheck(!diagonalscale, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "Krylov method %s does not support diagonal scaling", ((PetscObject)ksp)->type_name);
@@ -158,7 +162,7 @@ PetscErrorCode KSPSolve_CBCG(KSP ksp)
         dp = 0;
       }
       if (PetscIsInfOrNanReal(rz) || PetscIsInfOrNanReal(zz) || PetscIsInfOrNanReal(rr)) {
-        PetscCall(ReasonNotFinite(ksp));
+        PetscCall(KSPCBCGReasonNotFinite(ksp));
         ksp->rnorm = dp;
         break;
       }
@@ -177,7 +181,7 @@ PetscErrorCode KSPSolve_CBCG(KSP ksp)
     if (ksp->reason > 0 && ksp->normtype != KSP_NORM_NONE) { /* confirm on the true residual */
       KSPConvergedReason treason = KSP_CONVERGED_ITERATING;
 
-      PetscCall(TrueResidualNorm(ksp, A, W, U, &tnorm, cnst ? &xsum : NULL));
+      PetscCall(KSPCBCGTrueResidualNorm(ksp, A, W, U, &tnorm, cnst ? &xsum : NULL));
       nred++;
       cb->stats.true_rnorm = tnorm;
       if (!PetscIsInfOrNanReal(tnorm)) PetscCall((*ksp->converged)(ksp, its, tnorm, &treason, ksp->cnvP));
@@ -212,10 +216,10 @@ PetscErrorCode KSPSolve_CBCG(KSP ksp)
 
     /* the block's Gram matrix: analyse, cut to well-conditioned columns, restart, or stop */
     PetscCall(PetscLogEventBegin(PPE_CBCGSmall, 0, 0, 0, 0));
-    PetscCall(PPEGramAnalyse(PetscMin(k, ksp->max_it - its), buf, ny, cb->cond_max, curfirst, &f, &st));
+    PetscCall(PPEGramAnalyse(PetscMin(k, ksp->max_it - its), buf, ny, KSPCBCGCondMax(cb), curfirst, &f, &st));
     PetscCall(PetscLogEventEnd(PPE_CBCGSmall, 0, 0, 0, 0));
     if (st == PPE_GRAM_NANORINF) {
-      PetscCall(ReasonNotFinite(ksp));
+      PetscCall(KSPCBCGReasonNotFinite(ksp));
       break;
     } else if ((st == PPE_GRAM_INDEFINITE || st == PPE_GRAM_NONSYMMETRIC) && !curfirst) {
       /* in a continued block the recursively updated A Q may have drifted from A times Q:
@@ -241,7 +245,7 @@ PetscErrorCode KSPSolve_CBCG(KSP ksp)
       ksp->reason = KSP_DIVERGED_BREAKDOWN;
       break;
     } else if (f.kuse < k && k <= ksp->max_it - its) {
-      PetscCall(PetscInfo(ksp, "KSPCBCG: Gram matrix of block %" PetscInt_FMT " has condition %g > %g: %" PetscInt_FMT " of %" PetscInt_FMT " columns used\n", cb->stats.blocks, (double)f.cond_full, (double)cb->cond_max, f.kuse, k));
+      PetscCall(PetscInfo(ksp, "KSPCBCG: Gram matrix of block %" PetscInt_FMT " has condition %g > %g: %" PetscInt_FMT " of %" PetscInt_FMT " columns used\n", cb->stats.blocks, (double)f.cond_full, (double)KSPCBCGCondMax(cb), f.kuse, k));
       cb->stats.truncations++;
     }
     if (cb->basis == KSP_CBCG_BASIS_NEWTON && k >= 2) { /* Ritz values of M^-1 A on this block's basis: the next block's shifts */
@@ -279,7 +283,7 @@ PetscErrorCode KSPSolve_CBCG(KSP ksp)
       PetscBool finite = PETSC_TRUE;
       for (PetscInt j = 0; j < k; j++) finite = (PetscBool)(finite && !PetscIsInfOrNanScalar(a[j]));
       if (!finite) { /* same on every rank: the data came from one reduction */
-        PetscCall(ReasonNotFinite(ksp));
+        PetscCall(KSPCBCGReasonNotFinite(ksp));
         break;
       }
     }
