@@ -13,7 +13,7 @@
            Q_k' A S_{k+1}                              one reduction
            B = (Q_k' A Q_k)^-1 Q_k' A S_{k+1};  Q_{k+1} = S_{k+1} - Q_k B;  A Q_{k+1} = A S_{k+1} - A Q_k B
 
-   By default (cbcgsolve1.c) the two reductions are merged into one, as in the s-step CG of
+   By default for s >= 3 (cbcgsolve1.c) the two reductions are merged into one, as in the s-step CG of
    Chronopoulos and Gear: right after S_{k+1} is built, [Q_k Q_{k-1} S_{k+1}]' [A S_{k+1} r]
    and the norms of r are reduced together, and Q_{k+1}' A Q_{k+1} = S'AS - C'B,
    Q_{k+1}' r = S'r - B' Q_k' r follow without vectors (KSPCBCGSetSingleReduction()).
@@ -160,14 +160,15 @@ static PetscErrorCode KSPCBCGGetMaxCondition_CBCG(KSP ksp, PetscReal *c)
 static PetscErrorCode KSPCBCGSetSingleReduction_CBCG(KSP ksp, PetscBool flg)
 {
   PetscFunctionBegin;
-  ((KSP_CBCG *)ksp->data)->single = flg;
+  ((KSP_CBCG *)ksp->data)->single     = flg;
+  ((KSP_CBCG *)ksp->data)->single_set = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode KSPCBCGGetSingleReduction_CBCG(KSP ksp, PetscBool *flg)
 {
   PetscFunctionBegin;
-  *flg = ((KSP_CBCG *)ksp->data)->single;
+  *flg = KSPCBCGSingle((KSP_CBCG *)ksp->data);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -293,7 +294,7 @@ static PetscErrorCode KSPSetFromOptions_CBCG(KSP ksp, PPEOptionItems PetscOption
   PetscReal sf = cb->safety, cm = KSPCBCGCondMax(cb), eig[2] = {0, 0};
   PetscBool        flg;
   KSPCBCGBasisType basis = cb->basis;
-  PetscBool        single = cb->single;
+  PetscBool        single = KSPCBCGSingle(cb);
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "KSP CBCG options");
@@ -310,7 +311,7 @@ static PetscErrorCode KSPSetFromOptions_CBCG(KSP ksp, PPEOptionItems PetscOption
   if (flg) PetscCall(KSPCBCGSetSafety(ksp, sf));
   PetscCall(PetscOptionsInt("-ksp_cbcg_replace", "Replace the recursive residual by b - A x every k blocks (0: never)", "KSPCBCGSetReplace", rep, &rep, &flg));
   if (flg) PetscCall(KSPCBCGSetReplace(ksp, rep));
-  PetscCall(PetscOptionsBool("-ksp_cbcg_single_reduction", "One global reduction per block (merged Gram products), else two (paper 004, Algorithm 2)", "KSPCBCGSetSingleReduction", cb->single, &single, &flg));
+  PetscCall(PetscOptionsBool("-ksp_cbcg_single_reduction", "One global reduction per block (merged Gram products), else two (paper 004, Algorithm 2); default: one for s >= 3", "KSPCBCGSetSingleReduction", single, &single, &flg));
   if (flg) {
     PetscCall(KSPCBCGSetSingleReduction(ksp, single));
     cm = KSPCBCGCondMax(cb);
@@ -355,8 +356,8 @@ static PetscErrorCode KSPView_CBCG(KSP ksp, PetscViewer viewer)
   if (cb->source != KSP_CBCG_EIG_LANCZOS) PetscCall(PetscViewerASCIIPrintf(viewer, "  safety factor on an estimated lmax: %g (not used: no estimate)\n", (double)cb->safety));
   if (cb->basis == KSP_CBCG_BASIS_NEWTON) PetscCall(PetscViewerASCIIPrintf(viewer, "  basis: newton, shifts = Leja-ordered Ritz values of the previous block (first block: chebyshev)\n"));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  basis: chebyshev\n"));
-  if (cb->single) PetscCall(PetscViewerASCIIPrintf(viewer, "  global reductions per block: 1 ([Q_k Q_k-1 S]' [A S r], next Gram matrix by Schur complement)\n"));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "  global reductions per block: 2 (Q'AQ and Q'r, then Q'AS: paper 004, Algorithm 2)\n"));
+  if (KSPCBCGSingle(cb)) PetscCall(PetscViewerASCIIPrintf(viewer, "  global reductions per block: 1 ([Q_k Q_k-1 S]' [A S r], next Gram matrix by Schur complement)%s\n", cb->single_set ? "" : " (default for s >= 3)"));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  global reductions per block: 2 (Q'AQ and Q'r, then Q'AS: paper 004, Algorithm 2)%s\n", cb->single_set ? "" : " (default for s <= 2)"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  Gram matrices: equilibrated, largest condition number accepted %g%s\n", (double)KSPCBCGCondMax(cb), cb->cond_max > 0 ? "" : " (default of this variant)"));
   if (cb->replace) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement: every %" PetscInt_FMT " blocks\n", cb->replace));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement: never\n"));
@@ -426,7 +427,7 @@ static PetscErrorCode KSPDestroy_CBCG(KSP ksp)
 .  -ksp_cbcg_eig_its <20>          - Lanczos steps of the eigenvalue estimate (KSPCBCGSetEigIts())
 .  -ksp_cbcg_safety <1.1>          - factor on the estimated largest eigenvalue (KSPCBCGSetSafety())
 .  -ksp_cbcg_replace <0>           - residual replacement every k blocks, 0 never (KSPCBCGSetReplace())
-.  -ksp_cbcg_single_reduction <true> - one global reduction per block, else two (KSPCBCGSetSingleReduction())
+.  -ksp_cbcg_single_reduction <bool> - one global reduction per block, else two; default one for s >= 3 (KSPCBCGSetSingleReduction())
 .  -ksp_cbcg_cond_max <300>        - largest equilibrated Gram condition number used; 1e4 with two reductions (KSPCBCGSetMaxCondition())
 -  -ksp_cbcg_basis <chebyshev>     - polynomial basis: chebyshev, or newton with Ritz shifts (KSPCBCGSetBasis())
 
@@ -435,7 +436,7 @@ static PetscErrorCode KSPDestroy_CBCG(KSP ksp)
    Notes:
    Each block builds the preconditioned Chebyshev basis M^-1 T_j(A M^-1) r, j < s, with s
    products and s preconditioner applications (halo exchanges, no reduction), then reduces
-   [Q_k Q_k-1 S]' [A S r] and the norms of r in one MPI_Allreduce (by default; with
+   [Q_k Q_k-1 S]' [A S r] and the norms of r in one MPI_Allreduce (by default for s >= 3; with
    -ksp_cbcg_single_reduction false [Q'AQ, Q'r, norms of r] in one and Q'AS in another, as in
    paper 004): about 1/s (2/s) global reductions per iteration instead of CG's 2. The residual norm is known once per block, so
    the iteration count is a sum of block widths (s, or fewer for a cut block). Left preconditioning only;
@@ -467,7 +468,7 @@ PETSC_EXTERN PetscErrorCode KSPCreate_CBCG(KSP ksp)
   cb->safety   = 1.1;
   cb->replace  = 0;
   cb->cond_max = 0; /* the default of the variant: CBCG_COND_MAX_SINGLE or CBCG_COND_MAX_TWO */
-  cb->single   = PETSC_TRUE;
+  cb->single   = PETSC_TRUE; /* used once set; by default one reduction for s >= 3 */
   cb->basis    = KSP_CBCG_BASIS_CHEBYSHEV;
   ksp->data    = (void *)cb;
 
@@ -880,7 +881,7 @@ PetscErrorCode KSPCBCGGetBasis(KSP ksp, KSPCBCGBasisType *basis)
 
    Input Parameters:
 +  ksp - the Krylov solver
--  flg - PETSC_TRUE: one reduction per block; PETSC_FALSE: two
+-  flg - PETSC_TRUE: one reduction per block; PETSC_FALSE: two (default: one for s >= 3, two for s <= 2)
 
    Options Database Key:
 .  -ksp_cbcg_single_reduction <true,false> - the choice
@@ -893,7 +894,10 @@ PetscErrorCode KSPCBCGGetBasis(KSP ksp, KSPCBCGBasisType *basis)
    Gear: half the reductions, the same products with A and the same preconditioner
    applications, a little more arithmetic on s x s matrices. The Schur complement loses the
    digits that cancel in it, so the default Gram condition limit is lower (300 instead of
-   1e4); docs/types/cbcg.md has the measurements that made one reduction the default.
+   1e4); docs/types/cbcg.md has the measurements that made one reduction the default for
+   s >= 3. For s <= 2 the default stays two: the bound 2/s + 0.05 of issue 5 allows them, and
+   the Gram matrix computed from the vectors is the more accurate (the stretched channel
+   problem without preconditioner takes 175 iterations against CG's 106 at s = 2 with one).
 
    Level: intermediate
 

@@ -20,7 +20,8 @@ typedef struct {
   PetscReal        safety;         /* factor on an estimated lmax */
   PetscInt         replace;        /* replace the residual by b - A x every this many blocks (0: never) */
   PetscReal        cond_max;       /* largest condition number of an equilibrated Gram matrix used (0: the default of the variant) */
-  PetscBool        single;         /* one global reduction per block (default), else two (paper 004, Algorithm 2) */
+  PetscBool        single;         /* one global reduction per block, else two (paper 004, Algorithm 2) ... */
+  PetscBool        single_set;     /* ... as set; by default one for s >= 3, two for s <= 2 (see KSPCBCGSingle()) */
   KSPCBCGBasisType basis;          /* Chebyshev (default) or Newton with Ritz shifts */
   PetscReal        lmin, lmax;     /* interval the basis is built on */
   KSPCBCGEigSource source;         /* where it came from */
@@ -34,10 +35,17 @@ typedef struct {
   KSPCBCGStats     stats;          /* the last solve */
 } KSP_CBCG;
 
+/* one reduction per block? As set, else for s >= 3: for s <= 2 the bound 2/s + 0.05 allows two
+   reductions per block, and two compute the Gram matrix from the vectors (more accurate) */
+static inline PetscBool KSPCBCGSingle(const KSP_CBCG *cb)
+{
+  return cb->single_set ? cb->single : (PetscBool)(cb->s >= 3);
+}
+
 /* the Gram condition limit in use: the one set, else the default of the variant */
 static inline PetscReal KSPCBCGCondMax(const KSP_CBCG *cb)
 {
-  return cb->cond_max > 0 ? cb->cond_max : (cb->single ? CBCG_COND_MAX_SINGLE : CBCG_COND_MAX_TWO);
+  return cb->cond_max > 0 ? cb->cond_max : (KSPCBCGSingle(cb) ? CBCG_COND_MAX_SINGLE : CBCG_COND_MAX_TWO);
 }
 
 PETSC_INTERN PetscErrorCode KSPCBCGSetUpInterval(KSP);

@@ -73,7 +73,7 @@ PetscErrorCode KSPSolve_CBCG(KSP ksp)
   PetscBool          newton = PETSC_FALSE; /* recnext holds Ritz shifts */
 
   PetscFunctionBegin;
-  if (cb->single) { /* one reduction per block (the default): cbcgsolve1.c */
+  if (KSPCBCGSingle(cb)) { /* one reduction per block (the default for s >= 3): cbcgsolve1.c */
     PetscCall(KSPSolve_CBCG_Single(ksp));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
