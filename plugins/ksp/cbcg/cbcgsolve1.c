@@ -208,7 +208,8 @@ PetscErrorCode KSPSolve_CBCG_Single(KSP ksp)
       PetscCall(PetscInfo(ksp, "KSPCBCG: Gram matrix of block %" PetscInt_FMT " %s (asymmetry %g, smallest equilibrated eigenvalue %g): restart from the true residual\n", cb->stats.blocks, PPEGramStatuses[st], (double)fn.asym, (double)fn.eigmin));
       cb->stats.restarts++;
       cb->stats.drifts++;
-      if (++tfails > CBCG_MAX_RESTARTS) {
+      if (++tfails > CBCG_MAX_RESTARTS) { /* restarts of any cause share the limit */
+        PetscCall(PetscInfo(ksp, "KSPCBCG: more than %d restarts: breakdown\n", CBCG_MAX_RESTARTS));
         ksp->reason = KSP_DIVERGED_BREAKDOWN;
         break;
       }
