@@ -2,7 +2,8 @@ static const char help[] = "The numerical core of KSP cbcg (src/krylov, src/kern
 products with their one reduction, the in-place block update, x/r update and Chebyshev step\n\
 against plain loops, the generic and AVX2 host instances bitwise; the Gram analysis on built\n\
 matrices (equilibration, cut to well-conditioned columns, negative curvature, asymmetry, NaN);\n\
-the Chebyshev basis against T_j evaluated directly; the Lanczos estimate against known spectra.\n\n";
+the Chebyshev basis against T_j evaluated directly; the Lanczos estimate against known spectra;\n\
+Ritz values from a block's Gram matrix and the Newton basis with them as Leja-ordered shifts.\n\n";
 
 #include <ppekit/private/sstepimpl.h>
 #include "tap.h"
@@ -265,6 +266,77 @@ static PetscErrorCode CheckBasisAndEstimate(MPI_Comm comm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Ritz values and the Newton basis on a diagonal operator with 5 eigenvalues: a basis of 6
+   columns spans the whole invariant subspace of r, so the Ritz values of its leading 5 columns
+   are the eigenvalues, and the Newton polynomial with them as roots annihilates r. */
+static PetscErrorCode CheckRitzNewton(MPI_Comm comm)
+{
+  const PetscInt     N = 5, k = 6;
+  const PetscReal    lo = 1.0, hi = 100.0;
+  Mat                A;
+  PC                 pc;
+  Vec                r, Z[2], *S, *AS, *S2, *AS2;
+  PetscInt           rs, re, m = 0, m2 = 0;
+  PetscScalar        SAS[36];
+  PetscReal          th[16], th2[16], e1 = 0, e2 = 0, e0 = 0, nlast, nr;
+  PPEBasisRecurrence cheb, newt;
+
+  PetscFunctionBegin;
+  PetscCall(DiagonalOperator(comm, N, lo, hi, &A));
+  PetscCall(PCCreate(comm, &pc));
+  PetscCall(PCSetType(pc, PCNONE));
+  PetscCall(PCSetOperators(pc, A, A));
+  PetscCall(PCSetUp(pc));
+  PetscCall(MatCreateVecs(A, &r, NULL));
+  PetscCall(VecDuplicate(r, &Z[0]));
+  PetscCall(VecDuplicate(r, &Z[1]));
+  PetscCall(VecDuplicateVecs(r, k, &S));
+  PetscCall(VecDuplicateVecs(r, k, &AS));
+  PetscCall(VecDuplicateVecs(r, k, &S2));
+  PetscCall(VecDuplicateVecs(r, k, &AS2));
+  PetscCall(VecGetOwnershipRange(r, &rs, &re));
+  for (PetscInt i = rs; i < re; i++) PetscCall(VecSetValue(r, i, 1.0 + 0.3 * i, INSERT_VALUES));
+  PetscCall(VecAssemblyBegin(r));
+  PetscCall(VecAssemblyEnd(r));
+
+  /* the recurrence form of the Chebyshev basis is the Chebyshev basis */
+  PetscCall(PPECBCGRecurrenceChebyshev(0.5, 110.0, &cheb));
+  PetscCall(PPECBCGBasisRecurrence(A, pc, &cheb, k, r, Z, S, AS));
+  PetscCall(PPECBCGBasis(A, pc, 0.5, 110.0, k, r, Z, S2, AS2));
+  for (PetscInt j = 0; j < k; j++) {
+    PetscReal d;
+    PetscCall(VecAXPY(S2[j], -1.0, S[j]));
+    PetscCall(VecNorm(S2[j], NORM_INFINITY, &d));
+    e0 = PetscMax(e0, d);
+  }
+  PetscCall(PPETSGram(k, S, k, AS, PPE_TS_MAXCOLS, SAS, 0, NULL));
+  PetscCall(PPEGramRitz(k, SAS, k, &cheb, 1e12, &m, th));
+  for (PetscInt i = 0; i < m; i++) e1 = PetscMax(e1, PetscAbsReal(th[i] - (lo + (hi - lo) * i / (N - 1))) / hi);
+  PetscCall(TapCheck(comm, (PetscBool)(e0 == 0 && m == N && e1 < 1e-8), "Ritz values from the Gram matrix of a Chebyshev block of %" PetscInt_FMT " columns (recurrence form equal to the basis: %.1e): %" PetscInt_FMT " values, the %" PetscInt_FMT " eigenvalues to %.1e", k, (double)e0, m, N, (double)e1));
+
+  /* Newton basis with them as shifts: Leja order (largest first, then the farthest), and the
+     last column prod (A - theta_i) r vanishes */
+  PetscCall(PPECBCGRecurrenceNewton(m, th, &newt));
+  PetscCall(PPECBCGBasisRecurrence(A, pc, &newt, k, r, Z, S2, AS2));
+  PetscCall(VecNorm(S2[k - 1], NORM_2, &nlast));
+  PetscCall(VecNorm(r, NORM_2, &nr));
+  PetscCall(PPETSGram(k, S2, k, AS2, PPE_TS_MAXCOLS, SAS, 0, NULL));
+  PetscCall(PPEGramRitz(k - 1, SAS, k, &newt, 1e12, &m2, th2)); /* leading 4 columns: 4 Ritz values inside the spectrum */
+  for (PetscInt i = 0; i < m2; i++) e2 = (th2[i] < lo - 1e-8 || th2[i] > hi + 1e-8) ? 1 : e2;
+  PetscCall(TapCheck(comm, (PetscBool)(PetscAbsReal(newt.b[0] / newt.a[0] - hi) < 1e-6 * hi && PetscAbsReal(newt.b[1] / newt.a[1] - lo) < 1e-6 * hi && newt.c[2] == 0 && nlast <= 1e-10 * nr && m2 == k - 2 && e2 == 0),
+                       "Newton basis on the Ritz values: shifts in Leja order (%.4g, %.4g, ...), last column |prod (A - theta_i) r| = %.1e |r|, %" PetscInt_FMT " Ritz values of its leading block inside the spectrum", (double)(newt.b[0] / newt.a[0]), (double)(newt.b[1] / newt.a[1]), (double)(nlast / nr), m2));
+  PetscCall(VecDestroyVecs(k, &S));
+  PetscCall(VecDestroyVecs(k, &AS));
+  PetscCall(VecDestroyVecs(k, &S2));
+  PetscCall(VecDestroyVecs(k, &AS2));
+  PetscCall(VecDestroy(&Z[0]));
+  PetscCall(VecDestroy(&Z[1]));
+  PetscCall(VecDestroy(&r));
+  PetscCall(PCDestroy(&pc));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   MPI_Comm  comm;
@@ -352,6 +424,7 @@ int main(int argc, char **argv)
   PetscCall(CheckInstances(comm));
   PetscCall(CheckGramAnalysis(comm));
   PetscCall(CheckBasisAndEstimate(comm));
+  PetscCall(CheckRitzNewton(comm));
   PetscCall(PetscFinalize());
   return 0;
 }

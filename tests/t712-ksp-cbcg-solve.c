@@ -9,6 +9,9 @@ number of ranks.\n\
   -pcs <0,1,2>      which preconditioners: 0 none, 1 jacobi, 2 bjacobi + icc\n\
   -svals <1,...>    block sizes\n\
   -its_tol <0.15>   allowed relative excess of iterations over CG for s <= 12\n\
+  -red_min_its <100> fewest iterations for which the reductions per iteration are held to the bound\n\
+  -red_known p,c,s,v,...  known excess: problem p with preconditioner c at block sizes >= s\n\
+                    has a measured bound v instead of 2/s + 0.05 on the reductions per iteration\n\
   -verbose          print one line per case\n\n";
 
 #include <ppekit.h>
@@ -92,7 +95,8 @@ int main(int argc, char **argv)
 {
   MPI_Comm    comm;
   PetscInt    n = 24, problems[3] = {0, 1, 2}, npb = 3, pcs[3] = {0, 1, 2}, npc = 3, svals[16] = {1, 2, 4, 8, 12, 16}, ns = 6;
-  PetscReal   itstol = 0.15;
+  PetscReal   itstol = 0.15, redknown[16];
+  PetscInt    nredknown = 16, redminits = 100;
   PetscBool   verbose = PETSC_FALSE, wref, rref, randrhs = PETSC_FALSE;
   char        reffile[PETSC_MAX_PATH_LEN];
   PetscMPIInt size;
@@ -107,6 +111,9 @@ int main(int argc, char **argv)
   PetscCall(GetList("-svals", svals, &ns, 16));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-its_tol", &itstol, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-verbose", &verbose, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-red_min_its", &redminits, NULL));
+  PetscCall(PetscOptionsGetRealArray(NULL, NULL, "-red_known", redknown, &nredknown, NULL));
+  PetscCheck(nredknown % 4 == 0, comm, PETSC_ERR_ARG_SIZ, "-red_known takes groups of four values problem,pc,smin,bound; got %" PetscInt_FMT, nredknown);
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-random_rhs", &randrhs, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-ref_write", reffile, sizeof(reffile), &wref));
   if (!wref) PetscCall(PetscOptionsGetString(NULL, NULL, "-ref_read", reffile, sizeof(reffile), &rref));
@@ -171,13 +178,24 @@ int main(int argc, char **argv)
         PetscCall(TapCheck(comm, ok, "%s %s s=%" PetscInt_FMT ": %s, solution equals CG's to %.1e (<= 1e-8), true residual %.1e", pbnames[pb], pcnames[pc], s, KSPConvergedReasons[rc.reason], (double)d, (double)rc.rrel));
         /* the residual is seen at the end of a block only: up to s - 1 iterations more */
         if (s <= 12) PetscCall(TapCheck(comm, (PetscBool)(rc.its <= (1 + itstol) * rcg.its + s - 1), "%s %s s=%" PetscInt_FMT ": %" PetscInt_FMT " iterations <= (1 + %g) x CG's %" PetscInt_FMT " + s - 1", pbnames[pb], pcnames[pc], s, rc.its, (double)itstol, rcg.its));
-        /* two reductions per block, one more for the first norm and one for the true residual
-           check (and one per restart); per iteration <= 2/s + 0.05 where the fixed part is
-           spread over enough iterations and no block was cut. PETSc's counter (which also sees
-           the preconditioner's reductions) on 2 or more ranks, the method's own count on any. */
-        ok = (PetscBool)(rc.st.reductions <= 2 * rc.st.blocks + 2 + 2 * rc.st.restarts && (size == 1 || rc.st.reductions_counted <= rc.st.reductions + 1));
-        if (rc.its >= 100 && !rc.st.truncations && !rc.st.restarts) ok = (PetscBool)(ok && per <= bound && (size == 1 || rc.st.reductions_counted / rc.its <= bound));
-        PetscCall(TapCheck(comm, ok, "%s %s s=%" PetscInt_FMT ": %" PetscInt_FMT " global reductions for %" PetscInt_FMT " blocks, %.3f per iteration (PETSc counted %.0f)%s", pbnames[pb], pcnames[pc], s, rc.st.reductions, rc.st.blocks, (double)per, rc.st.reductions_counted, rc.its >= 100 && !rc.st.truncations && !rc.st.restarts ? ", <= 2/s + 0.05" : ""));
+        /* at most two reductions per block, plus the first norm and the true residual check
+           (and one per restart); and, where the fixed part is spread over enough iterations
+           (>= 100, -red_min_its), the target of issue 5: <= 2/s + 0.05 per iteration, cut blocks included,
+           or the measured bound of a known excess (-red_known). PETSc's counter (which also
+           sees the preconditioner's reductions) on 2 or more ranks, the method's own on any. */
+        {
+          PetscReal lim  = bound;
+          PetscBool isknown = PETSC_FALSE;
+          for (PetscInt q = 0; q + 3 < nredknown; q += 4)
+            if ((PetscInt)redknown[q] == pb && (PetscInt)redknown[q + 1] == pc && s >= (PetscInt)redknown[q + 2]) {
+              lim     = redknown[q + 3];
+              isknown = PETSC_TRUE;
+            }
+          ok = (PetscBool)(rc.st.reductions <= 2 * rc.st.blocks + 2 + 2 * rc.st.restarts && (size == 1 || rc.st.reductions_counted <= rc.st.reductions + 1));
+          if (rc.its >= redminits) ok = (PetscBool)(ok && per <= lim && (size == 1 || rc.st.reductions_counted / rc.its <= lim + 0.01));
+          PetscCall(TapCheck(comm, ok, "%s %s s=%" PetscInt_FMT ": %" PetscInt_FMT " global reductions for %" PetscInt_FMT " blocks (%" PetscInt_FMT " cut), %.3f per iteration (PETSc counted %.0f)%s%s", pbnames[pb], pcnames[pc], s, rc.st.reductions, rc.st.blocks, rc.st.truncations, (double)per, rc.st.reductions_counted,
+                               rc.its >= redminits ? (isknown ? ", <= the measured bound of a known excess " : ", <= 2/s + 0.05") : "", rc.its >= redminits && isknown ? "(see docs/types/cbcg.md)" : ""));
+        }
         if ((wref || rref) && pc != 2) { /* block Jacobi changes with the number of ranks */
           char        name[PETSC_MAX_PATH_LEN + 64];
           PetscViewer ref;

@@ -15,5 +15,11 @@ ppe_run_tap 2 t712-ksp-cbcg-solve "$prog" -ref_read "$ref" $svals
 # more ranks on two cores: fewer cases (each still compared with CG and with the 1-rank answer)
 ppe_run_tap 4 t712-ksp-cbcg-solve "$prog" -ref_read "$ref" -pcs 0,1 -svals 4,16
 ppe_run_tap 8 t712-ksp-cbcg-solve "$prog" -ref_read "$ref" -problems 0,2 -pcs 1 -svals 8
+# the acceptance problem of issue 5 where it is hardest: the stretched channel at 64^3 (1 rank,
+# every preconditioner and block size), reductions per iteration held to 2/s + 0.05 except the
+# two known excesses, at their measured values (docs/types/cbcg.md, Limitations)
+if [ "$PPE_SANITIZERS" != yes ]; then
+  ppe_run_tap 1 t712-ksp-cbcg-solve "$prog" -n 64 -problems 2 -red_min_its 50 -red_known 2,0,8,0.38,2,1,12,0.25
+fi
 rm -f "$ref"-*
 tap_done

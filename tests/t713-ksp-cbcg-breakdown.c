@@ -2,11 +2,22 @@ static const char help[] = "KSP cbcg on bad input: an indefinite operator, a non
 preconditioner, wrong eigenvalue intervals, a NaN right-hand side, the iteration limit; and the\n\
 standard KSP behaviour: nonzero initial guess with a null space, the three norms, residual\n\
 replacement. Each ends with a clean converged reason (a right answer when it says converged).\n\
-  -n <12>  grid points per direction\n\n";
+  -n <12>  grid points per direction\n\
+  -reductions <0>  global reductions per block of every cbcg solve: 1 or 2 (0: the default)\n\n";
 
 #include <ppekit.h>
 #include "tap.h"
 #include <math.h>
+
+static PetscInt variant = 0; /* -reductions */
+
+/* the variant asked for by -reductions */
+static PetscErrorCode SetVariant(KSP ksp)
+{
+  PetscFunctionBegin;
+  if (variant) PetscCall(KSPCBCGSetSingleReduction(ksp, (PetscBool)(variant == 1)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 typedef struct {
   KSPConvergedReason reason;
@@ -34,6 +45,7 @@ static PetscErrorCode Run(Mat A, Vec b, Vec x, KSPType type, PCType pctype, Pets
   PetscCall(KSPSetInitialGuessNonzero(ksp, nonzero));
   if (s) {
     PetscCall(KSPCBCGSetS(ksp, s));
+    PetscCall(SetVariant(ksp));
     if (eig) PetscCall(KSPCBCGSetEigenvalues(ksp, eig[0], eig[1]));
     PetscCall(KSPCBCGSetReplace(ksp, replace));
   }
@@ -140,6 +152,7 @@ int main(int argc, char **argv)
   comm = PETSC_COMM_WORLD;
   PetscCall(PPEKitInitializePackage());
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-reductions", &variant, NULL));
 
   /* --------------------------------------------------------- all-Dirichlet: SPD reference */
   PetscCall(Problem(comm, n, "DDDDDD", &grid, &A, &b));
@@ -176,6 +189,7 @@ int main(int argc, char **argv)
     PetscCall(KSPCreate(comm, &ksp));
     PetscCall(KSPSetOperators(ksp, A, A));
     PetscCall(KSPSetType(ksp, KSPCBCG));
+    PetscCall(SetVariant(ksp));
     PetscCall(KSPGetPC(ksp, &pc));
     PetscCall(PCSetType(pc, PCSHELL));
     PetscCall(PCShellSetApply(pc, ApplyNegative));
@@ -206,6 +220,8 @@ int main(int argc, char **argv)
       PetscErrorCode ierr;
       PetscCall(KSPCreate(comm, &ksp));
       PetscCall(KSPSetType(ksp, KSPCBCG));
+      PetscCall(SetVariant(ksp));
+    PetscCall(SetVariant(ksp));
       ierr = KSPCBCGSetEigenvalues(ksp, eig[0], eig[1]);
       PetscCall(TapCheck(comm, (PetscBool)(ierr == PETSC_ERR_ARG_OUTOFRANGE), "KSPCBCGSetEigenvalues(lmin > lmax) is an error (code %d)", (int)ierr));
       ierr = KSPCBCGSetS(ksp, 17);
@@ -237,6 +253,7 @@ int main(int argc, char **argv)
     PetscCall(KSPCreate(comm, &ksp));
     PetscCall(KSPSetOperators(ksp, A, A));
     PetscCall(KSPSetType(ksp, KSPCBCG));
+    PetscCall(SetVariant(ksp));
     PetscCall(KSPSetTolerances(ksp, 1e-10, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
     PetscCall(KSPSolve(ksp, b, xcg));
     PetscCall(KSPGetConvergedReason(ksp, &r1));
@@ -260,6 +277,7 @@ int main(int argc, char **argv)
     PetscCall(KSPCreate(comm, &ksp));
     PetscCall(KSPSetOperators(ksp, A, A));
     PetscCall(KSPSetType(ksp, KSPCBCG));
+    PetscCall(SetVariant(ksp));
     PetscCall(KSPSetErrorIfNotConverged(ksp, PETSC_TRUE));
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
     ierr = KSPSolve(ksp, b, x);

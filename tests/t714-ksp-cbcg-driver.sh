@@ -9,8 +9,9 @@ solve="$bindir/src/tools/ppe-solve"
 out=$(ppe_mpiexec 1 "$solve" -ksp_type cbcg -help 2>&1)
 missing=""
 for o in "-ksp_cbcg_s:KSPCBCGSetS" "-ksp_cbcg_eigenvalues:KSPCBCGSetEigenvalues" "-ksp_cbcg_eig_its:KSPCBCGSetEigIts" \
-         "-ksp_cbcg_safety:KSPCBCGSetSafety" "-ksp_cbcg_replace:KSPCBCGSetReplace" "-ksp_cbcg_cond_max:KSPCBCGSetMaxCondition"; do
-  echo "$out" | grep -q -- "^ *${o%%:*} <.*(${o#*:})" || missing="$missing ${o%%:*}"
+         "-ksp_cbcg_safety:KSPCBCGSetSafety" "-ksp_cbcg_replace:KSPCBCGSetReplace" "-ksp_cbcg_cond_max:KSPCBCGSetMaxCondition" \
+         "-ksp_cbcg_single_reduction:KSPCBCGSetSingleReduction" "-ksp_cbcg_basis:KSPCBCGSetBasis"; do
+  echo "$out" | grep -q -- "^ *${o%%:*}:\{0,1\} <.*(${o#*:})" || missing="$missing ${o%%:*}"
 done
 [ -z "$missing" ] && echo "$out" | grep -q "KSP CBCG options" && echo "$out" | grep -q -- "-ksp_type <.*cbcg"
 tap_check $? "-help lists cbcg among the KSP types and its options with their Set functions${missing:+ (missing:$missing)}"
@@ -20,8 +21,10 @@ out=$(ppe_mpiexec 2 "$solve" -problem mms -ppe_grid_n 32 -ksp_type cbcg -ksp_cbc
 echo "$out" | grep -q "block size s: 8" && echo "$out" | grep -q "eigenvalue interval of A M^-1 used: \[0., 2.\]" && \
   echo "$out" | grep -q "interval source: grid operator with Jacobi" && echo "$out" | grep -q "fallbacks: [0-9]* blocks cut" && \
   echo "$out" | grep -q "global reductions of the method in the last solve: [0-9]*, 0\.[0-9]* per iteration" && \
-  echo "$out" | grep -q "MPI_Allreduce calls counted by PETSc in the last solve: [1-9]"
-tap_check $? "-ksp_view shows s, the interval and its source, fallbacks and the reductions per iteration"
+  echo "$out" | grep -q "MPI_Allreduce calls counted by PETSc in the last solve: [1-9]" && \
+  echo "$out" | grep -q "global reductions per block: 1 " && echo "$out" | grep -q "basis: chebyshev" && \
+  echo "$out" | grep -q "largest condition number accepted 300. (default of this variant)"
+tap_check $? "-ksp_view shows s, the basis, one reduction per block, the interval and its source, the condition limit, fallbacks and the reductions per iteration"
 missing=""
 for e in "PPECBCGBasis" "PPECBCGGram" " PPECBCGReduce" "PPECBCGSmall" "PPECBCGUpdate"; do
   echo "$out" | grep -q "^$e " || missing="$missing '$e'"
@@ -36,6 +39,14 @@ tap_check $? "2 ranks, s = 8: $red global reductions in $its iterations (JSON), 
 ecg=$(ppe_mpiexec 2 "$solve" -problem mms -ppe_grid_n 32 -ksp_type cg -pc_type jacobi -ksp_rtol 1e-10 -ppe_json 2>&1 | json_get err_max)
 awk -v a="$ecb" -v b="$ecg" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 1e-8 * b) }'
 tap_check $? "2 ranks: cbcg's error against the exact solution equals CG's ($ecb vs $ecg)"
+
+# the two-reduction variant of paper 004 and the Newton basis: shown by -ksp_view, same answer
+out=$(ppe_mpiexec 2 "$solve" -problem mms -ppe_grid_n 32 -ksp_type cbcg -ksp_cbcg_s 8 -pc_type jacobi -ksp_rtol 1e-10 -ksp_cbcg_single_reduction false -ksp_cbcg_basis newton -ksp_view -ppe_json 2>&1)
+e2=$(echo "$out" | json_get err_max)
+echo "$out" | grep -q "global reductions per block: 2 " && echo "$out" | grep -q "basis: newton, shifts = Leja-ordered Ritz values" && \
+  echo "$out" | grep -q "largest condition number accepted 10000. (default of this variant)" && echo "$out" | grep -q "blocks with the newton basis: [1-9]" && \
+  [ "$(echo "$out" | json_get reason)" = CONVERGED_RTOL ] && awk -v a="$e2" -v b="$ecg" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 1e-8 * b) }'
+tap_check $? "-ksp_cbcg_single_reduction false -ksp_cbcg_basis newton: -ksp_view shows two reductions per block and the Newton basis, same error as CG ($e2)"
 
 # an assembled operator: the interval comes from a Lanczos estimate, done at set-up
 out=$(ppe_mpiexec 2 "$solve" -problem mms -ppe_grid_n 16 -ppe_operator aij -ksp_type cbcg -pc_type jacobi -ksp_cbcg_eig_its 12 -ksp_view -log_view 2>&1)
@@ -62,4 +73,5 @@ bad "safety factor on the estimated lmax must be in \[1, 10\], got 0.5" -ksp_cbc
 bad "replacement interval must be >= 0 blocks" -ksp_cbcg_replace -1
 bad "largest Gram condition number must be >= 1" -ksp_cbcg_cond_max 0.5
 bad "does not support preconditioner side RIGHT" -ksp_pc_side right
+bad "Unknown option monomial for -ksp_cbcg_basis. Available options: chebyshev newton" -ksp_cbcg_basis monomial
 tap_done

@@ -54,7 +54,7 @@ if basis:
     print("### Gram conditioning: Chebyshev vs monomial basis, 1 rank\n")
     print("Condition number of the equilibrated s x s Gram matrix Q'AQ of one block (`-bench_krylov_basis`),\n"
           "built from b and from the residual after 30 CG iterations (same PC); `npd`: no longer positive definite in\n"
-          "floating point. `s max` is the largest s with a condition number <= 1e4 (cbcg's default `cond_max`).\n")
+          "floating point. `s max` is the largest s with a condition number <= 1e4 (cbcg's `cond_max` with two reductions per block; 300 with one).\n")
     print("| problem | pc | start | basis | s=2 | s=3 | s=4 | s=6 | s=8 | s=12 | s=16 | s max |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for d in basis:

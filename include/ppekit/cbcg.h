@@ -31,6 +31,22 @@ typedef enum {
 } KSPCBCGEigSource;
 PETSC_EXTERN const char *const KSPCBCGEigSources[];
 
+/*E
+   KSPCBCGBasisType - the polynomial basis of the blocks of KSPCBCG
+
++  KSP_CBCG_BASIS_CHEBYSHEV - Chebyshev polynomials scaled to the eigenvalue interval (paper 004, the default)
+-  KSP_CBCG_BASIS_NEWTON    - Newton polynomials prod (A M^-1 - theta_i) with the Leja-ordered Ritz values of the
+                              previous block as shifts (computed from its Gram matrices: no extra reduction); the
+                              first block of a solve uses the Chebyshev basis
+
+   Level: intermediate
+E*/
+typedef enum {
+  KSP_CBCG_BASIS_CHEBYSHEV,
+  KSP_CBCG_BASIS_NEWTON
+} KSPCBCGBasisType;
+PETSC_EXTERN const char *const KSPCBCGBasisTypes[];
+
 /*S
    KSPCBCGStats - what the last KSPSolve() with KSPCBCG did
 
@@ -50,6 +66,8 @@ typedef struct {
   PetscInt       eig_reductions;     /* global reductions of that estimate */
   PetscReal      cond_max;           /* largest condition number of an equilibrated Gram matrix used */
   PetscReal      true_rnorm;         /* norm of the true residual checked at convergence (-1: not checked) */
+  PetscInt       newton_blocks;      /* blocks built with the Newton basis (Ritz shifts) */
+  PetscReal      ritz_min, ritz_max; /* extreme Ritz values of the last block that gave some (Newton basis) */
 } KSPCBCGStats;
 
 PETSC_EXTERN PetscErrorCode KSPCreate_CBCG(KSP);
@@ -66,3 +84,7 @@ PETSC_EXTERN PetscErrorCode KSPCBCGGetReplace(KSP, PetscInt *);
 PETSC_EXTERN PetscErrorCode KSPCBCGSetMaxCondition(KSP, PetscReal);
 PETSC_EXTERN PetscErrorCode KSPCBCGGetMaxCondition(KSP, PetscReal *);
 PETSC_EXTERN PetscErrorCode KSPCBCGGetStats(KSP, KSPCBCGStats *);
+PETSC_EXTERN PetscErrorCode KSPCBCGSetSingleReduction(KSP, PetscBool);
+PETSC_EXTERN PetscErrorCode KSPCBCGGetSingleReduction(KSP, PetscBool *);
+PETSC_EXTERN PetscErrorCode KSPCBCGSetBasis(KSP, KSPCBCGBasisType);
+PETSC_EXTERN PetscErrorCode KSPCBCGGetBasis(KSP, KSPCBCGBasisType *);

@@ -64,3 +64,94 @@ PetscErrorCode PPECBCGBasis(Mat A, PC pc, PetscReal lmin, PetscReal lmax, PetscI
   PetscCall(PetscLogEventEnd(PPE_CBCGBasis, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/*
+   PPECBCGRecurrenceChebyshev - the recurrence of the Chebyshev basis on [lmin, lmax] above,
+   as a PPEBasisRecurrence (for PPECBCGBasisRecurrence() and PPEGramRitz())
+*/
+PetscErrorCode PPECBCGRecurrenceChebyshev(PetscReal lmin, PetscReal lmax, PPEBasisRecurrence *rec)
+{
+  PetscReal eta, zeta;
+
+  PetscFunctionBegin;
+  PetscCheck(lmax > lmin && lmin >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Chebyshev basis needs 0 <= lmin < lmax, got [%g, %g]", (double)lmin, (double)lmax);
+  eta  = 2.0 / (lmax - lmin);
+  zeta = (lmax + lmin) / (lmax - lmin);
+  for (PetscInt j = 0; j < PPE_CBCG_SMAX; j++) {
+    rec->a[j] = j ? 2 * eta : eta;
+    rec->b[j] = j ? 2 * zeta : zeta;
+    rec->c[j] = j ? 1 : 0;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   PPECBCGRecurrenceNewton - Newton basis z_{j+1} = sigma (A M^-1 - theta_j) z_j with the m
+   shifts theta (>= 0) in Leja order (each maximises the product of its distances to the
+   earlier ones, the largest first), repeated cyclically when m < s - 1; sigma = 4 / (spread
+   of the shifts), the inverse capacity of their interval, keeps the columns' norms comparable
+*/
+PetscErrorCode PPECBCGRecurrenceNewton(PetscInt m, const PetscReal theta[], PPEBasisRecurrence *rec)
+{
+  PetscReal t[PPE_CBCG_SMAX], lo = PETSC_MAX_REAL, hi = 0, sigma;
+  PetscBool used[PPE_CBCG_SMAX] = {PETSC_FALSE};
+
+  PetscFunctionBegin;
+  PetscCheck(m >= 1 && m <= PPE_CBCG_SMAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Newton basis needs 1 to %d shifts, got %" PetscInt_FMT, PPE_CBCG_SMAX, m);
+  for (PetscInt i = 0; i < m; i++) {
+    lo = PetscMin(lo, theta[i]);
+    hi = PetscMax(hi, theta[i]);
+  }
+  for (PetscInt n = 0; n < m; n++) { /* Leja order */
+    PetscInt  best = -1;
+    PetscReal bv   = -1;
+    for (PetscInt i = 0; i < m; i++) {
+      PetscReal v = n ? 1 : PetscAbsReal(theta[i]);
+      if (used[i]) continue;
+      for (PetscInt q = 0; q < n; q++) v *= PetscAbsReal(theta[i] - t[q]) / (hi - lo > 0 ? hi - lo : 1);
+      if (v > bv) {
+        bv   = v;
+        best = i;
+      }
+    }
+    used[best] = PETSC_TRUE;
+    t[n]       = theta[best];
+  }
+  sigma = hi > lo ? 4.0 / (hi - lo) : 1.0 / PetscMax(hi, PETSC_SMALL);
+  for (PetscInt j = 0; j < PPE_CBCG_SMAX; j++) {
+    rec->a[j] = sigma;
+    rec->b[j] = sigma * t[j % m];
+    rec->c[j] = 0;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   PPECBCGBasisRecurrence - S[j] = M^-1 z_j, AS[j] = A S[j], j < k, with the z_j of the
+   recurrence rec (z_0 = r, not changed); Z: two work vectors
+*/
+PetscErrorCode PPECBCGBasisRecurrence(Mat A, PC pc, const PPEBasisRecurrence *rec, PetscInt k, Vec r, Vec Z[2], Vec S[], Vec AS[])
+{
+  Vec zprev = NULL, zcur = r;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(PPE_CBCGBasis, 0, 0, 0, 0));
+  for (PetscInt j = 0; j < k; j++) {
+    Vec znext;
+
+    PetscCall(PCApply(pc, zcur, S[j])); /* S_j = M^-1 z_j */
+    PetscCall(MatMult(A, S[j], AS[j])); /* AS_j = A M^-1 z_j */
+    if (j == k - 1) break;
+    if (rec->c[j] != 0 && zprev) {
+      znext = zprev == r ? (zcur == Z[0] ? Z[1] : Z[0]) : zprev; /* overwrite z_{j-1}, never r */
+      PetscCall(PPETSCheb(rec->a[j], AS[j], rec->b[j], zcur, zprev, znext));
+    } else {
+      znext = zcur == Z[0] ? Z[1] : Z[0];
+      PetscCall(PPETSCheb(rec->a[j], AS[j], rec->b[j], zcur, NULL, znext));
+    }
+    zprev = zcur;
+    zcur  = znext;
+  }
+  PetscCall(PetscLogEventEnd(PPE_CBCGBasis, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

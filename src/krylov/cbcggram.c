@@ -174,3 +174,72 @@ PetscErrorCode PPEGramSolve(const PPEGramFactor *f, PetscInt nrhs, PetscScalar b
   PetscCall(PetscLogFlops(2.0 * f->kuse * f->kuse * nrhs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/*
+   PPEGramRitz - Ritz values of M^-1 A (self-adjoint in the A inner product) on the span of the
+   leading basis columns S_0..S_{m-1}, from the Gram matrix SAS = S' A S of a block built by
+   the recurrence rec: M^-1 A S_j = (S_{j+1} + b_j S_j + c_j S_{j-1}) / a_j, so
+   S_i' A (M^-1 A S_j) is a combination of the entries of SAS and the Ritz values solve
+   (SAS T) y = theta SAS y on the leading m = k - 1 columns (fewer while the equilibrated
+   SAS has a condition number above condmax). No vector work, no reduction.
+
+   Input Parameters:
++  k       - columns of the block (>= 2)
+.  SAS     - S' A S, full symmetric, column-major with leading dimension ld
+.  rec     - the recurrence the block was built with
+-  condmax - largest condition number of the equilibrated leading block used
+
+   Output Parameters:
++  m     - Ritz values found (0 when none could be)
+-  theta - the Ritz values, ascending
+*/
+PetscErrorCode PPEGramRitz(PetscInt k, const PetscScalar SAS[], PetscInt ld, const PPEBasisRecurrence *rec, PetscReal condmax, PetscInt *m, PetscReal theta[])
+{
+  PetscScalar  H[PPE_CBCG_SMAX * PPE_CBCG_SMAX], Mh[PPE_CBCG_SMAX * PPE_CBCG_SMAX], work[4 * PPE_CBCG_SMAX];
+  PetscReal    d[PPE_CBCG_SMAX], w[PPE_CBCG_SMAX];
+  PetscInt     n = k - 1;
+  PetscBLASInt bn, lwork = 4 * PPE_CBCG_SMAX, info, one = 1;
+
+  PetscFunctionBegin;
+  *m = 0;
+  if (n < 1) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt i = 0; i < k; i++) {
+    if (!(PetscRealPart(SAS[i + ld * i]) > 0) || PetscIsInfOrNanScalar(SAS[i + ld * i])) {
+      n = PetscMin(n, i);
+      break;
+    }
+    d[i] = 1.0 / PetscSqrtReal(PetscRealPart(SAS[i + ld * i]));
+  }
+  for (PetscInt i = 0; i < k; i++)
+    for (PetscInt j = 0; j < k; j++)
+      if (PetscIsInfOrNanScalar(SAS[i + ld * j])) n = PetscMin(n, PetscMax(i, j) - 1);
+  for (PetscInt j = 0; j < n; j++)
+    for (PetscInt i = 0; i < n; i++) Mh[i + n * j] = d[i] * SAS[i + ld * j] * d[j];
+  /* shorten while the equilibrated Gram matrix is too ill-conditioned */
+  while (n >= 1) {
+    PetscCall(LeadingEigenvalues(n, Mh, n, w));
+    if (w[0] > 0 && w[n - 1] <= condmax * w[0]) break;
+    n--;
+    for (PetscInt j = 0; j < n; j++) /* repack with leading dimension n */
+      for (PetscInt i = 0; i < n; i++) Mh[i + n * j] = d[i] * SAS[i + ld * j] * d[j];
+  }
+  if (n < 1) PetscFunctionReturn(PETSC_SUCCESS);
+  /* H(i, j) = d_i S_i' A M^-1 A S_j d_j, symmetrised */
+  for (PetscInt j = 0; j < n; j++) {
+    for (PetscInt i = 0; i < n; i++) {
+      PetscScalar v = SAS[i + ld * (j + 1)] + rec->b[j] * SAS[i + ld * j];
+      if (j > 0) v += rec->c[j] * SAS[i + ld * (j - 1)];
+      H[i + n * j] = d[i] * v / rec->a[j] * d[j];
+    }
+  }
+  for (PetscInt j = 0; j < n; j++)
+    for (PetscInt i = 0; i < j; i++) H[i + n * j] = H[j + n * i] = 0.5 * (H[i + n * j] + H[j + n * i]);
+  PetscCall(PetscBLASIntCast(n, &bn));
+  PetscCall(PetscFPTrapPush(PETSC_FP_TRAP_OFF));
+  PetscCallBLAS("LAPACKsygv", LAPACKsygv_(&one, "N", "U", &bn, H, &bn, Mh, &bn, w, work, &lwork, &info));
+  PetscCall(PetscFPTrapPop());
+  if (info != 0) PetscFunctionReturn(PETSC_SUCCESS); /* no Ritz values: the caller keeps its basis */
+  for (PetscInt i = 0; i < n; i++) theta[i] = w[i];
+  *m = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -10,7 +10,7 @@
 #include <ppekit/private/ppeimpl.h>
 #include <petscblaslapack.h>
 
-#define PPE_TS_MAXCOLS 32 /* most columns in one tall-skinny kernel call (s <= 16 uses 18) */
+#define PPE_TS_MAXCOLS 48 /* most columns in one tall-skinny kernel call (s <= 16 uses up to 3 s) */
 #define PPE_CBCG_SMAX  16 /* largest block size s */
 
 /* ---------------------------------------------------------------- host kernels (src/backend/host/tsblock_host.c) */
@@ -32,6 +32,18 @@ PETSC_EXTERN PetscErrorCode PPETSCheb(PetscReal, Vec, PetscReal, Vec, Vec, Vec);
 
 /* ---------------------------------------------------------------- Chebyshev basis (src/krylov/cbcgbasis.c) */
 PETSC_EXTERN PetscErrorCode PPECBCGBasis(Mat, PC, PetscReal, PetscReal, PetscInt, Vec, Vec[2], Vec[], Vec[]);
+
+/* A basis recurrence z_{j+1} = a_j A M^-1 z_j - b_j z_j - c_j z_{j-1} (c_j 0 or 1), z_0 = r,
+   S_j = M^-1 z_j: Chebyshev (three terms) or Newton (two terms, shifts b_j / a_j). */
+typedef struct {
+  PetscReal a[PPE_CBCG_SMAX]; /* factor of A M^-1 z_j */
+  PetscReal b[PPE_CBCG_SMAX]; /* factor of z_j */
+  PetscReal c[PPE_CBCG_SMAX]; /* factor of z_{j-1}: 0 or 1 */
+} PPEBasisRecurrence;
+PETSC_EXTERN PetscErrorCode PPECBCGRecurrenceChebyshev(PetscReal, PetscReal, PPEBasisRecurrence *);
+PETSC_EXTERN PetscErrorCode PPECBCGRecurrenceNewton(PetscInt, const PetscReal[], PPEBasisRecurrence *);
+PETSC_EXTERN PetscErrorCode PPECBCGBasisRecurrence(Mat, PC, const PPEBasisRecurrence *, PetscInt, Vec, Vec[2], Vec[], Vec[]);
+PETSC_EXTERN PetscErrorCode PPEGramRitz(PetscInt, const PetscScalar[], PetscInt, const PPEBasisRecurrence *, PetscReal, PetscInt *, PetscReal[]);
 
 /* ---------------------------------------------------------------- small Gram solves (src/krylov/cbcggram.c) */
 typedef enum {

@@ -3,7 +3,7 @@
 
    Method: s-step CG (P-CBCG). Each block builds s preconditioned Chebyshev basis vectors
    with products and preconditioner applications only, then does the work of s CG
-   iterations with two global reductions instead of 2s:
+   iterations with two global reductions instead of 2s (paper 004, Algorithm 2):
 
        r_0 = b - A x_0;  S_0 = (M^-1 T_0(A M^-1) r_0, ..., M^-1 T_{s-1}(A M^-1) r_0);  Q_0 = S_0
        for k = 0, 1, ...
@@ -12,6 +12,11 @@
            S_{k+1}, A S_{k+1} from r                   Chebyshev basis, no reduction
            Q_k' A S_{k+1}                              one reduction
            B = (Q_k' A Q_k)^-1 Q_k' A S_{k+1};  Q_{k+1} = S_{k+1} - Q_k B;  A Q_{k+1} = A S_{k+1} - A Q_k B
+
+   By default for s >= 3 (cbcgsolve1.c) the two reductions are merged into one, as in the s-step CG of
+   Chronopoulos and Gear: right after S_{k+1} is built, [Q_k Q_{k-1} S_{k+1}]' [A S_{k+1} r]
+   and the norms of r are reduced together, and Q_{k+1}' A Q_{k+1} = S'AS - C'B,
+   Q_{k+1}' r = S'r - B' Q_k' r follow without vectors (KSPCBCGSetSingleReduction()).
 
    The T_j are Chebyshev polynomials scaled to an interval [lmin, lmax] of the spectrum of
    A M^-1: given, exact for the grid operator, or estimated by a short Lanczos process at
@@ -34,6 +39,7 @@
 */
 #include "cbcgimpl.h"
 
+const char *const KSPCBCGBasisTypes[] = {"chebyshev", "newton", "KSPCBCGBasisType", "KSP_CBCG_BASIS_", NULL};
 const char *const KSPCBCGEigSources[] = {"given", "grid", "grid-jacobi", "lanczos", "KSPCBCGEigSource", "KSP_CBCG_EIG_", NULL};
 
 static PetscErrorCode KSPCBCGSetS_CBCG(KSP ksp, PetscInt s)
@@ -147,7 +153,37 @@ static PetscErrorCode KSPCBCGSetMaxCondition_CBCG(KSP ksp, PetscReal c)
 static PetscErrorCode KSPCBCGGetMaxCondition_CBCG(KSP ksp, PetscReal *c)
 {
   PetscFunctionBegin;
-  *c = ((KSP_CBCG *)ksp->data)->cond_max;
+  *c = KSPCBCGCondMax((KSP_CBCG *)ksp->data);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPCBCGSetSingleReduction_CBCG(KSP ksp, PetscBool flg)
+{
+  PetscFunctionBegin;
+  ((KSP_CBCG *)ksp->data)->single     = flg;
+  ((KSP_CBCG *)ksp->data)->single_set = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPCBCGGetSingleReduction_CBCG(KSP ksp, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  *flg = KSPCBCGSingle((KSP_CBCG *)ksp->data);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPCBCGSetBasis_CBCG(KSP ksp, KSPCBCGBasisType b)
+{
+  PetscFunctionBegin;
+  PetscCheck(b == KSP_CBCG_BASIS_CHEBYSHEV || b == KSP_CBCG_BASIS_NEWTON, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "KSPCBCG basis must be chebyshev or newton, got %d", (int)b);
+  ((KSP_CBCG *)ksp->data)->basis = b;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPCBCGGetBasis_CBCG(KSP ksp, KSPCBCGBasisType *b)
+{
+  PetscFunctionBegin;
+  *b = ((KSP_CBCG *)ksp->data)->basis;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -255,8 +291,10 @@ static PetscErrorCode KSPSetFromOptions_CBCG(KSP ksp, PPEOptionItems PetscOption
 {
   KSP_CBCG *cb = (KSP_CBCG *)ksp->data;
   PetscInt  s = cb->s, its = cb->eig_its, rep = cb->replace, two = 2;
-  PetscReal sf = cb->safety, cm = cb->cond_max, eig[2] = {0, 0};
-  PetscBool flg;
+  PetscReal sf = cb->safety, cm = KSPCBCGCondMax(cb), eig[2] = {0, 0};
+  PetscBool        flg;
+  KSPCBCGBasisType basis = cb->basis;
+  PetscBool        single = KSPCBCGSingle(cb);
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "KSP CBCG options");
@@ -273,8 +311,15 @@ static PetscErrorCode KSPSetFromOptions_CBCG(KSP ksp, PPEOptionItems PetscOption
   if (flg) PetscCall(KSPCBCGSetSafety(ksp, sf));
   PetscCall(PetscOptionsInt("-ksp_cbcg_replace", "Replace the recursive residual by b - A x every k blocks (0: never)", "KSPCBCGSetReplace", rep, &rep, &flg));
   if (flg) PetscCall(KSPCBCGSetReplace(ksp, rep));
-  PetscCall(PetscOptionsReal("-ksp_cbcg_cond_max", "Largest condition number of an equilibrated Gram matrix before the block is cut to fewer columns", "KSPCBCGSetMaxCondition", cm, &cm, &flg));
+  PetscCall(PetscOptionsBool("-ksp_cbcg_single_reduction", "One global reduction per block (merged Gram products), else two (paper 004, Algorithm 2); default: one for s >= 3", "KSPCBCGSetSingleReduction", single, &single, &flg));
+  if (flg) {
+    PetscCall(KSPCBCGSetSingleReduction(ksp, single));
+    cm = KSPCBCGCondMax(cb);
+  }
+  PetscCall(PetscOptionsReal("-ksp_cbcg_cond_max", "Largest condition number of an equilibrated Gram matrix before the block is cut to fewer columns (default 300 with one reduction per block, 1e4 with two)", "KSPCBCGSetMaxCondition", cm, &cm, &flg));
   if (flg) PetscCall(KSPCBCGSetMaxCondition(ksp, cm));
+  PetscCall(PetscOptionsEnum("-ksp_cbcg_basis", "Polynomial basis of the blocks: chebyshev, or newton with the previous block's Ritz values as shifts", "KSPCBCGSetBasis", KSPCBCGBasisTypes, (PetscEnum)basis, (PetscEnum *)&basis, &flg));
+  if (flg) PetscCall(KSPCBCGSetBasis(ksp, basis));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -288,7 +333,7 @@ static PetscErrorCode KSPView_CBCG(KSP ksp, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  block size s: %" PetscInt_FMT " (CG iterations per two global reductions)\n", cb->s));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  block size s: %" PetscInt_FMT " (CG iterations per block)\n", cb->s));
   if (!cb->have_interval) PetscCall(PetscViewerASCIIPrintf(viewer, "  eigenvalue interval: not set up yet\n"));
   else {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  eigenvalue interval of A M^-1 used: [%g, %g]\n", (double)cb->lmin, (double)cb->lmax));
@@ -309,7 +354,11 @@ static PetscErrorCode KSPView_CBCG(KSP ksp, PetscViewer viewer)
     }
   }
   if (cb->source != KSP_CBCG_EIG_LANCZOS) PetscCall(PetscViewerASCIIPrintf(viewer, "  safety factor on an estimated lmax: %g (not used: no estimate)\n", (double)cb->safety));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  Gram matrices: equilibrated, largest condition number accepted %g\n", (double)cb->cond_max));
+  if (cb->basis == KSP_CBCG_BASIS_NEWTON) PetscCall(PetscViewerASCIIPrintf(viewer, "  basis: newton, shifts = Leja-ordered Ritz values of the previous block (first block: chebyshev)\n"));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  basis: chebyshev\n"));
+  if (KSPCBCGSingle(cb)) PetscCall(PetscViewerASCIIPrintf(viewer, "  global reductions per block: 1 ([Q_k Q_k-1 S]' [A S r], next Gram matrix by Schur complement)%s\n", cb->single_set ? "" : " (default for s >= 3)"));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  global reductions per block: 2 (Q'AQ and Q'r, then Q'AS: paper 004, Algorithm 2)%s\n", cb->single_set ? "" : " (default for s <= 2)"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  Gram matrices: equilibrated, largest condition number accepted %g%s\n", (double)KSPCBCGCondMax(cb), cb->cond_max > 0 ? "" : " (default of this variant)"));
   if (cb->replace) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement: every %" PetscInt_FMT " blocks\n", cb->replace));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement: never\n"));
   if (st->s_first) {
@@ -317,6 +366,7 @@ static PetscErrorCode KSPView_CBCG(KSP ksp, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " blocks, %" PetscInt_FMT " iterations, s %" PetscInt_FMT " at the start and %" PetscInt_FMT " at the end\n", st->blocks, ksp->its, st->s_first, st->s_last));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  fallbacks: %" PetscInt_FMT " blocks cut to fewer columns, %" PetscInt_FMT " restarts from the true residual (%" PetscInt_FMT " after A Q drifted)\n", st->truncations, st->restarts, st->drifts));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacements: %" PetscInt_FMT "\n", st->replacements));
+    if (cb->basis == KSP_CBCG_BASIS_NEWTON) PetscCall(PetscViewerASCIIPrintf(viewer, "  blocks with the newton basis: %" PetscInt_FMT ", last Ritz values [%g, %g]\n", st->newton_blocks, (double)st->ritz_min, (double)st->ritz_max));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  largest Gram condition number used: %.3g\n", (double)st->cond_max));
     if (st->true_rnorm >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  true residual norm checked at convergence: %g\n", (double)st->true_rnorm));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  global reductions of the method in the last solve: %" PetscInt_FMT ", %.4f per iteration (bound 2/s + 0.05 = %.4f)\n", st->reductions, (double)per, 2.0 / st->s_first + 0.05));
@@ -359,12 +409,16 @@ static PetscErrorCode KSPDestroy_CBCG(KSP ksp)
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetMaxCondition_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetMaxCondition_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetStats_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetBasis_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetSingleReduction_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetSingleReduction_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetBasis_C", NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*MC
    KSPCBCG - Chebyshev-basis communication-avoiding preconditioned conjugate gradients
-   (P-CBCG): s CG iterations per block with two global reductions, for symmetric positive
+   (P-CBCG): s CG iterations per block with one global reduction (two optionally), for symmetric positive
    (semi-)definite operators and preconditioners
 
    Options Database Keys:
@@ -373,15 +427,18 @@ static PetscErrorCode KSPDestroy_CBCG(KSP ksp)
 .  -ksp_cbcg_eig_its <20>          - Lanczos steps of the eigenvalue estimate (KSPCBCGSetEigIts())
 .  -ksp_cbcg_safety <1.1>          - factor on the estimated largest eigenvalue (KSPCBCGSetSafety())
 .  -ksp_cbcg_replace <0>           - residual replacement every k blocks, 0 never (KSPCBCGSetReplace())
--  -ksp_cbcg_cond_max <1e4>        - largest equilibrated Gram condition number used (KSPCBCGSetMaxCondition())
+.  -ksp_cbcg_single_reduction <bool> - one global reduction per block, else two; default one for s >= 3 (KSPCBCGSetSingleReduction())
+.  -ksp_cbcg_cond_max <300>        - largest equilibrated Gram condition number used; 1e4 with two reductions (KSPCBCGSetMaxCondition())
+-  -ksp_cbcg_basis <chebyshev>     - polynomial basis: chebyshev, or newton with Ritz shifts (KSPCBCGSetBasis())
 
    Level: intermediate
 
    Notes:
    Each block builds the preconditioned Chebyshev basis M^-1 T_j(A M^-1) r, j < s, with s
-   products and s preconditioner applications (halo exchanges, no reduction), reduces
-   [Q'AQ, Q'r, norms of r] in one MPI_Allreduce and Q'AS in another: about 2/s global
-   reductions per iteration instead of CG's 2. The residual norm is known once per block, so
+   products and s preconditioner applications (halo exchanges, no reduction), then reduces
+   [Q_k Q_k-1 S]' [A S r] and the norms of r in one MPI_Allreduce (by default for s >= 3; with
+   -ksp_cbcg_single_reduction false [Q'AQ, Q'r, norms of r] in one and Q'AS in another, as in
+   paper 004): about 1/s (2/s) global reductions per iteration instead of CG's 2. The residual norm is known once per block, so
    the iteration count is a sum of block widths (s, or fewer for a cut block). Left preconditioning only;
    the preconditioned (default), unpreconditioned and natural norms are supported.
 
@@ -410,7 +467,9 @@ PETSC_EXTERN PetscErrorCode KSPCreate_CBCG(KSP ksp)
   cb->eig_its  = 20;
   cb->safety   = 1.1;
   cb->replace  = 0;
-  cb->cond_max = 1e4;
+  cb->cond_max = 0; /* the default of the variant: CBCG_COND_MAX_SINGLE or CBCG_COND_MAX_TWO */
+  cb->single   = PETSC_TRUE; /* used once set; by default one reduction for s >= 3 */
+  cb->basis    = KSP_CBCG_BASIS_CHEBYSHEV;
   ksp->data    = (void *)cb;
 
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_PRECONDITIONED, PC_LEFT, 3));
@@ -440,6 +499,10 @@ PETSC_EXTERN PetscErrorCode KSPCreate_CBCG(KSP ksp)
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetMaxCondition_C", KSPCBCGSetMaxCondition_CBCG));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetMaxCondition_C", KSPCBCGGetMaxCondition_CBCG));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetStats_C", KSPCBCGGetStats_CBCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetBasis_C", KSPCBCGSetBasis_CBCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetSingleReduction_C", KSPCBCGSetSingleReduction_CBCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetSingleReduction_C", KSPCBCGGetSingleReduction_CBCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetBasis_C", KSPCBCGGetBasis_CBCG));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -693,7 +756,7 @@ PetscErrorCode KSPCBCGGetReplace(KSP ksp, PetscInt *k)
 
    Input Parameters:
 +  ksp  - the Krylov solver
--  cond - the limit, >= 1 (default 1e4)
+-  cond - the limit, >= 1 (default 300 with one reduction per block, 1e4 with two)
 
    Options Database Key:
 .  -ksp_cbcg_cond_max <cond> - the limit
@@ -754,5 +817,115 @@ PetscErrorCode KSPCBCGGetStats(KSP ksp, KSPCBCGStats *stats)
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
   PetscValidPointer(stats, 2);
   PetscUseMethod(ksp, "KSPCBCGGetStats_C", (KSP, KSPCBCGStats *), (ksp, stats));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   KSPCBCGSetBasis - sets the polynomial basis of the blocks of KSPCBCG
+
+   Logically Collective
+
+   Input Parameters:
++  ksp   - the Krylov solver
+-  basis - KSP_CBCG_BASIS_CHEBYSHEV (default) or KSP_CBCG_BASIS_NEWTON
+
+   Options Database Key:
+.  -ksp_cbcg_basis <chebyshev,newton> - the basis
+
+   Notes:
+   The Newton basis M^-1 prod_{i<j} (A M^-1 - theta_i) r uses as shifts theta_i the Ritz
+   values of M^-1 A on the previous block, in Leja order. They come from that block's Gram
+   matrices (S'AS = Q'AQ + C'B, the Chebyshev or Newton recurrence gives S'A M^-1 A S), so
+   the basis costs no extra reduction, product or preconditioner application. The first
+   block of a solve uses the Chebyshev basis. The Newton basis adapts to the part of the
+   spectrum the residual lives in; with strong preconditioners (ICC) it keeps blocks of 12
+   and 16 columns well conditioned where the Chebyshev basis on the estimated interval
+   does not (docs/types/cbcg.md).
+
+   Level: intermediate
+
+.seealso: KSPCBCG, KSPCBCGGetBasis(), KSPCBCGSetMaxCondition(), KSPCBCGGetStats()
+@*/
+PetscErrorCode KSPCBCGSetBasis(KSP ksp, KSPCBCGBasisType basis)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(ksp, basis, 2);
+  PetscTryMethod(ksp, "KSPCBCGSetBasis_C", (KSP, KSPCBCGBasisType), (ksp, basis));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   KSPCBCGGetBasis - gets the polynomial basis of KSPCBCG
+
+   Not Collective
+
+   Level: intermediate
+
+.seealso: KSPCBCG, KSPCBCGSetBasis()
+@*/
+PetscErrorCode KSPCBCGGetBasis(KSP ksp, KSPCBCGBasisType *basis)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidPointer(basis, 2);
+  PetscUseMethod(ksp, "KSPCBCGGetBasis_C", (KSP, KSPCBCGBasisType *), (ksp, basis));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   KSPCBCGSetSingleReduction - sets whether KSPCBCG makes one global reduction per block
+   (the default) or two (paper 004, Algorithm 2)
+
+   Logically Collective
+
+   Input Parameters:
++  ksp - the Krylov solver
+-  flg - PETSC_TRUE: one reduction per block; PETSC_FALSE: two (default: one for s >= 3, two for s <= 2)
+
+   Options Database Key:
+.  -ksp_cbcg_single_reduction <true,false> - the choice
+
+   Notes:
+   With two reductions a block reduces [Q'AQ, Q'r, norms of r], updates x and r, builds the
+   next basis S and reduces Q'AS to conjugate it. With one, the products [Q_k Q_k-1 S]' [A S r]
+   and the norms of r are reduced together right after S is built, and the next Gram matrix
+   follows as the Schur complement S'AS - C' G^-1 C, as in the s-step CG of Chronopoulos and
+   Gear: half the reductions, the same products with A and the same preconditioner
+   applications, a little more arithmetic on s x s matrices. The Schur complement loses the
+   digits that cancel in it, so the default Gram condition limit is lower (300 instead of
+   1e4); docs/types/cbcg.md has the measurements that made one reduction the default for
+   s >= 3. For s <= 2 the default stays two: the bound 2/s + 0.05 of issue 5 allows them, and
+   the Gram matrix computed from the vectors is the more accurate (the stretched channel
+   problem without preconditioner takes 175 iterations against CG's 106 at s = 2 with one).
+
+   Level: intermediate
+
+.seealso: KSPCBCG, KSPCBCGGetSingleReduction(), KSPCBCGSetMaxCondition()
+@*/
+PetscErrorCode KSPCBCGSetSingleReduction(KSP ksp, PetscBool flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(ksp, flg, 2);
+  PetscTryMethod(ksp, "KSPCBCGSetSingleReduction_C", (KSP, PetscBool), (ksp, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   KSPCBCGGetSingleReduction - gets whether KSPCBCG makes one global reduction per block
+
+   Not Collective
+
+   Level: intermediate
+
+.seealso: KSPCBCG, KSPCBCGSetSingleReduction()
+@*/
+PetscErrorCode KSPCBCGGetSingleReduction(KSP ksp, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidBoolPointer(flg, 2);
+  PetscUseMethod(ksp, "KSPCBCGGetSingleReduction_C", (KSP, PetscBool *), (ksp, flg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -8,6 +8,9 @@
 #include <ppekit/private/sstepimpl.h>
 
 #define CBCG_MAX_RESTARTS 3 /* restarts from the true residual before giving up */
+#define CBCG_COND_MAX_SINGLE 300 /* default Gram condition limit with one reduction per block */
+#define CBCG_COND_MAX_TWO    1e4 /* and with two */
+#define CBCG_RITZ_COND    1e12 /* largest equilibrated condition of the S'AS block the Ritz values are taken from */
 
 typedef struct {
   PetscInt         s;              /* block size asked for (1..16) */
@@ -16,7 +19,10 @@ typedef struct {
   PetscInt         eig_its;        /* Lanczos steps of the estimate */
   PetscReal        safety;         /* factor on an estimated lmax */
   PetscInt         replace;        /* replace the residual by b - A x every this many blocks (0: never) */
-  PetscReal        cond_max;       /* largest condition number of an equilibrated Gram matrix used */
+  PetscReal        cond_max;       /* largest condition number of an equilibrated Gram matrix used (0: the default of the variant) */
+  PetscBool        single;         /* one global reduction per block, else two (paper 004, Algorithm 2) ... */
+  PetscBool        single_set;     /* ... as set; by default one for s >= 3, two for s <= 2 (see KSPCBCGSingle()) */
+  KSPCBCGBasisType basis;          /* Chebyshev (default) or Newton with Ritz shifts */
   PetscReal        lmin, lmax;     /* interval the basis is built on */
   KSPCBCGEigSource source;         /* where it came from */
   PetscBool        exact;          /* grid: exact extremes (else bounds) */
@@ -29,6 +35,22 @@ typedef struct {
   KSPCBCGStats     stats;          /* the last solve */
 } KSP_CBCG;
 
+/* one reduction per block? As set, else for s >= 3: for s <= 2 the bound 2/s + 0.05 allows two
+   reductions per block, and two compute the Gram matrix from the vectors (more accurate) */
+static inline PetscBool KSPCBCGSingle(const KSP_CBCG *cb)
+{
+  return cb->single_set ? cb->single : (PetscBool)(cb->s >= 3);
+}
+
+/* the Gram condition limit in use: the one set, else the default of the variant */
+static inline PetscReal KSPCBCGCondMax(const KSP_CBCG *cb)
+{
+  return cb->cond_max > 0 ? cb->cond_max : (KSPCBCGSingle(cb) ? CBCG_COND_MAX_SINGLE : CBCG_COND_MAX_TWO);
+}
+
 PETSC_INTERN PetscErrorCode KSPCBCGSetUpInterval(KSP);
 PETSC_INTERN PetscErrorCode KSPCBCGAllocate(KSP);
 PETSC_INTERN PetscErrorCode KSPSolve_CBCG(KSP);
+PETSC_INTERN PetscErrorCode KSPSolve_CBCG_Single(KSP);
+PETSC_INTERN PetscErrorCode KSPCBCGTrueResidualNorm(KSP, Mat, Vec, Vec, PetscReal *, PetscScalar *);
+PETSC_INTERN PetscErrorCode KSPCBCGReasonNotFinite(KSP);

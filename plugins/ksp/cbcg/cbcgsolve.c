@@ -8,7 +8,7 @@
 /* Norm of the true residual w = b - A x, of the kind used by the convergence test, with one
    reduction (u = M^-1 w when the test needs it). With sum != NULL the same reduction also
    gives the sum of the entries of x (to remove a constant null space). */
-static PetscErrorCode TrueResidualNorm(KSP ksp, Mat A, Vec w, Vec u, PetscReal *norm, PetscScalar *sum)
+PetscErrorCode KSPCBCGTrueResidualNorm(KSP ksp, Mat A, Vec w, Vec u, PetscReal *norm, PetscScalar *sum)
 {
   PetscScalar d[4], xs = 0;
   Vec         v[2] = {w, u};
@@ -37,7 +37,7 @@ static PetscErrorCode TrueResidualNorm(KSP ksp, Mat A, Vec w, Vec u, PetscReal *
 }
 
 /* Sets ksp->reason for a norm that is not finite: a failed preconditioner or NaN/Inf. */
-static PetscErrorCode ReasonNotFinite(KSP ksp)
+PetscErrorCode KSPCBCGReasonNotFinite(KSP ksp)
 {
   PCFailedReason pcreason;
   PetscInt       loc, all;
@@ -67,8 +67,16 @@ PetscErrorCode KSPSolve_CBCG(KSP ksp)
   PPEGramFactor  f, fo;
   PPEGramStatus  st;
   PetscLogDouble ct0 = petsc_allreduce_ct;
+  PPEBasisRecurrence reccur, recnext;                   /* recurrence of the current block's basis, of the next one's */
+  PetscScalar        Craw[2 * PPE_CBCG_SMAX * PPE_CBCG_SMAX]; /* [Q_k Q_{k-1}]' A S before the solve: S'AS from Q'AQ */
+  PetscInt           nqC = 0;
+  PetscBool          newton = PETSC_FALSE; /* recnext holds Ritz shifts */
 
   PetscFunctionBegin;
+  if (KSPCBCGSingle(cb)) { /* one reduction per block (the default for s >= 3): cbcgsolve1.c */
+    PetscCall(KSPSolve_CBCG_Single(ksp));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCheck(!ksp->transpose_solve, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSPCBCG is for symmetric operators: use KSPSolve(), not KSPSolveTranspose()");
   PetscCall(PCGetDiagonalScale(ksp->pc, &diagonalscale));
   PetscCheck(!diagonalscale, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "Krylov method %s does not support diagonal scaling", ((PetscObject)ksp)->type_name);
@@ -102,6 +110,7 @@ PetscErrorCode KSPSolve_CBCG(KSP ksp)
     x0null = PETSC_TRUE;
     nred++;
   }
+  PetscCall(PPECBCGRecurrenceChebyshev(cb->lmin, cb->lmax, &recnext));
   if (!ksp->guess_zero) {
     PetscCall(KSP_MatMult(ksp, A, X, R));
     PetscCall(VecAYPX(R, -1.0, B)); /* r = b - A x */
@@ -112,7 +121,9 @@ PetscErrorCode KSPSolve_CBCG(KSP ksp)
 
     if (fresh) { /* a (re)start: Q = S, with no older block */
       k = cb->s;
-      PetscCall(PPECBCGBasis(A, ksp->pc, cb->lmin, cb->lmax, k, R, Z, cb->V[bas], cb->AV[bas])); /* S = M^-1 T_j(A M^-1) r, AS = A S */
+      reccur = recnext;
+      if (newton) cb->stats.newton_blocks++;
+      PetscCall(PPECBCGBasisRecurrence(A, ksp->pc, &reccur, k, R, Z, cb->V[bas], cb->AV[bas])); /* S = M^-1 T_j(A M^-1) r, AS = A S */
       PetscCall(VecCopy(cb->V[bas][0], ZR));                                                       /* z = M^-1 r */
       {
         PetscInt t = cur;
@@ -151,7 +162,7 @@ PetscErrorCode KSPSolve_CBCG(KSP ksp)
         dp = 0;
       }
       if (PetscIsInfOrNanReal(rz) || PetscIsInfOrNanReal(zz) || PetscIsInfOrNanReal(rr)) {
-        PetscCall(ReasonNotFinite(ksp));
+        PetscCall(KSPCBCGReasonNotFinite(ksp));
         ksp->rnorm = dp;
         break;
       }
@@ -170,7 +181,7 @@ PetscErrorCode KSPSolve_CBCG(KSP ksp)
     if (ksp->reason > 0 && ksp->normtype != KSP_NORM_NONE) { /* confirm on the true residual */
       KSPConvergedReason treason = KSP_CONVERGED_ITERATING;
 
-      PetscCall(TrueResidualNorm(ksp, A, W, U, &tnorm, cnst ? &xsum : NULL));
+      PetscCall(KSPCBCGTrueResidualNorm(ksp, A, W, U, &tnorm, cnst ? &xsum : NULL));
       nred++;
       cb->stats.true_rnorm = tnorm;
       if (!PetscIsInfOrNanReal(tnorm)) PetscCall((*ksp->converged)(ksp, its, tnorm, &treason, ksp->cnvP));
@@ -205,10 +216,10 @@ PetscErrorCode KSPSolve_CBCG(KSP ksp)
 
     /* the block's Gram matrix: analyse, cut to well-conditioned columns, restart, or stop */
     PetscCall(PetscLogEventBegin(PPE_CBCGSmall, 0, 0, 0, 0));
-    PetscCall(PPEGramAnalyse(PetscMin(k, ksp->max_it - its), buf, ny, cb->cond_max, curfirst, &f, &st));
+    PetscCall(PPEGramAnalyse(PetscMin(k, ksp->max_it - its), buf, ny, KSPCBCGCondMax(cb), curfirst, &f, &st));
     PetscCall(PetscLogEventEnd(PPE_CBCGSmall, 0, 0, 0, 0));
     if (st == PPE_GRAM_NANORINF) {
-      PetscCall(ReasonNotFinite(ksp));
+      PetscCall(KSPCBCGReasonNotFinite(ksp));
       break;
     } else if ((st == PPE_GRAM_INDEFINITE || st == PPE_GRAM_NONSYMMETRIC) && !curfirst) {
       /* in a continued block the recursively updated A Q may have drifted from A times Q:
@@ -234,8 +245,32 @@ PetscErrorCode KSPSolve_CBCG(KSP ksp)
       ksp->reason = KSP_DIVERGED_BREAKDOWN;
       break;
     } else if (f.kuse < k && k <= ksp->max_it - its) {
-      PetscCall(PetscInfo(ksp, "KSPCBCG: Gram matrix of block %" PetscInt_FMT " has condition %g > %g: %" PetscInt_FMT " of %" PetscInt_FMT " columns used\n", cb->stats.blocks, (double)f.cond_full, (double)cb->cond_max, f.kuse, k));
+      PetscCall(PetscInfo(ksp, "KSPCBCG: Gram matrix of block %" PetscInt_FMT " has condition %g > %g: %" PetscInt_FMT " of %" PetscInt_FMT " columns used\n", cb->stats.blocks, (double)f.cond_full, (double)KSPCBCGCondMax(cb), f.kuse, k));
       cb->stats.truncations++;
+    }
+    if (cb->basis == KSP_CBCG_BASIS_NEWTON && k >= 2) { /* Ritz values of M^-1 A on this block's basis: the next block's shifts */
+      PetscScalar SAS[PPE_CBCG_SMAX * PPE_CBCG_SMAX];
+      PetscReal   th[PPE_CBCG_SMAX];
+      PetscInt    m;
+      for (PetscInt j = 0; j < k; j++)
+        for (PetscInt i = 0; i <= j; i++) SAS[i + k * j] = SAS[j + k * i] = buf[i + ny * j];
+      if (!curfirst) { /* S'AS = Q'AQ + C' B */
+        for (PetscInt j = 0; j < k; j++)
+          for (PetscInt i = 0; i < k; i++) {
+            PetscScalar v = 0;
+            for (PetscInt q = 0; q < nqC; q++) v += Craw[q + nqC * i] * C[q + nqC * j];
+            SAS[i + k * j] += v;
+          }
+      }
+      PetscCall(PPEGramRitz(k, SAS, k, &reccur, CBCG_RITZ_COND, &m, th));
+      PetscCall(PetscInfo(ksp, "KSPCBCG: block %" PetscInt_FMT ": %" PetscInt_FMT " Ritz values [%g, %g]\n", cb->stats.blocks, m, m ? (double)th[0] : 0.0, m ? (double)th[m - 1] : 0.0));
+      if (m >= 1 && th[0] > -1e-8 * th[m - 1] && th[m - 1] > 0) {
+        for (PetscInt i = 0; i < m; i++) th[i] = PetscMax(th[i], 0);
+        PetscCall(PPECBCGRecurrenceNewton(m, th, &recnext));
+        cb->stats.ritz_min = th[0];
+        cb->stats.ritz_max = th[m - 1];
+        newton             = PETSC_TRUE;
+      } /* else the next block keeps the last shifts (or the Chebyshev basis) */
     }
     k                  = f.kuse;
     cb->stats.cond_max = PetscMax(cb->stats.cond_max, f.cond);
@@ -248,7 +283,7 @@ PetscErrorCode KSPSolve_CBCG(KSP ksp)
       PetscBool finite = PETSC_TRUE;
       for (PetscInt j = 0; j < k; j++) finite = (PetscBool)(finite && !PetscIsInfOrNanScalar(a[j]));
       if (!finite) { /* same on every rank: the data came from one reduction */
-        PetscCall(ReasonNotFinite(ksp));
+        PetscCall(KSPCBCGReasonNotFinite(ksp));
         break;
       }
     }
@@ -276,7 +311,9 @@ PetscErrorCode KSPSolve_CBCG(KSP ksp)
         nq = k + ko;
       } else knext = k;
     }
-    PetscCall(PPECBCGBasis(A, ksp->pc, cb->lmin, cb->lmax, knext, R, Z, cb->V[bas], cb->AV[bas])); /* S, AS from r */
+    reccur = recnext;
+    if (newton) cb->stats.newton_blocks++;
+    PetscCall(PPECBCGBasisRecurrence(A, ksp->pc, &reccur, knext, R, Z, cb->V[bas], cb->AV[bas])); /* S, AS from r */
     PetscCall(VecCopy(cb->V[bas][0], ZR));                                                           /* z = M^-1 r */
     for (PetscInt j = 0; j < nq; j++) {
       xv[j] = j < k ? cb->V[cur][j] : cb->V[old][j - k];
@@ -284,6 +321,8 @@ PetscErrorCode KSPSolve_CBCG(KSP ksp)
     }
     PetscCall(PPETSGram(nq, xv, knext, cb->AV[bas], PPE_TS_MAXCOLS, C, 0, NULL)); /* C = [Q_k Q_{k-1}]' A S: one reduction */
     nred++;
+    nqC = nq;
+    PetscCall(PetscArraycpy(Craw, C, nq * knext));
     PetscCall(PetscLogEventBegin(PPE_CBCGSmall, 0, 0, 0, 0));
     PetscCall(PPEGramSolve(&f, knext, C, nq)); /* B = (Q'AQ)^-1 Q' A S */
     if (nq > k) PetscCall(PPEGramSolve(&fo, knext, C + k, nq));

@@ -1,0 +1,307 @@
+/*
+   The single-reduction iteration of KSPCBCG (-ksp_cbcg_single_reduction, see cbcg.c and
+   docs/types/cbcg.md): the same blocks, the same Gram analysis and fallbacks as the two-reduction
+   iteration of cbcgsolve.c, but each block makes ONE global reduction, as in the s-step CG of
+   Chronopoulos and Gear: right after the basis S of r is built, one pass gives
+
+       C = [Q_k Q_{k-1}]' A S,   S' A S,   [Q_k Q_{k-1}]' r,   S' r,   r'r, r'z, z'z   (z = M^-1 r = S_0)
+
+   from which the next block's Gram matrix and right-hand side follow without vectors:
+
+       B = G_k^-1 C,   Q_{k+1} = S - Q_k B,   G_{k+1} = Q_{k+1}' A Q_{k+1} = S'AS - C'B,
+       g_{k+1} = Q_{k+1}' r = S'r - B' Q_k' r.
+
+   S'AS is computed from S and A S directly (no recursively updated vector in it), so it shows
+   an asymmetric operator in every block. The Schur complement loses the digits that cancel
+   between S'AS and C'B; the condition limit of the Gram analysis applies to G_{k+1} as computed.
+*/
+#include "cbcgimpl.h"
+
+#define NMAX (3 * PPE_CBCG_SMAX + 2)
+
+PetscErrorCode KSPSolve_CBCG_Single(KSP ksp)
+{
+  KSP_CBCG          *cb = (KSP_CBCG *)ksp->data;
+  Mat                A, P;
+  MatNullSpace       nsp;
+  Vec                X = ksp->vec_sol, B = ksp->vec_rhs, R = ksp->work[0], Z[2] = {ksp->work[1], ksp->work[2]}, W = ksp->work[3], U = ksp->work[4], XN = ksp->work[5];
+  Vec                xv[NMAX], yv[NMAX], qv[2 * PPE_CBCG_SMAX], aqv[2 * PPE_CBCG_SMAX];
+  PetscScalar        Wg[(PPE_CBCG_SMAX + 2) * NMAX], SAS[PPE_CBCG_SMAX * PPE_CBCG_SMAX], G[PPE_CBCG_SMAX * PPE_CBCG_SMAX];
+  PetscScalar        C[2 * PPE_CBCG_SMAX * PPE_CBCG_SMAX], Craw[2 * PPE_CBCG_SMAX * PPE_CBCG_SMAX], Qr[2 * PPE_CBCG_SMAX], g[PPE_CBCG_SMAX], a[PPE_CBCG_SMAX], xsum = 0;
+  PetscReal          dp = 0, tnorm = 0, lastrestart = PETSC_MAX_REAL;
+  PetscInt           cur = 0, old = 1, bas = 2; /* buffers of Q_k, Q_{k-1}, the basis */
+  PetscInt           k = 0, ko = 0, its = 0, nred = 0, N = 1, tfails = 0;
+  PetscBool          fresh = PETSC_TRUE, curfirst = PETSC_TRUE, oldfirst = PETSC_FALSE, haveold = PETSC_FALSE, newton = PETSC_FALSE;
+  PetscBool          skiptest = PETSC_FALSE, diagonalscale, x0null = PETSC_FALSE, cnst = PETSC_FALSE, nullremoved = PETSC_FALSE;
+  PPEGramFactor      f, fo, fn;
+  PPEGramStatus      st;
+  PPEBasisRecurrence reccur, recnext;
+  PetscLogDouble     ct0 = petsc_allreduce_ct;
+
+  PetscFunctionBegin;
+  PetscCheck(!ksp->transpose_solve, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSPCBCG is for symmetric operators: use KSPSolve(), not KSPSolveTranspose()");
+  PetscCall(PCGetDiagonalScale(ksp->pc, &diagonalscale));
+  PetscCheck(!diagonalscale, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "Krylov method %s does not support diagonal scaling", ((PetscObject)ksp)->type_name);
+  PetscCall(KSPCBCGAllocate(ksp));
+  PetscCall(KSPCBCGSetUpInterval(ksp));
+  PetscCall(PCGetOperators(ksp->pc, &A, &P));
+  PetscCall(MatGetNullSpace(A, &nsp));
+  if (nsp) {
+    PetscBool hc;
+    PetscInt  nv;
+    PetscCall(MatNullSpaceGetVecs(nsp, &hc, &nv, NULL));
+    cnst = (PetscBool)(hc && nv == 0);
+    PetscCall(VecGetSize(X, &N));
+  }
+  {
+    PetscInt eits = cb->stats.eig_its, ered = cb->stats.eig_reductions;
+    PetscCall(PetscMemzero(&cb->stats, sizeof(cb->stats)));
+    cb->stats.eig_its        = eits;
+    cb->stats.eig_reductions = ered;
+  }
+  cb->stats.s_first    = cb->s;
+  cb->stats.true_rnorm = -1;
+  ksp->its             = 0;
+  ksp->rnorm           = 0;
+  if (nsp && !ksp->guess_zero) {
+    PetscCall(VecCopy(X, XN));
+    PetscCall(MatNullSpaceRemove(nsp, XN));
+    PetscCall(VecAYPX(XN, -1.0, X)); /* XN = x0 - P x0 */
+    x0null = PETSC_TRUE;
+    nred++;
+  }
+  PetscCall(PPECBCGRecurrenceChebyshev(cb->lmin, cb->lmax, &recnext));
+  if (!ksp->guess_zero) {
+    PetscCall(KSP_MatMult(ksp, A, X, R));
+    PetscCall(VecAYPX(R, -1.0, B));
+  } else PetscCall(VecCopy(B, R));
+
+  for (;;) {
+    PetscInt kb = cb->s, nq = 0, nx, ny;
+
+    /* width of the new basis and the blocks it is conjugated against (see cbcgsolve.c) */
+    if (!fresh) {
+      nq = k;
+      if (!curfirst && kb > k) {
+        if (haveold) {
+          if (!oldfirst) kb = PetscMin(kb, k + ko);
+          nq = k + ko;
+        } else kb = k;
+      }
+    }
+    for (PetscInt j = 0; j < nq; j++) {
+      qv[j]  = j < k ? cb->V[cur][j] : cb->V[old][j - k];
+      aqv[j] = j < k ? cb->AV[cur][j] : cb->AV[old][j - k];
+    }
+    reccur = recnext;
+    if (newton) cb->stats.newton_blocks++;
+    PetscCall(PPECBCGBasisRecurrence(A, ksp->pc, &reccur, kb, R, Z, cb->V[bas], cb->AV[bas])); /* S, A S from r */
+
+    /* the one reduction: X = [A S, r, z], Y = [Q_k Q_{k-1}, S, r] with z = M^-1 r = S_0 */
+    nx = kb + 2;
+    ny = nq + kb + 1;
+    for (PetscInt j = 0; j < kb; j++) xv[j] = cb->AV[bas][j];
+    xv[kb]     = R;
+    xv[kb + 1] = cb->V[bas][0];
+    for (PetscInt j = 0; j < nq; j++) yv[j] = qv[j];
+    for (PetscInt j = 0; j < kb; j++) yv[nq + j] = cb->V[bas][j];
+    yv[nq + kb] = R;
+    PetscCall(PPETSGram(nx, xv, ny, yv, PPE_TS_MAXCOLS, Wg, 0, NULL));
+    nred++;
+    {
+      PetscReal rr = PetscRealPart(Wg[kb + nx * (nq + kb)]), zz = PetscRealPart(Wg[(kb + 1) + nx * nq]), rz = PetscRealPart(Wg[(kb + 1) + nx * (nq + kb)]);
+      switch (ksp->normtype) {
+      case KSP_NORM_PRECONDITIONED:
+        dp = PetscSqrtReal(PetscAbsReal(zz));
+        break;
+      case KSP_NORM_UNPRECONDITIONED:
+        dp = PetscSqrtReal(PetscAbsReal(rr));
+        break;
+      case KSP_NORM_NATURAL:
+        dp = PetscSqrtReal(PetscAbsReal(rz));
+        break;
+      default:
+        dp = 0;
+      }
+      if (PetscIsInfOrNanReal(rz) || PetscIsInfOrNanReal(zz) || PetscIsInfOrNanReal(rr)) {
+        PetscCall(KSPCBCGReasonNotFinite(ksp));
+        ksp->rnorm = dp;
+        break;
+      }
+      if (rz < 0) {
+        ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
+        break;
+      }
+    }
+    if (!skiptest) {
+      ksp->rnorm = dp;
+      PetscCall(KSPLogResidualHistory(ksp, dp));
+      PetscCall(KSPMonitor(ksp, its, dp));
+      PetscCall((*ksp->converged)(ksp, its, dp, &ksp->reason, ksp->cnvP));
+    }
+    skiptest = PETSC_FALSE;
+    if (ksp->reason > 0 && ksp->normtype != KSP_NORM_NONE) { /* confirm on the true residual */
+      KSPConvergedReason treason = KSP_CONVERGED_ITERATING;
+
+      PetscCall(KSPCBCGTrueResidualNorm(ksp, A, W, U, &tnorm, cnst ? &xsum : NULL));
+      nred++;
+      cb->stats.true_rnorm = tnorm;
+      if (!PetscIsInfOrNanReal(tnorm)) PetscCall((*ksp->converged)(ksp, its, tnorm, &treason, ksp->cnvP));
+      if (treason > 0) {
+        ksp->rnorm = tnorm;
+        if (cnst) {
+          PetscCall(VecShift(X, -xsum / N));
+          nullremoved = PETSC_TRUE;
+        }
+        break;
+      }
+      PetscCall(PetscInfo(ksp, "KSPCBCG: recursive residual %g converged but true residual %g did not at iteration %" PetscInt_FMT ": restart from the true residual\n", (double)dp, (double)tnorm, its));
+      cb->stats.restarts++;
+      if (++tfails > CBCG_MAX_RESTARTS || !(tnorm < lastrestart)) {
+        PetscCall(PetscInfo(ksp, "KSPCBCG: restarts do not reduce the true residual %g: breakdown\n", (double)tnorm));
+        ksp->reason = KSP_DIVERGED_BREAKDOWN;
+        ksp->rnorm  = tnorm;
+        break;
+      }
+      lastrestart = tnorm;
+      ksp->reason = KSP_CONVERGED_ITERATING;
+      PetscCall(VecCopy(W, R));
+      fresh    = PETSC_TRUE;
+      skiptest = PETSC_TRUE; /* that residual has just been tested */
+      continue;
+    }
+    if (ksp->reason) break;
+    if (its >= ksp->max_it) {
+      ksp->reason = KSP_DIVERGED_ITS;
+      break;
+    }
+
+    /* S'AS, and the Gram matrix and right-hand side of Q_{k+1} = S - [Q_k Q_{k-1}] B */
+    PetscCall(PetscLogEventBegin(PPE_CBCGSmall, 0, 0, 0, 0));
+    for (PetscInt j = 0; j < kb; j++)
+      for (PetscInt i = 0; i < kb; i++) SAS[i + kb * j] = Wg[j + nx * (nq + i)]; /* S_i' A S_j */
+    for (PetscInt i = 0; i < kb; i++) g[i] = Wg[kb + nx * (nq + i)];            /* S_i' r */
+    PetscCall(PetscArraycpy(G, SAS, kb * kb));
+    if (nq) {
+      for (PetscInt q = 0; q < nq; q++) {
+        Qr[q] = Wg[kb + nx * q]; /* Q_q' r (zero in exact arithmetic) */
+        for (PetscInt j = 0; j < kb; j++) C[q + nq * j] = Wg[j + nx * q];
+      }
+      PetscCall(PetscArraycpy(Craw, C, nq * kb));
+      PetscCall(PPEGramSolve(&f, kb, C, nq)); /* B = G_k^-1 C */
+      if (nq > k) PetscCall(PPEGramSolve(&fo, kb, C + k, nq));
+      for (PetscInt j = 0; j < kb; j++) {
+        for (PetscInt i = 0; i < kb; i++) {
+          PetscScalar v = 0;
+          for (PetscInt q = 0; q < nq; q++) v += Craw[q + nq * i] * C[q + nq * j];
+          G[i + kb * j] -= v;
+        }
+        for (PetscInt q = 0; q < nq; q++) g[j] -= C[q + nq * j] * Qr[q];
+      }
+    }
+    PetscCall(PPEGramAnalyse(PetscMin(kb, ksp->max_it - its), G, kb, KSPCBCGCondMax(cb), fresh, &fn, &st));
+    PetscCall(PetscLogEventEnd(PPE_CBCGSmall, 0, 0, 0, 0));
+    if (st == PPE_GRAM_NANORINF) {
+      PetscCall(KSPCBCGReasonNotFinite(ksp));
+      break;
+    } else if ((st == PPE_GRAM_INDEFINITE || st == PPE_GRAM_NONSYMMETRIC) && !fresh) {
+      PetscCall(PetscInfo(ksp, "KSPCBCG: Gram matrix of block %" PetscInt_FMT " %s (asymmetry %g, smallest equilibrated eigenvalue %g): restart from the true residual\n", cb->stats.blocks, PPEGramStatuses[st], (double)fn.asym, (double)fn.eigmin));
+      cb->stats.restarts++;
+      cb->stats.drifts++;
+      if (++tfails > CBCG_MAX_RESTARTS) { /* restarts of any cause share the limit */
+        PetscCall(PetscInfo(ksp, "KSPCBCG: more than %d restarts: breakdown\n", CBCG_MAX_RESTARTS));
+        ksp->reason = KSP_DIVERGED_BREAKDOWN;
+        break;
+      }
+      PetscCall(KSP_MatMult(ksp, A, X, R));
+      PetscCall(VecAYPX(R, -1.0, B));
+      fresh    = PETSC_TRUE;
+      skiptest = PETSC_TRUE;
+      continue;
+    } else if (st == PPE_GRAM_INDEFINITE) {
+      PetscCall(PetscInfo(ksp, "KSPCBCG: negative curvature in the Gram matrix of block %" PetscInt_FMT " (smallest equilibrated eigenvalue %g): operator not positive definite\n", cb->stats.blocks, (double)fn.eigmin));
+      ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
+      break;
+    } else if (st == PPE_GRAM_NONSYMMETRIC) {
+      PetscCall(PetscInfo(ksp, "KSPCBCG: Gram matrix of block %" PetscInt_FMT " not symmetric (relative asymmetry %g): operator not symmetric\n", cb->stats.blocks, (double)fn.asym));
+      ksp->reason = KSP_DIVERGED_NONSYMMETRIC;
+      break;
+    } else if (st == PPE_GRAM_SINGULAR) {
+      ksp->reason = KSP_DIVERGED_BREAKDOWN;
+      break;
+    } else if (fn.kuse < kb && kb <= ksp->max_it - its) {
+      PetscCall(PetscInfo(ksp, "KSPCBCG: Gram matrix of block %" PetscInt_FMT " has condition %g > %g: %" PetscInt_FMT " of %" PetscInt_FMT " columns used\n", cb->stats.blocks, (double)fn.cond_full, (double)KSPCBCGCondMax(cb), fn.kuse, kb));
+      cb->stats.truncations++;
+    }
+    cb->stats.cond_max = PetscMax(cb->stats.cond_max, fn.cond);
+    PetscCall(PetscInfo(ksp, "KSPCBCG: block %" PetscInt_FMT ": %" PetscInt_FMT " columns, equilibrated Gram condition %g\n", cb->stats.blocks, fn.kuse, (double)fn.cond));
+    if (cb->basis == KSP_CBCG_BASIS_NEWTON && kb >= 2) { /* Ritz values on this basis: the next block's shifts */
+      PetscReal th[PPE_CBCG_SMAX];
+      PetscInt  m;
+      PetscCall(PPEGramRitz(kb, SAS, kb, &reccur, CBCG_RITZ_COND, &m, th));
+      if (m >= 1 && th[0] > -1e-8 * th[m - 1] && th[m - 1] > 0) {
+        for (PetscInt i = 0; i < m; i++) th[i] = PetscMax(th[i], 0);
+        PetscCall(PPECBCGRecurrenceNewton(m, th, &recnext));
+        cb->stats.ritz_min = th[0];
+        cb->stats.ritz_max = th[m - 1];
+        newton             = PETSC_TRUE;
+      }
+    }
+
+    /* Q_{k+1} = S - Q B, A Q_{k+1} = A S - A Q B (in place), then rotate */
+    if (nq) {
+      PetscCall(PetscLogEventBegin(PPE_CBCGUpdate, 0, 0, 0, 0));
+      PetscCall(PPETSCombine(nq, qv, aqv, fn.kuse, cb->V[bas], cb->AV[bas], C));
+      PetscCall(PetscLogEventEnd(PPE_CBCGUpdate, 0, 0, 0, 0));
+      oldfirst = curfirst;
+      haveold  = PETSC_TRUE;
+      ko       = k;
+      fo       = f;
+    } else haveold = PETSC_FALSE;
+    {
+      PetscInt t = old;
+      old        = cur;
+      cur        = bas;
+      bas        = t;
+    }
+    curfirst = fresh;
+    fresh    = PETSC_FALSE;
+    f        = fn;
+    k        = fn.kuse;
+
+    /* k iterations' worth of CG */
+    for (PetscInt j = 0; j < k; j++) a[j] = g[j];
+    PetscCall(PPEGramSolve(&f, 1, a, k));
+    {
+      PetscBool finite = PETSC_TRUE;
+      for (PetscInt j = 0; j < k; j++) finite = (PetscBool)(finite && !PetscIsInfOrNanScalar(a[j]));
+      if (!finite) {
+        PetscCall(KSPCBCGReasonNotFinite(ksp));
+        break;
+      }
+    }
+    PetscCall(PetscLogEventBegin(PPE_CBCGUpdate, 0, 0, 0, 0));
+    PetscCall(PPETSAxpy(k, cb->V[cur], cb->AV[cur], a, X, R)); /* x += Q a, r -= AQ a */
+    PetscCall(PetscLogEventEnd(PPE_CBCGUpdate, 0, 0, 0, 0));
+    its += k;
+    ksp->its = its;
+    cb->stats.blocks++;
+    if (cb->replace > 0 && cb->stats.blocks % cb->replace == 0) {
+      PetscCall(KSP_MatMult(ksp, A, X, R));
+      PetscCall(VecAYPX(R, -1.0, B));
+      cb->stats.replacements++;
+    }
+  }
+
+  if (nsp) {
+    if (!nullremoved) {
+      PetscCall(MatNullSpaceRemove(nsp, X));
+      nred++;
+    }
+    if (x0null) PetscCall(VecAXPY(X, 1.0, XN));
+  }
+  cb->stats.s_last             = k;
+  cb->stats.reductions         = nred;
+  cb->stats.reductions_counted = petsc_allreduce_ct - ct0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
