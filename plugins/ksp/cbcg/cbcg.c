@@ -523,7 +523,8 @@ PETSC_EXTERN PetscErrorCode KSPCreate_CBCG(KSP ksp)
    s = 1 is CG with two reductions per iteration. Larger s divides the reductions by s but
    costs about s^2 flops per row and block in the tall-skinny products, and the Gram
    matrices grow more ill-conditioned; a block whose Gram matrix exceeds the condition limit
-   lowers s for the rest of the solve (see KSPCBCGSetMaxCondition()).
+   is cut to its longest leading part within the limit (that block only: the next one is
+   built with s columns again; see KSPCBCGSetMaxCondition()).
 
    Level: intermediate
 
@@ -573,7 +574,7 @@ PetscErrorCode KSPCBCGGetS(KSP ksp, PetscInt *s)
 
    Notes:
    The interval only shapes the basis: a poor one makes the Gram matrices ill-conditioned,
-   which lowers s (slower, never wrong).
+   so that blocks are cut to fewer columns (more reductions, never a wrong answer).
 
    Level: intermediate
 
