@@ -6,30 +6,7 @@ null space.\n\
 
 #include <ppekit.h>
 #include "tap.h"
-
-static PetscReal RelDiffInf(Vec a, Vec b, Vec work)
-{
-  PetscReal d, n;
-  PetscCallAbort(PETSC_COMM_WORLD, VecWAXPY(work, -1.0, b, a));
-  PetscCallAbort(PETSC_COMM_WORLD, VecNorm(work, NORM_INFINITY, &d));
-  PetscCallAbort(PETSC_COMM_WORLD, VecNorm(b, NORM_INFINITY, &n));
-  return n > 0 ? d / n : d;
-}
-
-static PetscErrorCode BitwiseEqual(Vec a, Vec b, PetscBool *eq)
-{
-  const PetscScalar *x, *y;
-  PetscInt           n;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(a, &n));
-  PetscCall(VecGetArrayRead(a, &x));
-  PetscCall(VecGetArrayRead(b, &y));
-  *eq = (PetscBool)(memcmp(x, y, (size_t)n * sizeof(PetscScalar)) == 0);
-  PetscCall(VecRestoreArrayRead(a, &x));
-  PetscCall(VecRestoreArrayRead(b, &y));
-  PetscFunctionReturn(0);
-}
+#include "vecutil.h"
 
 static PetscErrorCode CheckCase(MPI_Comm comm, const char bcs[], PPELocation loc, PetscBool stretch, PetscReal shift, const PetscInt n[3])
 {
@@ -70,13 +47,13 @@ static PetscErrorCode CheckCase(MPI_Comm comm, const char bcs[], PPELocation loc
   /* matrix-free vs AIJ */
   PetscCall(MatMult(Amf, x, y1));
   PetscCall(MatMult(Aaij, x, y2));
-  rel = RelDiffInf(y1, y2, w);
+  rel = TestRelDiffNorm(y1, y2, NORM_INFINITY);
   PetscCall(TapCheck(comm, (PetscBool)(rel <= 1e-13), "%s: matfree vs AIJ MatMult, rel diff %.2e", tag, (double)rel));
 
   /* overlap off: bitwise the same */
   PetscCall(PPEStencilSetOverlap(Amf, PETSC_FALSE));
   PetscCall(MatMult(Amf, x, y));
-  PetscCall(BitwiseEqual(y, y1, &eq));
+  PetscCall(TestBitwiseEqual(y, y1, &eq));
   PetscCall(TapCheck(comm, eq, "%s: overlap off vs on bitwise identical", tag));
   PetscCall(PPEStencilSetOverlap(Amf, PETSC_TRUE));
 
@@ -89,20 +66,20 @@ static PetscErrorCode CheckCase(MPI_Comm comm, const char bcs[], PPELocation loc
 
   /* transpose and multadd */
   PetscCall(MatMultTranspose(Amf, x, y));
-  PetscCall(BitwiseEqual(y, y1, &eq));
+  PetscCall(TestBitwiseEqual(y, y1, &eq));
   PetscCall(MatMultAdd(Amf, x, z, y));
   PetscCall(VecAXPY(y, -1.0, z));
-  rel = RelDiffInf(y, y1, w);
+  rel = TestRelDiffNorm(y, y1, NORM_INFINITY);
   PetscCall(VecCopy(z, y));
   PetscCall(MatMultAdd(Amf, x, y, y)); /* in place: y = Ax + y */
   PetscCall(VecAXPY(y, -1.0, z));
-  rel = PetscMax(rel, RelDiffInf(y, y1, w));
+  rel = PetscMax(rel, TestRelDiffNorm(y, y1, NORM_INFINITY));
   PetscCall(TapCheck(comm, (PetscBool)(eq && rel <= 1e-14), "%s: MatMultTranspose = MatMult, MatMultAdd rel diff %.2e", tag, (double)rel));
 
   /* diagonal */
   PetscCall(MatGetDiagonal(Amf, y1));
   PetscCall(MatGetDiagonal(Aaij, y2));
-  rel = RelDiffInf(y1, y2, w);
+  rel = TestRelDiffNorm(y1, y2, NORM_INFINITY);
   PetscCall(TapCheck(comm, (PetscBool)(rel <= 1e-15), "%s: diagonal matfree vs AIJ, rel diff %.2e", tag, (double)rel));
 
   /* null space: constants when singular, attached to both operators */

@@ -8,6 +8,7 @@ without grid gets estimated bounds.\n\n";
 #include <ppekit.h>
 #include <petscblaslapack.h>
 #include "tap.h"
+#include "vecutil.h"
 
 static PetscErrorCode MakeGrid(MPI_Comm comm, const char bcs[], PPELocation loc, PetscBool stretch, const PetscInt n[3], PPEGrid *g)
 {
@@ -33,36 +34,6 @@ static PetscErrorCode MakePC(Mat P, PCChebyCIMode mode, PetscInt its, PetscReal 
   PetscCall(PCChebyCISetIterations(*pc, its));
   if (fmin > 0) PetscCall(PCChebyCISetEigScale(*pc, fmin, fmax));
   PetscCall(PCSetUp(*pc));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode BitwiseEqual(Vec a, Vec b, PetscBool *eq)
-{
-  const PetscScalar *x, *y;
-  PetscInt           n;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(a, &n));
-  PetscCall(VecGetArrayRead(a, &x));
-  PetscCall(VecGetArrayRead(b, &y));
-  *eq = (PetscBool)(memcmp(x, y, (size_t)n * sizeof(PetscScalar)) == 0);
-  PetscCall(VecRestoreArrayRead(a, &x));
-  PetscCall(VecRestoreArrayRead(b, &y));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode RelDiff(Vec a, Vec b, PetscReal *rel)
-{
-  Vec       w;
-  PetscReal d, n;
-
-  PetscFunctionBegin;
-  PetscCall(VecDuplicate(a, &w));
-  PetscCall(VecWAXPY(w, -1.0, b, a));
-  PetscCall(VecNorm(w, NORM_2, &d));
-  PetscCall(VecNorm(b, NORM_2, &n));
-  *rel = n > 0 ? d / n : d;
-  PetscCall(VecDestroy(&w));
   PetscFunctionReturn(0);
 }
 
@@ -107,7 +78,7 @@ static PetscErrorCode CheckModes(MPI_Comm comm, const char bcs[], PPELocation lo
     PetscCall(PPECountersGet(&c1));
     PetscCall(PPECountersDiff(&c1, &c0, &dc));
     PetscCall(PCApply(pc, u, y2));
-    PetscCall(BitwiseEqual(y1, y2, &eq));
+    PetscCall(TestBitwiseEqual(y1, y2, &eq));
     PetscCall(TapCheck(comm, eq, "%s %s: two applications to the same vector give identical bits", tag, PCChebyCIModes[m]));
 
     if (mode == PC_CHEBYCI_GLOBAL) {
@@ -127,12 +98,12 @@ static PetscErrorCode CheckModes(MPI_Comm comm, const char bcs[], PPELocation lo
       PetscCall(PCChebyCISetIterations(pu, its));
       PetscCall(PCChebyCISetFuse(pu, PETSC_FALSE));
       PetscCall(PCApply(pu, u, y2));
-      PetscCall(BitwiseEqual(y1, y2, &eq));
+      PetscCall(TestBitwiseEqual(y1, y2, &eq));
       PetscCall(TapCheck(comm, eq, "%s %s: operator and update fused in one sweep = MatMult then update, bit for bit", tag, PCChebyCIModes[m]));
       PetscCall(PCDestroy(&pu));
     }
     PetscCall(PCApply(pca, u, y2));
-    PetscCall(RelDiff(y2, y1, &rel));
+    PetscCall(TestRelDiff(y2, y1, NORM_2, &rel));
     PetscCall(TapCheck(comm, (PetscBool)(rel <= 1e-12), "%s %s: matrix-free vs assembled operator, rel diff %.2e", tag, PCChebyCIModes[m], (double)rel));
 
     PetscCall(PCApply(pc, v, y2));
@@ -152,7 +123,7 @@ static PetscErrorCode CheckModes(MPI_Comm comm, const char bcs[], PPELocation lo
     PetscCall(MakePC(Amf, PC_CHEBYCI_NOCOMM, its, 100.0, 1 - 1e-4, &pn));
     PetscCall(PCApply(pb, u, y1));
     PetscCall(PCApply(pn, u, y2));
-    PetscCall(BitwiseEqual(y1, y2, &eq));
+    PetscCall(TestBitwiseEqual(y1, y2, &eq));
     PetscCall(TapCheck(comm, eq, "%s: block and nocomm give identical bits on one rank", tag));
     PetscCall(PCDestroy(&pb));
     PetscCall(PCDestroy(&pn));

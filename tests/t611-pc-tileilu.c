@@ -11,19 +11,7 @@ static const char help[] = "PC tileilu against PETSc, on an odd-sized grid (unev
 
 #include <ppekit.h>
 #include "tap.h"
-
-static PetscReal RelDiff(Vec a, Vec b)
-{
-  Vec       w;
-  PetscReal d, n;
-
-  PetscCallAbort(PETSC_COMM_WORLD, VecDuplicate(a, &w));
-  PetscCallAbort(PETSC_COMM_WORLD, VecWAXPY(w, -1.0, b, a));
-  PetscCallAbort(PETSC_COMM_WORLD, VecNorm(w, NORM_INFINITY, &d));
-  PetscCallAbort(PETSC_COMM_WORLD, VecNorm(b, NORM_INFINITY, &n));
-  PetscCallAbort(PETSC_COMM_WORLD, VecDestroy(&w));
-  return n > 0 ? d / n : d;
-}
+#include "vecutil.h"
 
 /* y = M^-1 x (or M^-T x) of PC tileilu with operators (A, P); the tile shape used and the
    number of tiles of this rank come back in used[] and *ntiles when asked for. */
@@ -210,11 +198,11 @@ static PetscErrorCode CheckGrid(MPI_Comm comm, const char bcs[], PPELocation loc
     PetscCall(ApplyBJacobiILU(Amf, Aaij, 0, NULL, PETSC_FALSE, x, y1));
     PetscCall(ApplyTileILU(Amf, Amf, 1000, 1000, 1000, PC_TILEILU_LAYOUT_XYZ, PETSC_FALSE, x, y2, used, &ntiles));
     if (nsp) PetscCall(MatNullSpaceRemove(nsp, y2));
-    rel = RelDiff(y2, y1);
+    rel = TestRelDiffNorm(y2, y1, NORM_INFINITY);
     PetscCall(TapCheck(comm, (PetscBool)(rel <= 1e-12 && ntiles == 1 && used[0] == m[0] && used[1] == m[1] && used[2] == m[2]), "%s: one tile per rank (clamped), matrix-free coefficients, xyz = bjacobi+ilu(0), rel diff %.2e", tag, (double)rel));
     PetscCall(ApplyTileILU(Amf, Aaij, 1000, 1000, 1000, PC_TILEILU_LAYOUT_ZYX, PETSC_FALSE, x, y2, NULL, NULL));
     if (nsp) PetscCall(MatNullSpaceRemove(nsp, y2));
-    rel = RelDiff(y2, y1);
+    rel = TestRelDiffNorm(y2, y1, NORM_INFINITY);
     PetscCall(TapCheck(comm, (PetscBool)(rel <= 1e-12), "%s: one tile per rank, AIJ coefficients, zyx = bjacobi+ilu(0), rel diff %.2e", tag, (double)rel));
     if (cg) {
       PetscInt itb, itt, itz;
@@ -222,7 +210,7 @@ static PetscErrorCode CheckGrid(MPI_Comm comm, const char bcs[], PPELocation loc
       PetscCall(CGIterations(Amf, Aaij, 0, 0, 0, PC_TILEILU_LAYOUT_XYZ, b, y1, &itb));
       PetscCall(CGIterations(Amf, Amf, 1000, 1000, 1000, PC_TILEILU_LAYOUT_XYZ, b, y2, &itt));
       PetscCall(CGIterations(Amf, Aaij, 1000, 1000, 1000, PC_TILEILU_LAYOUT_ZYX, b, y3, &itz));
-      rel = RelDiff(y2, y1);
+      rel = TestRelDiffNorm(y2, y1, NORM_INFINITY);
       PetscCall(TapCheck(comm, (PetscBool)(itb > 0 && itt == itb && itz == itb && rel <= 1e-8), "%s: CG iterations, bjacobi+ilu(0) %" PetscInt_FMT ", tileilu one tile per rank %" PetscInt_FMT " (matrix-free) and %" PetscInt_FMT " (AIJ, zyx); solutions rel diff %.2e", tag, itb, itt, itz, (double)rel));
     }
   }
@@ -239,17 +227,17 @@ static PetscErrorCode CheckGrid(MPI_Comm comm, const char bcs[], PPELocation loc
     PetscCall(ApplyTiledReference(Aaij, t, PETSC_FALSE, x, y1));
     PetscCall(ApplyTileILU(Amf, Amf, t[0], t[1], t[2], PC_TILEILU_LAYOUT_XYZ, PETSC_FALSE, x, y2, NULL, NULL));
     PetscCall(ApplyTileILU(Amf, Aaij, t[0], t[1], t[2], PC_TILEILU_LAYOUT_ZYX, PETSC_FALSE, x, y3, NULL, NULL));
-    rel  = RelDiff(y2, y1);
-    rel2 = RelDiff(y3, y2);
+    rel  = TestRelDiffNorm(y2, y1, NORM_INFINITY);
+    rel2 = TestRelDiffNorm(y3, y2, NORM_INFINITY);
     unfused = PETSC_TRUE;
     PetscCall(ApplyTileILU(Amf, Amf, t[0], t[1], t[2], PC_TILEILU_LAYOUT_ZYX, PETSC_FALSE, x, y3, NULL, NULL));
     unfused = PETSC_FALSE;
-    rel2 = PetscMax(rel2, RelDiff(y3, y2));
+    rel2 = PetscMax(rel2, TestRelDiffNorm(y3, y2, NORM_INFINITY));
     PetscCall(TapCheck(comm, (PetscBool)(rel <= 1e-12 && rel2 <= 1e-14), "%s: tiles %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT ": xyz (matrix-free) = tiled bjacobi+ilu(0) rel diff %.2e; zyx (AIJ; fused and not) = xyz rel diff %.2e", tag, t[0], t[1], t[2], (double)rel, (double)rel2));
   }
   PetscCall(ApplyTileILU(Amf, Amf, 4, 3, 2, PC_TILEILU_LAYOUT_ZYX, PETSC_FALSE, x, y1, NULL, NULL));
   PetscCall(ApplyTileILU(Amf, Aaij, 4, 3, 2, PC_TILEILU_LAYOUT_ZYX, PETSC_FALSE, x, y2, NULL, NULL));
-  rel = RelDiff(y2, y1);
+  rel = TestRelDiffNorm(y2, y1, NORM_INFINITY);
   PetscCall(TapCheck(comm, (PetscBool)(rel <= 1e-15), "%s: tiles 4x3x2, matrix-free and AIJ coefficients agree, rel diff %.2e", tag, (double)rel));
 
   /* 1x1x1 tiles: point Jacobi */
@@ -261,7 +249,7 @@ static PetscErrorCode CheckGrid(MPI_Comm comm, const char bcs[], PPELocation loc
     PetscCall(PCApply(pc, x, y1));
     PetscCall(PCDestroy(&pc));
     PetscCall(ApplyTileILU(Amf, Amf, 1, 1, 1, PC_TILEILU_LAYOUT_ZYX, PETSC_FALSE, x, y2, NULL, NULL));
-    rel = RelDiff(y2, y1);
+    rel = TestRelDiffNorm(y2, y1, NORM_INFINITY);
     PetscCall(TapCheck(comm, (PetscBool)(rel <= 1e-15), "%s: tiles 1x1x1 = PCJACOBI, rel diff %.2e", tag, (double)rel));
   }
 
@@ -342,12 +330,12 @@ static PetscErrorCode CheckNonsymmetric(MPI_Comm comm, const PetscInt n[3])
       PetscCall(ApplyTiledReference(A, t, (PetscBool)trans, x, y1));
       PetscCall(ApplyTileILU(A, A, t[0], t[1], t[2], PC_TILEILU_LAYOUT_XYZ, (PetscBool)trans, x, y2, NULL, NULL));
       PetscCall(ApplyTileILU(A, A, t[0], t[1], t[2], PC_TILEILU_LAYOUT_ZYX, (PetscBool)trans, x, y3, NULL, NULL));
-      rel  = RelDiff(y2, y1);
-      rel2 = RelDiff(y3, y2);
+      rel  = TestRelDiffNorm(y2, y1, NORM_INFINITY);
+      rel2 = TestRelDiffNorm(y3, y2, NORM_INFINITY);
       unfused = PETSC_TRUE;
       PetscCall(ApplyTileILU(A, A, t[0], t[1], t[2], PC_TILEILU_LAYOUT_ZYX, (PetscBool)trans, x, y3, NULL, NULL));
       unfused = PETSC_FALSE;
-      rel2 = PetscMax(rel2, RelDiff(y3, y2));
+      rel2 = PetscMax(rel2, TestRelDiffNorm(y3, y2, NORM_INFINITY));
       PetscCall(TapCheck(comm, (PetscBool)(rel <= 1e-12 && rel2 <= 1e-14), "nonsymmetric, tiles %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT ", M^%s: xyz = tiled bjacobi+ilu(0) rel diff %.2e, zyx (fused and not) = xyz rel diff %.2e", t[0], t[1], t[2], trans ? "-T" : "-1", (double)rel, (double)rel2));
     }
     /* y' M^-1 x = (M^-T y)' x */

@@ -5,38 +5,9 @@ initial guess; a changing preconditioner (PCKSP); breakdowns (rho = 0, t = 0, rt
 
 #include <ppekit.h>
 #include "tap.h"
+#include "vecutil.h"
 
 static PetscReal rtol = 1e-12;
-
-static PetscErrorCode BitwiseEqual(Vec a, Vec b, PetscBool *eq)
-{
-  const PetscScalar *x, *y;
-  PetscInt           n;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(a, &n));
-  PetscCall(VecGetArrayRead(a, &x));
-  PetscCall(VecGetArrayRead(b, &y));
-  *eq = (PetscBool)(memcmp(x, y, (size_t)n * sizeof(PetscScalar)) == 0);
-  PetscCall(VecRestoreArrayRead(a, &x));
-  PetscCall(VecRestoreArrayRead(b, &y));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode RelDiff(Vec a, Vec b, PetscReal *rel)
-{
-  Vec       w;
-  PetscReal d, n;
-
-  PetscFunctionBegin;
-  PetscCall(VecDuplicate(a, &w));
-  PetscCall(VecWAXPY(w, -1.0, b, a));
-  PetscCall(VecNorm(w, NORM_2, &d));
-  PetscCall(VecNorm(b, NORM_2, &n));
-  *rel = n > 0 ? d / n : d;
-  PetscCall(VecDestroy(&w));
-  PetscFunctionReturn(0);
-}
 
 /* PPEStencilMultDot: y bitwise MatMult's, the local dots summed = VecDot. */
 static PetscErrorCode CheckFusedApply(MPI_Comm comm, PPEGrid g, Mat A)
@@ -62,7 +33,7 @@ static PetscErrorCode CheckFusedApply(MPI_Comm comm, PPEGrid g, Mat A)
   ops[1] = y2;
   PetscCall(PPEStencilMultDot(A, x, y2, 2, ops, d));
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, d, 2, MPIU_SCALAR, MPIU_SUM, comm));
-  PetscCall(BitwiseEqual(y1, y2, &eq));
+  PetscCall(TestBitwiseEqual(y1, y2, &eq));
   PetscCall(VecDot(y1, u, &e[0]));
   PetscCall(VecDot(y1, y1, &e[1]));
   rel = PetscMax(PetscAbsScalar(d[0] - e[0]) / PetscAbsScalar(e[0]), PetscAbsScalar(d[1] - e[1]) / PetscAbsScalar(e[1]));
@@ -138,8 +109,8 @@ static PetscErrorCode CompareWithBCGS(MPI_Comm comm, Mat A, Vec b, Vec x0, const
   PetscCall(Solve(A, b, x0, KSPBCGSFUSED, pctype, PETSC_TRUE, x1, &i1, &r1, &c1, &my));
   PetscCall(Solve(A, b, x0, KSPBCGS, pctype, PETSC_TRUE, x2, &i2, &r2, &c2, NULL));
   PetscCall(Solve(A, b, x0, KSPBCGSFUSED, pctype, PETSC_FALSE, x3, &i3, &r3, &c3, NULL));
-  PetscCall(RelDiff(x1, x2, &rel));
-  PetscCall(RelDiff(x1, x3, &rel3));
+  PetscCall(TestRelDiff(x1, x2, NORM_2, &rel));
+  PetscCall(TestRelDiff(x1, x3, NORM_2, &rel3));
   PetscCall(TapCheck(comm, (PetscBool)(c1 > 0 && c2 > 0 && PetscAbsInt(i1 - i2) <= 0.05 * i2), "%s: bcgsfused %d its (%s) vs bcgs %d its (%s): within 5%%", tag, (int)i1, KSPConvergedReasons[c1], (int)i2, KSPConvergedReasons[c2]));
   PetscCall(TapCheck(comm, (PetscBool)(rel <= 1e-8), "%s: solutions agree to %.2e", tag, (double)rel));
   PetscCall(TapCheck(comm, (PetscBool)(my == 3 * i1 + 1), "%s: bcgsfused reports %d reductions = 3 per iteration + 1", tag, (int)my));

@@ -16,6 +16,7 @@ number of ranks.\n\
 
 #include <ppekit.h>
 #include "tap.h"
+#include "vecutil.h"
 
 static const char *const pcnames[] = {"none", "jacobi", "bjacobi"};
 static const char *const pbnames[] = {"mms NNNNNN", "mms DDDDDD", "channel"};
@@ -57,21 +58,6 @@ static PetscErrorCode Solve(Mat A, Mat P, Vec b, const char *ksptype, PetscInt p
   res->rrel = rn / bn;
   PetscCall(VecDestroy(&r));
   PetscCall(KSPDestroy(&ksp));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode RelDiff(Vec x, Vec y, PetscReal *d)
-{
-  Vec       w;
-  PetscReal nw, ny;
-
-  PetscFunctionBegin;
-  PetscCall(VecDuplicate(x, &w));
-  PetscCall(VecWAXPY(w, -1.0, y, x));
-  PetscCall(VecNorm(w, NORM_2, &nw));
-  PetscCall(VecNorm(y, NORM_2, &ny));
-  *d = nw / ny;
-  PetscCall(VecDestroy(&w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -166,11 +152,11 @@ int main(int argc, char **argv)
       for (PetscInt is = 0; is < ns; is++) {
         PetscInt  s = svals[is];
         Result    rc;
-        PetscReal d, per, bound = 2.0 / s + 0.05, dref = 0;
+        PetscReal d = 0, per, bound = 2.0 / s + 0.05, dref = 0;
         PetscBool ok;
 
         PetscCall(Solve(A, P, b, KSPCBCG, pc, s, x, &rc));
-        PetscCall(RelDiff(x, xcg, &d));
+        PetscCall(TestRelDiff(x, xcg, NORM_2, &d));
         per = (PetscReal)rc.st.reductions / rc.its;
         if (verbose)
           PetscCall(PetscPrintf(comm, "# %s %s s=%" PetscInt_FMT ": %" PetscInt_FMT " its (cg %" PetscInt_FMT "), %s, |x-xcg|/|xcg| %.2e, rnorm %.2e, %" PetscInt_FMT " cut, %" PetscInt_FMT " restarts, cond %.2e, %.3f red/it (counted %.0f)\n", pbnames[pb], pcnames[pc], s, rc.its, rcg.its, KSPConvergedReasons[rc.reason], (double)d, (double)rc.rrel, rc.st.truncations, rc.st.restarts, (double)rc.st.cond_max, (double)per, rc.st.reductions_counted));
@@ -204,7 +190,7 @@ int main(int argc, char **argv)
           if (wref) PetscCall(VecView(x, ref));
           else {
             PetscCall(VecLoad(xref, ref));
-            PetscCall(RelDiff(x, xref, &dref));
+            PetscCall(TestRelDiff(x, xref, NORM_2, &dref));
             PetscCall(TapCheck(comm, (PetscBool)(dref <= 1e-8), "%s %s s=%" PetscInt_FMT ": same solution on %d ranks as on 1 to %.1e (<= 1e-8)", pbnames[pb], pcnames[pc], s, size, (double)dref));
           }
           PetscCall(PetscViewerDestroy(&ref));

@@ -7,6 +7,7 @@ replacement. Each ends with a clean converged reason (a right answer when it say
 
 #include <ppekit.h>
 #include "tap.h"
+#include "vecutil.h"
 #include <math.h>
 
 static PetscInt variant = 0; /* -reductions */
@@ -61,21 +62,6 @@ static PetscErrorCode Run(Mat A, Vec b, Vec x, KSPType type, PCType pctype, Pets
   o->rrel = rn / bn;
   PetscCall(VecDestroy(&r));
   PetscCall(KSPDestroy(&ksp));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode RelDiff(Vec x, Vec y, PetscReal *d)
-{
-  Vec       w;
-  PetscReal nw, ny;
-
-  PetscFunctionBegin;
-  PetscCall(VecDuplicate(x, &w));
-  PetscCall(VecWAXPY(w, -1.0, y, x));
-  PetscCall(VecNorm(w, NORM_2, &nw));
-  PetscCall(VecNorm(y, NORM_2, &ny));
-  *d = nw / ny;
-  PetscCall(VecDestroy(&w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -209,7 +195,7 @@ int main(int argc, char **argv)
     const char *what[3] = {"lmax 100 times too small", "lmin half of lmax", "lmax 1e12 times too small (the basis overflows)"};
     for (PetscInt w = 0; w < 3; w++) {
       PetscCall(Run(A, b, x, KSPCBCG, PCNONE, 8, wrong[w], KSP_NORM_PRECONDITIONED, 5000, PETSC_FALSE, 0, &o));
-      PetscCall(RelDiff(x, xcg, &d));
+      PetscCall(TestRelDiff(x, xcg, NORM_2, &d));
       PetscCall(TapCheck(comm, (PetscBool)(o.reason > 0 && d <= 1e-8 && o.rrel <= 1e-10), "wrong interval, %s: %s in %" PetscInt_FMT " its (CG %" PetscInt_FMT "), %" PetscInt_FMT " blocks cut, %" PetscInt_FMT " restarts, solution equals CG's to %.1e", what[w], KSPConvergedReasons[o.reason], o.its, ocg.its, o.st.truncations, o.st.restarts, (double)d));
     }
     eig[0] = lmax;
@@ -241,7 +227,7 @@ int main(int argc, char **argv)
     for (PetscInt t = 0; t < 3; t++) {
       PetscCall(Run(A, b, xcg, KSPCG, PCJACOBI, 0, NULL, nts[t], 5000, PETSC_FALSE, 0, &ocg));
       PetscCall(Run(A, b, x, KSPCBCG, PCJACOBI, 6, NULL, nts[t], 5000, PETSC_FALSE, t == 2 ? 3 : 0, &o));
-      PetscCall(RelDiff(x, xcg, &d));
+      PetscCall(TestRelDiff(x, xcg, NORM_2, &d));
       PetscCall(TapCheck(comm, (PetscBool)(o.reason > 0 && d <= 1e-8 && (t < 2 || o.st.replacements > 0)), "%s norm%s: %s in %" PetscInt_FMT " its (CG %" PetscInt_FMT "), solution equals CG's to %.1e", KSPNormTypes[nts[t]], t == 2 ? " with residual replacement every 3 blocks" : "", KSPConvergedReasons[o.reason], o.its, ocg.its, (double)d));
     }
   }
@@ -260,7 +246,7 @@ int main(int argc, char **argv)
     PetscCall(KSPCBCGSetS(ksp, 13));
     PetscCall(KSPSolve(ksp, b, x));
     PetscCall(KSPGetConvergedReason(ksp, &r2));
-    PetscCall(RelDiff(x, xcg, &d));
+    PetscCall(TestRelDiff(x, xcg, NORM_2, &d));
     PetscCall(TapCheck(comm, (PetscBool)(r1 > 0 && r2 > 0 && d <= 1e-8), "KSPCBCGSetS(13) between two solves with one KSP: %s, %s, solutions agree to %.1e", KSPConvergedReasons[r1], KSPConvergedReasons[r2], (double)d));
     PetscCall(KSPDestroy(&ksp));
   }
@@ -309,7 +295,7 @@ int main(int argc, char **argv)
     PetscCall(Run(A, b, xcg, KSPCG, PCJACOBI, 0, NULL, KSP_NORM_PRECONDITIONED, 5000, PETSC_TRUE, 0, &ocg));
     PetscCall(VecCopy(x0, x));
     PetscCall(Run(A, b, x, KSPCBCG, PCJACOBI, 8, NULL, KSP_NORM_PRECONDITIONED, 5000, PETSC_TRUE, 0, &o));
-    PetscCall(RelDiff(x, xcg, &d));
+    PetscCall(TestRelDiff(x, xcg, NORM_2, &d));
     PetscCall(VecSum(x0, &m0));
     PetscCall(VecSum(x, &m1));
     PetscCall(VecGetSize(x, &N));
