@@ -1,6 +1,6 @@
 static const char help[] = "PC fftptdma: bad input gets a PETSc error naming what was wrong and what is\n\
 allowed, on every rank: DMDA with dof 2, stencil width 0, fewer than 2 z points per rank of\n\
-the z group, a pencil grid that does not match the ranks, zsolve distd2 on a singular operator, a BC pair periodic at one face only,\n\
+the z group, a pencil grid that does not match the ranks, zsolve distd2 on a singular operator or where DistD2 is not exact, a BC pair periodic at one face only,\n\
 non-uniform x spacing.\n";
 
 #include <ppekit/private/fftptdmaimpl.h>
@@ -116,6 +116,26 @@ int main(int argc, char **argv)
     PetscCall(Expect(comm, "zsolve distd2 on a singular operator", code, PETSC_ERR_ARG_INCOMP, "distd2 cannot solve the pinned zero mode of a singular operator"));
     PetscCall(PCDestroy(&pc));
     PetscCall(MatDestroy(&S));
+    PetscCall(PPEGridDestroy(&g));
+  }
+  if (size > 1) {
+    /* zsolve distd2 where it is not exact (4 z points per rank: the low modes' lines are not
+       dominant enough): the tridiagonal library's error names the PC's option */
+    PC             pc;
+    const PetscInt procs[3] = {1, 1, size};
+    PetscCall(GridMatrix(comm, 4 * size, procs, &g, &A));
+    PetscCall(PCCreate(comm, &pc));
+    PetscCall(PCSetType(pc, PCFFTPTDMA));
+    PetscCall(PCSetOperators(pc, A, A));
+    PetscCall(PCFFTPTDMASetPlanner(pc, PC_FFTPTDMA_PLANNER_ESTIMATE));
+    PetscCall(PCFFTPTDMASetPencilGrid(pc, 1, size));
+    PetscCall(PCFFTPTDMASetZSolve(pc, PC_FFTPTDMA_ZSOLVE_DISTD2));
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    code = PCSetUp(pc);
+    PetscCall(PetscPopErrorHandler());
+    PetscCall(Expect(comm, "zsolve distd2 where DistD2 is not exact", code, PETSC_ERR_ARG_INCOMP, "use -pc_fftptdma_zsolve ptdma or auto"));
+    PetscCall(PCDestroy(&pc));
+    PetscCall(MatDestroy(&A));
     PetscCall(PPEGridDestroy(&g));
   }
   PetscCall(GridMatrix(comm, 8, NULL, &g, &A));

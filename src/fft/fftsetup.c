@@ -18,6 +18,7 @@
        S (Lz + lambda) u = rhs,   S = norm_x norm_y.
 */
 #include <ppekit/private/fftptdmaimpl.h>
+#include <ppekit/private/tridiagimpl.h> /* PPETridiagSetMethodOptionName */
 
 const char *const PCFFTPTDMAZSolves[]  = {"ptdma", "transpose", "distd2", "auto", "PCFFTPTDMAZSolve", "PC_FFTPTDMA_ZSOLVE_", NULL};
 const char *const PCFFTPTDMAPlanners[] = {"estimate", "measure", "patient", "PCFFTPTDMAPlanner", "PC_FFTPTDMA_PLANNER_", NULL};
@@ -173,6 +174,7 @@ static PetscErrorCode SetUpZ(PPEFFTPTDMA *f, const PPESeparable *sep)
   PetscFunctionBegin;
   PetscCall(PPETridiagCreate(inplace ? f->zcomm : PETSC_COMM_SELF, &f->td));
   PetscCall(PPETridiagSetSizes(f->td, nsys, m));
+  PetscCall(PPETridiagSetMethodOptionName(f->td, "-pc_fftptdma_zsolve"));
   PetscCall(PetscMalloc5(m, &a, m, &b, m, &c, nsys, &shift, m, &w));
   for (PetscInt k = 0; k < m; k++) {
     w[k] = f->wz ? f->wz[zs + k] : 1.0; /* row k scaled by the z-only row scale, and its shift weighted by it */

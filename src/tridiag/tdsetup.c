@@ -685,9 +685,9 @@ static PetscErrorCode SetUpReductionWith(PPETridiag t, PetscReal *row, PetscInt 
       for (PetscInt s = 0; s < ns && !code; s++) {
         if (valid[s]) continue;
         code = PETSC_ERR_ARG_INCOMP;
-        if (t->mask[s] == 0.0) PetscCall(PetscSNPrintf(msg, sizeof(msg), "distd2 cannot solve line %" PetscInt_FMT ": it is pinned (singular); use -ppe_tridiag_method ptdma or auto", s));
+        if (t->mask[s] == 0.0) PetscCall(PetscSNPrintf(msg, sizeof(msg), "distd2 cannot solve line %" PetscInt_FMT ": it is pinned (singular); use %s ptdma or auto", s, t->methodopt));
         else if (bound[s] > 0.5 * PETSC_MACHINE_EPSILON)
-          PetscCall(PetscSNPrintf(msg, sizeof(msg), "distd2 cannot solve line %" PetscInt_FMT ": the couplings it would drop at a boundary of rank %d change the 2x2 solution by up to %.4g relative, above the unit roundoff %.4g (the line is not dominant enough for %" PetscInt_FMT " rows on this rank); use -ppe_tridiag_method ptdma or auto", s, (int)t->rank, (double)bound[s], (double)(0.5 * PETSC_MACHINE_EPSILON), m));
+          PetscCall(PetscSNPrintf(msg, sizeof(msg), "distd2 cannot solve line %" PetscInt_FMT ": the couplings it would drop at a boundary of rank %d change the 2x2 solution by up to %.4g relative, above the unit roundoff %.4g (the line is not dominant enough for %" PetscInt_FMT " rows on this rank); use %s ptdma or auto", s, (int)t->rank, (double)bound[s], (double)(0.5 * PETSC_MACHINE_EPSILON), m, t->methodopt));
         else code = 0; /* invalid because of another rank's boundary: that rank reports it */
       }
       PetscCall(TdRaise(comm, code, msg));
@@ -742,7 +742,7 @@ PetscErrorCode PPETridiagSetUp_Private(PPETridiag t)
     PetscCall(SetUpThomas(t));
   } else {
     PetscCheck(t->method != PPE_TRIDIAG_THOMAS, comm, PETSC_ERR_SUP,
-               "Method thomas solves lines held whole by one rank; this batch splits its lines over %d ranks: use -ppe_tridiag_method ptdma, distd2 or auto", (int)t->size);
+               "Method thomas solves lines held whole by one rank; this batch splits its lines over %d ranks: use %s ptdma, distd2 or auto", (int)t->size, t->methodopt);
     PetscCall(SetUpReduction(t));
     t->used = t->nptdma && t->ndistd2 ? PPE_TRIDIAG_AUTO : (t->ndistd2 ? PPE_TRIDIAG_DISTD2 : PPE_TRIDIAG_PTDMA);
   }

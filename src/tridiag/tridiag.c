@@ -56,6 +56,7 @@ PetscErrorCode PPETridiagCreate(MPI_Comm comm, PPETridiag *td)
   t->ls         = 1;
   t->ks         = -1;
   t->method     = PPE_TRIDIAG_AUTO;
+  PetscCall(PetscStrncpy(t->methodopt, "-ppe_tridiag_method", sizeof(t->methodopt)));
   t->precompute = PETSC_TRUE;
   t->avx2       = PPETridiagHostHasAVX2();
   *td           = t;
@@ -679,5 +680,18 @@ PetscErrorCode PPETridiagViewFromOptions(PPETridiag td, PetscObject obj, const c
   PetscFunctionBegin;
   PetscValidHeaderSpecific(td, PPETRIDIAG_CLASSID, 1);
   PetscCall(PetscObjectViewFromOptions((PetscObject)td, obj, name));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   PPETridiagSetMethodOptionName - (developer) the option that errors about the method name,
+   for a batch owned by another object (PC fftptdma: "-pc_fftptdma_zsolve"); the default is
+   "-ppe_tridiag_method"
+*/
+PetscErrorCode PPETridiagSetMethodOptionName(PPETridiag td, const char name[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(td, PPETRIDIAG_CLASSID, 1);
+  PetscCall(PetscStrncpy(td->methodopt, name, sizeof(td->methodopt)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

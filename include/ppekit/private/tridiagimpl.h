@@ -98,6 +98,7 @@ struct _p_PPETridiag {
   PetscInt   *pinned;     /* the pinned lines, ascending */
   /* settings */
   PPETridiagMethod method;   /* requested */
+  char             methodopt[64]; /* the option a user changes the method with, named in errors ("-ppe_tridiag_method"; an owner such as PC fftptdma names its own) */
   PetscBool        precompute; /* store the per-line factors at set-up (Algorithm 2) */
   /* set-up */
   PetscBool        setupcalled;
@@ -126,4 +127,5 @@ PETSC_INTERN PetscErrorCode PPETridiagReset_Private(PPETridiag);
 PETSC_INTERN PetscErrorCode PPETridiagSolve_Private(PPETridiag, PetscScalar[], PetscBool);
 
 /* Log events (src/sys/ppeinit.c). */
+PETSC_EXTERN PetscErrorCode PPETridiagSetMethodOptionName(PPETridiag, const char[]);
 PETSC_EXTERN PetscLogEvent PPE_TridiagSetUp, PPE_TridiagSolve, PPE_TridiagLocal, PPE_TridiagComm, PPE_TridiagRSys, PPE_TridiagRecon, PPE_TridiagPack;
