@@ -187,6 +187,7 @@ static PetscErrorCode SetUpZ(PPEFFTPTDMA *f, const PPESeparable *sep)
   PetscCall(PPETridiagSetPeriodic(f->td, (PetscBool)(sep->bc[4] == PPE_BC_PERIODIC)));
   PetscCall(PPETridiagSetCoefficients(f->td, a, b, c));
   PetscCall(PPETridiagSetShift(f->td, shift, w));
+  PetscCall(PetscFree5(a, b, c, shift, w)); /* copied by the batch; freed before a set-up that may fail */
   /* the zero mode (kx, ky) = (0, 0) of a singular operator: pinned on purpose */
   if (f->singular && box[0] == 0 && box[1] == 0) npin = 1; /* line 0 is (kx, ky) = (0, 0); every rank of the z group has it */
   PetscCall(PPETridiagSetPinnedLines(f->td, npin, &pin));
@@ -206,7 +207,6 @@ static PetscErrorCode SetUpZ(PPEFFTPTDMA *f, const PPESeparable *sep)
   if (inplace && f->P[1] == 1) method = PPE_TRIDIAG_THOMAS; /* the whole line on one rank */
   PetscCall(PPETridiagSetMethod(f->td, method));
   PetscCall(PPETridiagSetUp(f->td));
-  PetscCall(PetscFree5(a, b, c, shift, w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
