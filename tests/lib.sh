@@ -14,6 +14,11 @@ if [ "$PPE_SANITIZERS" = yes ]; then
   export ASAN_OPTIONS="detect_leaks=1:fast_unwind_on_malloc=0:exitcode=86${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
   export LSAN_OPTIONS="suppressions=$abs_top_srcdir/tests/lsan.supp:print_suppressions=0"
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+  # ppe_mpiexec starts the programs through libtool (so the preload reaches the program,
+  # not its wrapper script and the sed it runs) with tests/keepdso.c preloaded: OpenMPI's
+  # components stay mapped, and the leak check at exit takes about 0.3 s instead of 3 s
+  ppe_keepdso="$abs_top_builddir/tests/.libs/libppekeepdso.so"
+  [ -f "$ppe_keepdso" ] || { echo "Bail out! $ppe_keepdso missing: make check builds it"; exit 1; }
 fi
 PPE_TEST_MAX_NP=${PPE_TEST_MAX_NP:-8}
 
@@ -34,6 +39,9 @@ np_allowed() { [ "$1" -le "$PPE_TEST_MAX_NP" ]; }
 ppe_mpiexec() {
   _np=$1
   shift
+  if [ "$PPE_SANITIZERS" = yes ]; then
+    set -- "$abs_top_builddir/libtool" --mode=execute env "LD_PRELOAD=$PPE_ASAN_RUNTIME $ppe_keepdso" "$@"
+  fi
   OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
     OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none \
     OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
