@@ -48,6 +48,32 @@ static inline PetscReal KSPCBCGCondMax(const KSP_CBCG *cb)
   return cb->cond_max > 0 ? cb->cond_max : (KSPCBCGSingle(cb) ? CBCG_COND_MAX_SINGLE : CBCG_COND_MAX_TWO);
 }
 
+/* What one solve carries from its start to its end, shared by both iterations (cbcgsolve.c,
+   cbcgsolve1.c) through KSPCBCGSolveBegin(), KSPCBCGTest() and KSPCBCGSolveEnd() */
+typedef struct {
+  Mat            A;           /* the operator */
+  MatNullSpace   nsp;         /* its null space, or NULL */
+  PetscBool      cnst;        /* the null space is the constants */
+  PetscInt       N;           /* global size (for the mean of x when cnst) */
+  PetscBool      x0null;      /* ksp->work[5] holds the null-space part of a nonzero initial guess */
+  PetscBool      nullremoved; /* the constant was already removed, with the true residual check */
+  PetscInt       nred;        /* global reductions of the method so far */
+  PetscInt       tfails;      /* restarts so far (all causes share CBCG_MAX_RESTARTS) */
+  PetscReal      lastrestart; /* true residual norm of the last restart after a false convergence */
+  PetscLogDouble ct0;         /* PETSc's MPI_Allreduce count at the start */
+} KSPCBCGRun;
+
+/* What the iteration does after KSPCBCGTest() */
+typedef enum {
+  KSPCBCG_GO,      /* continue with this block */
+  KSPCBCG_STOP,    /* ksp->reason is set: leave the iteration */
+  KSPCBCG_RESTART  /* ksp->work[0] holds the true residual: start a fresh block from it, untested */
+} KSPCBCGNext;
+
+PETSC_INTERN PetscErrorCode KSPCBCGSolveBegin(KSP, KSPCBCGRun *);
+PETSC_INTERN PetscErrorCode KSPCBCGTest(KSP, KSPCBCGRun *, PetscInt, PetscReal, PetscReal, PetscReal, PetscBool, KSPCBCGNext *);
+PETSC_INTERN PetscErrorCode KSPCBCGAdvance(KSP, PetscInt, const PPEGramFactor *, const PetscScalar[], Vec[], Vec[], PetscInt *, PetscBool *);
+PETSC_INTERN PetscErrorCode KSPCBCGSolveEnd(KSP, KSPCBCGRun *, PetscInt);
 PETSC_INTERN PetscErrorCode KSPCBCGSetUpInterval(KSP);
 PETSC_INTERN PetscErrorCode KSPCBCGAllocate(KSP);
 PETSC_INTERN PetscErrorCode KSPSolve_CBCG(KSP);

@@ -1,7 +1,9 @@
 /*
    The iteration of KSPCBCG (see cbcg.c for the method and docs/types/cbcg.md): blocks of s CG
    iterations with two global reductions each, the Gram analysis and its fallbacks, the
-   convergence test confirmed on the true residual, the null space.
+   convergence test confirmed on the true residual, the null space. The start of a solve, the
+   test of each block, the update of x and r and the end are shared with the one-reduction
+   iteration of cbcgsolve1.c (KSPCBCGSolveBegin, KSPCBCGTest, KSPCBCGAdvance, KSPCBCGSolveEnd).
 */
 #include "cbcgimpl.h"
 
@@ -51,45 +53,34 @@ PetscErrorCode KSPCBCGReasonNotFinite(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode KSPSolve_CBCG(KSP ksp)
+/* The start of a solve, the same for both iterations: checks, storage, the interval, the null
+   space, the statistics, the null-space part of a nonzero initial guess (kept, in work[5]), and
+   the initial residual r = b - A x in work[0]. */
+PetscErrorCode KSPCBCGSolveBegin(KSP ksp, KSPCBCGRun *run)
 {
-  KSP_CBCG      *cb = (KSP_CBCG *)ksp->data;
-  Mat            A, P;
-  MatNullSpace   nsp;
-  Vec            X = ksp->vec_sol, B = ksp->vec_rhs, R = ksp->work[0], Z[2] = {ksp->work[1], ksp->work[2]}, W = ksp->work[3], U = ksp->work[4], XN = ksp->work[5], ZR = ksp->work[6];
-  Vec            xv[2 * PPE_CBCG_SMAX + 2], yv[2 * PPE_CBCG_SMAX + 2];
-  PetscScalar    buf[(PPE_CBCG_SMAX + 2) * (PPE_CBCG_SMAX + 2)], a[PPE_CBCG_SMAX], C[2 * PPE_CBCG_SMAX * PPE_CBCG_SMAX], xsum = 0;
-  PetscReal      dp = 0, tnorm = 0, lastrestart = PETSC_MAX_REAL;
-  PetscInt       cur = 0, old = 1, bas = 2; /* which of the three buffers holds Q_k, Q_{k-1}, the basis */
-  PetscInt       k = cb->s, ko = 0, its = 0, nred = 0, N = 1, tfails = 0;
-  PetscBool      fresh = PETSC_TRUE, curfirst = PETSC_TRUE, oldfirst = PETSC_FALSE, haveold = PETSC_FALSE;
-  PetscBool      skiptest = PETSC_FALSE, diagonalscale, x0null = PETSC_FALSE, cnst = PETSC_FALSE, nullremoved = PETSC_FALSE;
-  PPEGramFactor  f, fo;
-  PPEGramStatus  st;
-  PetscLogDouble ct0 = petsc_allreduce_ct;
-  PPEBasisRecurrence reccur, recnext;                   /* recurrence of the current block's basis, of the next one's */
-  PetscScalar        Craw[2 * PPE_CBCG_SMAX * PPE_CBCG_SMAX]; /* [Q_k Q_{k-1}]' A S before the solve: S'AS from Q'AQ */
-  PetscInt           nqC = 0;
-  PetscBool          newton = PETSC_FALSE; /* recnext holds Ritz shifts */
+  KSP_CBCG *cb = (KSP_CBCG *)ksp->data;
+  Mat       P;
+  Vec       X = ksp->vec_sol, R = ksp->work[0], XN = ksp->work[5];
+  PetscBool diagonalscale;
 
   PetscFunctionBegin;
-  if (KSPCBCGSingle(cb)) { /* one reduction per block (the default for s >= 3): cbcgsolve1.c */
-    PetscCall(KSPSolve_CBCG_Single(ksp));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
   PetscCheck(!ksp->transpose_solve, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSPCBCG is for symmetric operators: use KSPSolve(), not KSPSolveTranspose()");
   PetscCall(PCGetDiagonalScale(ksp->pc, &diagonalscale));
   PetscCheck(!diagonalscale, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "Krylov method %s does not support diagonal scaling", ((PetscObject)ksp)->type_name);
+  PetscCall(PetscMemzero(run, sizeof(*run)));
+  run->ct0         = petsc_allreduce_ct;
+  run->N           = 1;
+  run->lastrestart = PETSC_MAX_REAL;
   PetscCall(KSPCBCGAllocate(ksp));      /* again if s changed after set-up */
   PetscCall(KSPCBCGSetUpInterval(ksp)); /* redone only when an operator changed since set-up */
-  PetscCall(PCGetOperators(ksp->pc, &A, &P));
-  PetscCall(MatGetNullSpace(A, &nsp));
-  if (nsp) {
+  PetscCall(PCGetOperators(ksp->pc, &run->A, &P));
+  PetscCall(MatGetNullSpace(run->A, &run->nsp));
+  if (run->nsp) {
     PetscBool hc;
     PetscInt  nv;
-    PetscCall(MatNullSpaceGetVecs(nsp, &hc, &nv, NULL));
-    cnst = (PetscBool)(hc && nv == 0);
-    PetscCall(VecGetSize(X, &N));
+    PetscCall(MatNullSpaceGetVecs(run->nsp, &hc, &nv, NULL));
+    run->cnst = (PetscBool)(hc && nv == 0);
+    PetscCall(VecGetSize(X, &run->N));
   }
   {
     PetscInt eits = cb->stats.eig_its, ered = cb->stats.eig_reductions; /* belong to the set-up */
@@ -101,20 +92,187 @@ PetscErrorCode KSPSolve_CBCG(KSP ksp)
   cb->stats.true_rnorm = -1;
   ksp->its             = 0;
   ksp->rnorm           = 0;
-
   /* the null-space part of a nonzero initial guess is kept; the iteration's is removed at the end */
-  if (nsp && !ksp->guess_zero) {
+  if (run->nsp && !ksp->guess_zero) {
     PetscCall(VecCopy(X, XN));
-    PetscCall(MatNullSpaceRemove(nsp, XN));
+    PetscCall(MatNullSpaceRemove(run->nsp, XN));
     PetscCall(VecAYPX(XN, -1.0, X)); /* XN = x0 - P x0 */
-    x0null = PETSC_TRUE;
-    nred++;
+    run->x0null = PETSC_TRUE;
+    run->nred++;
   }
-  PetscCall(PPECBCGRecurrenceChebyshev(cb->lmin, cb->lmax, &recnext));
   if (!ksp->guess_zero) {
-    PetscCall(KSP_MatMult(ksp, A, X, R));
-    PetscCall(VecAYPX(R, -1.0, B)); /* r = b - A x */
-  } else PetscCall(VecCopy(B, R));  /* r = b */
+    PetscCall(KSP_MatMult(ksp, run->A, X, R));
+    PetscCall(VecAYPX(R, -1.0, ksp->vec_rhs)); /* r = b - A x */
+  } else PetscCall(VecCopy(ksp->vec_rhs, R)); /* r = b */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   KSPCBCGTest - what a block does with the reduced r'r, r'z, z'z (z = M^-1 r) at iteration its:
+   the norm of the kind the test uses, its checks (not finite, r'z < 0), the monitors and the
+   convergence test (unless skiptest: the residual was tested just before a restart), and a
+   convergence confirmed on the true residual (one more reduction). A false convergence
+   restarts from the true residual, left in work[0]; after CBCG_MAX_RESTARTS, or when a restart
+   did not lower it, KSP_DIVERGED_BREAKDOWN. Also stops at ksp->max_it.
+*/
+PetscErrorCode KSPCBCGTest(KSP ksp, KSPCBCGRun *run, PetscInt its, PetscReal rr, PetscReal rz, PetscReal zz, PetscBool skiptest, KSPCBCGNext *next)
+{
+  KSP_CBCG *cb = (KSP_CBCG *)ksp->data;
+  PetscReal dp, tnorm;
+
+  PetscFunctionBegin;
+  *next = KSPCBCG_STOP;
+  switch (ksp->normtype) {
+  case KSP_NORM_PRECONDITIONED:
+    dp = PetscSqrtReal(PetscAbsReal(zz));
+    break;
+  case KSP_NORM_UNPRECONDITIONED:
+    dp = PetscSqrtReal(PetscAbsReal(rr));
+    break;
+  case KSP_NORM_NATURAL:
+    dp = PetscSqrtReal(PetscAbsReal(rz));
+    break;
+  default:
+    dp = 0;
+  }
+  if (PetscIsInfOrNanReal(rz) || PetscIsInfOrNanReal(zz) || PetscIsInfOrNanReal(rr)) {
+    PetscCall(KSPCBCGReasonNotFinite(ksp));
+    ksp->rnorm = dp;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (rz < 0) { /* r' M^-1 r < 0 */
+    ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (!skiptest) {
+    ksp->rnorm = dp;
+    PetscCall(KSPLogResidualHistory(ksp, dp));
+    PetscCall(KSPMonitor(ksp, its, dp));
+    PetscCall((*ksp->converged)(ksp, its, dp, &ksp->reason, ksp->cnvP));
+  }
+  if (ksp->reason > 0 && ksp->normtype != KSP_NORM_NONE) { /* confirm on the true residual */
+    KSPConvergedReason treason = KSP_CONVERGED_ITERATING;
+    PetscScalar        xsum    = 0;
+
+    PetscCall(KSPCBCGTrueResidualNorm(ksp, run->A, ksp->work[3], ksp->work[4], &tnorm, run->cnst ? &xsum : NULL));
+    run->nred++;
+    cb->stats.true_rnorm = tnorm;
+    if (!PetscIsInfOrNanReal(tnorm)) PetscCall((*ksp->converged)(ksp, its, tnorm, &treason, ksp->cnvP));
+    if (treason > 0) {
+      ksp->rnorm = tnorm;
+      if (run->cnst) { /* constant null space: x -= mean(x), with the sum from the same reduction */
+        PetscCall(VecShift(ksp->vec_sol, -xsum / run->N));
+        run->nullremoved = PETSC_TRUE;
+      }
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    PetscCall(PetscInfo(ksp, "KSPCBCG: recursive residual %g converged but true residual %g did not at iteration %" PetscInt_FMT ": restart from the true residual\n", (double)dp, (double)tnorm, its));
+    cb->stats.restarts++;
+    if (++run->tfails > CBCG_MAX_RESTARTS || !(tnorm < run->lastrestart)) {
+      PetscCall(PetscInfo(ksp, "KSPCBCG: restarts do not reduce the true residual %g: breakdown\n", (double)tnorm));
+      ksp->reason = KSP_DIVERGED_BREAKDOWN;
+      ksp->rnorm  = tnorm;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    run->lastrestart = tnorm;
+    ksp->reason      = KSP_CONVERGED_ITERATING;
+    PetscCall(VecCopy(ksp->work[3], ksp->work[0]));
+    *next = KSPCBCG_RESTART;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (ksp->reason) PetscFunctionReturn(PETSC_SUCCESS);
+  if (its >= ksp->max_it) {
+    ksp->reason = KSP_DIVERGED_ITS;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  *next = KSPCBCG_GO;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   KSPCBCGAdvance - k iterations' worth of CG on the analysed block Q (images AQ): a = G^-1 g,
+   x += Q a, r -= AQ a (work[0]), *its += k, and the residual replacement when it is due.
+   Sets *stop (and the reason) when a is not finite.
+*/
+PetscErrorCode KSPCBCGAdvance(KSP ksp, PetscInt k, const PPEGramFactor *f, const PetscScalar g[], Vec Q[], Vec AQ[], PetscInt *its, PetscBool *stop)
+{
+  KSP_CBCG   *cb = (KSP_CBCG *)ksp->data;
+  PetscScalar a[PPE_CBCG_SMAX];
+  PetscBool   finite = PETSC_TRUE;
+  Mat         A, P;
+
+  PetscFunctionBegin;
+  *stop = PETSC_FALSE;
+  PetscCall(PetscArraycpy(a, g, k));
+  PetscCall(PPEGramSolve(f, 1, a, k)); /* a = (Q'AQ)^-1 Q'r */
+  for (PetscInt j = 0; j < k; j++) finite = (PetscBool)(finite && !PetscIsInfOrNanScalar(a[j]));
+  if (!finite) { /* same on every rank: the data came from one reduction */
+    PetscCall(KSPCBCGReasonNotFinite(ksp));
+    *stop = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscLogEventBegin(PPE_CBCGUpdate, 0, 0, 0, 0));
+  PetscCall(PPETSAxpy(k, Q, AQ, a, ksp->vec_sol, ksp->work[0])); /* x += Q a, r -= AQ a */
+  PetscCall(PetscLogEventEnd(PPE_CBCGUpdate, 0, 0, 0, 0));
+  *its += k;
+  ksp->its = *its;
+  cb->stats.blocks++;
+  if (cb->replace > 0 && cb->stats.blocks % cb->replace == 0) {
+    PetscCall(PCGetOperators(ksp->pc, &A, &P));
+    PetscCall(KSP_MatMult(ksp, A, ksp->vec_sol, ksp->work[0]));
+    PetscCall(VecAYPX(ksp->work[0], -1.0, ksp->vec_rhs)); /* r = b - A x */
+    cb->stats.replacements++;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The end of a solve: the null-space part the iteration added is removed (the initial guess's
+   kept), and the statistics of the last block and of the reductions. */
+PetscErrorCode KSPCBCGSolveEnd(KSP ksp, KSPCBCGRun *run, PetscInt klast)
+{
+  KSP_CBCG *cb = (KSP_CBCG *)ksp->data;
+
+  PetscFunctionBegin;
+  if (run->nsp) {
+    if (!run->nullremoved) {
+      PetscCall(MatNullSpaceRemove(run->nsp, ksp->vec_sol));
+      run->nred++;
+    }
+    if (run->x0null) PetscCall(VecAXPY(ksp->vec_sol, 1.0, ksp->work[5]));
+  }
+  cb->stats.s_last             = klast;
+  cb->stats.reductions         = run->nred;
+  cb->stats.reductions_counted = petsc_allreduce_ct - run->ct0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode KSPSolve_CBCG(KSP ksp)
+{
+  KSP_CBCG          *cb = (KSP_CBCG *)ksp->data;
+  KSPCBCGRun         run;
+  KSPCBCGNext        next;
+  Mat                A;
+  Vec                R = ksp->work[0], Z[2] = {ksp->work[1], ksp->work[2]}, ZR = ksp->work[6];
+  Vec                xv[2 * PPE_CBCG_SMAX + 2], yv[2 * PPE_CBCG_SMAX + 2];
+  PetscScalar        buf[(PPE_CBCG_SMAX + 2) * (PPE_CBCG_SMAX + 2)], g[PPE_CBCG_SMAX], C[2 * PPE_CBCG_SMAX * PPE_CBCG_SMAX];
+  PetscInt           cur = 0, old = 1, bas = 2; /* which of the three buffers holds Q_k, Q_{k-1}, the basis */
+  PetscInt           k = cb->s, ko = 0, its = 0;
+  PetscBool          fresh = PETSC_TRUE, curfirst = PETSC_TRUE, oldfirst = PETSC_FALSE, haveold = PETSC_FALSE, skiptest = PETSC_FALSE, stop;
+  PPEGramFactor      f, fo;
+  PPEGramStatus      st;
+  PPEBasisRecurrence reccur, recnext;                       /* recurrence of the current block's basis, of the next one's */
+  PetscScalar        Craw[2 * PPE_CBCG_SMAX * PPE_CBCG_SMAX]; /* [Q_k Q_{k-1}]' A S before the solve: S'AS from Q'AQ */
+  PetscInt           nqC = 0;
+  PetscBool          newton = PETSC_FALSE; /* recnext holds Ritz shifts */
+
+  PetscFunctionBegin;
+  if (KSPCBCGSingle(cb)) { /* one reduction per block (the default for s >= 3): cbcgsolve1.c */
+    PetscCall(KSPSolve_CBCG_Single(ksp));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(KSPCBCGSolveBegin(ksp, &run));
+  A = run.A;
+  PetscCall(PPECBCGRecurrenceChebyshev(cb->lmin, cb->lmax, &recnext));
 
   for (;;) {
     PetscInt ny, knext, nq;
@@ -145,73 +303,14 @@ PetscErrorCode KSPSolve_CBCG(KSP ksp)
     yv[k]     = R;
     yv[k + 1] = ZR;
     PetscCall(PPETSGram(ny, xv, ny, yv, 1, buf, 0, NULL));
-    nred++;
-    {
-      PetscReal rz = PetscRealPart(buf[k + ny * k]), zz = PetscRealPart(buf[k + ny * (k + 1)]), rr = PetscRealPart(buf[(k + 1) + ny * k]);
-      switch (ksp->normtype) {
-      case KSP_NORM_PRECONDITIONED:
-        dp = PetscSqrtReal(PetscAbsReal(zz));
-        break;
-      case KSP_NORM_UNPRECONDITIONED:
-        dp = PetscSqrtReal(PetscAbsReal(rr));
-        break;
-      case KSP_NORM_NATURAL:
-        dp = PetscSqrtReal(PetscAbsReal(rz));
-        break;
-      default:
-        dp = 0;
-      }
-      if (PetscIsInfOrNanReal(rz) || PetscIsInfOrNanReal(zz) || PetscIsInfOrNanReal(rr)) {
-        PetscCall(KSPCBCGReasonNotFinite(ksp));
-        ksp->rnorm = dp;
-        break;
-      }
-      if (rz < 0) { /* r' M^-1 r < 0 */
-        ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
-        break;
-      }
-    }
-    if (!skiptest) {
-      ksp->rnorm = dp;
-      PetscCall(KSPLogResidualHistory(ksp, dp));
-      PetscCall(KSPMonitor(ksp, its, dp));
-      PetscCall((*ksp->converged)(ksp, its, dp, &ksp->reason, ksp->cnvP));
-    }
+    run.nred++;
+    PetscCall(KSPCBCGTest(ksp, &run, its, PetscRealPart(buf[(k + 1) + ny * k]), PetscRealPart(buf[k + ny * k]), PetscRealPart(buf[k + ny * (k + 1)]), skiptest, &next));
     skiptest = PETSC_FALSE;
-    if (ksp->reason > 0 && ksp->normtype != KSP_NORM_NONE) { /* confirm on the true residual */
-      KSPConvergedReason treason = KSP_CONVERGED_ITERATING;
-
-      PetscCall(KSPCBCGTrueResidualNorm(ksp, A, W, U, &tnorm, cnst ? &xsum : NULL));
-      nred++;
-      cb->stats.true_rnorm = tnorm;
-      if (!PetscIsInfOrNanReal(tnorm)) PetscCall((*ksp->converged)(ksp, its, tnorm, &treason, ksp->cnvP));
-      if (treason > 0) {
-        ksp->rnorm = tnorm;
-        if (cnst) { /* constant null space: x -= mean(x), with the sum from the same reduction */
-          PetscCall(VecShift(X, -xsum / N));
-          nullremoved = PETSC_TRUE;
-        }
-        break;
-      }
-      PetscCall(PetscInfo(ksp, "KSPCBCG: recursive residual %g converged but true residual %g did not at iteration %" PetscInt_FMT ": restart from the true residual\n", (double)dp, (double)tnorm, its));
-      cb->stats.restarts++;
-      if (++tfails > CBCG_MAX_RESTARTS || !(tnorm < lastrestart)) {
-        PetscCall(PetscInfo(ksp, "KSPCBCG: restarts do not reduce the true residual %g: breakdown\n", (double)tnorm));
-        ksp->reason = KSP_DIVERGED_BREAKDOWN;
-        ksp->rnorm  = tnorm;
-        break;
-      }
-      lastrestart = tnorm;
-      ksp->reason = KSP_CONVERGED_ITERATING;
-      PetscCall(VecCopy(W, R));
+    if (next == KSPCBCG_STOP) break;
+    if (next == KSPCBCG_RESTART) { /* from the true residual, already tested */
       fresh    = PETSC_TRUE;
       skiptest = PETSC_TRUE;
       continue;
-    }
-    if (ksp->reason) break;
-    if (its >= ksp->max_it) {
-      ksp->reason = KSP_DIVERGED_ITS;
-      break;
     }
 
     /* the block's Gram matrix: analyse, cut to well-conditioned columns, restart, or stop */
@@ -228,8 +327,8 @@ PetscErrorCode KSPSolve_CBCG(KSP ksp)
       PetscCall(PetscInfo(ksp, "KSPCBCG: Gram matrix of block %" PetscInt_FMT " %s (asymmetry %g, smallest equilibrated eigenvalue %g): restart from the true residual\n", cb->stats.blocks, PPEGramStatuses[st], (double)f.asym, (double)f.eigmin));
       cb->stats.restarts++;
       cb->stats.drifts++;
-      PetscCall(KSP_MatMult(ksp, A, X, R));
-      PetscCall(VecAYPX(R, -1.0, B)); /* r = b - A x */
+      PetscCall(KSP_MatMult(ksp, A, ksp->vec_sol, R));
+      PetscCall(VecAYPX(R, -1.0, ksp->vec_rhs)); /* r = b - A x */
       fresh    = PETSC_TRUE;
       skiptest = PETSC_TRUE;
       continue;
@@ -277,27 +376,9 @@ PetscErrorCode KSPSolve_CBCG(KSP ksp)
     PetscCall(PetscInfo(ksp, "KSPCBCG: block %" PetscInt_FMT ": %" PetscInt_FMT " columns, equilibrated Gram condition %g\n", cb->stats.blocks, k, (double)f.cond));
 
     /* s iterations' worth of CG */
-    for (PetscInt j = 0; j < k; j++) a[j] = buf[j + ny * (ny - 2)]; /* Q' r: the column of r */
-    PetscCall(PPEGramSolve(&f, 1, a, k));                            /* a = (Q'AQ)^-1 Q'r */
-    {
-      PetscBool finite = PETSC_TRUE;
-      for (PetscInt j = 0; j < k; j++) finite = (PetscBool)(finite && !PetscIsInfOrNanScalar(a[j]));
-      if (!finite) { /* same on every rank: the data came from one reduction */
-        PetscCall(KSPCBCGReasonNotFinite(ksp));
-        break;
-      }
-    }
-    PetscCall(PetscLogEventBegin(PPE_CBCGUpdate, 0, 0, 0, 0));
-    PetscCall(PPETSAxpy(k, cb->V[cur], cb->AV[cur], a, X, R)); /* x += Q a, r -= AQ a */
-    PetscCall(PetscLogEventEnd(PPE_CBCGUpdate, 0, 0, 0, 0));
-    its += k;
-    ksp->its = its;
-    cb->stats.blocks++;
-    if (cb->replace > 0 && cb->stats.blocks % cb->replace == 0) {
-      PetscCall(KSP_MatMult(ksp, A, X, R));
-      PetscCall(VecAYPX(R, -1.0, B)); /* r = b - A x */
-      cb->stats.replacements++;
-    }
+    for (PetscInt j = 0; j < k; j++) g[j] = buf[j + ny * (ny - 2)]; /* Q' r: the column of r */
+    PetscCall(KSPCBCGAdvance(ksp, k, &f, g, cb->V[cur], cb->AV[cur], &its, &stop));
+    if (stop) break;
 
     /* The next block, A-conjugate to all earlier ones. Conjugating it to Q_k alone is exact
        when it is no wider than Q_k (Krylov structure), or when Q_k started the iteration; after a cut
@@ -320,7 +401,7 @@ PetscErrorCode KSPSolve_CBCG(KSP ksp)
       yv[j] = j < k ? cb->AV[cur][j] : cb->AV[old][j - k];
     }
     PetscCall(PPETSGram(nq, xv, knext, cb->AV[bas], PPE_TS_MAXCOLS, C, 0, NULL)); /* C = [Q_k Q_{k-1}]' A S: one reduction */
-    nred++;
+    run.nred++;
     nqC = nq;
     PetscCall(PetscArraycpy(Craw, C, nq * knext));
     PetscCall(PetscLogEventBegin(PPE_CBCGSmall, 0, 0, 0, 0));
@@ -344,16 +425,7 @@ PetscErrorCode KSPSolve_CBCG(KSP ksp)
     k        = knext;
   }
 
-  if (nsp) { /* remove the null-space part the iteration added; keep the initial guess's */
-    if (!nullremoved) {
-      PetscCall(MatNullSpaceRemove(nsp, X));
-      nred++;
-    }
-    if (x0null) PetscCall(VecAXPY(X, 1.0, XN));
-  }
-  cb->stats.s_last             = k;
-  cb->stats.reductions         = nred;
-  cb->stats.reductions_counted = petsc_allreduce_ct - ct0;
+  PetscCall(KSPCBCGSolveEnd(ksp, &run, k));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

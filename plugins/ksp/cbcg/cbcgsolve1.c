@@ -22,59 +22,25 @@
 PetscErrorCode KSPSolve_CBCG_Single(KSP ksp)
 {
   KSP_CBCG          *cb = (KSP_CBCG *)ksp->data;
-  Mat                A, P;
-  MatNullSpace       nsp;
-  Vec                X = ksp->vec_sol, B = ksp->vec_rhs, R = ksp->work[0], Z[2] = {ksp->work[1], ksp->work[2]}, W = ksp->work[3], U = ksp->work[4], XN = ksp->work[5];
+  KSPCBCGRun         run;
+  KSPCBCGNext        next;
+  Mat                A;
+  Vec                R = ksp->work[0], Z[2] = {ksp->work[1], ksp->work[2]};
   Vec                xv[NMAX], yv[NMAX], qv[2 * PPE_CBCG_SMAX], aqv[2 * PPE_CBCG_SMAX];
   PetscScalar        Wg[(PPE_CBCG_SMAX + 2) * NMAX], SAS[PPE_CBCG_SMAX * PPE_CBCG_SMAX], G[PPE_CBCG_SMAX * PPE_CBCG_SMAX];
-  PetscScalar        C[2 * PPE_CBCG_SMAX * PPE_CBCG_SMAX], Craw[2 * PPE_CBCG_SMAX * PPE_CBCG_SMAX], Qr[2 * PPE_CBCG_SMAX], g[PPE_CBCG_SMAX], a[PPE_CBCG_SMAX], xsum = 0;
-  PetscReal          dp = 0, tnorm = 0, lastrestart = PETSC_MAX_REAL;
+  PetscScalar        C[2 * PPE_CBCG_SMAX * PPE_CBCG_SMAX], Craw[2 * PPE_CBCG_SMAX * PPE_CBCG_SMAX], Qr[2 * PPE_CBCG_SMAX], g[PPE_CBCG_SMAX];
   PetscInt           cur = 0, old = 1, bas = 2; /* buffers of Q_k, Q_{k-1}, the basis */
-  PetscInt           k = 0, ko = 0, its = 0, nred = 0, N = 1, tfails = 0;
+  PetscInt           k = 0, ko = 0, its = 0;
   PetscBool          fresh = PETSC_TRUE, curfirst = PETSC_TRUE, oldfirst = PETSC_FALSE, haveold = PETSC_FALSE, newton = PETSC_FALSE;
-  PetscBool          skiptest = PETSC_FALSE, diagonalscale, x0null = PETSC_FALSE, cnst = PETSC_FALSE, nullremoved = PETSC_FALSE;
+  PetscBool          skiptest = PETSC_FALSE, stop;
   PPEGramFactor      f, fo, fn;
   PPEGramStatus      st;
   PPEBasisRecurrence reccur, recnext;
-  PetscLogDouble     ct0 = petsc_allreduce_ct;
 
   PetscFunctionBegin;
-  PetscCheck(!ksp->transpose_solve, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSPCBCG is for symmetric operators: use KSPSolve(), not KSPSolveTranspose()");
-  PetscCall(PCGetDiagonalScale(ksp->pc, &diagonalscale));
-  PetscCheck(!diagonalscale, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "Krylov method %s does not support diagonal scaling", ((PetscObject)ksp)->type_name);
-  PetscCall(KSPCBCGAllocate(ksp));
-  PetscCall(KSPCBCGSetUpInterval(ksp));
-  PetscCall(PCGetOperators(ksp->pc, &A, &P));
-  PetscCall(MatGetNullSpace(A, &nsp));
-  if (nsp) {
-    PetscBool hc;
-    PetscInt  nv;
-    PetscCall(MatNullSpaceGetVecs(nsp, &hc, &nv, NULL));
-    cnst = (PetscBool)(hc && nv == 0);
-    PetscCall(VecGetSize(X, &N));
-  }
-  {
-    PetscInt eits = cb->stats.eig_its, ered = cb->stats.eig_reductions;
-    PetscCall(PetscMemzero(&cb->stats, sizeof(cb->stats)));
-    cb->stats.eig_its        = eits;
-    cb->stats.eig_reductions = ered;
-  }
-  cb->stats.s_first    = cb->s;
-  cb->stats.true_rnorm = -1;
-  ksp->its             = 0;
-  ksp->rnorm           = 0;
-  if (nsp && !ksp->guess_zero) {
-    PetscCall(VecCopy(X, XN));
-    PetscCall(MatNullSpaceRemove(nsp, XN));
-    PetscCall(VecAYPX(XN, -1.0, X)); /* XN = x0 - P x0 */
-    x0null = PETSC_TRUE;
-    nred++;
-  }
+  PetscCall(KSPCBCGSolveBegin(ksp, &run));
+  A = run.A;
   PetscCall(PPECBCGRecurrenceChebyshev(cb->lmin, cb->lmax, &recnext));
-  if (!ksp->guess_zero) {
-    PetscCall(KSP_MatMult(ksp, A, X, R));
-    PetscCall(VecAYPX(R, -1.0, B));
-  } else PetscCall(VecCopy(B, R));
 
   for (;;) {
     PetscInt kb = cb->s, nq = 0, nx, ny;
@@ -107,73 +73,14 @@ PetscErrorCode KSPSolve_CBCG_Single(KSP ksp)
     for (PetscInt j = 0; j < kb; j++) yv[nq + j] = cb->V[bas][j];
     yv[nq + kb] = R;
     PetscCall(PPETSGram(nx, xv, ny, yv, PPE_TS_MAXCOLS, Wg, 0, NULL));
-    nred++;
-    {
-      PetscReal rr = PetscRealPart(Wg[kb + nx * (nq + kb)]), zz = PetscRealPart(Wg[(kb + 1) + nx * nq]), rz = PetscRealPart(Wg[(kb + 1) + nx * (nq + kb)]);
-      switch (ksp->normtype) {
-      case KSP_NORM_PRECONDITIONED:
-        dp = PetscSqrtReal(PetscAbsReal(zz));
-        break;
-      case KSP_NORM_UNPRECONDITIONED:
-        dp = PetscSqrtReal(PetscAbsReal(rr));
-        break;
-      case KSP_NORM_NATURAL:
-        dp = PetscSqrtReal(PetscAbsReal(rz));
-        break;
-      default:
-        dp = 0;
-      }
-      if (PetscIsInfOrNanReal(rz) || PetscIsInfOrNanReal(zz) || PetscIsInfOrNanReal(rr)) {
-        PetscCall(KSPCBCGReasonNotFinite(ksp));
-        ksp->rnorm = dp;
-        break;
-      }
-      if (rz < 0) {
-        ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
-        break;
-      }
-    }
-    if (!skiptest) {
-      ksp->rnorm = dp;
-      PetscCall(KSPLogResidualHistory(ksp, dp));
-      PetscCall(KSPMonitor(ksp, its, dp));
-      PetscCall((*ksp->converged)(ksp, its, dp, &ksp->reason, ksp->cnvP));
-    }
+    run.nred++;
+    PetscCall(KSPCBCGTest(ksp, &run, its, PetscRealPart(Wg[kb + nx * (nq + kb)]), PetscRealPart(Wg[(kb + 1) + nx * (nq + kb)]), PetscRealPart(Wg[(kb + 1) + nx * nq]), skiptest, &next));
     skiptest = PETSC_FALSE;
-    if (ksp->reason > 0 && ksp->normtype != KSP_NORM_NONE) { /* confirm on the true residual */
-      KSPConvergedReason treason = KSP_CONVERGED_ITERATING;
-
-      PetscCall(KSPCBCGTrueResidualNorm(ksp, A, W, U, &tnorm, cnst ? &xsum : NULL));
-      nred++;
-      cb->stats.true_rnorm = tnorm;
-      if (!PetscIsInfOrNanReal(tnorm)) PetscCall((*ksp->converged)(ksp, its, tnorm, &treason, ksp->cnvP));
-      if (treason > 0) {
-        ksp->rnorm = tnorm;
-        if (cnst) {
-          PetscCall(VecShift(X, -xsum / N));
-          nullremoved = PETSC_TRUE;
-        }
-        break;
-      }
-      PetscCall(PetscInfo(ksp, "KSPCBCG: recursive residual %g converged but true residual %g did not at iteration %" PetscInt_FMT ": restart from the true residual\n", (double)dp, (double)tnorm, its));
-      cb->stats.restarts++;
-      if (++tfails > CBCG_MAX_RESTARTS || !(tnorm < lastrestart)) {
-        PetscCall(PetscInfo(ksp, "KSPCBCG: restarts do not reduce the true residual %g: breakdown\n", (double)tnorm));
-        ksp->reason = KSP_DIVERGED_BREAKDOWN;
-        ksp->rnorm  = tnorm;
-        break;
-      }
-      lastrestart = tnorm;
-      ksp->reason = KSP_CONVERGED_ITERATING;
-      PetscCall(VecCopy(W, R));
+    if (next == KSPCBCG_STOP) break;
+    if (next == KSPCBCG_RESTART) { /* from the true residual, already tested */
       fresh    = PETSC_TRUE;
-      skiptest = PETSC_TRUE; /* that residual has just been tested */
+      skiptest = PETSC_TRUE;
       continue;
-    }
-    if (ksp->reason) break;
-    if (its >= ksp->max_it) {
-      ksp->reason = KSP_DIVERGED_ITS;
-      break;
     }
 
     /* S'AS, and the Gram matrix and right-hand side of Q_{k+1} = S - [Q_k Q_{k-1}] B */
@@ -208,13 +115,13 @@ PetscErrorCode KSPSolve_CBCG_Single(KSP ksp)
       PetscCall(PetscInfo(ksp, "KSPCBCG: Gram matrix of block %" PetscInt_FMT " %s (asymmetry %g, smallest equilibrated eigenvalue %g): restart from the true residual\n", cb->stats.blocks, PPEGramStatuses[st], (double)fn.asym, (double)fn.eigmin));
       cb->stats.restarts++;
       cb->stats.drifts++;
-      if (++tfails > CBCG_MAX_RESTARTS) { /* restarts of any cause share the limit */
+      if (++run.tfails > CBCG_MAX_RESTARTS) { /* restarts of any cause share the limit */
         PetscCall(PetscInfo(ksp, "KSPCBCG: more than %d restarts: breakdown\n", CBCG_MAX_RESTARTS));
         ksp->reason = KSP_DIVERGED_BREAKDOWN;
         break;
       }
-      PetscCall(KSP_MatMult(ksp, A, X, R));
-      PetscCall(VecAYPX(R, -1.0, B));
+      PetscCall(KSP_MatMult(ksp, A, ksp->vec_sol, R));
+      PetscCall(VecAYPX(R, -1.0, ksp->vec_rhs)); /* r = b - A x */
       fresh    = PETSC_TRUE;
       skiptest = PETSC_TRUE;
       continue;
@@ -270,38 +177,9 @@ PetscErrorCode KSPSolve_CBCG_Single(KSP ksp)
     k        = fn.kuse;
 
     /* k iterations' worth of CG */
-    for (PetscInt j = 0; j < k; j++) a[j] = g[j];
-    PetscCall(PPEGramSolve(&f, 1, a, k));
-    {
-      PetscBool finite = PETSC_TRUE;
-      for (PetscInt j = 0; j < k; j++) finite = (PetscBool)(finite && !PetscIsInfOrNanScalar(a[j]));
-      if (!finite) {
-        PetscCall(KSPCBCGReasonNotFinite(ksp));
-        break;
-      }
-    }
-    PetscCall(PetscLogEventBegin(PPE_CBCGUpdate, 0, 0, 0, 0));
-    PetscCall(PPETSAxpy(k, cb->V[cur], cb->AV[cur], a, X, R)); /* x += Q a, r -= AQ a */
-    PetscCall(PetscLogEventEnd(PPE_CBCGUpdate, 0, 0, 0, 0));
-    its += k;
-    ksp->its = its;
-    cb->stats.blocks++;
-    if (cb->replace > 0 && cb->stats.blocks % cb->replace == 0) {
-      PetscCall(KSP_MatMult(ksp, A, X, R));
-      PetscCall(VecAYPX(R, -1.0, B));
-      cb->stats.replacements++;
-    }
+    PetscCall(KSPCBCGAdvance(ksp, k, &f, g, cb->V[cur], cb->AV[cur], &its, &stop));
+    if (stop) break;
   }
-
-  if (nsp) {
-    if (!nullremoved) {
-      PetscCall(MatNullSpaceRemove(nsp, X));
-      nred++;
-    }
-    if (x0null) PetscCall(VecAXPY(X, 1.0, XN));
-  }
-  cb->stats.s_last             = k;
-  cb->stats.reductions         = nred;
-  cb->stats.reductions_counted = petsc_allreduce_ct - ct0;
+  PetscCall(KSPCBCGSolveEnd(ksp, &run, k));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
