@@ -49,7 +49,8 @@ static inline PetscReal KSPCBCGCondMax(const KSP_CBCG *cb)
 }
 
 /* What one solve carries from its start to its end, shared by both iterations (cbcgsolve.c,
-   cbcgsolve1.c) through KSPCBCGSolveBegin(), KSPCBCGTest() and KSPCBCGSolveEnd() */
+   cbcgsolve1.c) through KSPCBCGSolveBegin(), KSPCBCGTest(), KSPCBCGVerdict(), KSPCBCGAdvance()
+   and KSPCBCGSolveEnd() */
 typedef struct {
   Mat            A;           /* the operator */
   MatNullSpace   nsp;         /* its null space, or NULL */
@@ -72,7 +73,9 @@ typedef enum {
 
 PETSC_INTERN PetscErrorCode KSPCBCGSolveBegin(KSP, KSPCBCGRun *);
 PETSC_INTERN PetscErrorCode KSPCBCGTest(KSP, KSPCBCGRun *, PetscInt, PetscReal, PetscReal, PetscReal, PetscBool, KSPCBCGNext *);
-PETSC_INTERN PetscErrorCode KSPCBCGAdvance(KSP, PetscInt, const PPEGramFactor *, const PetscScalar[], Vec[], Vec[], PetscInt *, PetscBool *);
+PETSC_INTERN PetscErrorCode KSPCBCGVerdict(KSP, KSPCBCGRun *, PPEGramStatus, const PPEGramFactor *, PetscInt, PetscInt, PetscBool, KSPCBCGNext *);
+PETSC_INTERN PetscErrorCode KSPCBCGAdvance(KSP, KSPCBCGRun *, PetscInt, const PPEGramFactor *, const PetscScalar[], Vec[], Vec[], PetscInt *, PetscBool *);
+PETSC_INTERN PetscErrorCode KSPCBCGResidual(KSP, Mat, Vec);
 PETSC_INTERN PetscErrorCode KSPCBCGSolveEnd(KSP, KSPCBCGRun *, PetscInt);
 PETSC_INTERN PetscErrorCode KSPCBCGSetUpInterval(KSP);
 PETSC_INTERN PetscErrorCode KSPCBCGAllocate(KSP);

@@ -3,21 +3,30 @@
    iterations with two global reductions each, the Gram analysis and its fallbacks, the
    convergence test confirmed on the true residual, the null space. The start of a solve, the
    test of each block, the update of x and r and the end are shared with the one-reduction
-   iteration of cbcgsolve1.c (KSPCBCGSolveBegin, KSPCBCGTest, KSPCBCGAdvance, KSPCBCGSolveEnd).
+   iteration of cbcgsolve1.c (KSPCBCGSolveBegin, KSPCBCGTest, KSPCBCGVerdict, KSPCBCGAdvance,
+   KSPCBCGSolveEnd).
 */
 #include "cbcgimpl.h"
 
 /* Norm of the true residual w = b - A x, of the kind used by the convergence test, with one
    reduction (u = M^-1 w when the test needs it). With sum != NULL the same reduction also
    gives the sum of the entries of x (to remove a constant null space). */
+/* r = b - A x */
+PetscErrorCode KSPCBCGResidual(KSP ksp, Mat A, Vec r)
+{
+  PetscFunctionBegin;
+  PetscCall(KSP_MatMult(ksp, A, ksp->vec_sol, r));
+  PetscCall(VecAYPX(r, -1.0, ksp->vec_rhs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode KSPCBCGTrueResidualNorm(KSP ksp, Mat A, Vec w, Vec u, PetscReal *norm, PetscScalar *sum)
 {
   PetscScalar d[4], xs = 0;
   Vec         v[2] = {w, u};
 
   PetscFunctionBegin;
-  PetscCall(KSP_MatMult(ksp, A, ksp->vec_sol, w));
-  PetscCall(VecAYPX(w, -1.0, ksp->vec_rhs)); /* w = b - A x */
+  PetscCall(KSPCBCGResidual(ksp, A, w));
   if (sum) {
     const PetscScalar *xa;
     PetscInt           n;
@@ -100,10 +109,8 @@ PetscErrorCode KSPCBCGSolveBegin(KSP ksp, KSPCBCGRun *run)
     run->x0null = PETSC_TRUE;
     run->nred++;
   }
-  if (!ksp->guess_zero) {
-    PetscCall(KSP_MatMult(ksp, run->A, X, R));
-    PetscCall(VecAYPX(R, -1.0, ksp->vec_rhs)); /* r = b - A x */
-  } else PetscCall(VecCopy(ksp->vec_rhs, R)); /* r = b */
+  if (!ksp->guess_zero) PetscCall(KSPCBCGResidual(ksp, run->A, R));
+  else PetscCall(VecCopy(ksp->vec_rhs, R)); /* r = b */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -190,16 +197,67 @@ PetscErrorCode KSPCBCGTest(KSP ksp, KSPCBCGRun *run, PetscInt its, PetscReal rr,
 }
 
 /*
+   KSPCBCGVerdict - what the iteration does with the analysis st, f of a block of k columns:
+   stop on non-finite entries, on negative curvature or asymmetry of a fresh block (A S computed
+   directly: the operator's) and on a singular first column; restart from the true residual
+   (left in work[0]) when a continued block shows them, since its recursively updated A Q may
+   have drifted from A times Q (restarts of any cause share CBCG_MAX_RESTARTS); report a cut.
+*/
+PetscErrorCode KSPCBCGVerdict(KSP ksp, KSPCBCGRun *run, PPEGramStatus st, const PPEGramFactor *f, PetscInt k, PetscInt its, PetscBool continued, KSPCBCGNext *next)
+{
+  KSP_CBCG *cb = (KSP_CBCG *)ksp->data;
+
+  PetscFunctionBegin;
+  *next = KSPCBCG_STOP;
+  if (st == PPE_GRAM_NANORINF) {
+    PetscCall(KSPCBCGReasonNotFinite(ksp));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if ((st == PPE_GRAM_INDEFINITE || st == PPE_GRAM_NONSYMMETRIC) && continued) {
+    PetscCall(PetscInfo(ksp, "KSPCBCG: Gram matrix of block %" PetscInt_FMT " %s (asymmetry %g, smallest equilibrated eigenvalue %g): restart from the true residual\n", cb->stats.blocks, PPEGramStatuses[st], (double)f->asym, (double)f->eigmin));
+    cb->stats.restarts++;
+    cb->stats.drifts++;
+    if (++run->tfails > CBCG_MAX_RESTARTS) {
+      PetscCall(PetscInfo(ksp, "KSPCBCG: more than %d restarts: breakdown\n", CBCG_MAX_RESTARTS));
+      ksp->reason = KSP_DIVERGED_BREAKDOWN;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    PetscCall(KSPCBCGResidual(ksp, run->A, ksp->work[0]));
+    *next = KSPCBCG_RESTART;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (st == PPE_GRAM_INDEFINITE) {
+    PetscCall(PetscInfo(ksp, "KSPCBCG: negative curvature in the Gram matrix of block %" PetscInt_FMT " (smallest equilibrated eigenvalue %g): operator not positive definite\n", cb->stats.blocks, (double)f->eigmin));
+    ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (st == PPE_GRAM_NONSYMMETRIC) {
+    PetscCall(PetscInfo(ksp, "KSPCBCG: Gram matrix of block %" PetscInt_FMT " not symmetric (relative asymmetry %g): operator not symmetric\n", cb->stats.blocks, (double)f->asym));
+    ksp->reason = KSP_DIVERGED_NONSYMMETRIC;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (st == PPE_GRAM_SINGULAR) {
+    ksp->reason = KSP_DIVERGED_BREAKDOWN;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (f->kuse < k && k <= ksp->max_it - its) {
+    PetscCall(PetscInfo(ksp, "KSPCBCG: Gram matrix of block %" PetscInt_FMT " has condition %g > %g: %" PetscInt_FMT " of %" PetscInt_FMT " columns used\n", cb->stats.blocks, (double)f->cond_full, (double)KSPCBCGCondMax(cb), f->kuse, k));
+    cb->stats.truncations++;
+  }
+  *next = KSPCBCG_GO;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
    KSPCBCGAdvance - k iterations' worth of CG on the analysed block Q (images AQ): a = G^-1 g,
    x += Q a, r -= AQ a (work[0]), *its += k, and the residual replacement when it is due.
    Sets *stop (and the reason) when a is not finite.
 */
-PetscErrorCode KSPCBCGAdvance(KSP ksp, PetscInt k, const PPEGramFactor *f, const PetscScalar g[], Vec Q[], Vec AQ[], PetscInt *its, PetscBool *stop)
+PetscErrorCode KSPCBCGAdvance(KSP ksp, KSPCBCGRun *run, PetscInt k, const PPEGramFactor *f, const PetscScalar g[], Vec Q[], Vec AQ[], PetscInt *its, PetscBool *stop)
 {
   KSP_CBCG   *cb = (KSP_CBCG *)ksp->data;
   PetscScalar a[PPE_CBCG_SMAX];
   PetscBool   finite = PETSC_TRUE;
-  Mat         A, P;
 
   PetscFunctionBegin;
   *stop = PETSC_FALSE;
@@ -218,9 +276,7 @@ PetscErrorCode KSPCBCGAdvance(KSP ksp, PetscInt k, const PPEGramFactor *f, const
   ksp->its = *its;
   cb->stats.blocks++;
   if (cb->replace > 0 && cb->stats.blocks % cb->replace == 0) {
-    PetscCall(PCGetOperators(ksp->pc, &A, &P));
-    PetscCall(KSP_MatMult(ksp, A, ksp->vec_sol, ksp->work[0]));
-    PetscCall(VecAYPX(ksp->work[0], -1.0, ksp->vec_rhs)); /* r = b - A x */
+    PetscCall(KSPCBCGResidual(ksp, run->A, ksp->work[0]));
     cb->stats.replacements++;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -317,35 +373,12 @@ PetscErrorCode KSPSolve_CBCG(KSP ksp)
     PetscCall(PetscLogEventBegin(PPE_CBCGSmall, 0, 0, 0, 0));
     PetscCall(PPEGramAnalyse(PetscMin(k, ksp->max_it - its), buf, ny, KSPCBCGCondMax(cb), curfirst, &f, &st));
     PetscCall(PetscLogEventEnd(PPE_CBCGSmall, 0, 0, 0, 0));
-    if (st == PPE_GRAM_NANORINF) {
-      PetscCall(KSPCBCGReasonNotFinite(ksp));
-      break;
-    } else if ((st == PPE_GRAM_INDEFINITE || st == PPE_GRAM_NONSYMMETRIC) && !curfirst) {
-      /* in a continued block the recursively updated A Q may have drifted from A times Q:
-         start again from the true residual; only a fresh block (A S computed directly) can
-         prove the operator indefinite or nonsymmetric */
-      PetscCall(PetscInfo(ksp, "KSPCBCG: Gram matrix of block %" PetscInt_FMT " %s (asymmetry %g, smallest equilibrated eigenvalue %g): restart from the true residual\n", cb->stats.blocks, PPEGramStatuses[st], (double)f.asym, (double)f.eigmin));
-      cb->stats.restarts++;
-      cb->stats.drifts++;
-      PetscCall(KSP_MatMult(ksp, A, ksp->vec_sol, R));
-      PetscCall(VecAYPX(R, -1.0, ksp->vec_rhs)); /* r = b - A x */
+    PetscCall(KSPCBCGVerdict(ksp, &run, st, &f, k, its, (PetscBool)!curfirst, &next));
+    if (next == KSPCBCG_STOP) break;
+    if (next == KSPCBCG_RESTART) {
       fresh    = PETSC_TRUE;
       skiptest = PETSC_TRUE;
       continue;
-    } else if (st == PPE_GRAM_INDEFINITE) {
-      PetscCall(PetscInfo(ksp, "KSPCBCG: negative curvature in the Gram matrix of block %" PetscInt_FMT " (smallest equilibrated eigenvalue %g): operator not positive definite\n", cb->stats.blocks, (double)f.eigmin));
-      ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
-      break;
-    } else if (st == PPE_GRAM_NONSYMMETRIC) {
-      PetscCall(PetscInfo(ksp, "KSPCBCG: Gram matrix of block %" PetscInt_FMT " not symmetric (relative asymmetry %g): operator not symmetric\n", cb->stats.blocks, (double)f.asym));
-      ksp->reason = KSP_DIVERGED_NONSYMMETRIC;
-      break;
-    } else if (st == PPE_GRAM_SINGULAR) {
-      ksp->reason = KSP_DIVERGED_BREAKDOWN;
-      break;
-    } else if (f.kuse < k && k <= ksp->max_it - its) {
-      PetscCall(PetscInfo(ksp, "KSPCBCG: Gram matrix of block %" PetscInt_FMT " has condition %g > %g: %" PetscInt_FMT " of %" PetscInt_FMT " columns used\n", cb->stats.blocks, (double)f.cond_full, (double)KSPCBCGCondMax(cb), f.kuse, k));
-      cb->stats.truncations++;
     }
     if (cb->basis == KSP_CBCG_BASIS_NEWTON && k >= 2) { /* Ritz values of M^-1 A on this block's basis: the next block's shifts */
       PetscScalar SAS[PPE_CBCG_SMAX * PPE_CBCG_SMAX];
@@ -377,7 +410,7 @@ PetscErrorCode KSPSolve_CBCG(KSP ksp)
 
     /* s iterations' worth of CG */
     for (PetscInt j = 0; j < k; j++) g[j] = buf[j + ny * (ny - 2)]; /* Q' r: the column of r */
-    PetscCall(KSPCBCGAdvance(ksp, k, &f, g, cb->V[cur], cb->AV[cur], &its, &stop));
+    PetscCall(KSPCBCGAdvance(ksp, &run, k, &f, g, cb->V[cur], cb->AV[cur], &its, &stop));
     if (stop) break;
 
     /* The next block, A-conjugate to all earlier ones. Conjugating it to Q_k alone is exact

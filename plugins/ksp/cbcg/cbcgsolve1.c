@@ -108,37 +108,12 @@ PetscErrorCode KSPSolve_CBCG_Single(KSP ksp)
     }
     PetscCall(PPEGramAnalyse(PetscMin(kb, ksp->max_it - its), G, kb, KSPCBCGCondMax(cb), fresh, &fn, &st));
     PetscCall(PetscLogEventEnd(PPE_CBCGSmall, 0, 0, 0, 0));
-    if (st == PPE_GRAM_NANORINF) {
-      PetscCall(KSPCBCGReasonNotFinite(ksp));
-      break;
-    } else if ((st == PPE_GRAM_INDEFINITE || st == PPE_GRAM_NONSYMMETRIC) && !fresh) {
-      PetscCall(PetscInfo(ksp, "KSPCBCG: Gram matrix of block %" PetscInt_FMT " %s (asymmetry %g, smallest equilibrated eigenvalue %g): restart from the true residual\n", cb->stats.blocks, PPEGramStatuses[st], (double)fn.asym, (double)fn.eigmin));
-      cb->stats.restarts++;
-      cb->stats.drifts++;
-      if (++run.tfails > CBCG_MAX_RESTARTS) { /* restarts of any cause share the limit */
-        PetscCall(PetscInfo(ksp, "KSPCBCG: more than %d restarts: breakdown\n", CBCG_MAX_RESTARTS));
-        ksp->reason = KSP_DIVERGED_BREAKDOWN;
-        break;
-      }
-      PetscCall(KSP_MatMult(ksp, A, ksp->vec_sol, R));
-      PetscCall(VecAYPX(R, -1.0, ksp->vec_rhs)); /* r = b - A x */
+    PetscCall(KSPCBCGVerdict(ksp, &run, st, &fn, kb, its, (PetscBool)!fresh, &next));
+    if (next == KSPCBCG_STOP) break;
+    if (next == KSPCBCG_RESTART) {
       fresh    = PETSC_TRUE;
       skiptest = PETSC_TRUE;
       continue;
-    } else if (st == PPE_GRAM_INDEFINITE) {
-      PetscCall(PetscInfo(ksp, "KSPCBCG: negative curvature in the Gram matrix of block %" PetscInt_FMT " (smallest equilibrated eigenvalue %g): operator not positive definite\n", cb->stats.blocks, (double)fn.eigmin));
-      ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
-      break;
-    } else if (st == PPE_GRAM_NONSYMMETRIC) {
-      PetscCall(PetscInfo(ksp, "KSPCBCG: Gram matrix of block %" PetscInt_FMT " not symmetric (relative asymmetry %g): operator not symmetric\n", cb->stats.blocks, (double)fn.asym));
-      ksp->reason = KSP_DIVERGED_NONSYMMETRIC;
-      break;
-    } else if (st == PPE_GRAM_SINGULAR) {
-      ksp->reason = KSP_DIVERGED_BREAKDOWN;
-      break;
-    } else if (fn.kuse < kb && kb <= ksp->max_it - its) {
-      PetscCall(PetscInfo(ksp, "KSPCBCG: Gram matrix of block %" PetscInt_FMT " has condition %g > %g: %" PetscInt_FMT " of %" PetscInt_FMT " columns used\n", cb->stats.blocks, (double)fn.cond_full, (double)KSPCBCGCondMax(cb), fn.kuse, kb));
-      cb->stats.truncations++;
     }
     cb->stats.cond_max = PetscMax(cb->stats.cond_max, fn.cond);
     PetscCall(PetscInfo(ksp, "KSPCBCG: block %" PetscInt_FMT ": %" PetscInt_FMT " columns, equilibrated Gram condition %g\n", cb->stats.blocks, fn.kuse, (double)fn.cond));
@@ -177,7 +152,7 @@ PetscErrorCode KSPSolve_CBCG_Single(KSP ksp)
     k        = fn.kuse;
 
     /* k iterations' worth of CG */
-    PetscCall(KSPCBCGAdvance(ksp, k, &f, g, cb->V[cur], cb->AV[cur], &its, &stop));
+    PetscCall(KSPCBCGAdvance(ksp, &run, k, &f, g, cb->V[cur], cb->AV[cur], &its, &stop));
     if (stop) break;
   }
   PetscCall(KSPCBCGSolveEnd(ksp, &run, k));
