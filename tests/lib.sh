@@ -11,9 +11,10 @@ if [ "$PPE_SANITIZERS" = yes ]; then
   PPE_TEST_MAX_NP=${PPE_TEST_MAX_NP:-2}
   # full unwinding, so that leaks inside OpenMPI (built without frame pointers) match
   # the suppressions by library name
-  export ASAN_OPTIONS="detect_leaks=1:fast_unwind_on_malloc=0:exitcode=86${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
-  export LSAN_OPTIONS="suppressions=$abs_top_srcdir/tests/lsan.supp:print_suppressions=0"
-  export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+  # (exit code PPE_MEMCHECK_EXIT below: PETSc's error codes are 55-99)
+  export ASAN_OPTIONS="detect_leaks=1:fast_unwind_on_malloc=0:exitcode=23${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+  export LSAN_OPTIONS="suppressions=$abs_top_srcdir/tests/lsan.supp:print_suppressions=0:exitcode=23"
+  export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:exitcode=23"
   # ppe_mpiexec starts the programs through libtool (so the preload reaches the program,
   # not its wrapper script and the sed it runs) with tests/keepdso.c preloaded: OpenMPI's
   # components stay mapped, and the leak check at exit takes about 0.3 s instead of 3 s
@@ -22,13 +23,33 @@ if [ "$PPE_SANITIZERS" = yes ]; then
 fi
 PPE_TEST_MAX_NP=${PPE_TEST_MAX_NP:-8}
 
+# Memory checks of every launch (docs/reliability.md). The sanitizers and valgrind exit with
+# PPE_MEMCHECK_EXIT when they report; PETSc's own allocator checks its guards and, at
+# PetscFinalize(), lists what was PetscMalloc()ed and never freed (-malloc_debug -malloc_dump,
+# lines "[rank] N bytes function() at file:line"). ppe_mpiexec writes every such launch to
+# the script's ledger, and tap_done makes each a failure of its own: a memory error fails
+# the test even where the script only parses the output of the launch.
+PPE_MEMCHECK_EXIT=23
+ppe_ledger="$abs_top_builddir/tests/$(basename "$0" .sh).memcheck"
+: > "$ppe_ledger"
+if [ "${PPE_MALLOC_CHECK:-yes}" = yes ]; then
+  export PETSC_OPTIONS="-malloc_debug -malloc_dump${PETSC_OPTIONS:+ $PETSC_OPTIONS}"
+fi
+
 tap_n=0
 tap_ok()    { tap_n=$((tap_n + 1)); echo "ok $tap_n - $*"; }
 tap_notok() { tap_n=$((tap_n + 1)); echo "not ok $tap_n - $*"; }
 tap_skip()  { tap_n=$((tap_n + 1)); echo "ok $tap_n - $* # SKIP"; }
 # tap_check STATUS DESCRIPTION: ok when STATUS is 0
 tap_check() { if [ "$1" -eq 0 ]; then tap_ok "$2"; else tap_notok "$2"; fi; }
-tap_done()  { echo "1..$tap_n"; exit 0; }
+tap_done() {
+  if [ -s "$ppe_ledger" ]; then
+    while IFS= read -r _line; do tap_notok "memory check: $_line"; done < "$ppe_ledger"
+  fi
+  rm -f "$ppe_ledger"
+  echo "1..$tap_n"
+  exit 0
+}
 
 # np_allowed N: whether N ranks run in this tree
 np_allowed() { [ "$1" -le "$PPE_TEST_MAX_NP" ]; }
@@ -36,16 +57,34 @@ np_allowed() { [ "$1" -le "$PPE_TEST_MAX_NP" ]; }
 # ppe_mpiexec N prog args...: the only way tests start MPI programs. Allows root,
 # oversubscribes the two cores, keeps OpenMPI on shared memory, yields when idle
 # (8 ranks on 2 cores), and kills anything that hangs.
+# Standard output is passed on when the program has ended (it is scanned for PETSc's list of
+# unfreed memory); standard error as it comes. PPE_VALGRIND=yes runs each rank under
+# valgrind's memcheck (tests/valgrind.supp; not in the sanitizer tree).
 ppe_mpiexec() {
-  _np=$1
+  _pm_np=$1
   shift
   if [ "$PPE_SANITIZERS" = yes ]; then
     set -- "$abs_top_builddir/libtool" --mode=execute env "LD_PRELOAD=$PPE_ASAN_RUNTIME $ppe_keepdso" "$@"
+  elif [ "${PPE_VALGRIND:-no}" = yes ]; then
+    set -- "$abs_top_builddir/libtool" --mode=execute "$VALGRIND" -q --error-exitcode=$PPE_MEMCHECK_EXIT \
+      --num-callers=40 --suppressions="$abs_top_srcdir/tests/valgrind.supp" \
+      ${PPE_MPI_VALGRIND_SUPP:+--suppressions="$PPE_MPI_VALGRIND_SUPP"} "$@"
   fi
+  _pm_out=$(mktemp)
   OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
     OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none \
     OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
-    timeout -k 10 "${PPE_TEST_TIMEOUT:-300}" "$MPIEXEC" --oversubscribe -n "$_np" "$@"
+    timeout -k 10 "${PPE_TEST_TIMEOUT:-300}" "$MPIEXEC" --oversubscribe -n "$_pm_np" "$@" > "$_pm_out"
+  _pm_rc=$?
+  cat "$_pm_out"
+  if [ $_pm_rc -eq $PPE_MEMCHECK_EXIT ]; then
+    echo "exit $_pm_rc (sanitizer or valgrind report) of: mpiexec -n $_pm_np $*" >> "$ppe_ledger"
+  fi
+  if grep -Eq '^\[ *[0-9]+\] *[0-9]+ bytes ' "$_pm_out"; then
+    echo "PETSc memory not freed at PetscFinalize (-malloc_dump) by: mpiexec -n $_pm_np $*" >> "$ppe_ledger"
+  fi
+  rm -f "$_pm_out"
+  return $_pm_rc
 }
 
 # ppe_run_tap N LABEL prog args...: run a C test that prints "ok - ..." lines and
