@@ -158,12 +158,43 @@ static PetscErrorCode PCSetUp_FFTPTDMA(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Whether a local array holds a NaN or an Inf (one pass, no reduction). */
+static PetscBool HasNonFinite(PetscInt n, const PetscScalar a[])
+{
+  int bad = 0;
+
+  for (PetscInt i = 0; i < n; i++) bad |= (int)PetscIsInfOrNanScalar(a[i]);
+  return (PetscBool)(bad != 0);
+}
+
 static PetscErrorCode PCApply_FFTPTDMA(PC pc, Vec x, Vec y)
 {
-  PC_FFTPTDMA *ff = (PC_FFTPTDMA *)pc->data;
+  PC_FFTPTDMA       *ff = (PC_FFTPTDMA *)pc->data;
+  const PetscScalar *ya;
+  PetscInt           n;
 
   PetscFunctionBegin;
   PetscCall(PPEFFTPTDMAApply(&ff->f, ff->sep, pc->pmat, x, y)); /* y = A^-1 x (zero mean when A is singular) */
+  /* A NaN or Inf in x (or an overflow) makes y non-finite. The PC reports it as a failure of
+     this application, so that KSPPREONLY, which tests nothing, says KSP_DIVERGED_PC_FAILED
+     instead of converged; Krylov methods see the failure at their next norm or dot product.
+     The next application starts clean (a later solve with a good right-hand side converges).
+     Local: the KSP reduces the reason over the ranks. */
+  PetscCall(VecGetLocalSize(y, &n));
+  PetscCall(VecGetArrayRead(y, &ya));
+  PetscCall(PCSetFailedReason(pc, HasNonFinite(n, ya) ? PC_SUBPC_ERROR : PC_NOERROR));
+  PetscCall(VecRestoreArrayRead(y, &ya));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Called by KSPSetUpOnBlocks() at the start of every KSPSolve(), just before the KSP reads the
+   PC's failed reason: a failure of an application in an earlier solve (a NaN right-hand side,
+   recorded again by KSPCheckNorm()) must not fail this one. Set-up errors are errors, never
+   failed reasons, so nothing else is cleared. */
+static PetscErrorCode PCSetUpOnBlocks_FFTPTDMA(PC pc)
+{
+  PetscFunctionBegin;
+  PetscCall(PCSetFailedReason(pc, PC_NOERROR));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -280,6 +311,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_FFTPTDMA(PC pc)
 
   pc->ops->setup          = PCSetUp_FFTPTDMA;
   pc->ops->apply          = PCApply_FFTPTDMA;
+  pc->ops->setuponblocks  = PCSetUpOnBlocks_FFTPTDMA;
   pc->ops->setfromoptions = PCSetFromOptions_FFTPTDMA;
   pc->ops->view           = PCView_FFTPTDMA;
   pc->ops->reset          = PCReset_FFTPTDMA;
