@@ -154,6 +154,16 @@ static PetscErrorCode PCSetUp_FFTPTDMA(PC pc)
     PetscCall(PPEFFTPTDMACheckDM(dm, "the assembled operator"));
     PetscCall(PPESeparableInferFromMat(pc->pmat, dm, ff->approximate, &ff->sep));
   }
+  {
+    /* the pencils and transposes are built on the PC's communicator from the DMDA's boxes: a
+       DMDA on another communicator (an operator on PETSC_COMM_SELF in a KSP on
+       PETSC_COMM_WORLD) would only fail deep inside the transposes */
+    PetscMPIInt cmp, np, nd;
+    PetscCallMPI(MPI_Comm_compare(PetscObjectComm((PetscObject)pc), PetscObjectComm((PetscObject)dm), &cmp));
+    PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &np));
+    PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)dm), &nd));
+    PetscCheck(cmp == MPI_IDENT || cmp == MPI_CONGRUENT, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_NOTSAMECOMM, "PC fftptdma: the operator's DMDA is on a communicator of %d ranks that is not the PC's (%d ranks); create the KSP or PC on the operator's communicator", (int)nd, (int)np);
+  }
   PetscCall(PPEFFTPTDMASetUp(&ff->f, PetscObjectComm((PetscObject)pc), dm, ff->sep, ff->pgrid, ff->zsolve, ff->planner));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
