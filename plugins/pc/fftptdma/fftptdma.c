@@ -305,6 +305,9 @@ static PetscErrorCode PCDestroy_FFTPTDMA(PC pc)
    shift. With -ksp_type preonly it is a direct solver (relative residual about 1e-13).
    A singular operator (no Dirichlet face, no shift): the zero mode is pinned on purpose and
    the result has zero mean, consistent with the constant null space in CG and GMRES.
+   A NaN or Inf in the result (from the right-hand side) is reported as the PCFailedReason
+   PC_SUBPC_ERROR of that application: -ksp_type preonly then gives KSP_DIVERGED_PC_FAILED,
+   never converged; the next solve starts clean.
 
    References:
    ../shared/papers/000 sec. 2.2 and Appendix A; ../shared/papers/003; docs/types/fftptdma.md
