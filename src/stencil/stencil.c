@@ -250,6 +250,9 @@ static PetscErrorCode PPEStencilSetGrid_PPEStencil(Mat A, PPEGrid grid)
   PetscCall(MatSetDM(A, grid->da));
   PetscCall(PPEStencilHaloSetUp(A));
   PetscCall(PPEStencilAttachNullSpace(grid, A));
+  /* a new grid is a new operator: PCs and KSPs set up on A must set up again (PCSetUp() and
+     KSPSetUp() compare the matrix state) */
+  PetscCall(PetscObjectStateIncrease((PetscObject)A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

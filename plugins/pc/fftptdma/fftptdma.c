@@ -154,16 +154,59 @@ static PetscErrorCode PCSetUp_FFTPTDMA(PC pc)
     PetscCall(PPEFFTPTDMACheckDM(dm, "the assembled operator"));
     PetscCall(PPESeparableInferFromMat(pc->pmat, dm, ff->approximate, &ff->sep));
   }
+  {
+    /* the pencils and transposes are built on the PC's communicator from the DMDA's boxes: a
+       DMDA on another communicator (an operator on PETSC_COMM_SELF in a KSP on
+       PETSC_COMM_WORLD) would only fail deep inside the transposes */
+    PetscMPIInt cmp, np, nd;
+    PetscCallMPI(MPI_Comm_compare(PetscObjectComm((PetscObject)pc), PetscObjectComm((PetscObject)dm), &cmp));
+    PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &np));
+    PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)dm), &nd));
+    PetscCheck(cmp == MPI_IDENT || cmp == MPI_CONGRUENT, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_NOTSAMECOMM, "PC fftptdma: the operator's DMDA is on a communicator of %d ranks that is not the PC's (%d ranks); create the KSP or PC on the operator's communicator", (int)nd, (int)np);
+  }
   PetscCall(PPEFFTPTDMASetUp(&ff->f, PetscObjectComm((PetscObject)pc), dm, ff->sep, ff->pgrid, ff->zsolve, ff->planner));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Whether a local array holds a NaN or an Inf: one vectorisable pass, no reduction (a - a is 0
+   for every finite a and NaN otherwise; PetscIsInfOrNanScalar() is a function call per entry,
+   which cost 30% of a 96^3 solve) */
+static PetscBool HasNonFinite(PetscInt n, const PetscScalar a[])
+{
+  int bad = 0;
+
+  for (PetscInt i = 0; i < n; i++) bad |= (PetscRealPart(a[i] - a[i]) != 0.0);
+  return (PetscBool)(bad != 0);
+}
+
 static PetscErrorCode PCApply_FFTPTDMA(PC pc, Vec x, Vec y)
 {
-  PC_FFTPTDMA *ff = (PC_FFTPTDMA *)pc->data;
+  PC_FFTPTDMA       *ff = (PC_FFTPTDMA *)pc->data;
+  const PetscScalar *ya;
+  PetscInt           n;
 
   PetscFunctionBegin;
   PetscCall(PPEFFTPTDMAApply(&ff->f, ff->sep, pc->pmat, x, y)); /* y = A^-1 x (zero mean when A is singular) */
+  /* A NaN or Inf in x (or an overflow) makes y non-finite. The PC reports it as a failure of
+     this application, so that KSPPREONLY, which tests nothing, says KSP_DIVERGED_PC_FAILED
+     instead of converged; Krylov methods see the failure at their next norm or dot product.
+     The next application starts clean (a later solve with a good right-hand side converges).
+     Local: the KSP reduces the reason over the ranks. */
+  PetscCall(VecGetLocalSize(y, &n));
+  PetscCall(VecGetArrayRead(y, &ya));
+  PetscCall(PCSetFailedReason(pc, HasNonFinite(n, ya) ? PC_SUBPC_ERROR : PC_NOERROR));
+  PetscCall(VecRestoreArrayRead(y, &ya));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Called by KSPSetUpOnBlocks() at the start of every KSPSolve(), just before the KSP reads the
+   PC's failed reason: a failure of an application in an earlier solve (a NaN right-hand side,
+   recorded again by KSPCheckNorm()) must not fail this one. Set-up errors are errors, never
+   failed reasons, so nothing else is cleared. */
+static PetscErrorCode PCSetUpOnBlocks_FFTPTDMA(PC pc)
+{
+  PetscFunctionBegin;
+  PetscCall(PCSetFailedReason(pc, PC_NOERROR));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -262,6 +305,9 @@ static PetscErrorCode PCDestroy_FFTPTDMA(PC pc)
    shift. With -ksp_type preonly it is a direct solver (relative residual about 1e-13).
    A singular operator (no Dirichlet face, no shift): the zero mode is pinned on purpose and
    the result has zero mean, consistent with the constant null space in CG and GMRES.
+   A NaN or Inf in the result (from the right-hand side) is reported as the PCFailedReason
+   PC_SUBPC_ERROR of that application: -ksp_type preonly then gives KSP_DIVERGED_PC_FAILED,
+   never converged; the next solve starts clean.
 
    References:
    ../shared/papers/000 sec. 2.2 and Appendix A; ../shared/papers/003; docs/types/fftptdma.md
@@ -280,6 +326,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_FFTPTDMA(PC pc)
 
   pc->ops->setup          = PCSetUp_FFTPTDMA;
   pc->ops->apply          = PCApply_FFTPTDMA;
+  pc->ops->setuponblocks  = PCSetUpOnBlocks_FFTPTDMA;
   pc->ops->setfromoptions = PCSetFromOptions_FFTPTDMA;
   pc->ops->view           = PCView_FFTPTDMA;
   pc->ops->reset          = PCReset_FFTPTDMA;

@@ -1,0 +1,67 @@
+#!/bin/sh
+# The bad-input and fault suite (issue 9, docs/reliability.md "Fault suite"): every case expects
+# one specific outcome and nothing may hang (60 s limit per launch; a timeout is a failure of its
+# own). The API cases (every type: grid and operator, tridiagonal batches, PC fftptdma, chebyci,
+# tileilu, KSP cbcg, bcgsfused) run inside one program per rank count, with PETSc's allocation
+# count on (-malloc_dump) for the memory case; the driver cases run ppe-solve as a user would.
+. "$srcdir/tests/lib.sh"
+solve="$bindir/src/tools/ppe-solve"
+
+for np in 1 2; do
+  PPE_TEST_TIMEOUT=60 ppe_run_tap "$np" t950-faults "$bindir/tests/t950-faults" -malloc_dump
+done
+
+# run NP OPTIONS...: ppe-solve on a small grid; sets out and rc
+run() {
+  _np=$1
+  shift
+  out=$(PPE_TEST_TIMEOUT=60 ppe_mpiexec "$_np" "$solve" -ppe_grid_n 8 "$@" 2>&1)
+  rc=$?
+}
+
+# expect_error NP "message" OPTIONS...: a non-zero exit with the message, no hang
+expect_error() {
+  _np=$1
+  _msg=$2
+  shift 2
+  if ! np_allowed "$_np"; then tap_skip "[np=$_np] ppe-solve $*"; return; fi
+  run "$_np" "$@"
+  if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+    tap_notok "[np=$_np] ppe-solve $*: hung (killed after 60 s), expected the error \"$_msg\""
+  elif [ "$rc" -ne 0 ] && echo "$out" | grep -q -- "$_msg"; then
+    tap_ok "[np=$_np] ppe-solve $*: error \"$_msg\""
+  else
+    echo "$out" | sed 's/^/# /' | head -n 20
+    tap_notok "[np=$_np] ppe-solve $*: expected an error with \"$_msg\" (exit $rc)"
+  fi
+}
+
+# expect_converged NP OPTIONS...: exit 0, a converged reason and rnorm_rel <= 1e-8 (the rtol given)
+expect_converged() {
+  _np=$1
+  shift
+  if ! np_allowed "$_np"; then tap_skip "[np=$_np] ppe-solve $*"; return; fi
+  run "$_np" -ksp_rtol 1e-8 -ppe_json "$@"
+  reason=$(echo "$out" | json_get reason)
+  rrel=$(echo "$out" | json_get rnorm_rel)
+  if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+    tap_notok "[np=$_np] ppe-solve $*: hung (killed after 60 s)"
+  elif [ "$rc" -eq 0 ] && case "$reason" in CONVERGED_*) true ;; *) false ;; esac && fle "$rrel" 1e-8; then
+    tap_ok "[np=$_np] ppe-solve $*: exit 0, $reason, rnorm_rel $rrel <= 1e-8"
+  else
+    echo "$out" | sed 's/^/# /' | head -n 20
+    tap_notok "[np=$_np] ppe-solve $*: expected exit 0 and converged with rnorm_rel <= 1e-8 (exit $rc, $reason, $rrel)"
+  fi
+}
+
+expect_error 1 "Periodic boundary conditions come in pairs: face xlo is periodic but face xhi is neumann" -ppe_bc P,N,N,N,N,N
+expect_error 2 "Periodic boundary conditions come in pairs: face zlo is dirichlet but face zhi is periodic" -ppe_bc NNNNDP -pc_type fftptdma
+expect_error 2 "fewer than 2 z points per rank in the z group" -ppe_grid_n 8,8,3 -pc_type fftptdma -pc_fftptdma_pgrid 1,2
+expect_error 1 "Helmholtz shift must be finite and >= 0" -ppe_grid_shift -1 -ksp_type cbcg
+expect_error 1 "eigenvalue interval must satisfy 0 <= lmin < lmax" -ksp_type cbcg -ksp_cbcg_eigenvalues 5,1
+expect_error 1 "eigenvalue bounds must be positive and finite" -ksp_type bcgsfused -pc_type chebyci -pc_chebyci_eigenvalues -1,4
+expect_error 1 "does not support preconditioner side RIGHT" -ksp_type cbcg -ksp_pc_side right
+expect_error 1 "tile sizes must be >= 1, got 0 x 4 x 4" -pc_type tileilu -pc_tileilu_tile 0,4,4
+expect_converged 2 -ksp_type bcgsfused -pc_type tileilu -pc_tileilu_tile 1000,1000,1000
+expect_converged 2 -ppe_bc NNNNNN -ksp_type cbcg -pc_type fftptdma
+tap_done
