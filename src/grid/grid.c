@@ -539,10 +539,12 @@ PetscErrorCode PPEGridGetFromDM(DM da, PPEGrid *grid)
 @*/
 PetscErrorCode PPEGridSetFromOptions(PPEGrid grid)
 {
-  PetscInt       n[3], nn = 3, np = 3, procs[3];
-  PetscReal      L[3], o[3], factor, shift;
-  PetscInt       nL = 3, no = 3, nbc = 6;
-  char          *bcs[6] = {NULL};
+  /* one slot more than the largest count allowed: PETSc reads at most nmax values and
+     drops the rest silently, so a wrong count must be able to show up */
+  PetscInt       n[4] = {0}, nn = 4, np = 4, procs[4] = {0};
+  PetscReal      L[4] = {0}, o[4] = {0}, factor, shift;
+  PetscInt       nL = 4, no = 4, nbc = 7;
+  char          *bcs[7] = {NULL};
   PetscBool      flg;
   PPELocation    loc;
   PPEStretchType st;
