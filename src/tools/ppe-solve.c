@@ -52,7 +52,16 @@ static PetscErrorCode GetOptions(MPI_Comm comm, Options *o)
   PetscCall(PetscStrncpy(o->asmtype, MATAIJ, sizeof(o->asmtype)));
   PetscOptionsBegin(comm, NULL, "ppe-solve options", "PPEKit");
   PetscCall(PetscOptionsEList("-ppe_problem", "Problem: mms, channel or bicgstab-paper", "PPEProblemSetGridDefaults", PPEProblemNames, 3, PPEProblemNames[0], &p, &flg));
-  if (!flg) PetscCall(PetscOptionsEList("-problem", "Short form of -ppe_problem", "PPEProblemSetGridDefaults", PPEProblemNames, 3, PPEProblemNames[0], &p, &flg));
+  {
+    /* the short form is always read, so that it is never silently ignored: given with
+       -ppe_problem, both must name the same problem */
+    PetscInt  ps = p;
+    PetscBool sflg;
+
+    PetscCall(PetscOptionsEList("-problem", "Short form of -ppe_problem", "PPEProblemSetGridDefaults", PPEProblemNames, 3, PPEProblemNames[0], &ps, &sflg));
+    PetscCheck(!flg || !sflg || ps == p, comm, PETSC_ERR_ARG_INCOMP, "-ppe_problem %s and -problem %s name different problems: give one of them", PPEProblemNames[p], PPEProblemNames[ps]);
+    if (sflg) p = ps;
+  }
   o->problem = (PPEProblemType)p;
   PetscCall(PetscOptionsEnum("-ppe_operator", "Operator: matrix-free stencil or assembled", "PPEStencilCreate", OperatorTypes, (PetscEnum)o->op, (PetscEnum *)&o->op, NULL));
   PetscCall(PetscOptionsEnum("-ppe_pmat", "Preconditioning matrix: same as the operator, matfree or aij", "KSPSetOperators", PmatTypes, (PetscEnum)o->pmat, (PetscEnum *)&o->pmat, NULL));
