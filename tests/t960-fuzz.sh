@@ -1,10 +1,11 @@
 #!/bin/sh
 # Option fuzzing of ppe-solve (tests/fuzz/ppe-fuzz.py): random combinations of every
 # documented PPEKit option and of PETSc's KSP/PC options, valid and invalid values, on
-# small grids at 1..4 ranks, three runs at a time (a launch mostly waits on MPI start-up). One TAP line per failure kind (crash,
-# timeout, exit without a PETSc message, no JSON line, false convergence, invalid value
-# accepted, ignored option) and one for the coverage of the documented options; the
-# report and the command line of every failing case come as comment lines.
+# small grids at 1..4 ranks, three runs at a time (a launch mostly waits on MPI
+# start-up). One TAP line per failure kind (crash, timeout, exit without a PETSc
+# message, no JSON line, false convergence, invalid value accepted, ignored option) and
+# one for the coverage of the documented options; the report and the command line of
+# every failing case come as comment lines.
 # PPE_FUZZ_SEED and PPE_FUZZ_CASES choose another draw; the sanitizer tree runs the
 # first 30 cases of the same seed (each launch costs about three times as much there).
 . "$srcdir/tests/lib.sh"
