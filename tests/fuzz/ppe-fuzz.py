@@ -130,7 +130,9 @@ def zlines_valid(r, c):
 
 def zlines_invalid(r, c):
     nz = c["n"][2]
+    good = zlines_valid(r, c).split(",")
     return r.choice([flist(r, [0.0, 1.0]), flist(r, [1.0 - i / nz for i in range(nz + 1)]),
+                     ",".join(good[:-1] + ["inf"]), ",".join(["nan"] + good[1:]),
                      flist(r, [0.0] * (nz + 1)), flist(r, [i / (nz + 5) for i in range(nz + 6)]), "a,b"])
 
 
