@@ -211,6 +211,7 @@ PetscErrorCode PPEGridSetOrigin(PPEGrid grid, PetscReal x0, PetscReal y0, PetscR
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
   PPEGridCheckNotSetUp(grid);
+  PetscCheck(!PetscIsInfOrNanReal(x0) && !PetscIsInfOrNanReal(y0) && !PetscIsInfOrNanReal(z0), PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_OUTOFRANGE, "The grid origin must be finite: got (%g, %g, %g)", (double)x0, (double)y0, (double)z0);
   grid->origin[0] = x0;
   grid->origin[1] = y0;
   grid->origin[2] = z0;
@@ -397,6 +398,7 @@ PetscErrorCode PPEGridSetZLines(PPEGrid grid, PetscInt n, const PetscReal z[])
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
   PPEGridCheckNotSetUp(grid);
   PetscCheck(n >= 2, PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_SIZ, "Need at least 2 z mesh lines, got %" PetscInt_FMT, n);
+  for (PetscInt m = 0; m < n; m++) PetscCheck(!PetscIsInfOrNanReal(z[m]), PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_OUTOFRANGE, "z mesh lines must be finite: line %" PetscInt_FMT " is %g", m, (double)z[m]);
   PetscCall(PetscFree(grid->zlines));
   PetscCall(PetscMalloc1(n, &grid->zlines));
   PetscCall(PetscArraycpy(grid->zlines, z, n));
@@ -539,10 +541,12 @@ PetscErrorCode PPEGridGetFromDM(DM da, PPEGrid *grid)
 @*/
 PetscErrorCode PPEGridSetFromOptions(PPEGrid grid)
 {
-  PetscInt       n[3], nn = 3, np = 3, procs[3];
-  PetscReal      L[3], o[3], factor, shift;
-  PetscInt       nL = 3, no = 3, nbc = 6;
-  char          *bcs[6] = {NULL};
+  /* one slot more than the largest count allowed: PETSc reads at most nmax values and
+     drops the rest silently, so a wrong count must be able to show up */
+  PetscInt       n[4] = {0}, nn = 4, np = 4, procs[4] = {0};
+  PetscReal      L[4] = {0}, o[4] = {0}, factor, shift;
+  PetscInt       nL = 4, no = 4, nbc = 7;
+  char          *bcs[7] = {NULL};
   PetscBool      flg;
   PPELocation    loc;
   PPEStretchType st;
@@ -605,7 +609,7 @@ PetscErrorCode PPEGridSetFromOptions(PPEGrid grid)
     PetscBool fflg;
 
     PetscCall(PetscOptionsReal("-ppe_grid_z_stretch_factor", "Clustering factor beta > 0 of the tanh stretching", "PPEGridSetZStretch", factor, &factor, &fflg));
-    PetscCheck(!fflg || factor > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "The tanh stretch factor must be positive: got -ppe_grid_z_stretch_factor %g", (double)factor);
+    PetscCheck(!fflg || (factor > 0 && PetscIsNormalReal(factor)), comm, PETSC_ERR_ARG_OUTOFRANGE, "The tanh stretch factor must be positive and finite: got -ppe_grid_z_stretch_factor %g", (double)factor);
     if (flg) PetscCall(PPEGridSetZStretch(grid, st, factor));
     else if (fflg) grid->stretch_factor = factor;
   }

@@ -52,7 +52,16 @@ static PetscErrorCode GetOptions(MPI_Comm comm, Options *o)
   PetscCall(PetscStrncpy(o->asmtype, MATAIJ, sizeof(o->asmtype)));
   PetscOptionsBegin(comm, NULL, "ppe-solve options", "PPEKit");
   PetscCall(PetscOptionsEList("-ppe_problem", "Problem: mms, channel or bicgstab-paper", "PPEProblemSetGridDefaults", PPEProblemNames, 3, PPEProblemNames[0], &p, &flg));
-  if (!flg) PetscCall(PetscOptionsEList("-problem", "Short form of -ppe_problem", "PPEProblemSetGridDefaults", PPEProblemNames, 3, PPEProblemNames[0], &p, &flg));
+  {
+    /* the short form is always read, so that it is never silently ignored: given with
+       -ppe_problem, both must name the same problem */
+    PetscInt  ps = p;
+    PetscBool sflg;
+
+    PetscCall(PetscOptionsEList("-problem", "Short form of -ppe_problem", "PPEProblemSetGridDefaults", PPEProblemNames, 3, PPEProblemNames[0], &ps, &sflg));
+    PetscCheck(!flg || !sflg || ps == p, comm, PETSC_ERR_ARG_INCOMP, "-ppe_problem %s and -problem %s name different problems: give one of them", PPEProblemNames[p], PPEProblemNames[ps]);
+    if (sflg) p = ps;
+  }
   o->problem = (PPEProblemType)p;
   PetscCall(PetscOptionsEnum("-ppe_operator", "Operator: matrix-free stencil or assembled", "PPEStencilCreate", OperatorTypes, (PetscEnum)o->op, (PetscEnum *)&o->op, NULL));
   PetscCall(PetscOptionsEnum("-ppe_pmat", "Preconditioning matrix: same as the operator, matfree or aij", "KSPSetOperators", PmatTypes, (PetscEnum)o->pmat, (PetscEnum *)&o->pmat, NULL));
@@ -381,16 +390,20 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(comm, "  per solve: %.0f global reductions, %.0f halo exchanges, %.4g bytes sent; peak memory %.1f MB per rank\n", cmax.reductions, cmax.halo_exchanges, cmax.bytes_sent, (double)mem_mb));
     if (o.json) {
       JSON       j = {NULL, 0, 0};
-      char       emaxs[32], el2s[32];
+      char       emaxs[32], el2s[32], rrels[32], rtols[32], means[32];
       int        major, minor, sub;
       PetscMPIInt rank;
 
       JSONNumber(emaxs, sizeof(emaxs), known, emax);
       JSONNumber(el2s, sizeof(el2s), known, el2);
+      /* a diverged solve (or -ksp_rtol nan) gives Inf or NaN, which JSON cannot hold: null */
+      JSONNumber(rrels, sizeof(rrels), PETSC_TRUE, rrel);
+      JSONNumber(rtols, sizeof(rtols), PETSC_TRUE, rtol);
+      JSONNumber(means, sizeof(means), PETSC_TRUE, rhs_mean);
       PetscCall(PetscGetVersionNumber(&major, &minor, &sub, NULL));
       PetscCall(JSONAppend(&j, "{\"problem\": \"%s\", \"n\": [%d, %d, %d], \"location\": \"%s\", \"bc\": \"%s\", \"stretch\": \"%s\", \"shift\": %.17g, ", PPEProblemNames[o.problem], (int)N[0], (int)N[1], (int)N[2], PPELocations[loc], bcs, PPEStretchTypes[stretch], (double)shift));
-      PetscCall(JSONAppend(&j, "\"ranks\": %d, \"procs\": [%d, %d, %d], \"operator\": \"%s\", \"pmat\": \"%s\", \"ksp\": \"%s\", \"pc\": \"%s\", \"rtol\": %.6e, ", (int)size, (int)procs[0], (int)procs[1], (int)procs[2], OperatorTypes[o.op], PmatTypes[o.pmat], ksptype, pctype, (double)rtol));
-      PetscCall(JSONAppend(&j, "\"its\": %d, \"reason\": \"%s\", \"rnorm_rel\": %.6e, \"err_max\": %s, \"err_l2\": %s, \"rhs_mean_removed\": %.6e, ", (int)its, KSPConvergedReasons[reason], (double)rrel, emaxs, el2s, (double)rhs_mean));
+      PetscCall(JSONAppend(&j, "\"ranks\": %d, \"procs\": [%d, %d, %d], \"operator\": \"%s\", \"pmat\": \"%s\", \"ksp\": \"%s\", \"pc\": \"%s\", \"rtol\": %s, ", (int)size, (int)procs[0], (int)procs[1], (int)procs[2], OperatorTypes[o.op], PmatTypes[o.pmat], ksptype, pctype, rtols));
+      PetscCall(JSONAppend(&j, "\"its\": %d, \"reason\": \"%s\", \"rnorm_rel\": %s, \"err_max\": %s, \"err_l2\": %s, \"rhs_mean_removed\": %s, ", (int)its, KSPConvergedReasons[reason], rrels, emaxs, el2s, means));
       if (inner.valid) PetscCall(JSONAppend(&j, "\"pc_its\": %d, ", (int)inner.its));
       else PetscCall(JSONAppend(&j, "\"pc_its\": null, "));
       PetscCall(JSONAppend(&j, "\"op_s\": %.6e, \"setup_s\": %.6e, \"solve_s\": %.6e, \"solve_s_min\": %.6e, \"repeat\": %d, ", (double)op_s, (double)setup_s, (double)med, (double)solve_s[0], (int)o.repeat));
@@ -402,7 +415,11 @@ int main(int argc, char **argv)
         PetscCall(KSPGetResidualHistory(ksp, &h, &nh));
         PetscCall(KSPGetNormType(ksp, &nt));
         PetscCall(JSONAppend(&j, ", \"norm_type\": \"%s\", \"history\": [", KSPNormTypes[nt]));
-        for (PetscInt i = 0; i < nh; i++) PetscCall(JSONAppend(&j, "%s%.6e", i ? ", " : "", (double)h[i]));
+        for (PetscInt i = 0; i < nh; i++) {
+          char hs[32];
+          JSONNumber(hs, sizeof(hs), PETSC_TRUE, h[i]);
+          PetscCall(JSONAppend(&j, "%s%s", i ? ", " : "", hs));
+        }
         PetscCall(JSONAppend(&j, "]"));
         if (hits.n == nh) { /* the iteration of each value (else a monitor was skipped: left out) */
           PetscCall(JSONAppend(&j, ", \"history_its\": ["));

@@ -290,8 +290,8 @@ static PetscErrorCode KSPSetUp_CBCG(KSP ksp)
 static PetscErrorCode KSPSetFromOptions_CBCG(KSP ksp, PPEOptionItems PetscOptionsObject)
 {
   KSP_CBCG *cb = (KSP_CBCG *)ksp->data;
-  PetscInt  s = cb->s, its = cb->eig_its, rep = cb->replace, two = 2;
-  PetscReal sf = cb->safety, cm = KSPCBCGCondMax(cb), eig[2] = {0, 0};
+  PetscInt  s = cb->s, its = cb->eig_its, rep = cb->replace, two = 3; /* one more than allowed: PETSc drops extra values silently */
+  PetscReal sf = cb->safety, cm = KSPCBCGCondMax(cb), eig[3] = {0, 0, 0};
   PetscBool        flg;
   KSPCBCGBasisType basis = cb->basis;
   PetscBool        single = KSPCBCGSingle(cb);

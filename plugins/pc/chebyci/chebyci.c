@@ -411,7 +411,7 @@ static PetscErrorCode PCSetFromOptions_ChebyCI(PC pc, PPEOptionItems PetscOption
   PCChebyCIMode      mode = jac->mode;
   PCChebyCIEigSource src  = jac->source;
   PetscInt           its = jac->its, est = jac->est_its, n;
-  PetscReal          v[2];
+  PetscReal          v[3] = {0, 0, 0}; /* one more than allowed: PETSc drops extra values silently */
   PetscBool          flg, wgt = jac->weighted, fuse;
 
   PetscFunctionBegin;
@@ -422,7 +422,7 @@ static PetscErrorCode PCSetFromOptions_ChebyCI(PC pc, PPEOptionItems PetscOption
   if (flg) PetscCall(PCChebyCISetIterations(pc, its));
   PetscCall(PetscOptionsEnum("-pc_chebyci_eig_source", "Eigenvalue bounds from: grid (exact), gershgorin, user, estimate (default: grid, or estimate without a grid)", "PCChebyCISetEigSource", PCChebyCIEigSources, (PetscEnum)src, (PetscEnum *)&src, &flg));
   if (flg) PetscCall(PCChebyCISetEigSource(pc, src));
-  n    = 2;
+  n    = 3;
   v[0] = jac->user[0];
   v[1] = jac->user[1];
   PetscCall(PetscOptionsRealArray("-pc_chebyci_eigenvalues", "Given bounds lmin,lmax of the iterated operator's spectrum (sets the source to user)", "PCChebyCISetEigenvalues", v, &n, &flg));
@@ -430,7 +430,7 @@ static PetscErrorCode PCSetFromOptions_ChebyCI(PC pc, PPEOptionItems PetscOption
     PetscCheck(n == 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_SIZ, "-pc_chebyci_eigenvalues needs two values lmin,lmax, got %" PetscInt_FMT, n);
     PetscCall(PCChebyCISetEigenvalues(pc, v[0], v[1]));
   }
-  n    = 2;
+  n    = 3;
   v[0] = jac->scale_set ? jac->scale[0] : PCChebyCIDefaultScale[jac->mode][0];
   v[1] = jac->scale_set ? jac->scale[1] : PCChebyCIDefaultScale[jac->mode][1];
   PetscCall(PetscOptionsRealArray("-pc_chebyci_eig_scale", "Factors min_factor,max_factor on lmin and lmax (default 100,0.9999 in modes global and nocomm, 1,1 in block; the 100 is capped at lmax/(10 lmin))", "PCChebyCISetEigScale", v, &n, &flg));

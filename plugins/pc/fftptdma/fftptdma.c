@@ -215,7 +215,7 @@ static PetscErrorCode PCSetFromOptions_FFTPTDMA(PC pc, PPEOptionItems PetscOptio
   PC_FFTPTDMA      *ff = (PC_FFTPTDMA *)pc->data;
   PCFFTPTDMAZSolve  zs = ff->zsolve;
   PCFFTPTDMAPlanner pl = ff->planner;
-  PetscInt          pg[2] = {ff->pgrid[0], ff->pgrid[1]}, n = 2;
+  PetscInt          pg[3] = {ff->pgrid[0], ff->pgrid[1], 0}, n = 3; /* a 3rd slot: PETSc drops extra values silently */
   PetscBool         flg, ap = ff->approximate;
 
   PetscFunctionBegin;

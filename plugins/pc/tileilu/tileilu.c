@@ -166,7 +166,7 @@ static PetscErrorCode PCApplyTranspose_TileILU(PC pc, Vec x, Vec y)
 static PetscErrorCode PCSetFromOptions_TileILU(PC pc, PPEOptionItems PetscOptionsObject)
 {
   PC_TileILU     *ti      = (PC_TileILU *)pc->data;
-  PetscInt        tile[3] = {ti->tile[0], ti->tile[1], ti->tile[2]}, n = 3;
+  PetscInt        tile[4] = {ti->tile[0], ti->tile[1], ti->tile[2], 0}, n = 4; /* a 4th slot: PETSc drops extra values silently */
   PCTileILULayout layout  = ti->layout;
   PetscBool       flg, fuse = ti->fuse;
 
