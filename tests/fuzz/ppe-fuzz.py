@@ -22,7 +22,10 @@ Failures:
   bad-input-accepted an invalid value of an option that the run used (the option is
                    not in -options_left's unused list) and the run exited 0;
   ignored-option   a PPEKit option of the type in use (or a -ppe_ option) that
-                   -options_left reports as never read.
+                   -options_left reports as never read;
+  memcheck         tests/lib.sh's memory-check ledger of the run is not empty: a
+                   sanitizer or valgrind report, or memory that PETSc's -malloc_dump
+                   lists as never freed.
 
 False convergence.  Every run gets -ksp_view; the outer KSP's line "using X norm type
 for convergence test" says which norm the convergence test saw.  rnorm_rel in the JSON
@@ -63,6 +66,7 @@ import re
 import shlex
 import subprocess
 import sys
+import tempfile
 import time
 
 # ---------------------------------------------------------------------------------
@@ -338,6 +342,10 @@ def classify(res, args, invalid, case):
     rc, out = res[0], res[1]
     if rc in (124, 137):
         return "FAIL-timeout", f"exit {rc}", ""
+    if res[3]:
+        # lib.sh's ledger: a sanitizer or valgrind report (exit 23), or PETSc's list of memory
+        # not freed at PetscFinalize (-malloc_dump)
+        return "FAIL-memcheck", "memory check", res[3].splitlines()[0][:120]
     m = re.search(r"(ERROR: AddressSanitizer|runtime error:|ERROR: LeakSanitizer)", out)
     if m:
         return "FAIL-crash", "sanitizer", m.group(0)
@@ -455,11 +463,19 @@ def classify(res, args, invalid, case):
 
 
 def run_case(launcher, solve, np_, args, timeout):
+    """runs one case through ppe_mpiexec; returns (exit status, output, seconds, memory-check ledger)"""
     cmd = ["sh", "-c", '. "$0"; ppe_mpiexec "$@"', launcher, str(np_), solve] + args
-    env = dict(os.environ, PPE_TEST_TIMEOUT=str(timeout))
+    fd, ledger = tempfile.mkstemp(prefix="ppe-fuzz-", suffix=".memcheck")
+    os.close(fd)
+    env = dict(os.environ, PPE_TEST_TIMEOUT=str(timeout), PPE_LEDGER=ledger)
     t0 = time.time()
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), time.time() - t0
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+        with open(ledger) as f:
+            memcheck = f.read().strip()
+    finally:
+        os.unlink(ledger)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), time.time() - t0, memcheck
 
 
 def main():
@@ -539,7 +555,7 @@ def main():
         for s, n in sorted(sub[kind].items(), key=lambda t: (-t[1], t[0])):
             print(f"{P}    {n:4d}  {s}")
     fkinds = ["FAIL-crash", "FAIL-timeout", "FAIL-exit-no-message", "FAIL-no-json", "FAIL-false-convergence",
-              "FAIL-bad-input-accepted", "FAIL-ignored-option"]
+              "FAIL-bad-input-accepted", "FAIL-ignored-option", "FAIL-memcheck"]
     print(f"{P}failures: {sum(counts[f] for f in fkinds)}")
     for fk in fkinds:
         print(f"{P}    {counts[fk]:4d}  {fk[5:]}")
