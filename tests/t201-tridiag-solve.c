@@ -484,6 +484,16 @@ static PetscErrorCode CheckCounts(MPI_Comm comm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Whether long double carries more bits than double at run time: the reference of the weakly
+   dominant family refines LAPACK's solution with long double residuals. valgrind runs x87
+   80-bit arithmetic in 64 bits (t980), where that refinement gains nothing. */
+static PetscBool LongDoubleIsExtended(void)
+{
+  volatile long double one = 1.0L, tiny = (long double)PETSC_MACHINE_EPSILON / 4;
+
+  return (PetscBool)(one + tiny != one);
+}
+
 int main(int argc, char **argv)
 {
   MPI_Comm   comm;
@@ -504,7 +514,13 @@ int main(int argc, char **argv)
   comm = PETSC_COMM_WORLD;
   PetscCall(PPEKitInitializePackage());
   PetscCall(PetscLogDefaultBegin());
-  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) PetscCall(CheckCase(comm, &cases[i]));
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    if (cases[i].fam == FAM_WEAK && !LongDoubleIsExtended()) {
+      PetscCall(PetscPrintf(comm, "ok - %s: every method # SKIP long double has no more precision than double in this run (valgrind computes x87 80-bit arithmetic in 64 bits): the reference cannot reach 1e-12 on this ill-conditioned family\n", cases[i].name));
+      continue;
+    }
+    PetscCall(CheckCase(comm, &cases[i]));
+  }
   PetscCall(CheckCounts(comm));
   PetscCall(PetscFinalize());
   return 0;
