@@ -2,13 +2,15 @@
 # PPEKit quick start, step 2: the whole test suite.
 #
 #   1. ./setup.sh --no-run (installs missing Debian packages, builds build/)
-#   2. make check in build/ (unit tests, MPI tests at 1, 2, 3, 4 and 8 ranks)
+#   2. make check in build/ (unit tests, MPI tests at 1, 2, 3, 4 and 8 ranks, the fault suite,
+#      300 fuzzed option sets, determinism across rank counts, valgrind memcheck)
 #   3. a second tree, build-asan/, with -fsanitize=address,undefined: unit tests
 #      and the 1- and 2-rank tests (more ranks show as skipped)
 #   4. a user program (examples/embed.c) built against the installed package with
 #      pkg-config ppekit, run on 2 ranks
 #   5. make distcheck (the release tarball builds and passes make check; its check runs
-#      the 1- and 2-rank cases, the full rank set having run in step 2)
+#      the 1- and 2-rank cases and skips the long hardening tests, fuzzing, determinism
+#      and valgrind, all of which ran in step 2)
 #
 # Ends with one line "N passed, N failed[, N skipped]" summing every test that ran
 # (the installed-package check and distcheck count as one each) and exits non-zero if
@@ -40,7 +42,7 @@ count() {
 
 echo "== make check (build/)"
 rm -f build/test-suite.log
-make -C build -j"$jobs" check > build/check.out 2>&1
+PPE_REQUIRE_VALGRIND=yes make -C build -j"$jobs" check > build/check.out 2>&1
 count build
 
 echo "== sanitizer tree (build-asan/): -fsanitize=address,undefined, 1 and 2 ranks"
@@ -73,8 +75,8 @@ else
   echo "$embed_out" | tail -n 20
 fi
 
-echo "== make distcheck (its make check: 1 and 2 ranks)"
-if PPE_TEST_MAX_NP=2 make -C build -j"$jobs" distcheck > build/distcheck.out 2>&1; then
+echo "== make distcheck (its make check: 1 and 2 ranks, without the long hardening tests)"
+if PPE_TEST_MAX_NP=2 PPE_TEST_LIGHT=yes make -C build -j"$jobs" distcheck > build/distcheck.out 2>&1; then
   pass=$((pass + 1))
   grep -A1 'archives ready' build/distcheck.out | tail -n 1
 else

@@ -54,6 +54,16 @@ tap_done() {
   exit 0
 }
 
+# light_skip WHAT: with PPE_TEST_LIGHT=yes (run-tests.sh's make distcheck, whose make check
+# repeats the suite on the release tarball after build/ ran all of it) a long hardening
+# test shows as one skip and stops
+light_skip() {
+  if [ "${PPE_TEST_LIGHT:-no}" = yes ]; then
+    tap_skip "$*: PPE_TEST_LIGHT=yes (make distcheck; the full test ran in build/)"
+    tap_done
+  fi
+}
+
 # np_allowed N: whether N ranks run in this tree
 np_allowed() { [ "$1" -le "$PPE_TEST_MAX_NP" ]; }
 
@@ -62,7 +72,8 @@ np_allowed() { [ "$1" -le "$PPE_TEST_MAX_NP" ]; }
 # (8 ranks on 2 cores), and kills anything that hangs.
 # Standard output is passed on when the program has ended (it is scanned for PETSc's list of
 # unfreed memory); standard error as it comes. PPE_VALGRIND=yes runs each rank under
-# valgrind's memcheck (tests/valgrind.supp; not in the sanitizer tree).
+# valgrind's memcheck (tests/valgrind.supp; not in the sanitizer tree; leaks only with
+# PPE_VALGRIND_LEAK_CHECK=full, where OpenMPI's own show up).
 ppe_mpiexec() {
   _pm_np=$1
   shift
@@ -70,7 +81,7 @@ ppe_mpiexec() {
     set -- "$abs_top_builddir/libtool" --mode=execute env "LD_PRELOAD=$PPE_ASAN_RUNTIME $ppe_keepdso" "$@"
   elif [ "${PPE_VALGRIND:-no}" = yes ]; then
     set -- "$abs_top_builddir/libtool" --mode=execute "$VALGRIND" -q --error-exitcode=$PPE_MEMCHECK_EXIT \
-      --num-callers=40 --suppressions="$abs_top_srcdir/tests/valgrind.supp" \
+      --leak-check="${PPE_VALGRIND_LEAK_CHECK:-no}" --num-callers=40 --suppressions="$abs_top_srcdir/tests/valgrind.supp" \
       ${PPE_MPI_VALGRIND_SUPP:+--suppressions="$PPE_MPI_VALGRIND_SUPP"} "$@"
   fi
   _pm_out=$(mktemp)

@@ -9,6 +9,7 @@
 # PPE_FUZZ_SEED and PPE_FUZZ_CASES choose another draw; the sanitizer tree runs the
 # first 30 cases of the same seed (each launch costs about three times as much there).
 . "$srcdir/tests/lib.sh"
+light_skip "option fuzzing"
 seed=${PPE_FUZZ_SEED:-960}
 if [ "$PPE_SANITIZERS" = yes ]; then
   cases=${PPE_FUZZ_CASES:-30}
