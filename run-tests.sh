@@ -19,6 +19,9 @@ set -uo pipefail
 cd "$(dirname "$0")"
 top=$PWD
 jobs=$(nproc)
+t0=$(date +%s)
+# elapsed: seconds since the start, printed with each step (CI's time budget)
+elapsed() { echo "$(($(date +%s) - t0)) s"; }
 
 ./setup.sh --no-run || { echo "0 passed, 1 failed"; exit 1; }
 
@@ -40,12 +43,12 @@ count() {
   grep -E '^(FAIL|ERROR|XPASS):' "$log" | head -n 40
 }
 
-echo "== make check (build/)"
+echo "== make check (build/) [at $(elapsed)]"
 rm -f build/test-suite.log
 PPE_REQUIRE_VALGRIND=yes make -C build -j"$jobs" check > build/check.out 2>&1
 count build
 
-echo "== sanitizer tree (build-asan/): -fsanitize=address,undefined, 1 and 2 ranks"
+echo "== sanitizer tree (build-asan/): -fsanitize=address,undefined, 1 and 2 ranks [at $(elapsed)]"
 mkdir -p build-asan
 (
   cd build-asan
@@ -59,7 +62,7 @@ mkdir -p build-asan
 ) || fail=$((fail + 1))
 count build-asan
 
-echo "== installed package: examples/embed.c built with pkg-config ppekit, run on 2 ranks"
+echo "== installed package: examples/embed.c built with pkg-config ppekit, run on 2 ranks [at $(elapsed)]"
 embed_out=$(
   export PKG_CONFIG_PATH="$top/install/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
@@ -75,7 +78,7 @@ else
   echo "$embed_out" | tail -n 20
 fi
 
-echo "== make distcheck (its make check: 1 and 2 ranks, without the long hardening tests)"
+echo "== make distcheck (its make check: 1 and 2 ranks, without the long hardening tests) [at $(elapsed)]"
 if PPE_TEST_MAX_NP=2 PPE_TEST_LIGHT=yes make -C build -j"$jobs" distcheck > build/distcheck.out 2>&1; then
   pass=$((pass + 1))
   grep -A1 'archives ready' build/distcheck.out | tail -n 1
@@ -85,6 +88,7 @@ else
   tail -n 40 build/distcheck.out
 fi
 
+echo "== done [at $(elapsed)]"
 summary="$pass passed, $fail failed"
 [ "$skip" -gt 0 ] && summary="$summary, $skip skipped"
 echo "$summary"
