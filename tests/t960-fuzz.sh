@@ -17,8 +17,8 @@ if [ "$PPE_SANITIZERS" = yes ]; then
 else
   cases=${PPE_FUZZ_CASES:-300}
 fi
-PPE_TEST_TIMEOUT=${PPE_TEST_TIMEOUT_FUZZ:-60} python3 "$srcdir/tests/fuzz/ppe-fuzz.py" --tap \
-  --seed "$seed" --cases "$cases" --jobs 3 --timeout "${PPE_TEST_TIMEOUT_FUZZ:-60}" \
+PPE_TEST_TIMEOUT=${PPE_TEST_TIMEOUT_FUZZ:-120} python3 "$srcdir/tests/fuzz/ppe-fuzz.py" --tap \
+  --seed "$seed" --cases "$cases" --jobs 2 --timeout "${PPE_TEST_TIMEOUT_FUZZ:-120}" \
   --builddir "$abs_top_builddir" --srcdir "$srcdir" --max-np "$PPE_TEST_MAX_NP"
 rc=$?
 # every launch had its own ledger, checked by the fuzzer (failure kind memcheck); this

@@ -381,7 +381,9 @@ def classify(res, args, invalid, case):
                     break
             if cls != "?":
                 break
-        if cls.startswith("Unknown option"):
+        if cls == "?":
+            cls = "(class not parsed: the ranks' error lines interleaved)"
+        elif cls.startswith("Unknown option"):
             cls, msg = "unknown value of a list option", cls
         elif cls.startswith("See https://petsc.org/release/overview/linear_solve_table"):
             cls = "no factorization for the matrix type"
