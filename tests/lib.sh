@@ -69,7 +69,13 @@ np_allowed() { [ "$1" -le "$PPE_TEST_MAX_NP" ]; }
 
 # ppe_mpiexec N prog args...: the only way tests start MPI programs. Allows root,
 # oversubscribes the two cores, keeps OpenMPI on shared memory, yields when idle
-# (8 ranks on 2 cores), and kills anything that hangs.
+# (8 ranks on 2 cores), and kills anything that hangs. Two settings keep launches short:
+# - the ob1 messaging layer and no UCX one-sided component: UCX's start-up probe costs
+#   0.2 s of idle time in every MPI_Init (0.31 s against 0.10 s for an empty MPI program on
+#   our machines); on one node ob1 talks over shared memory (vader) anyway;
+# - no grace period between SIGTERM and SIGKILL when a rank calls MPI_Abort (PETSc's
+#   error exit): OpenMPI otherwise waits 1 s before it ends the job. The aborting rank has
+#   printed its error by then, and the other ranks are being killed in either case.
 # Standard output is passed on when the program has ended (it is scanned for PETSc's list of
 # unfreed memory); standard error as it comes. PPE_VALGRIND=yes runs each rank under
 # valgrind's memcheck (tests/valgrind.supp; not in the sanitizer tree; leaks only with
@@ -86,8 +92,8 @@ ppe_mpiexec() {
   fi
   _pm_out=$(mktemp)
   OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-    OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none \
-    OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
+    OMPI_MCA_pml=ob1 OMPI_MCA_osc=^ucx OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none \
+    OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_odls_base_sigkill_timeout=0 \
     timeout -k 10 "${PPE_TEST_TIMEOUT:-300}" "$MPIEXEC" --oversubscribe -n "$_pm_np" "$@" > "$_pm_out"
   _pm_rc=$?
   cat "$_pm_out"
