@@ -5,10 +5,10 @@
 . "$srcdir/tests/lib.sh"
 out=${TMPDIR:-/tmp}/ppe-t505.$$
 export PPE_STUDY_PATH="$srcdir/studies"
-OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader \
-  OMPI_MCA_btl_vader_single_copy_mechanism=none \
-  timeout 300 "$bindir/src/tools/ppe-study" "$srcdir/tests/studies/faults.study" -o "$out" \
-  --solve "$bindir/src/tools/ppe-solve" > "$out.log" 2>&1
+# its runs start through ppe_mpiexec (tests/ppe-mpiexec.sh), like every launch of the tests
+export PPE_PARENT_LEDGER="$ppe_ledger"
+timeout 300 "$bindir/src/tools/ppe-study" "$srcdir/tests/studies/faults.study" -o "$out" \
+  --solve "$bindir/src/tools/ppe-solve" --mpiexec "sh '$srcdir/tests/ppe-mpiexec.sh'" > "$out.log" 2>&1
 rc=$?
 sed 's/^/# /' "$out.log" | tail -n 12
 tap_check $rc "ppe-study completes the faults study (exit $rc)"
