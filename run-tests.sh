@@ -6,9 +6,13 @@
 #      300 fuzzed option sets, determinism across rank counts, valgrind memcheck)
 #   3. a second tree, build-asan/, with -fsanitize=address,undefined: unit tests
 #      and the 1- and 2-rank tests (more ranks show as skipped)
-#   4. a user program (examples/embed.c) built against the installed package with
+#   4. the device back ends: build-cuda/ and build-hip/ configured --with-cuda (nvcc, sm_80
+#      and sm_90) and --with-hip (Debian's hipcc, gfx90a), every device file compiled and
+#      linked; their tests t191-t195 run there (no GPU here: -ppe_backend cuda|hip must
+#      fail cleanly, auto must fall back to the host, the emulation must match the host)
+#   5. a user program (examples/embed.c) built against the installed package with
 #      pkg-config ppekit, run on 2 ranks with PETSc's leak list (-malloc_dump) empty
-#   5. make distcheck (the release tarball builds and passes make check; its check runs
+#   6. make distcheck (the release tarball builds and passes make check; its check runs
 #      the 1- and 2-rank cases and skips the long hardening tests, fuzzing, determinism
 #      and valgrind, all of which ran in step 2)
 #
@@ -26,6 +30,9 @@ elapsed() { echo "$(($(date +%s) - t0)) s"; }
 ./setup.sh --no-run || { echo "0 passed, 1 failed"; exit 1; }
 
 pass=0 fail=0 skip=0
+# the tests of the device trees (step 4)
+device_tests="tests/t191-device-stencil.sh tests/t192-device-tridiag.sh tests/t193-device-krylov.sh tests/t194-backend.sh tests/t195-device-fft.sh"
+device_programs="tests/t191-device-stencil tests/t192-device-tridiag tests/t193-device-krylov tests/t195-device-fft"
 # count BUILD_DIR: add the summary of BUILD_DIR/test-suite.log to the totals
 count() {
   local log="$1/test-suite.log" p f s
@@ -66,6 +73,23 @@ mkdir -p build-asan
   exit 0
 ) || fail=$((fail + 1))
 count build-asan
+
+echo "== device back ends: --with-cuda and --with-hip builds, no-device checks [at $(elapsed)]"
+for be in cuda hip; do
+  (
+    mkdir -p build-$be
+    cd build-$be
+    if [ ! -f Makefile ] || [ ../configure -nt config.status ]; then
+      # the host code at -O1: this tree checks the device build, the host one is timed above
+      ../configure --with-$be CFLAGS="-g -O1" > configure.out || { cat configure.out; exit 1; }
+    fi
+    make -j"$jobs" > make.out 2>    make -j"$jobs" libppekit.la src/tools/ppe-solve > make.out 2>&11 || { tail -n 40 make.out; exit 1; }
+    rm -f test-suite.log
+    make -j"$jobs" check TESTS="$device_tests" check_PROGRAMS="$device_programs" > check.out 2>&1
+    exit 0
+  ) || fail=$((fail + 1))
+  count build-$be
+done
 
 echo "== installed package: examples/embed.c built with pkg-config ppekit, run on 2 ranks [at $(elapsed)]"
 embed_out=$(

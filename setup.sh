@@ -16,12 +16,13 @@ run_main=yes
 [ "${1:-}" = "--no-run" ] && run_main=no
 
 # Every package the build, the tests and the tools use; nothing from elsewhere. hipcc
-# (Debian's HIP compiler) is there for the compile check of the device kernel bodies;
+# (Debian's HIP compiler) and libvkfft-dev (VkFFT, the HIP back end's FFT) are there for the
+# compile check of the device back ends;
 # python3-matplotlib draws the residual histories of the studies (examples/study/);
 # valgrind runs the memcheck tests (t980, t981).
 packages="build-essential autoconf automake libtool pkg-config make gawk python3
           python3-matplotlib petsc-dev libhypre-dev libfftw3-dev libfftw3-mpi-dev openmpi-bin
-          hipcc valgrind"
+          hipcc libvkfft-dev valgrind"
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

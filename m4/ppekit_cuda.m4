@@ -33,9 +33,11 @@ AC_DEFUN([PPE_CUDA_CHECK], [
     done
     AS_IF([test -z "$ppe_cuda_libdir"],
           [AC_MSG_ERROR([nvcc found ($NVCC) but no libcudart.so under $ppe_cuda_root/lib64: incomplete CUDA toolkit])])
+    AS_IF([test ! -f "$ppe_cuda_libdir/libcufft.so" || test ! -f "$ppe_cuda_root/include/cufft.h"],
+          [AC_MSG_ERROR([no cuFFT (libcufft.so, cufft.h) in the CUDA toolkit at $ppe_cuda_root: PC fftptdma's device transforms need it])])
     CUDA_CPPFLAGS="-I$ppe_cuda_root/include"
     dnl Never -lcuda: machines without a driver only have a stub of it.
-    CUDA_LIBS="-L$ppe_cuda_libdir -Wl,-rpath,$ppe_cuda_libdir -lcudart -lstdc++"
+    CUDA_LIBS="-L$ppe_cuda_libdir -Wl,-rpath,$ppe_cuda_libdir -lcufft -lcudart -lstdc++"
     NVCCFLAGS="-O3 -std=c++17 -Xcompiler -fPIC --fmad=false"
     for ppe_sm in `echo $with_cuda_arch | tr ',' ' '`; do
       NVCCFLAGS="$NVCCFLAGS -gencode arch=compute_$ppe_sm,code=sm_$ppe_sm"

@@ -39,6 +39,18 @@ _PPEEOF
           [AC_MSG_RESULT([yes])],
           [AC_MSG_RESULT([no]); AC_MSG_ERROR([$HIPCC cannot compile for $with_hip_arch (see config.log)])])
     rm -f conftest.hip.cxx conftest.o
+    dnl VkFFT (header-only, Debian: libvkfft-dev) does PC fftptdma's device transforms.
+    AC_MSG_CHECKING([for vkFFT.h (VkFFT)])
+    cat > conftest.hip.cxx <<_PPEEOF
+#define VKFFT_BACKEND 2
+#include <hip/hiprtc.h>
+#include <vkFFT.h>
+int ppe_vk(void) { VkFFTApplication app = {}; deleteVkFFT(&app); return 0; }
+_PPEEOF
+    AS_IF([$HIPCC $HIPCCFLAGS -x hip -c conftest.hip.cxx -o conftest.o >&AS_MESSAGE_LOG_FD 2>&1],
+          [AC_MSG_RESULT([yes])],
+          [AC_MSG_RESULT([no]); AC_MSG_ERROR([--with-hip needs VkFFT's header vkFFT.h with its HIP back end (Debian: apt-get install libvkfft-dev; see config.log)])])
+    rm -f conftest.hip.cxx conftest.o
     HIP_LIBS="-lamdhip64 -lstdc++"
     ppe_have_hip=yes
     AC_DEFINE([PPE_HAVE_HIP], [1], [HIP back end built])

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <petscmat.h>
+#include <ppekit/sys.h>
 #include <ppekit/grid.h>
 
 #define MATPPESTENCIL "ppestencil"
@@ -28,6 +29,8 @@ PETSC_EXTERN PetscErrorCode PPEStencilSetGrid(Mat, PPEGrid);
 PETSC_EXTERN PetscErrorCode PPEStencilGetGrid(Mat, PPEGrid *);
 PETSC_EXTERN PetscErrorCode PPEStencilSetOverlap(Mat, PetscBool);
 PETSC_EXTERN PetscErrorCode PPEStencilGetOverlap(Mat, PetscBool *);
+PETSC_EXTERN PetscErrorCode PPEStencilSetBackend(Mat, PPEBackend);
+PETSC_EXTERN PetscErrorCode PPEStencilGetBackend(Mat, PPEBackend *);
 PETSC_EXTERN PetscErrorCode PPEStencilAttachNullSpace(PPEGrid, Mat);
 PETSC_EXTERN PetscErrorCode MatCreate_PPEStencil(Mat);
 

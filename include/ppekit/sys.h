@@ -36,3 +36,29 @@ typedef struct {
 PETSC_EXTERN PetscErrorCode PPECountersGet(PPECounters *);
 PETSC_EXTERN PetscErrorCode PPECountersDiff(const PPECounters *, const PPECounters *, PPECounters *);
 PETSC_EXTERN PetscErrorCode PPEKitGetVersion(char[], size_t);
+
+/*E
+   PPEBackend - where PPEKit's kernels run
+
+$  PPE_BACKEND_HOST - the host back end (default where no device back end has a device)
+$  PPE_BACKEND_CUDA - NVIDIA GPUs (configure --with-cuda)
+$  PPE_BACKEND_HIP  - AMD GPUs (configure --with-hip)
+$  PPE_BACKEND_EMU  - the device launch code with every GPU thread run by a host loop: the
+$                     code path of the device back ends, testable without a GPU (always built)
+
+   Level: intermediate
+
+.seealso: PPEBackendGetDefault(), PPEStencilSetBackend()
+E*/
+typedef enum {
+  PPE_BACKEND_HOST,
+  PPE_BACKEND_CUDA,
+  PPE_BACKEND_HIP,
+  PPE_BACKEND_EMU
+} PPEBackend;
+PETSC_EXTERN const char *const PPEBackends[];
+
+PETSC_EXTERN PetscErrorCode PPEBackendGetDefault(MPI_Comm, PPEBackend *);
+PETSC_EXTERN PetscErrorCode PPEBackendFromString(MPI_Comm, const char[], PPEBackend *);
+PETSC_EXTERN PetscErrorCode PPEBackendCheck(MPI_Comm, PPEBackend);
+PETSC_EXTERN PetscErrorCode PPEBackendGetDeviceName(PPEBackend, char[], size_t);

@@ -37,6 +37,8 @@
 */
 #pragma once
 
+#include <ppekit/sys.h>
+
 #include <petscsys.h>
 #include <petscviewer.h>
 #include <ppekit/grid.h>
@@ -97,3 +99,4 @@ PETSC_EXTERN PetscErrorCode PPETridiagGetLineMethods(PPETridiag, PetscInt *, Pet
 PETSC_EXTERN PetscErrorCode PPETridiagGetCommCounts(PPETridiag, PetscInt *, PetscLogDouble *, PetscLogDouble *);
 PETSC_EXTERN PetscErrorCode PPETridiagResetCommCounts(PPETridiag);
 PETSC_EXTERN PetscErrorCode PPETridiagGetCommModel(PPETridiag, PetscLogDouble *, PetscLogDouble *);
+PETSC_EXTERN PetscErrorCode PPETridiagSetBackend(PPETridiag, PPEBackend);

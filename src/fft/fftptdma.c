@@ -114,6 +114,13 @@ PetscErrorCode PPEFFTPTDMAApply(PPEFFTPTDMA *f, const PPESeparable *sep, Mat A, 
     PetscCall(VecAYPX(f->work, -1.0, b));    /* box rows: b - A_box,out xout */
     rhs = f->work;
   }
+  if (f->backend != PPE_BACKEND_HOST) { /* the same steps on the device (fftdevice.c) */
+    if (f->box) PetscCall(VecCopy(f->xout, x));
+    PetscCall(PPEFFTPTDMAApplyDevice(f, rhs, x));
+    f->solves++;
+    PetscCall(PetscLogEventEnd(PPE_FFTPTDMAApply, 0, 0, 0, 0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(ForwardX(f, rhs));
   if (f->P[0] > 1) PetscCall(PPETransposeForward(&f->txy, f->xbuf, f->ybuf));
   PetscCall(Execute(f->plan[1][0], PPE_FFTPTDMAFFTyFwd));
@@ -195,6 +202,8 @@ PetscErrorCode PPEFFTPTDMAView(PPEFFTPTDMA *f, PetscViewer viewer)
   PetscCall(PPEFFTPTDMAGetCommCounts(f, cnt, mod));
   PetscCall(MPIU_Allreduce(mod, tot, 3, MPIU_PETSCLOGDOUBLE, MPI_SUM, f->comm));
   PetscCall(PetscViewerASCIIPrintf(viewer, "bytes per solve to other ranks (all ranks): redistribution %.0f, x-y transposes %.0f, z %.0f\n", tot[0], tot[1], tot[2]));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "FFTW planner: %s\n", PCFFTPTDMAPlanners[f->planner]));
+  if (f->backend == PPE_BACKEND_HOST) PetscCall(PetscViewerASCIIPrintf(viewer, "FFTW planner: %s\n", PCFFTPTDMAPlanners[f->planner]));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "device transforms: pre pass, %s batched complex DFT, post pass (src/kernels/fft.h); pencils resident on the device\n", f->backend == PPE_BACKEND_CUDA ? "cuFFT" : f->backend == PPE_BACKEND_HIP ? "VkFFT" : "FFTW (emulation)"));
+  PetscCall(PPEBackendView(f->backend, viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -240,6 +240,7 @@ static PetscErrorCode SetUpOperator(PPEFFTPTDMA *f, DM da, const PPESeparable *s
     f->specproj = (PetscBool)(PetscAbsReal(up - dn) <= 1e-13 * PetscMax(PetscAbsReal(up), PetscAbsReal(dn)));
   }
   PetscCall(SetUpZ(f, sep));
+  PetscCall(PPETridiagGetBackendUsed(f->td, &f->backend)); /* -ppe_backend: the transforms run where the z solve does */
   {
     PetscInt       solves;
     PetscLogDouble bytes, msgs;
@@ -259,6 +260,7 @@ static PetscErrorCode SetUpOperator(PPEFFTPTDMA *f, DM da, const PPESeparable *s
 static PetscErrorCode ResetOperator(PPEFFTPTDMA *f)
 {
   PetscFunctionBegin;
+  PetscCall(PPEFFTPTDMADeviceDestroy(f));
   PetscCall(PPETridiagDestroy(&f->td));
   PetscCall(PetscFree(f->lam[0]));
   PetscCall(PetscFree(f->lam[1]));

@@ -524,4 +524,23 @@ PPE_TD_HD void ppe_td_recon_fly(ppe_td_lanes R, long m, ppe_td_coefs K, ppe_td_a
   ppe_td_recon_ends(R, m, x0, x1, d);
 }
 
+/* The kernels of one call of a back end (host or device launcher). */
+typedef enum {
+  PPE_TD_K_THOMAS,  /* Thomas, whole line on this rank */
+  PPE_TD_K_PTHOMAS, /* periodic Thomas */
+  PPE_TD_K_REDUCE,  /* local reduction to the boundary rows (ptdma, distd2) */
+  PPE_TD_K_RECON,   /* reconstruction from the boundary unknowns */
+  PPE_TD_K_NUM
+} PPETdKernel;
+
+/* The arrays of one kernel call, as views of its first group. */
+typedef struct {
+  ppe_td_carr a, e, c, w, shift, mask; /* coefficients (fly kernels; e: excess of the diagonal) */
+  ppe_td_carr ip, q, al, be, last;     /* factors (pre kernels); last: 1/p_{n-1} or sinv, per lane */
+  ppe_td_arr  d;                       /* the data */
+  ppe_td_arr  r0, r1;                  /* reduce: boundary right-hand sides, per lane */
+  ppe_td_carr x0, x1;                  /* recon: boundary unknowns, per lane */
+  ppe_td_arr  s, t, u;                 /* scratch of the fly kernels, block-local */
+} PPETdArgs;
+
 #endif

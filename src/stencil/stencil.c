@@ -17,6 +17,7 @@
    The operator is symmetric, so MatMultTranspose is MatMult.
 */
 #include <ppekit/private/stencilimpl.h>
+#include <ppekit/private/deviceimpl.h>
 
 /* Table of the box and its neighbours on this rank. */
 PetscErrorCode PPEStencilBoxSetUp(PPEGrid grid, PPEStencilBox *B)
@@ -120,17 +121,39 @@ PetscErrorCode PPEStencilHaloSetUp(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   PPEStencilRunSetUp - an application of the full operator (halo faces st->faces) on
+   arrays xa -> ya, on the matrix's back end (its device data made at the first use)
+*/
+PetscErrorCode PPEStencilRunSetUp(Mat A, const double *xa, double *ya, PPEStencilRun *R)
+{
+  Mat_PPEStencil *st = (Mat_PPEStencil *)A->data;
+
+  PetscFunctionBegin;
+  if (st->backend != PPE_BACKEND_HOST && !st->dev) PetscCall(PPEStencilDevCreate(st->backend, &st->box, &st->faces, st->halo, (size_t)st->nhalo, &st->dev));
+  PetscCall(PetscMemzero(R, sizeof(*R)));
+  R->box   = &st->box;
+  R->dev   = st->dev;
+  R->x     = xa;
+  R->faces = &st->faces;
+  R->hbase = st->halo;
+  R->y     = ya;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatMult_PPEStencil(Mat A, Vec x, Vec y)
 {
   Mat_PPEStencil    *st = (Mat_PPEStencil *)A->data;
   const PetscScalar *xa;
   PetscScalar       *ya;
+  PPEStencilRun      R;
 
   PetscFunctionBegin;
   PetscCheck(st->grid, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "No grid: create the operator with PPEStencilCreate() or call PPEStencilSetGrid()");
   PetscCall(PetscLogEventBegin(PPE_StencilMult, A, x, y, 0));
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArrayWrite(y, &ya));
+  PetscCall(PPEStencilRunSetUp(A, xa, ya, &R));
   if (st->has_halo) PetscCall(PetscSFBcastBegin(st->sf, MPIU_SCALAR, xa, st->halo, MPI_REPLACE));
   if (!st->overlap && st->has_halo) {
     PetscCall(PetscLogEventBegin(PPE_StencilHalo, A, 0, 0, 0));
@@ -138,7 +161,7 @@ static PetscErrorCode MatMult_PPEStencil(Mat A, Vec x, Vec y)
     PetscCall(PetscLogEventEnd(PPE_StencilHalo, A, 0, 0, 0));
   }
   PetscCall(PetscLogEventBegin(PPE_StencilCore, A, 0, 0, 0));
-  PPEStencilApply_Host(&st->box, xa, &st->faces, ya, PPE_STENCIL_CORE);
+  PetscCall(PPEStencilRunCore(&R));
   PetscCall(PetscLogEventEnd(PPE_StencilCore, A, 0, 0, 0));
   if (st->overlap && st->has_halo) {
     PetscCall(PetscLogEventBegin(PPE_StencilHalo, A, 0, 0, 0));
@@ -146,7 +169,7 @@ static PetscErrorCode MatMult_PPEStencil(Mat A, Vec x, Vec y)
     PetscCall(PetscLogEventEnd(PPE_StencilHalo, A, 0, 0, 0));
   }
   PetscCall(PetscLogEventBegin(PPE_StencilSurf, A, 0, 0, 0));
-  PPEStencilApply_Host(&st->box, xa, &st->faces, ya, PPE_STENCIL_SURFACE);
+  PetscCall(PPEStencilRunSurface(&R));
   PetscCall(PetscLogEventEnd(PPE_StencilSurf, A, 0, 0, 0));
   PetscCall(VecRestoreArrayRead(x, &xa));
   PetscCall(VecRestoreArrayWrite(y, &ya));
@@ -194,6 +217,7 @@ static PetscErrorCode MatDuplicate_PPEStencil(Mat A, MatDuplicateOption op, Mat 
   PetscFunctionBegin;
   PetscCall(PPEStencilCreate(st->grid, B));
   PetscCall(PPEStencilSetOverlap(*B, st->overlap));
+  PetscCall(PPEStencilSetBackend(*B, st->backend));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -207,6 +231,7 @@ static PetscErrorCode MatView_PPEStencil(Mat A, PetscViewer viewer)
   if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPrintf(viewer, "PPEKit matrix-free 7-point operator W (sigma I - Lap_h)\n"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "halo exchange overlapped with the core points: %s\n", st->overlap ? "yes" : "no"));
+  PetscCall(PPEBackendView(st->backend, viewer));
   if (st->grid) {
     PetscCall(PetscViewerASCIIPushTab(viewer));
     PetscCall(PPEGridView(st->grid, viewer));
@@ -241,6 +266,7 @@ static PetscErrorCode PPEStencilSetGrid_PPEStencil(Mat A, PPEGrid grid)
   PetscCall(PetscObjectReference((PetscObject)grid));
   PetscCall(PPEGridDestroy(&st->grid));
   st->grid = grid;
+  PetscCall(PPEStencilDevDestroy(&st->dev)); /* the device data follow the box */
   PetscCall(PPEStencilBoxSetUp(grid, &st->box));
   nloc = st->box.xm * st->box.ym * st->box.zm;
   PetscCall(PPEGridGetSizes(grid, &N[0], &N[1], &N[2]));
@@ -277,13 +303,32 @@ static PetscErrorCode PPEStencilGetOverlap_PPEStencil(Mat A, PetscBool *flg)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const char *const PPEStencilComposed[] = {"PPEStencilSetGrid_C", "PPEStencilGetGrid_C", "PPEStencilSetOverlap_C", "PPEStencilGetOverlap_C", "MatConvert_ppestencil_aij_C", "MatConvert_ppestencil_seqaij_C", "MatConvert_ppestencil_mpiaij_C"};
+static const char *const PPEStencilComposed[] = {"PPEStencilSetGrid_C", "PPEStencilGetGrid_C", "PPEStencilSetOverlap_C", "PPEStencilGetOverlap_C", "PPEStencilSetBackend_C", "PPEStencilGetBackend_C", "MatConvert_ppestencil_aij_C", "MatConvert_ppestencil_seqaij_C", "MatConvert_ppestencil_mpiaij_C"};
+
+static PetscErrorCode PPEStencilSetBackend_PPEStencil(Mat A, PPEBackend b)
+{
+  Mat_PPEStencil *st = (Mat_PPEStencil *)A->data;
+
+  PetscFunctionBegin;
+  PetscCall(PPEBackendCheck(PetscObjectComm((PetscObject)A), b));
+  if (b != st->backend) PetscCall(PPEStencilDevDestroy(&st->dev));
+  st->backend = b;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PPEStencilGetBackend_PPEStencil(Mat A, PPEBackend *b)
+{
+  PetscFunctionBegin;
+  *b = ((Mat_PPEStencil *)A->data)->backend;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 static PetscErrorCode MatDestroy_PPEStencil(Mat A)
 {
   Mat_PPEStencil *st = (Mat_PPEStencil *)A->data;
 
   PetscFunctionBegin;
+  PetscCall(PPEStencilDevDestroy(&st->dev));
   PetscCall(PetscSFDestroy(&st->sf));
   PetscCall(PetscFree(st->halo));
   PetscCall(VecDestroy(&st->work));
@@ -335,6 +380,8 @@ PETSC_EXTERN PetscErrorCode MatCreate_PPEStencil(Mat A)
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "PPEStencilGetGrid_C", PPEStencilGetGrid_PPEStencil));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "PPEStencilSetOverlap_C", PPEStencilSetOverlap_PPEStencil));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "PPEStencilGetOverlap_C", PPEStencilGetOverlap_PPEStencil));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "PPEStencilSetBackend_C", PPEStencilSetBackend_PPEStencil));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "PPEStencilGetBackend_C", PPEStencilGetBackend_PPEStencil));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatConvert_ppestencil_aij_C", MatConvert_PPEStencil_AIJ));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatConvert_ppestencil_seqaij_C", MatConvert_PPEStencil_AIJ));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatConvert_ppestencil_mpiaij_C", MatConvert_PPEStencil_AIJ));
@@ -402,6 +449,44 @@ PetscErrorCode PPEStencilGetOverlap(Mat A, PetscBool *flg)
 }
 
 /*@
+   PPEStencilSetBackend - where the applications of the operator run: the host, or a device
+   back end (the operator's tables stay on the device; vectors are copied in and out)
+
+   Collective
+
+   Input Parameters:
++  A - a MATPPESTENCIL matrix
+-  b - PPE_BACKEND_HOST, PPE_BACKEND_CUDA, PPE_BACKEND_HIP or PPE_BACKEND_EMU
+
+   Options Database Key:
+.  -ppe_backend <auto,host,cuda,hip,emu> - read by PPEStencilCreate() (default: auto, see
+   PPEBackendGetDefault())
+
+   Notes:
+   A back end that was not built, or that has no device here, is an error.
+
+   Level: intermediate
+
+.seealso: PPEBackend, PPEBackendGetDefault()
+@*/
+PetscErrorCode PPEStencilSetBackend(Mat A, PPEBackend b)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(A, b, 2);
+  PetscTryMethod(A, "PPEStencilSetBackend_C", (Mat, PPEBackend), (A, b));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PPEStencilGetBackend(Mat A, PPEBackend *b)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscUseMethod(A, "PPEStencilGetBackend_C", (Mat, PPEBackend *), (A, b));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
    PPEStencilAttachNullSpace - marks an operator of the grid as symmetric (and positive
    definite when the grid is not singular) and attaches the constant null space (also as
    transpose null space, so that KSP projects the right-hand side) when it is singular
@@ -438,17 +523,20 @@ PetscErrorCode PPEStencilAttachNullSpace(PPEGrid grid, Mat A)
    Output Parameter:
 .  A - a MATPPESTENCIL matrix on the grid's DMDA layout
 
-   Options Database Key:
-.  -ppe_stencil_overlap <bool> - overlap the halo exchange with the core points (default: true)
+   Options Database Keys:
++  -ppe_stencil_overlap <bool> - overlap the halo exchange with the core points (default: true)
+-  -ppe_backend <auto,host,cuda,hip,emu> - where the applications run (default: auto)
 
    Level: beginner
 
-.seealso: MATPPESTENCIL, PPEStencilCreateAssembled()
+.seealso: MATPPESTENCIL, PPEStencilCreateAssembled(), PPEStencilSetBackend()
 @*/
 PetscErrorCode PPEStencilCreate(PPEGrid grid, Mat *A)
 {
-  PetscBool overlap = PETSC_TRUE;
-  MPI_Comm  comm;
+  PetscBool  overlap = PETSC_TRUE;
+  MPI_Comm   comm;
+  PPEBackend backend;
+  char       bname[16] = "auto";
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
@@ -459,7 +547,10 @@ PetscErrorCode PPEStencilCreate(PPEGrid grid, Mat *A)
   PetscCall(PPEStencilSetGrid(*A, grid));
   PetscOptionsBegin(comm, ((PetscObject)*A)->prefix, "PPEKit stencil operator options", "Mat");
   PetscCall(PetscOptionsBool("-ppe_stencil_overlap", "Overlap the halo exchange with the core points", "PPEStencilSetOverlap", overlap, &overlap, NULL));
+  PetscCall(PetscOptionsString("-ppe_backend", "Where the kernels run: auto, host, cuda, hip or emu", "PPEStencilSetBackend", bname, bname, sizeof(bname), NULL));
   PetscOptionsEnd();
   PetscCall(PPEStencilSetOverlap(*A, overlap));
+  PetscCall(PPEBackendGetDefault(comm, &backend));
+  PetscCall(PPEStencilSetBackend(*A, backend));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -27,6 +27,8 @@ typedef struct {
   PetscScalar    *buf;     /* face buffers: zeros for dropped neighbours, wrap copies for self faces */
   PetscInt        off[7];  /* offsets of the faces in buf */
   PPEStencilHalo  faces;   /* pointers into buf */
+  PPEStencilDev   dev;     /* device data (the parent's back end), made at the first use */
+  PPEBackend      devb;    /* the back end dev was made for */
 } PPEStencilLocal;
 
 static PetscErrorCode PPEStencilLocalDestroy(void *ctx)
@@ -34,6 +36,7 @@ static PetscErrorCode PPEStencilLocalDestroy(void *ctx)
   PPEStencilLocal *L = (PPEStencilLocal *)ctx;
 
   PetscFunctionBegin;
+  PetscCall(PPEStencilDevDestroy(&L->dev));
   PetscCall(PetscFree(L->buf));
   PetscCall(PetscFree(L));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -64,6 +67,29 @@ static void FillSelfFaces(PPEStencilLocal *L, const PetscScalar *x)
   }
 }
 
+/* An application of the local block on arrays xa -> ya (self faces filled from xa). */
+static PetscErrorCode LocalRun(PPEStencilLocal *L, const double *xa, double *ya, const PPEStencilCI *ci)
+{
+  PPEStencilRun R;
+
+  PetscFunctionBegin;
+  if (L->dev && L->devb != L->st->backend) PetscCall(PPEStencilDevDestroy(&L->dev));
+  L->devb = L->st->backend;
+  if (L->st->backend != PPE_BACKEND_HOST && !L->dev) PetscCall(PPEStencilDevCreate(L->st->backend, &L->box, &L->faces, L->buf, (size_t)L->off[6], &L->dev));
+  FillSelfFaces(L, xa);
+  PetscCall(PetscMemzero(&R, sizeof(R)));
+  R.box   = &L->box;
+  R.dev   = L->dev;
+  R.x     = xa;
+  R.faces = &L->faces;
+  R.hbase = L->buf;
+  R.y     = ya;
+  R.ci    = ci;
+  PetscCall(PPEStencilRunCore(&R));
+  PetscCall(PPEStencilRunSurface(&R));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatMult_PPEStencilLocal(Mat Ab, Vec x, Vec y)
 {
   PPEStencilLocal   *L;
@@ -75,9 +101,7 @@ static PetscErrorCode MatMult_PPEStencilLocal(Mat Ab, Vec x, Vec y)
   PetscCall(PetscLogEventBegin(PPE_StencilLocal, Ab, x, y, 0));
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArrayWrite(y, &ya));
-  FillSelfFaces(L, xa);
-  PPEStencilApply_Host(&L->box, xa, &L->faces, ya, PPE_STENCIL_CORE);
-  PPEStencilApply_Host(&L->box, xa, &L->faces, ya, PPE_STENCIL_SURFACE);
+  PetscCall(LocalRun(L, xa, ya, NULL));
   PetscCall(VecRestoreArrayRead(x, &xa));
   PetscCall(VecRestoreArrayWrite(y, &ya));
   PetscCall(PetscLogFlops(13.0 * L->box.xm * L->box.ym * L->box.zm));
@@ -220,6 +244,7 @@ PetscErrorCode PPEStencilMultDot(Mat A, Vec x, Vec y, PetscInt n, const Vec u[],
   PetscScalar       *ya;
   PPEStencilDot      dot;
   PetscBool          is;
+  PPEStencilRun      R;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
@@ -240,6 +265,8 @@ PetscErrorCode PPEStencilMultDot(Mat A, Vec x, Vec y, PetscInt n, const Vec u[],
     }
     dot.s[q] = 0.0;
   }
+  PetscCall(PPEStencilRunSetUp(A, xa, ya, &R));
+  R.dot = &dot;
   if (st->has_halo) PetscCall(PetscSFBcastBegin(st->sf, MPIU_SCALAR, xa, st->halo, MPI_REPLACE));
   if (!st->overlap && st->has_halo) {
     PetscCall(PetscLogEventBegin(PPE_StencilHalo, A, 0, 0, 0));
@@ -247,7 +274,7 @@ PetscErrorCode PPEStencilMultDot(Mat A, Vec x, Vec y, PetscInt n, const Vec u[],
     PetscCall(PetscLogEventEnd(PPE_StencilHalo, A, 0, 0, 0));
   }
   PetscCall(PetscLogEventBegin(PPE_StencilCore, A, 0, 0, 0));
-  PPEStencilApplyDot_Host(&st->box, xa, &st->faces, ya, PPE_STENCIL_CORE, &dot);
+  PetscCall(PPEStencilRunCore(&R));
   PetscCall(PetscLogEventEnd(PPE_StencilCore, A, 0, 0, 0));
   if (st->overlap && st->has_halo) {
     PetscCall(PetscLogEventBegin(PPE_StencilHalo, A, 0, 0, 0));
@@ -255,7 +282,7 @@ PetscErrorCode PPEStencilMultDot(Mat A, Vec x, Vec y, PetscInt n, const Vec u[],
     PetscCall(PetscLogEventEnd(PPE_StencilHalo, A, 0, 0, 0));
   }
   PetscCall(PetscLogEventBegin(PPE_StencilSurf, A, 0, 0, 0));
-  PPEStencilApplyDot_Host(&st->box, xa, &st->faces, ya, PPE_STENCIL_SURFACE, &dot);
+  PetscCall(PPEStencilRunSurface(&R));
   PetscCall(PetscLogEventEnd(PPE_StencilSurf, A, 0, 0, 0));
   for (PetscInt q = 0; q < n; q++) {
     if (ua[q]) PetscCall(VecRestoreArrayRead(u[q], &ua[q]));
@@ -290,12 +317,14 @@ PetscErrorCode PPEStencilMultCI(Mat A, PetscBool local, Vec x, const PPEStencilC
     PetscCall(PPEStencilLocalSetUp(A, &Ab));
     PetscCall(MatShellGetContext(Ab, &L));
     PetscCall(PetscLogEventBegin(PPE_StencilLocal, Ab, x, 0, 0));
-    FillSelfFaces(L, xa);
-    PPEStencilApplyCI_Host(&L->box, xa, &L->faces, PPE_STENCIL_CORE, ci);
-    PPEStencilApplyCI_Host(&L->box, xa, &L->faces, PPE_STENCIL_SURFACE, ci);
+    PetscCall(LocalRun(L, xa, NULL, ci));
     PetscCall(PetscLogFlops(13.0 * np));
     PetscCall(PetscLogEventEnd(PPE_StencilLocal, Ab, x, 0, 0));
   } else {
+    PPEStencilRun R;
+
+    PetscCall(PPEStencilRunSetUp(A, xa, NULL, &R));
+    R.ci = ci;
     PetscCall(PetscLogEventBegin(PPE_StencilMult, A, x, 0, 0));
     if (st->has_halo) PetscCall(PetscSFBcastBegin(st->sf, MPIU_SCALAR, xa, st->halo, MPI_REPLACE));
     if (!st->overlap && st->has_halo) {
@@ -304,7 +333,7 @@ PetscErrorCode PPEStencilMultCI(Mat A, PetscBool local, Vec x, const PPEStencilC
       PetscCall(PetscLogEventEnd(PPE_StencilHalo, A, 0, 0, 0));
     }
     PetscCall(PetscLogEventBegin(PPE_StencilCore, A, 0, 0, 0));
-    PPEStencilApplyCI_Host(&st->box, xa, &st->faces, PPE_STENCIL_CORE, ci);
+    PetscCall(PPEStencilRunCore(&R));
     PetscCall(PetscLogEventEnd(PPE_StencilCore, A, 0, 0, 0));
     if (st->overlap && st->has_halo) {
       PetscCall(PetscLogEventBegin(PPE_StencilHalo, A, 0, 0, 0));
@@ -312,7 +341,7 @@ PetscErrorCode PPEStencilMultCI(Mat A, PetscBool local, Vec x, const PPEStencilC
       PetscCall(PetscLogEventEnd(PPE_StencilHalo, A, 0, 0, 0));
     }
     PetscCall(PetscLogEventBegin(PPE_StencilSurf, A, 0, 0, 0));
-    PPEStencilApplyCI_Host(&st->box, xa, &st->faces, PPE_STENCIL_SURFACE, ci);
+    PetscCall(PPEStencilRunSurface(&R));
     PetscCall(PetscLogEventEnd(PPE_StencilSurf, A, 0, 0, 0));
     PetscCall(PetscLogFlops(13.0 * np));
     PetscCall(PetscLogEventEnd(PPE_StencilMult, A, x, 0, 0));

@@ -210,6 +210,7 @@ static PetscErrorCode BuildTranspose(PPETileILU *T)
 PetscErrorCode PPETileILUReset(PPETileILU *T)
 {
   PetscFunctionBegin;
+  PetscCall(PPETileILUDeviceDestroy(T));
   PetscCall(PetscFree(T->f));
   PetscCall(PetscFree(T->ft));
   PetscCall(PetscFree(T->v));
@@ -313,7 +314,9 @@ PetscErrorCode PPETileILUApply(PPETileILU *T, PetscBool transpose, const double 
   }
   F = transpose ? T->ft : T->f;
   PetscCall(PetscLogEventBegin(PPE_TileILUApply, 0, 0, 0, 0));
-  if (T->layout == PC_TILEILU_LAYOUT_XYZ) {
+  if (T->backend != PPE_BACKEND_HOST) {
+    PetscCall(PPETileILUApplyDevice(T, transpose, r, z));
+  } else if (T->layout == PC_TILEILU_LAYOUT_XYZ) {
     PetscCall(PetscLogEventBegin(PPE_TileILUSweep, 0, 0, 0, 0));
     PPETileILUSweepXYZ_Host(T, F, r, z);
     PetscCall(PetscLogEventEnd(PPE_TileILUSweep, 0, 0, 0, 0));

@@ -379,10 +379,13 @@ int main(int argc, char **argv)
 
   {
     PetscReal rrel = bnorm > 0 ? rnorm / bnorm : rnorm;
-    PetscReal med  = solve_s[o.repeat / 2];
+    PetscReal  med = solve_s[o.repeat / 2];
+    PPEBackend backend;
 
     PetscCall(PetscPrintf(comm, "ppe-solve: problem %s, grid %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " %s-centred, bc %s, z %s, %d ranks (%" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT ")\n", PPEProblemNames[o.problem], N[0], N[1], N[2], PPELocations[loc], bcs, PPEStretchTypes[stretch], (int)size, procs[0], procs[1], procs[2]));
-    PetscCall(PetscPrintf(comm, "  operator %s, KSP %s, PC %s\n", OperatorTypes[o.op], ksptype, pctype));
+    PetscCall(PPEBackendGetDefault(comm, &backend));
+    if (backend == PPE_BACKEND_HOST) PetscCall(PetscPrintf(comm, "  operator %s, KSP %s, PC %s\n", OperatorTypes[o.op], ksptype, pctype));
+    else PetscCall(PetscPrintf(comm, "  operator %s, KSP %s, PC %s, back end %s\n", OperatorTypes[o.op], ksptype, pctype, PPEBackends[backend]));
     PetscCall(PetscPrintf(comm, "  %s in %" PetscInt_FMT " iterations, true relative residual %.3e\n", KSPConvergedReasons[reason], its, (double)rrel));
     if (inner.valid) PetscCall(PetscPrintf(comm, "  preconditioner: %" PetscInt_FMT " inner iterations, %.1f per outer iteration\n", inner.its, its ? (double)inner.its / its : 0.0));
     if (known) PetscCall(PetscPrintf(comm, "  error against the exact solution: max %.4e, L2 %.4e\n", (double)emax, (double)el2));
@@ -402,7 +405,7 @@ int main(int argc, char **argv)
       JSONNumber(means, sizeof(means), PETSC_TRUE, rhs_mean);
       PetscCall(PetscGetVersionNumber(&major, &minor, &sub, NULL));
       PetscCall(JSONAppend(&j, "{\"problem\": \"%s\", \"n\": [%d, %d, %d], \"location\": \"%s\", \"bc\": \"%s\", \"stretch\": \"%s\", \"shift\": %.17g, ", PPEProblemNames[o.problem], (int)N[0], (int)N[1], (int)N[2], PPELocations[loc], bcs, PPEStretchTypes[stretch], (double)shift));
-      PetscCall(JSONAppend(&j, "\"ranks\": %d, \"procs\": [%d, %d, %d], \"operator\": \"%s\", \"pmat\": \"%s\", \"ksp\": \"%s\", \"pc\": \"%s\", \"rtol\": %s, ", (int)size, (int)procs[0], (int)procs[1], (int)procs[2], OperatorTypes[o.op], PmatTypes[o.pmat], ksptype, pctype, rtols));
+      PetscCall(JSONAppend(&j, "\"ranks\": %d, \"procs\": [%d, %d, %d], \"operator\": \"%s\", \"pmat\": \"%s\", \"ksp\": \"%s\", \"pc\": \"%s\", \"backend\": \"%s\", \"rtol\": %s, ", (int)size, (int)procs[0], (int)procs[1], (int)procs[2], OperatorTypes[o.op], PmatTypes[o.pmat], ksptype, pctype, PPEBackends[backend], rtols));
       PetscCall(JSONAppend(&j, "\"its\": %d, \"reason\": \"%s\", \"rnorm_rel\": %s, \"err_max\": %s, \"err_l2\": %s, \"rhs_mean_removed\": %s, ", (int)its, KSPConvergedReasons[reason], rrels, emaxs, el2s, means));
       if (inner.valid) PetscCall(JSONAppend(&j, "\"pc_its\": %d, ", (int)inner.its));
       else PetscCall(JSONAppend(&j, "\"pc_its\": null, "));

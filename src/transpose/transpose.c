@@ -13,6 +13,8 @@
    bytes_sent sees the transposes.
 */
 #include <ppekit/private/fftptdmaimpl.h>
+#include <kernels/transpose.h>
+#include <ppekit/private/deviceimpl.h>
 
 /* Block k of n items split over p parts: the first n % p parts have one more. */
 void PPEBlockSplit(PetscInt n, PetscInt p, PetscInt k, PetscInt *start, PetscInt *len)
@@ -41,53 +43,45 @@ static inline PetscInt BoxSize(const PetscInt b[6])
   return b[3] * b[4] * b[5];
 }
 
-/* Offset of the first point of row (j,k) of box inside array box arr. */
-static inline PetscInt RowOffset(const PetscInt arr[6], const PetscInt box[6], PetscInt j, PetscInt k)
+/* The single-source row body (src/kernels/transpose.h) over the rows of a box; a device
+   back end runs the same body one point per thread. */
+static void BoxRows(const PetscScalar *src, const PetscScalar *scale, PetscScalar shift, const PetscInt sarr[6], const PetscInt box[6], const PetscInt tarr[6], PetscScalar *dst)
 {
-  return ((box[2] + k - arr[2]) * arr[4] + (box[1] + j - arr[1])) * arr[3] + (box[0] - arr[0]);
+  long sa[6], b[6], ta[6];
+
+  for (int d = 0; d < 6; d++) {
+    sa[d] = sarr[d];
+    b[d]  = box[d];
+    ta[d] = tarr[d];
+  }
+  for (long k = 0; k < b[5]; k++)
+    for (long j = 0; j < b[4]; j++) {
+      long so = ppe_tp_offset(sa, b, 0, j, k);
+      ppe_tp_row(b[3], src + so, scale ? scale + so : NULL, shift, dst + ppe_tp_offset(ta, b, 0, j, k));
+    }
 }
 
 /* Copy box (inside array box arr of src) to a contiguous buffer, times scale[] (same
    layout as src) when given. */
 static void BoxPack(const PetscScalar *src, const PetscScalar *scale, const PetscInt arr[6], const PetscInt box[6], PetscScalar *buf)
 {
-  for (PetscInt k = 0; k < box[5]; k++)
-    for (PetscInt j = 0; j < box[4]; j++) {
-      PetscInt off = RowOffset(arr, box, j, k);
-      if (scale)
-        for (PetscInt i = 0; i < box[3]; i++) buf[i] = src[off + i] * scale[off + i];
-      else memcpy(buf, src + off, sizeof(PetscScalar) * box[3]);
-      buf += box[3];
-    }
+  PetscInt cont[6] = {box[0], box[1], box[2], box[3], box[4], box[5]};
+
+  BoxRows(src, scale, 0.0, arr, box, cont, buf);
 }
 
 /* Contiguous buffer to a box of dst, plus shift. */
 static void BoxUnpack(const PetscScalar *buf, PetscScalar shift, const PetscInt arr[6], const PetscInt box[6], PetscScalar *dst)
 {
-  for (PetscInt k = 0; k < box[5]; k++)
-    for (PetscInt j = 0; j < box[4]; j++) {
-      PetscScalar *t = dst + RowOffset(arr, box, j, k);
-      if (shift != 0.0)
-        for (PetscInt i = 0; i < box[3]; i++) t[i] = buf[i] + shift;
-      else memcpy(t, buf, sizeof(PetscScalar) * box[3]);
-      buf += box[3];
-    }
+  PetscInt cont[6] = {box[0], box[1], box[2], box[3], box[4], box[5]};
+
+  BoxRows(buf, NULL, shift, cont, box, arr, dst);
 }
 
 /* Direct copy of a box between two arrays: t = s * scale (scale on the source's layout) + shift. */
 static void BoxCopy(const PetscScalar *src, const PetscScalar *scale, PetscScalar shift, const PetscInt sarr[6], const PetscInt box[6], const PetscInt tarr[6], PetscScalar *dst)
 {
-  for (PetscInt k = 0; k < box[5]; k++)
-    for (PetscInt j = 0; j < box[4]; j++) {
-      PetscInt           so = RowOffset(sarr, box, j, k);
-      const PetscScalar *s  = src + so;
-      PetscScalar       *t  = dst + RowOffset(tarr, box, j, k);
-      if (scale)
-        for (PetscInt i = 0; i < box[3]; i++) t[i] = s[i] * scale[so + i] + shift;
-      else if (shift != 0.0)
-        for (PetscInt i = 0; i < box[3]; i++) t[i] = s[i] + shift;
-      else if (s != t) memcpy(t, s, sizeof(PetscScalar) * box[3]);
-    }
+  BoxRows(src, scale, shift, sarr, box, tarr, dst);
 }
 
 /*
@@ -216,4 +210,71 @@ PetscErrorCode PPETransposeReset(PPETranspose *T)
   PetscCall(PetscFree2(T->abuf, T->bbuf));
   PetscCall(PetscMemzero(T, sizeof(*T)));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static void LongBox(const PetscInt b[6], long l[6])
+{
+  for (int d = 0; d < 6; d++) l[d] = (long)b[d];
+}
+
+/*
+   PPETransposeDevice - the exchange on arrays in the memory of a device back end: A -> B
+   (forward, src times scale[] on A's layout when given) or B -> A (backward, plus shift).
+   The boxes for other ranks are packed on the device into dsend, go through the host
+   buffers and MPI_Alltoallv, and are unpacked from drecv on the device; the block that
+   stays is copied on the device. dsend and drecv hold max(na, nb) doubles (PPETransposeSizes).
+   Returns when dst is complete.
+*/
+PetscErrorCode PPETransposeDevice(PPETranspose *T, PetscBool forward, const PPEDeviceOps *ops, void *stream, double *dsend, double *drecv, const PetscScalar src[], const PetscScalar scale[], PetscScalar shift, PetscScalar dst[])
+{
+  const PetscInt    *sarr = forward ? T->aarr : T->barr, *tarr = forward ? T->barr : T->aarr;
+  const PetscInt    *sbox = forward ? T->abox : T->bbox, *rbox = forward ? T->bbox : T->abox;
+  const PetscMPIInt *scnt = forward ? T->acnt : T->bcnt, *sdsp = forward ? T->adsp : T->bdsp;
+  const PetscMPIInt *rcnt = forward ? T->bcnt : T->acnt, *rdsp = forward ? T->bdsp : T->adsp;
+  PetscScalar       *shost = forward ? T->abuf : T->bbuf, *rhost = forward ? T->bbuf : T->abuf;
+  long               sa[6], ta[6], b[6];
+  PetscInt           ns = 0, nr = 0;
+
+  PetscFunctionBegin;
+  if (T->event) PetscCall(PetscLogEventBegin(T->event, 0, 0, 0, 0));
+  LongBox(sarr, sa);
+  LongBox(tarr, ta);
+  if (T->comm_any) {
+    for (PetscMPIInt q = 0; q < T->size; q++) {
+      if (!scnt[q]) continue;
+      LongBox(&sbox[6 * q], b);
+      PPEDeviceCall(ops, ops->tp_copy(src, forward ? scale : NULL, 0.0, sa, b, b, dsend + sdsp[q], stream));
+      ns += scnt[q];
+    }
+    for (PetscMPIInt q = 0; q < T->size; q++) nr += rcnt[q];
+    PPEDeviceCall(ops, ops->copy(shost, dsend, (size_t)ns * sizeof(PetscScalar), PPE_DEV_D2H, stream));
+    PPEDeviceCall(ops, ops->sync(stream));
+    PetscCallMPI(MPI_Alltoallv(shost, scnt, sdsp, MPIU_SCALAR, rhost, rcnt, rdsp, MPIU_SCALAR, T->comm));
+    PPEDeviceCall(ops, ops->copy(drecv, rhost, (size_t)nr * sizeof(PetscScalar), PPE_DEV_H2D, stream));
+  }
+  LongBox(&sbox[6 * T->rank], b);
+  PPEDeviceCall(ops, ops->tp_copy(src, forward ? scale : NULL, forward ? 0.0 : shift, sa, b, ta, dst, stream));
+  if (T->comm_any) {
+    for (PetscMPIInt q = 0; q < T->size; q++) {
+      if (!rcnt[q]) continue;
+      LongBox(&rbox[6 * q], b);
+      PPEDeviceCall(ops, ops->tp_copy(drecv + rdsp[q], NULL, forward ? 0.0 : shift, b, b, ta, dst, stream));
+    }
+  }
+  PPEDeviceCall(ops, ops->sync(stream));
+  T->bytes += forward ? T->fbytes : T->bbytes;
+  if (T->event) PetscCall(PetscLogEventEnd(T->event, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Doubles of the send and receive scratch PPETransposeDevice() needs. */
+PetscInt PPETransposeScratchSize(const PPETranspose *T)
+{
+  PetscInt na = 0, nb = 0;
+
+  for (PetscMPIInt q = 0; q < T->size; q++) {
+    na += T->acnt ? T->acnt[q] : 0;
+    nb += T->bcnt ? T->bcnt[q] : 0;
+  }
+  return PetscMax(PetscMax(na, nb), 1);
 }

@@ -24,6 +24,7 @@
    solution is below the unit roundoff (||M^{-1}|| max|dropped| <= eps/2, M the kept 2x2).
 */
 #include <ppekit/private/tridiagimpl.h>
+#include <ppekit/private/deviceimpl.h>
 
 #define TD_SZ PPE_TRIDIAG_SZ
 
@@ -747,6 +748,8 @@ PetscErrorCode PPETridiagSetUp_Private(PPETridiag t)
     t->used = t->nptdma && t->ndistd2 ? PPE_TRIDIAG_AUTO : (t->ndistd2 ? PPE_TRIDIAG_DISTD2 : PPE_TRIDIAG_PTDMA);
   }
   PetscCall(SetUpBuffers(t));
+  if (t->backend_set) PetscCall(PPEBackendCheck(comm, t->backend));
+  else PetscCall(PPEBackendGetDefault(comm, &t->backend));
   t->nsolves = 0;
   t->bytes   = 0;
   t->msgs    = 0;
@@ -758,6 +761,7 @@ PetscErrorCode PPETridiagSetUp_Private(PPETridiag t)
 PetscErrorCode PPETridiagReset_Private(PPETridiag t)
 {
   PetscFunctionBegin;
+  PetscCall(PPETridiagDeviceDestroy(t));
   PetscCall(PetscFree(t->ex));
   PetscCall(PetscFree(t->ip));
   PetscCall(PetscFree(t->q));

@@ -14,38 +14,58 @@
 
 #define TD_SZ PPE_TRIDIAG_SZ
 
+/* The host arrays of the batch, as the kernels see them (scratch: PPE_TD_G groups). */
+static void HostArrays(const PPETridiag t, PPETdArrays *A)
+{
+  A->a         = t->a;
+  A->ex        = t->ex;
+  A->c         = t->c;
+  A->w         = t->w;
+  A->shift     = t->shift;
+  A->mask      = t->mask;
+  A->ip        = t->ip;
+  A->q         = t->q;
+  A->al        = t->al;
+  A->be        = t->be;
+  A->last      = t->last;
+  A->rb0       = t->rb0;
+  A->rb1       = t->rb1;
+  A->scr       = t->scr;
+  A->scrgroups = PPE_TD_G;
+}
+
 /*
    Views of the block of lines that starts at line s0 (a multiple of SZ), as groups of SZ
    lines: in the packed layout each group is contiguous; in the natural layout the groups
    are consecutive lines of each row. Per-line arrays are packed (each group contiguous,
-   streamed in both layouts).
+   streamed in both layouts). The arrays are the host's or their device copies (Ar).
 */
-static void BlockArgs(const PPETridiag t, PetscScalar *d, PetscBool packed, PetscInt s0, PPETdArgs *x)
+void PPETridiagBlockArgs(const PPETridiag t, const PPETdArrays *Ar, PetscScalar *d, PetscBool packed, PetscInt s0, PPETdArgs *x)
 {
-  const long SZ = TD_SZ, m = t->m, off = (long)(s0 / SZ) * m * SZ, tile = (long)PPE_TD_G * TD_SZ * m;
+  const long SZ = TD_SZ, m = t->m, off = (long)(s0 / SZ) * m * SZ, tile = (long)Ar->scrgroups * TD_SZ * m;
 
 #define TD_COEF(v)  (t->perline ? (ppe_td_carr){(v) + off, m * SZ, SZ, 1} : (ppe_td_carr){(v), 0, 1, 0})
 #define TD_FACT(v)  ((v) ? (t->mode == PPE_TD_MODE_SHARED ? (ppe_td_carr){(v), 0, 1, 0} : (ppe_td_carr){(v) + off, m * SZ, SZ, 1}) : (ppe_td_carr){NULL, 0, 0, 0})
 #define TD_LANE(v)  ((ppe_td_carr){(v) + s0, SZ, 0, 1})
 #define TD_LANEW(v) ((ppe_td_arr){(v) + s0, SZ, 0, 1})
-#define TD_SCR(j)   ((ppe_td_arr){t->scr ? t->scr + (j) * tile : NULL, m * SZ, SZ, 1})
-  x->a     = TD_COEF(t->a);
-  x->e     = TD_COEF(t->ex);
-  x->c     = TD_COEF(t->c);
-  x->w     = (ppe_td_carr){t->w, 0, 1, 0};
-  x->shift = TD_LANE(t->shift);
-  x->mask  = TD_LANE(t->mask);
-  x->ip    = TD_FACT(t->ip);
-  x->q     = TD_FACT(t->q);
-  x->al    = TD_FACT(t->al);
-  x->be    = TD_FACT(t->be);
-  x->last  = t->last ? TD_LANE(t->last) : (ppe_td_carr){NULL, 0, 0, 0};
+#define TD_SCR(j)   ((ppe_td_arr){Ar->scr ? Ar->scr + (j) * tile : NULL, m * SZ, SZ, 1})
+  x->a     = TD_COEF(Ar->a);
+  x->e     = TD_COEF(Ar->ex);
+  x->c     = TD_COEF(Ar->c);
+  x->w     = (ppe_td_carr){Ar->w, 0, 1, 0};
+  x->shift = TD_LANE(Ar->shift);
+  x->mask  = TD_LANE(Ar->mask);
+  x->ip    = TD_FACT(Ar->ip);
+  x->q     = TD_FACT(Ar->q);
+  x->al    = TD_FACT(Ar->al);
+  x->be    = TD_FACT(Ar->be);
+  x->last  = Ar->last ? TD_LANE(Ar->last) : (ppe_td_carr){NULL, 0, 0, 0};
   if (packed) x->d = (ppe_td_arr){d + off, m * SZ, SZ, 1};
   else x->d = (ppe_td_arr){d + s0 * t->ls, SZ * t->ls, t->ks, t->ls};
-  x->r0 = TD_LANEW(t->rb0);
-  x->r1 = TD_LANEW(t->rb1);
-  x->x0 = TD_LANE(t->rb0);
-  x->x1 = TD_LANE(t->rb1);
+  x->r0 = TD_LANEW(Ar->rb0);
+  x->r1 = TD_LANEW(Ar->rb1);
+  x->x0 = TD_LANE(Ar->rb0);
+  x->x1 = TD_LANE(Ar->rb1);
   x->s  = TD_SCR(0);
   x->t  = TD_SCR(1);
   x->u  = TD_SCR(2);
@@ -59,20 +79,22 @@ static void BlockArgs(const PPETridiag t, PetscScalar *d, PetscBool packed, Pets
 /* Kernel k over every line: full blocks of PPE_TD_G groups of SZ lines, then the rest. */
 static void RunKernel(const PPETridiag t, PPETdKernel k, PetscScalar *d, PetscBool packed)
 {
-  PetscInt  nfull = t->nsys / TD_SZ, rem = t->nsys % TD_SZ;
-  PetscBool fly   = (PetscBool)!t->precompute;
-  PPETdArgs x;
+  PetscInt    nfull = t->nsys / TD_SZ, rem = t->nsys % TD_SZ;
+  PetscBool   fly   = (PetscBool)!t->precompute;
+  PPETdArgs   x;
+  PPETdArrays A;
 
+  HostArrays(t, &A);
   for (PetscInt G0 = 0; G0 < nfull; G0 += PPE_TD_G) {
     ppe_td_lanes R = {0, (int)PetscMin(PPE_TD_G, nfull - G0), 0, TD_SZ};
 
-    BlockArgs(t, d, packed, G0 * TD_SZ, &x);
+    PPETridiagBlockArgs(t, &A, d, packed, G0 * TD_SZ, &x);
     PPETridiagKernel_Host(k, fly, t->mode, t->avx2, R, t->m, &x);
   }
   if (rem) {
     ppe_td_lanes R = {0, 1, 0, (int)rem};
 
-    BlockArgs(t, d, packed, nfull * TD_SZ, &x);
+    PPETridiagBlockArgs(t, &A, d, packed, nfull * TD_SZ, &x);
     PPETridiagKernel_Host(k, fly, t->mode, t->avx2, R, t->m, &x);
   }
 }
@@ -145,7 +167,7 @@ static PetscErrorCode SolvePTDMA(PPETridiag t)
 }
 
 /* Boundary unknowns of every line from the boundary right-hand sides (rb0, rb1 in place). */
-static PetscErrorCode Exchange(PPETridiag t)
+PetscErrorCode PPETridiagExchange(PPETridiag t)
 {
   MPI_Comm     comm = PetscObjectComm((PetscObject)t);
   PPETdDistD2 *D    = &t->d2;
@@ -196,7 +218,9 @@ PetscErrorCode PPETridiagSolve_Private(PPETridiag t, PetscScalar d[], PetscBool 
 {
   PetscFunctionBegin;
   PetscCheck(d || t->nsys == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null data array given to a tridiagonal solve");
-  if (t->used == PPE_TRIDIAG_THOMAS) {
+  if (t->backend != PPE_BACKEND_HOST) {
+    PetscCall(PPETridiagSolveDevice(t, d, packed));
+  } else if (t->used == PPE_TRIDIAG_THOMAS) {
     PetscCall(PetscLogEventBegin(PPE_TridiagLocal, t, 0, 0, 0));
     RunKernel(t, t->periodic ? PPE_TD_K_PTHOMAS : PPE_TD_K_THOMAS, d, packed);
     PetscCall(PetscLogEventEnd(PPE_TridiagLocal, t, 0, 0, 0));
@@ -204,7 +228,7 @@ PetscErrorCode PPETridiagSolve_Private(PPETridiag t, PetscScalar d[], PetscBool 
     PetscCall(PetscLogEventBegin(PPE_TridiagLocal, t, 0, 0, 0));
     RunKernel(t, PPE_TD_K_REDUCE, d, packed);
     PetscCall(PetscLogEventEnd(PPE_TridiagLocal, t, 0, 0, 0));
-    PetscCall(Exchange(t));
+    PetscCall(PPETridiagExchange(t));
     PetscCall(PetscLogEventBegin(PPE_TridiagRecon, t, 0, 0, 0));
     RunKernel(t, PPE_TD_K_RECON, d, packed);
     PetscCall(PetscLogEventEnd(PPE_TridiagRecon, t, 0, 0, 0));

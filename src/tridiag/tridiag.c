@@ -14,6 +14,7 @@
      S. Akkurt et al., "DistD2-TDS" (paper 001): SZ-packed layout, DistD2, Table 3.
 */
 #include <ppekit/private/tridiagimpl.h>
+#include <ppekit/private/deviceimpl.h>
 #include <ppekit/private/gridimpl.h>
 
 PetscClassId      PPETRIDIAG_CLASSID;
@@ -662,7 +663,8 @@ PetscErrorCode PPETridiagView(PPETridiag td, PetscViewer viewer)
     if (td->nptdma) PetscCall(PetscViewerASCIIPrintf(viewer, "reduced systems: %" PetscInt_FMT " unknowns each, %" PetscInt_FMT " of them solved on rank 0\n", td->red.nr, td->red.nown));
     PetscCall(PPETridiagGetCommModel(td, &bytes, &msgs));
     PetscCall(PetscViewerASCIIPrintf(viewer, "communication per solve on rank 0: %.0f bytes in %.0f message%s\n", (double)bytes, (double)msgs, msgs == 1 ? "" : "s"));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "kernels: %s\n", td->avx2 ? "AVX2" : "generic"));
+    if (td->backend == PPE_BACKEND_HOST) PetscCall(PetscViewerASCIIPrintf(viewer, "kernels: %s\n", td->avx2 ? "AVX2" : "generic"));
+    PetscCall(PPEBackendView(td->backend, viewer));
   }
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -693,5 +695,34 @@ PetscErrorCode PPETridiagSetMethodOptionName(PPETridiag td, const char name[])
   PetscFunctionBegin;
   PetscValidHeaderSpecific(td, PPETRIDIAG_CLASSID, 1);
   PetscCall(PetscStrncpy(td->methodopt, name, sizeof(td->methodopt)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PPETridiagSetBackend - where the solves run: the host, or a device back end (coefficients
+   and factors stay on the device from the first solve after a set-up; data are copied in and
+   out at each solve)
+
+   Logically Collective
+
+   Input Parameters:
++  td - the batch
+-  b  - PPE_BACKEND_HOST, PPE_BACKEND_CUDA, PPE_BACKEND_HIP or PPE_BACKEND_EMU
+
+   Notes:
+   Without this call the set-up takes -ppe_backend (PPEBackendGetDefault()). A back end
+   that was not built, or without a device, is an error at set-up.
+
+   Level: intermediate
+
+.seealso: PPEBackend, PPEBackendGetDefault()
+@*/
+PetscErrorCode PPETridiagSetBackend(PPETridiag td, PPEBackend b)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(td, PPETRIDIAG_CLASSID, 1);
+  PetscCall(PPETridiagChanged(td));
+  td->backend     = b;
+  td->backend_set = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -164,6 +164,7 @@ SPEC = {
     "-ppe_grid_shift": ("ppe", lambda r, c: r.choice(["0", "0.5", "3", "100"]), lambda r, c: r.choice(["-1", "-0.001", "inf", "nan", "s"])),
     "-ppe_grid_procs": ("ppe", lambda r, c: procs_of(r, c["np"]), lambda r, c: bad_procs(r, c["np"])),
     "-ppe_grid_view": ("ppe", lambda r, c: None, lambda r, c: r.choice(["::ascii_nosuch", "nosuchviewer"])),
+    "-ppe_backend": ("ppe", lambda r, c: r.choice(["auto", "host", "emu"]), lambda r, c: r.choice(["gpu", "cpu", "opencl", ""])),
     "-ppe_stencil_overlap": (("mat", "matfree"), lambda r, c: r.choice(["0", "1"]), lambda r, c: r.choice(["3", "on2"])),
     "-ksp_cbcg_s": (("ksp", "cbcg"), lambda r, c: str(r.randint(1, 16)), lambda r, c: r.choice(["0", "17", "-3", "s"])),
     "-ksp_cbcg_eigenvalues": (("ksp", "cbcg"), lambda r, c: r.choice(["0.01,10", "1e-3,30", "0.5,2", "1e-6,1e3"]), lambda r, c: r.choice(["10,1", "-1,2", "1", "1,2,3", "0,0", "nan,1"])),

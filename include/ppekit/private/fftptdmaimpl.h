@@ -12,6 +12,7 @@
 #include <fftw3.h>
 #include <ppekit/fftptdma.h>
 #include <ppekit/private/separableimpl.h>
+#include <ppekit/private/deviceimpl.h>
 
 /* One real transform pair along a direction: forward diagonalises K (docs/conventions.md),
    backward(forward(x)) = norm * x. */
@@ -50,6 +51,8 @@ PETSC_EXTERN PetscErrorCode PPETransposeBackward(PPETranspose *, const PetscScal
 PETSC_EXTERN PetscErrorCode PPETransposeForwardScaled(PPETranspose *, const PetscScalar[], const PetscScalar[], PetscScalar[]);
 PETSC_EXTERN PetscErrorCode PPETransposeBackwardShifted(PPETranspose *, const PetscScalar[], PetscScalar, PetscScalar[]);
 PETSC_EXTERN PetscErrorCode PPETransposeReset(PPETranspose *);
+PETSC_EXTERN PetscErrorCode PPETransposeDevice(PPETranspose *, PetscBool, const PPEDeviceOps *, void *, double *, double *, const PetscScalar[], const PetscScalar[], PetscScalar, PetscScalar[]);
+PETSC_EXTERN PetscInt       PPETransposeScratchSize(const PPETranspose *);
 PETSC_EXTERN void           PPEBoxIntersect(const PetscInt[6], const PetscInt[6], PetscInt[6]);
 PETSC_EXTERN void           PPEBlockSplit(PetscInt, PetscInt, PetscInt, PetscInt *, PetscInt *);
 
@@ -99,6 +102,8 @@ typedef struct {
   PetscLogDouble    zbytes0;   /* tridiag bytes at set-up end */
   PetscInt          key[PPE_FFTPTDMA_KEY]; /* what the layout was built for (fftsetup.c, LayoutKey) */
   PetscInt          relayouts; /* set-ups since the layout was built that kept it (pencils, transposes, plans) */
+  PPEBackend        backend;   /* where the transforms and the z solve run (-ppe_backend, taken by the z batch) */
+  struct _n_PPEFFTDev *dev;    /* device data (src/fft/fftdevice.c), made at the first application */
 } PPEFFTPTDMA;
 
 PETSC_EXTERN PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *, MPI_Comm, DM, const PPESeparable *, const PetscInt[2], PCFFTPTDMAZSolve, PCFFTPTDMAPlanner);
@@ -107,3 +112,5 @@ PETSC_EXTERN PetscErrorCode PPEFFTPTDMAReset(PPEFFTPTDMA *);
 PETSC_EXTERN PetscErrorCode PPEFFTPTDMAView(PPEFFTPTDMA *, PetscViewer);
 PETSC_EXTERN PetscErrorCode PPEFFTPTDMAGetCommCounts(PPEFFTPTDMA *, PetscLogDouble[3], PetscLogDouble[3]);
 PETSC_EXTERN PetscErrorCode PPEFFTPTDMACheckDM(DM, const char[]);
+PETSC_INTERN PetscErrorCode PPEFFTPTDMAApplyDevice(PPEFFTPTDMA *, Vec, Vec);
+PETSC_INTERN PetscErrorCode PPEFFTPTDMADeviceDestroy(PPEFFTPTDMA *);

@@ -67,6 +67,29 @@ PETSC_INTERN void      PPEStencilApplyDot_Host(const PPEStencilBox *, const doub
 PETSC_INTERN void      PPEStencilApplyCI_Host(const PPEStencilBox *, const double *, const PPEStencilHalo *, PPEStencilPhase, const PPEStencilCI *);
 PETSC_INTERN PetscErrorCode PPEStencilBoxSetUp(PPEGrid, PPEStencilBox *);
 
+/* Device data of an application (src/stencil/stencildev.c): tables, vectors, stream. */
+typedef struct _n_PPEStencilDev *PPEStencilDev;
+
+/* One application, run in two phases around the halo exchange on the host (dev == NULL) or
+   on a device: y = A x, with dot the partial dot products of y, or with ci the fused
+   Chebyshev step into ci->w. faces point into the host array hbase. */
+typedef struct {
+  const PPEStencilBox  *box;
+  PPEStencilDev         dev;
+  const double         *x;
+  const PPEStencilHalo *faces;
+  const double         *hbase;
+  double               *y;
+  PPEStencilDot        *dot;
+  const PPEStencilCI   *ci;
+} PPEStencilRun;
+
+PETSC_INTERN PetscErrorCode PPEStencilDevCreate(PPEBackend, const PPEStencilBox *, const PPEStencilHalo *, const double *, size_t, PPEStencilDev *);
+PETSC_INTERN PetscErrorCode PPEStencilDevDestroy(PPEStencilDev *);
+PETSC_INTERN PetscErrorCode PPEStencilRunSetUp(Mat, const double *, double *, PPEStencilRun *);
+PETSC_INTERN PetscErrorCode PPEStencilRunCore(const PPEStencilRun *);
+PETSC_INTERN PetscErrorCode PPEStencilRunSurface(const PPEStencilRun *);
+
 typedef struct {
   PPEGrid        grid;      /* reference */
   PetscBool      overlap;   /* overlap the halo exchange with the core points */
@@ -77,6 +100,8 @@ typedef struct {
   PetscScalar   *halo;
   PPEStencilHalo faces;     /* pointers into halo */
   Vec            work;      /* MatMultAdd with y == z */
+  PPEBackend     backend;   /* where the applications run */
+  PPEStencilDev  dev;       /* device data (backend != host), made at the first application */
 } Mat_PPEStencil;
 
 PETSC_INTERN PetscErrorCode PPEStencilHaloSetUp(Mat);

@@ -40,6 +40,8 @@ typedef struct {
   double         *v;       /* zyx: packed values, [group][q][lane] (one chunk when fused); NULL for xyz */
   size_t          nf;      /* doubles in f (and in ft) */
   size_t          nv;      /* doubles in v */
+  PPEBackend      backend; /* where the applications run (set after PPETileILUSetUp()) */
+  struct _n_PPETileDev *dev; /* device copies (backend != host), made at the first application */
 } PPETileILU;
 
 PETSC_INTERN PetscErrorCode PPETileILUSourceCreate(Mat, DM, PPETileILUSource *);
@@ -48,10 +50,12 @@ PETSC_INTERN PetscErrorCode PPETileILUSetUp(PPETileILU *, const PPETileILUSource
 PETSC_INTERN PetscErrorCode PPETileILUApply(PPETileILU *, PetscBool, const double *, double *);
 PETSC_INTERN PetscErrorCode PPETileILUReset(PPETileILU *);
 PETSC_INTERN size_t         PPETileILUMemory(const PPETileILU *);
+PETSC_INTERN PetscErrorCode PPETileILUApplyDevice(PPETileILU *, PetscBool, const double *, double *);
+PETSC_INTERN PetscErrorCode PPETileILUDeviceDestroy(PPETileILU *);
 
 /* Host back end (src/backend/host/tileilu_host.c). */
-PETSC_INTERN void PPETileILUSweepXYZ_Host(const PPETileILU *, const double *, const double *, double *);
-PETSC_INTERN void PPETileILUGather_Host(const PPETileILU *, const double *);
-PETSC_INTERN void PPETileILUSweepZYX_Host(const PPETileILU *, const double *);
-PETSC_INTERN void PPETileILUScatter_Host(const PPETileILU *, double *);
+PETSC_EXTERN void PPETileILUSweepXYZ_Host(const PPETileILU *, const double *, const double *, double *);
+PETSC_EXTERN void PPETileILUGather_Host(const PPETileILU *, const double *);
+PETSC_EXTERN void PPETileILUSweepZYX_Host(const PPETileILU *, const double *);
+PETSC_EXTERN void PPETileILUScatter_Host(const PPETileILU *, double *);
 PETSC_INTERN void PPETileILUApplyZYXFused_Host(const PPETileILU *, const double *, const double *, double *);

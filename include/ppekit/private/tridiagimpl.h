@@ -20,14 +20,8 @@
   #define PPE_TD_G 4
 #endif
 
-/* What a kernel call does. */
-typedef enum {
-  PPE_TD_K_THOMAS,  /* Thomas, whole line on this rank */
-  PPE_TD_K_PTHOMAS, /* periodic Thomas */
-  PPE_TD_K_REDUCE,  /* local reduction to the boundary rows (ptdma, distd2) */
-  PPE_TD_K_RECON,   /* reconstruction from the boundary unknowns */
-  PPE_TD_K_NUM
-} PPETdKernel;
+/* What a kernel call does (PPETdKernel) and its arrays (PPETdArgs): src/kernels/tridiag.h,
+   shared with the device launchers. */
 
 /* Where the coefficients and factors of a kernel call live. */
 typedef enum {
@@ -37,18 +31,9 @@ typedef enum {
   PPE_TD_MODE_NUM
 } PPETdMode;
 
-/* The arrays of one kernel call, as views of its first group. */
-typedef struct {
-  ppe_td_carr a, e, c, w, shift, mask; /* coefficients (fly kernels; e: excess of the diagonal) */
-  ppe_td_carr ip, q, al, be, last;     /* factors (pre kernels); last: 1/p_{n-1} or sinv, per lane */
-  ppe_td_arr  d;                       /* the data */
-  ppe_td_arr  r0, r1;                  /* reduce: boundary right-hand sides, per lane */
-  ppe_td_carr x0, x1;                  /* recon: boundary unknowns, per lane */
-  ppe_td_arr  s, t, u;                 /* scratch of the fly kernels, block-local */
-} PPETdArgs;
 
 PETSC_INTERN PetscBool PPETridiagHostHasAVX2(void);
-PETSC_INTERN void      PPETridiagKernel_Host(PPETdKernel, PetscBool, PPETdMode, PetscBool, ppe_td_lanes, long, const PPETdArgs *);
+PETSC_EXTERN void      PPETridiagKernel_Host(PPETdKernel, PetscBool, PPETdMode, PetscBool, ppe_td_lanes, long, const PPETdArgs *);
 
 /* The owner's share of the reduced systems of the ptdma lines (rows 0..nr-1, nr = 2P). */
 typedef struct {
@@ -114,6 +99,9 @@ struct _p_PPETridiag {
   PPETdReduced     red;
   PPETdDistD2      d2;
   PetscBool        avx2;     /* host: AVX2 instances of the kernels */
+  PPEBackend       backend;  /* where the kernels run */
+  PetscBool        backend_set; /* given by PPETridiagSetBackend(); else -ppe_backend at set-up */
+  struct _n_PPETdDev *dev;   /* device copies of the arrays (backend != host), made at the first solve */
   /* counters (solves only) */
   PetscInt         nsolves;
   PetscLogDouble   bytes, msgs;       /* sent to other ranks so far */
@@ -125,6 +113,20 @@ struct _p_PPETridiag {
 PETSC_INTERN PetscErrorCode PPETridiagSetUp_Private(PPETridiag);
 PETSC_INTERN PetscErrorCode PPETridiagReset_Private(PPETridiag);
 PETSC_INTERN PetscErrorCode PPETridiagSolve_Private(PPETridiag, PetscScalar[], PetscBool);
+
+/* The arrays of the batch a kernel call reads and writes: the host's or their device copies
+   (src/tridiag/tddevice.c); scratch tiles of scrgroups groups of SZ lines. */
+typedef struct {
+  const PetscReal *a, *ex, *c, *w, *shift, *mask, *ip, *q, *al, *be, *last;
+  PetscReal       *rb0, *rb1, *scr;
+  PetscInt         scrgroups;
+} PPETdArrays;
+PETSC_INTERN void           PPETridiagBlockArgs(const PPETridiag, const PPETdArrays *, PetscScalar *, PetscBool, PetscInt, PPETdArgs *);
+PETSC_INTERN PetscErrorCode PPETridiagExchange(PPETridiag);
+PETSC_INTERN PetscErrorCode PPETridiagSolveDevice(PPETridiag, PetscScalar[], PetscBool);
+PETSC_INTERN PetscErrorCode PPETridiagDeviceDestroy(PPETridiag);
+PETSC_INTERN PetscErrorCode PPETridiagSolveResident(PPETridiag, PetscScalar[]);
+PETSC_INTERN PetscErrorCode PPETridiagGetBackendUsed(PPETridiag, PPEBackend *);
 
 /* Log events (src/sys/ppeinit.c). */
 PETSC_EXTERN PetscErrorCode PPETridiagSetMethodOptionName(PPETridiag, const char[]);

@@ -26,6 +26,7 @@
      The numerics are in src/tileilu/, the sweep bodies in src/kernels/tileilu.h.
 */
 #include <petsc/private/pcimpl.h>
+#include <ppekit/private/deviceimpl.h>
 #include <ppekit/private/tileiluimpl.h>
 
 const char *const PCTileILULayouts[] = {"xyz", "zyx", "PCTileILULayout", "PC_TILEILU_LAYOUT_", NULL};
@@ -131,6 +132,7 @@ static PetscErrorCode PCSetUp_TileILU(PC pc)
     PetscCall(PetscInfo(pc, "Tile %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " is larger than the local box %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ": clamped to %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "\n", ti->tile[0], ti->tile[1], ti->tile[2], src.m[0], src.m[1],
                         src.m[2], PetscMin(ti->tile[0], src.m[0]), PetscMin(ti->tile[1], src.m[1]), PetscMin(ti->tile[2], src.m[2])));
   PetscCall(PPETileILUSetUp(&ti->T, &src, ti->tile, ti->layout, ti->fuse, PetscObjectComm((PetscObject)pc)));
+  PetscCall(PPEBackendGetDefault(PetscObjectComm((PetscObject)pc), &ti->T.backend)); /* -ppe_backend */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -225,6 +227,9 @@ static PetscErrorCode PCView_TileILU(PC pc, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  number of tiles: %.0f (per rank %.0f to %.0f), of which %.0f smaller edge tiles\n", sum[0], mn, mx[0], sum[1]));
     if (T->layout == PC_TILEILU_LAYOUT_ZYX) PetscCall(PetscViewerASCIIPrintf(viewer, "  zyx groups: %" PetscInt_FMT " tiles per group, %" PetscInt_FMT " groups per gather (rank 0), padded points %.1f%%, gather/sweep/scatter %s\n", T->lanes, T->chunk, 100.0 * sum[4] / (sum[3] + sum[4]), T->fused ? "fused chunk by chunk" : "as three passes"));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  factors: %s, %" PetscInt_FMT " values per point (rank 0)\n", T->sym ? "symmetric operator" : "nonsymmetric operator", T->nc));
+    PetscCall(PetscViewerASCIIPushTab(viewer));
+    PetscCall(PPEBackendView(T->backend, viewer));
+    PetscCall(PetscViewerASCIIPopTab(viewer));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  memory: %.4g MB in total, %.4g MB per rank at most, %.1f bytes per point%s\n", sum[5] / 1048576.0, mx[1] / 1048576.0, sum[5] / sum[3], T->ft ? " (with the factors of the transpose)" : ""));
     if (ti->matfree) PetscCall(PetscViewerASCIIPrintf(viewer, "  coefficients: from the grid of the matrix-free %s operator\n", ti->mtype));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  coefficients: from the rows of the assembled %s matrix\n", ti->mtype));

@@ -1,0 +1,156 @@
+/*
+   The interface of a device back end (CUDA, HIP, or the host emulation of their launch
+   code): memory, streams, and one launcher per hot loop, each running the single-source body
+   of src/kernels that the host back end runs. Plain C, no PETSc: the library (C) calls it
+   through a table of function pointers, PPEDeviceOps, one table per back end built.
+
+   Pointers named in the launchers' arguments are device pointers unless marked "host".
+   Every function returns 0 or the runtime's error code (text: errstr()). Launchers are
+   asynchronous on their stream, except those that return numbers to the host (dot,
+   bcgs_update_r, ts_gram), which synchronise it.
+*/
+#ifndef PPE_BACKEND_DEVICE_DEVICE_H
+#define PPE_BACKEND_DEVICE_DEVICE_H
+
+#include <stddef.h>
+#include <kernels/stencil7.h>
+#include <kernels/krylov.h>
+#include <kernels/chebyci.h>
+#include <kernels/tridiag.h>
+#include <kernels/tileilu.h>
+#include <kernels/tsblock.h>
+#include <kernels/transpose.h>
+#include <kernels/fft.h>
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+/* Most columns of one tall-skinny launch (PPE_TS_MAXCOLS of the host, rounded up to whole
+   tiles). */
+#define PPE_DEV_TS_MAXCOLS 48
+
+/* Error codes of a back end's FFT library are returned as PPE_DEV_FFT_ERR + the library's
+   code (above every runtime error code). */
+#define PPE_DEV_FFT_ERR 100000
+
+/* Directions of a copy. */
+typedef enum {
+  PPE_DEV_H2D,
+  PPE_DEV_D2H,
+  PPE_DEV_D2D
+} ppe_dev_copy_kind;
+
+/* The stencil on a rank's box (PPEStencilBox, with the 1D tables in device memory). */
+typedef struct {
+  ppe_s7_dir X, Y, Z;
+  double     sigma;
+  long       N[3];
+  int        per[3];
+  long       xs, ys, zs, xm, ym, zm;
+  int        nb[6]; /* faces whose neighbour values come from the halo */
+} ppe_dev_box;
+
+/* Halo faces (layout of PPEStencilHalo), NULL where nb[] is 0. */
+typedef struct {
+  const double *f[6];
+} ppe_dev_halo;
+
+/* The fused Chebyshev step (PPEStencilCI). */
+typedef struct {
+  double        rho, rho_old, s2, d2;
+  const double *b, *z, *dinv;
+  double       *w;
+} ppe_dev_ci;
+
+/* Phases of a stencil launch: the points that need no halo value, the others, or all. */
+enum {
+  PPE_DEV_CORE,
+  PPE_DEV_SURFACE,
+  PPE_DEV_ALL
+};
+
+/* The tiles of PC tileilu on a rank (PPETileILU without its arrays). */
+typedef struct {
+  int  sym;     /* symmetric storage of the factors */
+  long nloc;    /* points of the box */
+  long box[3];  /* extent of the box */
+  long tile[3]; /* tile shape */
+  long nt[3];   /* tiles per direction */
+  long ntiles;
+  long lanes;   /* zyx: tiles per group */
+  long ngroups; /* zyx: groups */
+  long nc;      /* factor kinds stored per point */
+} ppe_dev_tiles;
+
+/* Device doubles a reduction of n values needs as work space (dot: ncols = nd,
+   bcgs_update_r: 2, ts_gram with n rows: nx ny). */
+#define PPE_DEV_RED_CHUNK 256
+#define PPE_DEV_RED_WORK(n, ncols) ((size_t)((((n) + PPE_DEV_RED_CHUNK - 1) / PPE_DEV_RED_CHUNK) + 1) * (size_t)(ncols))
+/* Device doubles of the work of ts_combine (B padded with zero columns to whole tiles). */
+#define PPE_DEV_TS_COMBINE_WORK(k, m) ((size_t)(k) * (size_t)((((m) + PPE_TS_TB - 1) / PPE_TS_TB) * PPE_TS_TB))
+
+typedef struct {
+  const char *name; /* "cuda", "hip" or "emu" */
+  /* runtime */
+  int (*count)(int *ndev);
+  int (*device_name)(int dev, char *name, size_t len);
+  int (*select)(int dev);
+  const char *(*errstr)(int err);
+  int (*alloc)(void **p, size_t bytes);
+  int (*release)(void *p);
+  int (*copy)(void *dst, const void *src, size_t bytes, ppe_dev_copy_kind kind, void *stream);
+  int (*stream_create)(void **stream);
+  int (*stream_destroy)(void *stream);
+  int (*sync)(void *stream);
+  /* stencil (src/kernels/stencil7.h, chebyci.h): y = A x on the points of phase, or with
+     ci != NULL (host struct of device pointers) the fused Chebyshev step into ci->w */
+  int (*stencil)(const ppe_dev_box *B, const double *x, const ppe_dev_halo *H, double *y, int phase, const ppe_dev_ci *ci, void *stream);
+  /* dot products (krylov.h): s[q] = y . u[q], q < nd (nd = 1 or 2); s on the host */
+  int (*dot)(long n, int nd, const double *y, const double *u0, const double *u1, double *work, double *s, void *stream);
+  /* Chebyshev iteration (chebyci.h) */
+  int (*ci_scale)(long n, const double *dinv, const double *bin, double *b, void *stream);
+  int (*ci_first)(long n, double theta, double c1, const double *dinv, const double *b, const double *t, double *z, double *y, void *stream);
+  int (*ci_step)(long n, double rho, double rho_old, double s2, double d2, const double *dinv, const double *b, const double *t, const double *y, const double *z, double *w, void *stream);
+  /* Bi-CGSTAB (krylov.h); update_r returns rt'r and r'r in s (host) */
+  int (*bcgs_axpy)(long n, double alpha, const double *w, double *r, void *stream);
+  int (*bcgs_update_x)(long n, double alpha, double omega, const double *ph, const double *rh, double *x, void *stream);
+  int (*bcgs_update_r)(long n, double omega, const double *t, const double *rt, double *r, double *work, double *s, void *stream);
+  int (*bcgs_update_p)(long n, double beta, double omega, const double *r, const double *w, double *p, void *stream);
+  /* batched tridiagonal kernel k (PPETdKernel) on the lanes of R, one thread per lane */
+  int (*tridiag)(int k, int fly, ppe_td_lanes R, long n, const PPETdArgs *x, void *stream);
+  /* tile ILU (tileilu.h): xyz sweeps, one thread per tile; zyx sweeps of the packed values
+     v, one thread per lane; gather r -> v and scatter v -> z between box and zyx orders */
+  int (*tileilu_xyz)(const ppe_dev_tiles *T, const double *F, const double *r, double *z, void *stream);
+  int (*tileilu_zyx)(const ppe_dev_tiles *T, const double *F, double *v, void *stream);
+  int (*tileilu_gather)(const ppe_dev_tiles *T, const double *r, double *v, void *stream);
+  int (*tileilu_scatter)(const ppe_dev_tiles *T, const double *v, double *z, void *stream);
+  /* tall-skinny blocks (tsblock.h); x, y, q, aq, s: host arrays of device column pointers;
+     out, B, coef: host. gram: out[a + nx b] = x_a . y_b where b >= a - band, else 0 */
+  int (*ts_gram)(long n, int nx, const double *const *x, int ny, const double *const *y, int band, double *work, double *out, void *stream);
+  int (*ts_combine)(long n, int k, const double *const *q, int m, double *const *s, const double *B, double *work, void *stream);
+  int (*ts_axpy)(long n, int k, const double *const *q, const double *const *aq, const double *coef, double *x, double *r, void *stream);
+  int (*ts_cheb)(long n, double c1, const double *az, double c2, const double *z, const double *zold, double *out, void *stream);
+  /* box copy of the transposes (transpose.h): dst box = src box * scale + shift */
+  int (*tp_copy)(const double *src, const double *scale, double shift, const long sarr[6], const long box[6], const long tarr[6], double *dst, void *stream);
+  /* real transforms of PC fftptdma (fft.h): pre pass x -> z (F->lines * F->L complex values)
+     and ends (2 per line), the library's forward complex DFT of the lines of z in place
+     (plan made on that z), post pass z, ends -> y (y may be x) */
+  int (*fft_pre)(const ppe_fft_lines *F, const double *x, double *z, double *ends, void *stream);
+  int (*fft_plan)(long L, long lines, double *z, void **plan, void *stream);
+  int (*fft_exec)(void *plan, double *z, void *stream);
+  int (*fft_destroy)(void *plan);
+  int (*fft_post)(const ppe_fft_lines *F, const double *z, const double *ends, double *y, void *stream);
+} PPEDeviceOps;
+
+/* The tables of the back ends (defined where built: the emulation always, CUDA and HIP
+   when configured --with-cuda, --with-hip; PPEKIT_HAVE_CUDA/HIP in ppekitconf.h). */
+extern const PPEDeviceOps PPEDeviceOps_Emu;
+extern const PPEDeviceOps PPEDeviceOps_CUDA;
+extern const PPEDeviceOps PPEDeviceOps_HIP;
+
+#if defined(__cplusplus)
+}
+#endif
+
+#endif

@@ -1,0 +1,179 @@
+/*
+   Memory, streams and device discovery of a device back end, and its table of launchers
+   (PPEDeviceOps_CUDA, _HIP or _Emu). The emulation's "device memory" is host memory and its
+   streams are empty handles: every launch has finished when it returns.
+*/
+#include "ops.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *PPE_DEV_NAME(ErrStr)(int err)
+{
+  if (err >= PPE_DEV_FFT_ERR) {
+  #if defined(PPE_DEV_CUDA)
+    return "cuFFT error (cufftResult: the code less 100000)";
+  #elif defined(PPE_DEV_HIP)
+    return "VkFFT error (VkFFTResult: the code less 100000)";
+  #else
+    return "FFTW could not make a plan";
+  #endif
+  }
+#if defined(PPE_DEV_EMU)
+  return err == 1 ? "out of host memory" : "unknown error";
+#else
+  return PPE_DEV_ERRSTR((ppe_dev_err_t)err);
+#endif
+}
+
+/* Devices visible; an error (no driver, no device) is returned as the runtime's code. */
+static int PPE_DEV_NAME(Count)(int *ndev)
+{
+#if defined(PPE_DEV_EMU)
+  *ndev = 1;
+  return 0;
+#else
+  int n = 0;
+  PPE_DEV_TRY(PPE_DEV_RT(GetDeviceCount)(&n));
+  *ndev = n;
+  return 0;
+#endif
+}
+
+static int PPE_DEV_NAME(DeviceName)(int dev, char *name, size_t len)
+{
+#if defined(PPE_DEV_EMU)
+  (void)dev;
+  snprintf(name, len, "host emulation of the device launches");
+  return 0;
+#elif defined(PPE_DEV_CUDA)
+  struct cudaDeviceProp p;
+  PPE_DEV_TRY(cudaGetDeviceProperties(&p, dev));
+  snprintf(name, len, "%s (sm_%d%d, %.1f GiB)", p.name, p.major, p.minor, (double)p.totalGlobalMem / 1073741824.0);
+  return 0;
+#else
+  hipDeviceProp_t p;
+  PPE_DEV_TRY(hipGetDeviceProperties(&p, dev));
+  snprintf(name, len, "%s (%s, %.1f GiB)", p.name, p.gcnArchName, (double)p.totalGlobalMem / 1073741824.0);
+  return 0;
+#endif
+}
+
+static int PPE_DEV_NAME(Select)(int dev)
+{
+#if defined(PPE_DEV_EMU)
+  (void)dev;
+  return 0;
+#else
+  return (int)PPE_DEV_RT(SetDevice)(dev);
+#endif
+}
+
+static int PPE_DEV_NAME(Alloc)(void **p, size_t bytes)
+{
+#if defined(PPE_DEV_EMU)
+  *p = malloc(bytes ? bytes : 1);
+  return *p ? 0 : 1;
+#else
+  return (int)PPE_DEV_RT(Malloc)(p, bytes ? bytes : 1);
+#endif
+}
+
+static int PPE_DEV_NAME(Release)(void *p)
+{
+#if defined(PPE_DEV_EMU)
+  free(p);
+  return 0;
+#else
+  return p ? (int)PPE_DEV_RT(Free)(p) : 0;
+#endif
+}
+
+PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevCopy)(void *dst, const void *src, size_t bytes, ppe_dev_copy_kind kind, void *stream)
+{
+  if (!bytes) return 0;
+#if defined(PPE_DEV_EMU)
+  (void)kind;
+  (void)stream;
+  memmove(dst, src, bytes);
+  return 0;
+#else
+  return (int)PPE_DEV_RT(MemcpyAsync)(dst, src, bytes, kind == PPE_DEV_H2D ? PPE_DEV_RT_H2D : kind == PPE_DEV_D2H ? PPE_DEV_RT_D2H : PPE_DEV_RT_D2D, (ppe_dev_stream_t)stream);
+#endif
+}
+
+static int PPE_DEV_NAME(StreamCreate)(void **stream)
+{
+#if defined(PPE_DEV_EMU)
+  static char handle;
+  *stream = &handle;
+  return 0;
+#else
+  ppe_dev_stream_t s;
+  PPE_DEV_TRY(PPE_DEV_RT(StreamCreateWithFlags)(&s, PPE_DEV_CAT(PPE_DEV_RT(Stream), NonBlocking)));
+  *stream = (void *)s;
+  return 0;
+#endif
+}
+
+static int PPE_DEV_NAME(StreamDestroy)(void *stream)
+{
+#if defined(PPE_DEV_EMU)
+  (void)stream;
+  return 0;
+#else
+  return stream ? (int)PPE_DEV_RT(StreamDestroy)((ppe_dev_stream_t)stream) : 0;
+#endif
+}
+
+PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevSync)(void *stream)
+{
+#if defined(PPE_DEV_EMU)
+  (void)stream;
+  return 0;
+#else
+  return (int)PPE_DEV_RT(StreamSynchronize)((ppe_dev_stream_t)stream);
+#endif
+}
+
+/* the table is host data: not compiled in the device passes of nvcc and hipcc */
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+PPE_DEV_EXTERN const PPEDeviceOps PPE_DEV_NAME(PPEDeviceOps) = {
+  PPE_DEV_STR,
+  PPE_DEV_NAME(Count),
+  PPE_DEV_NAME(DeviceName),
+  PPE_DEV_NAME(Select),
+  PPE_DEV_NAME(ErrStr),
+  PPE_DEV_NAME(Alloc),
+  PPE_DEV_NAME(Release),
+  PPE_DEV_NAME(PPEDevCopy),
+  PPE_DEV_NAME(StreamCreate),
+  PPE_DEV_NAME(StreamDestroy),
+  PPE_DEV_NAME(PPEDevSync),
+  PPE_DEV_NAME(PPEDevStencil),
+  PPE_DEV_NAME(PPEDevDot),
+  PPE_DEV_NAME(PPEDevCIScale),
+  PPE_DEV_NAME(PPEDevCIFirst),
+  PPE_DEV_NAME(PPEDevCIStep),
+  PPE_DEV_NAME(PPEDevBCGSAxpy),
+  PPE_DEV_NAME(PPEDevBCGSUpdateX),
+  PPE_DEV_NAME(PPEDevBCGSUpdateR),
+  PPE_DEV_NAME(PPEDevBCGSUpdateP),
+  PPE_DEV_NAME(PPEDevTridiag),
+  PPE_DEV_NAME(PPEDevTileILUXYZ),
+  PPE_DEV_NAME(PPEDevTileILUZYX),
+  PPE_DEV_NAME(PPEDevTileILUGather),
+  PPE_DEV_NAME(PPEDevTileILUScatter),
+  PPE_DEV_NAME(PPEDevTSGram),
+  PPE_DEV_NAME(PPEDevTSCombine),
+  PPE_DEV_NAME(PPEDevTSAxpy),
+  PPE_DEV_NAME(PPEDevTSCheb),
+  PPE_DEV_NAME(PPEDevTPCopy),
+  PPE_DEV_NAME(PPEDevFFTPre),
+  PPE_DEV_NAME(PPEDevFFTPlan),
+  PPE_DEV_NAME(PPEDevFFTExec),
+  PPE_DEV_NAME(PPEDevFFTDestroy),
+  PPE_DEV_NAME(PPEDevFFTPost),
+};
+#endif

@@ -1,0 +1,68 @@
+/*
+   Device launcher of the matrix-free 7-point operator (src/kernels/stencil7.h), plain or with
+   the Chebyshev step fused (src/kernels/chebyci.h): one thread per point of the rank's box.
+
+   A thread makes the same choices as the host's row loops (src/backend/host/stencil_host.c),
+   so both give the same bits: the coefficients of the row (those of i = 1, x being uniform)
+   except at a physical x end, neighbour values from the box, from the halo faces across a
+   face with a neighbour, or the centre value where the neighbour does not exist (zero
+   coefficient). Phases: CORE is every point that needs no halo value, SURFACE the others;
+   a launch of one phase runs a thread per point of the box and the other phase's threads
+   return at once.
+*/
+#include "ops.h"
+
+typedef struct {
+  ppe_dev_box  B;
+  ppe_dev_halo H;
+  ppe_dev_ci   ci;
+  int          fused; /* write the Chebyshev step ci.w instead of y */
+  int          phase;
+  const double *x;
+  double       *y;
+} ppe_dev_s7_args;
+
+PPE_DEV_KERNEL(ppe_dev_s7, ppe_dev_s7_args)
+{
+  const ppe_dev_box *B = &a->B;
+  long               xm = B->xm, ym = B->ym, zm = B->zm;
+  long               ii = t % xm, jj = (t / xm) % ym, kk = t / (xm * ym);
+  long               i = B->xs + ii, j = B->ys + jj, k = B->zs + kk;
+  int                surface;
+  const double      *x = a->x, *uc;
+  double             uw, ue, us, un, ub, ut, v;
+  ppe_s7_coef        c;
+
+  surface = (jj == 0 && B->nb[0 + 2]) || (jj == ym - 1 && B->nb[1 + 2]) || (kk == 0 && B->nb[0 + 4]) || (kk == zm - 1 && B->nb[1 + 4]) || (ii == 0 && B->nb[0]) || (ii == xm - 1 && B->nb[1]);
+  if ((a->phase == PPE_DEV_CORE && surface) || (a->phase == PPE_DEV_SURFACE && !surface)) return;
+  uc = x + t;
+  if (!B->per[0] && (i == 0 || i == B->N[0] - 1)) c = ppe_s7_point_coef(B->X, B->Y, B->Z, B->sigma, i, j, k);
+  else c = ppe_s7_point_coef(B->X, B->Y, B->Z, B->sigma, 1, j, k);
+  uw = ii > 0 ? uc[-1] : (B->nb[0] ? a->H.f[0][kk * ym + jj] : *uc);
+  ue = ii < xm - 1 ? uc[1] : (B->nb[1] ? a->H.f[1][kk * ym + jj] : *uc);
+  us = jj > 0 ? uc[-xm] : (B->nb[2] ? a->H.f[2][kk * xm + ii] : *uc);
+  un = jj < ym - 1 ? uc[xm] : (B->nb[3] ? a->H.f[3][kk * xm + ii] : *uc);
+  ub = kk > 0 ? uc[-xm * ym] : (B->nb[4] ? a->H.f[4][jj * xm + ii] : *uc);
+  ut = kk < zm - 1 ? uc[xm * ym] : (B->nb[5] ? a->H.f[5][jj * xm + ii] : *uc);
+  v  = ppe_s7_apply(&c, *uc, uw, ue, us, un, ub, ut);
+  if (a->fused) {
+    const ppe_dev_ci *ci = &a->ci;
+    a->ci.w[t]           = ppe_ci_point(ci->rho, ci->rho_old, ci->s2, ci->d2, ci->dinv ? ci->dinv[t] : 1.0, ci->b[t], v, *uc, ci->z[t]);
+  } else a->y[t] = v;
+}
+
+PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevStencil)(const ppe_dev_box *B, const double *x, const ppe_dev_halo *H, double *y, int phase, const ppe_dev_ci *ci, void *stream)
+{
+  ppe_dev_s7_args a;
+
+  a.B     = *B;
+  a.H     = *H;
+  a.fused = ci ? 1 : 0;
+  if (ci) a.ci = *ci;
+  else memset(&a.ci, 0, sizeof(a.ci));
+  a.phase = phase;
+  a.x     = x;
+  a.y     = y;
+  PPE_DEV_LAUNCH(ppe_dev_s7, B->xm * B->ym * B->zm, stream, a);
+  return 0;
+}

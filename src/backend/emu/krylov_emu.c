@@ -1,0 +1,4 @@
+/* Host emulation of the device back end: src/backend/device/krylov_dev.h with every GPU thread
+   of a launch run by a host loop (-ppe_backend emu). */
+#define PPE_DEV_EMU 1
+#include "../device/krylov_dev.h"

@@ -1,0 +1,209 @@
+/*
+   The two phases of one application of MATPPESTENCIL, on the host or on a device back end.
+
+   Every application (MatMult, the rank-local block, the fused dot products, the fused
+   Chebyshev step) is: start the halo exchange, compute the core points, finish the
+   exchange, compute the surface points. PPEStencilRunCore/RunSurface do the two computing
+   phases. On the host they call the row loops of src/backend/host. On a device:
+
+     core:    x (and the operands of a fused step) copied in, core launch, both queued on
+              the stream, so the device computes the core while the host waits for the halo
+              messages (paper 004, Table II: overlap of the exchange with the core);
+     surface: the halo faces copied in, surface launch, the result copied out, wait.
+
+   The operator's 1D tables stay on the device from set-up to destroy; vectors are copied in
+   and out at each application (Debian's PETSc has no device vectors).
+*/
+#include <ppekit/private/stencilimpl.h>
+#include <ppekit/private/deviceimpl.h>
+
+struct _n_PPEStencilDev {
+  const PPEDeviceOps *ops;
+  void               *stream;
+  ppe_dev_box         box;     /* with the device copies of the tables */
+  double             *tab;     /* the 12 tables, N[0], N[1] or N[2] values each */
+  double             *x, *y;   /* the input and output over the box */
+  double             *halo;    /* the face buffers, laid out as on the host */
+  size_t              hoff[6]; /* face offsets in halo */
+  double             *b, *z, *dinv, *w, *u[2]; /* operands of fused steps, allocated when first used */
+  double             *work;    /* reductions */
+  size_t              n, nhalo;
+};
+
+#define DEVCALL(d, expr) PPEDeviceCall((d)->ops, expr)
+
+static PetscErrorCode DevAlloc(PPEStencilDev d, double **p, size_t n)
+{
+  PetscFunctionBegin;
+  if (!*p) DEVCALL(d, d->ops->alloc((void **)p, (n ? n : 1) * sizeof(double)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   PPEStencilDevCreate - device data of an application on box B, whose face buffers are
+   faces (pointers into one host array hbase of nhalo values)
+*/
+PetscErrorCode PPEStencilDevCreate(PPEBackend backend, const PPEStencilBox *B, const PPEStencilHalo *faces, const double *hbase, size_t nhalo, PPEStencilDev *dev)
+{
+  PPEStencilDev    d;
+  const ppe_s7_dir *dir[3] = {&B->X, &B->Y, &B->Z};
+  ppe_s7_dir       *ddir[3];
+  size_t            off = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&d));
+  PetscCall(PPEBackendGetOps(backend, &d->ops));
+  d->n     = (size_t)B->xm * B->ym * B->zm;
+  d->nhalo = nhalo;
+  DEVCALL(d, d->ops->stream_create(&d->stream));
+  d->box.sigma = B->sigma;
+  d->box.xs    = B->xs;
+  d->box.ys    = B->ys;
+  d->box.zs    = B->zs;
+  d->box.xm    = B->xm;
+  d->box.ym    = B->ym;
+  d->box.zm    = B->zm;
+  for (int e = 0; e < 3; e++) {
+    d->box.N[e]   = B->N[e];
+    d->box.per[e] = B->per[e] ? 1 : 0;
+  }
+  for (int f = 0; f < 6; f++) {
+    d->box.nb[f] = B->nb[f] ? 1 : 0;
+    d->hoff[f]   = faces->f[f] ? (size_t)(faces->f[f] - hbase) : 0;
+  }
+  PetscCall(DevAlloc(d, &d->tab, 4 * (size_t)(B->N[0] + B->N[1] + B->N[2])));
+  ddir[0] = &d->box.X;
+  ddir[1] = &d->box.Y;
+  ddir[2] = &d->box.Z;
+  for (int e = 0; e < 3; e++) {
+    const double *src[4] = {dir[e]->w, dir[e]->tlo, dir[e]->thi, dir[e]->d};
+    size_t        n      = (size_t)B->N[e];
+    for (int q = 0; q < 4; q++) DEVCALL(d, d->ops->copy(d->tab + off + q * n, src[q], n * sizeof(double), PPE_DEV_H2D, d->stream));
+    ddir[e]->w   = d->tab + off;
+    ddir[e]->tlo = d->tab + off + n;
+    ddir[e]->thi = d->tab + off + 2 * n;
+    ddir[e]->d   = d->tab + off + 3 * n;
+    off += 4 * n;
+  }
+  PetscCall(DevAlloc(d, &d->x, d->n));
+  PetscCall(DevAlloc(d, &d->y, d->n));
+  PetscCall(DevAlloc(d, &d->halo, nhalo));
+  DEVCALL(d, d->ops->sync(d->stream));
+  *dev = d;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PPEStencilDevDestroy(PPEStencilDev *dev)
+{
+  PPEStencilDev d = *dev;
+  double       *a[12];
+
+  PetscFunctionBegin;
+  if (!d) PetscFunctionReturn(PETSC_SUCCESS);
+  a[0] = d->tab, a[1] = d->x, a[2] = d->y, a[3] = d->halo, a[4] = d->b, a[5] = d->z;
+  a[6] = d->dinv, a[7] = d->w, a[8] = d->u[0], a[9] = d->u[1], a[10] = d->work, a[11] = NULL;
+  DEVCALL(d, d->ops->sync(d->stream));
+  for (int i = 0; i < 11; i++)
+    if (a[i]) DEVCALL(d, d->ops->release(a[i]));
+  DEVCALL(d, d->ops->stream_destroy(d->stream));
+  PetscCall(PetscFree(*dev));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode DevIn(PPEStencilDev d, double **dst, const double *src)
+{
+  PetscFunctionBegin;
+  PetscCall(DevAlloc(d, dst, d->n));
+  DEVCALL(d, d->ops->copy(*dst, src, d->n * sizeof(double), PPE_DEV_H2D, d->stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The fused step with its operands on the device (copied in by the core phase). */
+static void DevCI(PPEStencilDev d, const PPEStencilCI *ci, ppe_dev_ci *c)
+{
+  c->rho     = ci->rho;
+  c->rho_old = ci->rho_old;
+  c->s2      = ci->s2;
+  c->d2      = ci->d2;
+  c->b       = d->b;
+  c->z       = d->z;
+  c->dinv    = ci->dinv ? d->dinv : NULL;
+  c->w       = d->w;
+}
+
+static PetscErrorCode DevHalo(PPEStencilDev d, ppe_dev_halo *H)
+{
+  PetscFunctionBegin;
+  for (int f = 0; f < 6; f++) H->f[f] = d->box.nb[f] ? d->halo + d->hoff[f] : NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   PPEStencilRunCore - the core points of one application: y = A x (dot: with the partial dot
+   products; ci: the fused Chebyshev step into ci->w instead)
+*/
+PetscErrorCode PPEStencilRunCore(const PPEStencilRun *R)
+{
+  PetscFunctionBegin;
+  if (!R->dev) {
+    if (R->ci) PPEStencilApplyCI_Host(R->box, R->x, R->faces, PPE_STENCIL_CORE, R->ci);
+    else if (R->dot) PPEStencilApplyDot_Host(R->box, R->x, R->faces, R->y, PPE_STENCIL_CORE, R->dot);
+    else PPEStencilApply_Host(R->box, R->x, R->faces, R->y, PPE_STENCIL_CORE);
+  } else {
+    PPEStencilDev d = R->dev;
+    ppe_dev_halo  H;
+    ppe_dev_ci    c;
+
+    PetscCall(DevIn(d, &d->x, R->x));
+    if (R->ci) {
+      PetscCall(DevIn(d, &d->b, R->ci->b));
+      PetscCall(DevIn(d, &d->z, R->ci->z));
+      if (R->ci->dinv) PetscCall(DevIn(d, &d->dinv, R->ci->dinv));
+      PetscCall(DevAlloc(d, &d->w, d->n));
+      DevCI(d, R->ci, &c);
+    }
+    PetscCall(DevHalo(d, &H));
+    DEVCALL(d, d->ops->stencil(&d->box, d->x, &H, d->y, PPE_DEV_CORE, R->ci ? &c : NULL, d->stream));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PPEStencilRunSurface - the surface points; on a device also the result back to the host */
+PetscErrorCode PPEStencilRunSurface(const PPEStencilRun *R)
+{
+  PetscFunctionBegin;
+  if (!R->dev) {
+    if (R->ci) PPEStencilApplyCI_Host(R->box, R->x, R->faces, PPE_STENCIL_SURFACE, R->ci);
+    else if (R->dot) PPEStencilApplyDot_Host(R->box, R->x, R->faces, R->y, PPE_STENCIL_SURFACE, R->dot);
+    else PPEStencilApply_Host(R->box, R->x, R->faces, R->y, PPE_STENCIL_SURFACE);
+  } else {
+    PPEStencilDev d = R->dev;
+    ppe_dev_halo  H;
+    ppe_dev_ci    c;
+
+    if (d->nhalo) DEVCALL(d, d->ops->copy(d->halo, R->hbase, d->nhalo * sizeof(double), PPE_DEV_H2D, d->stream));
+    PetscCall(DevHalo(d, &H));
+    if (R->ci) DevCI(d, R->ci, &c);
+    DEVCALL(d, d->ops->stencil(&d->box, d->x, &H, d->y, PPE_DEV_SURFACE, R->ci ? &c : NULL, d->stream));
+    if (R->dot && R->dot->n > 0) {
+      const double *u[2] = {NULL, NULL};
+      double        s[2] = {0.0, 0.0};
+
+      for (PetscInt q = 0; q < R->dot->n; q++) {
+        if (R->dot->u[q] == R->y) u[q] = d->y;
+        else if (R->dot->u[q] == R->x) u[q] = d->x;
+        else {
+          PetscCall(DevIn(d, &d->u[q], R->dot->u[q]));
+          u[q] = d->u[q];
+        }
+      }
+      PetscCall(DevAlloc(d, &d->work, PPE_DEV_RED_WORK(d->n, 2)));
+      DEVCALL(d, d->ops->dot((long)d->n, (int)R->dot->n, d->y, u[0], u[1], d->work, s, d->stream));
+      for (PetscInt q = 0; q < R->dot->n; q++) R->dot->s[q] += s[q];
+    }
+    if (R->ci) DEVCALL(d, d->ops->copy(R->ci->w, d->w, d->n * sizeof(double), PPE_DEV_D2H, d->stream));
+    else DEVCALL(d, d->ops->copy(R->y, d->y, d->n * sizeof(double), PPE_DEV_D2H, d->stream));
+    DEVCALL(d, d->ops->sync(d->stream));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
