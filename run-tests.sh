@@ -83,7 +83,8 @@ for be in cuda hip; do
       # the host code at -O1: this tree checks the device build, the host one is timed above
       ../configure --with-$be CFLAGS="-g -O1" > configure.out || { cat configure.out; exit 1; }
     fi
-    make -j"$jobs" > make.out 2>    make -j"$jobs" libppekit.la src/tools/ppe-solve > make.out 2>&11 || { tail -n 40 make.out; exit 1; }
+    # all of it: the library, the tools, the examples and the plugins
+    make -j"$jobs" > make.out 2>&1 || { tail -n 40 make.out; exit 1; }
     rm -f test-suite.log
     make -j"$jobs" check TESTS="$device_tests" check_PROGRAMS="$device_programs" > check.out 2>&1
     exit 0
