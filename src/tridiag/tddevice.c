@@ -5,7 +5,8 @@
    scratch for every line are copied to the device, where they stay until the next set-up.
    A solve copies the data in, runs each kernel over every line in two launches (the full
    groups of SZ lines, then the lines of the last group), one thread per line calling the
-   single-source bodies the host runs, and copies the data out. The distributed methods move
+   single-source bodies the host runs, and copies the data out (PPETridiagSolveResident()
+   takes data already on the device: PC fftptdma's pencils). The distributed methods move
    the boundary values of each line (2 per line) to the host between the reduction and the
    reconstruction, where the exchange and the reduced systems run as on the host.
 */
@@ -20,8 +21,8 @@ struct _n_PPETdDev {
   PPETdArrays         arr;     /* device copies */
   PetscReal          *buf[14]; /* what to free */
   int                 nbuf;
-  PetscReal          *d;       /* the data */
-  size_t              nd;      /* doubles of the data span */
+  PetscReal          *d;       /* the data of solves of host arrays (made at the first one) */
+  size_t              nd;      /* doubles of d */
 };
 
 #define DEVCALL(D, expr) PPEDeviceCall((D)->ops, expr)
@@ -77,9 +78,6 @@ static PetscErrorCode DeviceCreate(PPETridiag t)
   /* scratch of the fly kernels: 3 tiles covering every group */
   if (!t->precompute) PetscCall(DevCopy(D, NULL, 3 * pl, PETSC_TRUE, &D->arr.scr));
   D->arr.scrgroups = t->ng;
-  D->nd            = t->nsys ? (size_t)(t->nsys - 1) * t->ls + (size_t)(t->m - 1) * t->ks + 1 : 0;
-  D->nd            = PetscMax(D->nd, pl); /* the packed layout's span */
-  DEVCALL(D, D->ops->alloc((void **)&D->d, PetscMax(D->nd, 1) * sizeof(PetscReal)));
   DEVCALL(D, D->ops->sync(D->stream));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -92,7 +90,7 @@ PetscErrorCode PPETridiagDeviceDestroy(PPETridiag t)
   if (!D) PetscFunctionReturn(PETSC_SUCCESS);
   DEVCALL(D, D->ops->sync(D->stream));
   for (int i = 0; i < D->nbuf; i++) DEVCALL(D, D->ops->release(D->buf[i]));
-  DEVCALL(D, D->ops->release(D->d));
+  if (D->d) DEVCALL(D, D->ops->release(D->d));
   DEVCALL(D, D->ops->stream_destroy(D->stream));
   PetscCall(PetscFree(t->dev));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -157,6 +155,12 @@ PetscErrorCode PPETridiagSolveDevice(PPETridiag t, PetscScalar d[], PetscBool pa
   if (!t->dev) PetscCall(DeviceCreate(t));
   D  = t->dev;
   nd = packed ? (size_t)t->ng * t->m * TD_SZ : (t->nsys ? (size_t)(t->nsys - 1) * t->ls + (size_t)(t->m - 1) * t->ks + 1 : 0);
+  if (nd > D->nd) { /* the packed and natural spans differ: room for the larger one asked so far */
+    if (D->d) DEVCALL(D, D->ops->release(D->d));
+    D->d = NULL;
+    DEVCALL(D, D->ops->alloc((void **)&D->d, nd * sizeof(PetscReal)));
+    D->nd = nd;
+  }
   PetscCall(PetscLogEventBegin(PPE_TridiagLocal, t, 0, 0, 0));
   DEVCALL(D, D->ops->copy(D->d, d, nd * sizeof(PetscScalar), PPE_DEV_H2D, D->stream));
   PetscCall(SolveOn(t, D->d, packed));
