@@ -198,6 +198,7 @@ static PetscErrorCode SpectralZeroMean(PPEFFTPTDMA *f)
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &sum, 1, MPIU_SCALAR, MPIU_SUM, f->zcomm));
   sum /= (PetscReal)f->N[2];
   DEVCALL(D, D->ops->tp_copy(D->dy, NULL, -sum, arr, box, arr, D->dy, D->stream));
+  DEVCALL(D, D->ops->sync(D->stream)); /* before the z solve, which runs on the batch's stream */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -222,7 +223,6 @@ PetscErrorCode PPEFFTPTDMAApplyDevice(PPEFFTPTDMA *f, Vec rhs, Vec x)
   if (f->P[0] > 1) PetscCall(PPETransposeDevice(&f->txy, PETSC_TRUE, D->ops, D->stream, D->send, D->recv, D->dx, NULL, 0.0, D->dy));
   PetscCall(Transform(f, 1, 0, D->dy, PPE_FFTPTDMAFFTyFwd));
   if (f->specproj) PetscCall(SpectralZeroMean(f));
-  DEVCALL(D, D->ops->sync(D->stream)); /* the z solve runs on the batch's own stream */
   PetscCall(PetscLogEventBegin(PPE_FFTPTDMAZSolve, 0, 0, 0, 0));
   if (D->dz != D->dy) {
     PetscCall(PPETransposeDevice(&f->tyz, PETSC_TRUE, D->ops, D->stream, D->send, D->recv, D->dy, NULL, 0.0, D->dz));

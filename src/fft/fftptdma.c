@@ -189,8 +189,10 @@ PetscErrorCode PPEFFTPTDMAView(PPEFFTPTDMA *f, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "transforms: x %s, y %s\n", f->kind[0].name, f->kind[1].name));
   PetscCall(PetscViewerASCIIPrintf(viewer, "pencil grid: py x pz = %" PetscInt_FMT " x %" PetscInt_FMT " (%s)\n", f->P[0], f->P[1], f->pauto ? "automatic: the DMDA's pz kept where z blocks have >= 2 points" : "-pc_fftptdma_pgrid"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "pencils of rank 0: x %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", y %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "%s\n", f->xbox[3], f->xbox[4], f->xbox[5], f->ybox[3], f->ybox[4], f->ybox[5], f->daaligned ? "; x-pencils are the DMDA's boxes (no redistribution)" : ""));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "copies DMDA <-> x-pencils: %s (forward direct in %" PetscInt_FMT ", backward in %" PetscInt_FMT " of %" PetscInt_FMT " applications on rank 0)\n",
-                                   f->xplan[0] ? "x transforms read b's array and write x's array directly where the arrays' alignment allows" : "copied (the x-pencils are not the DMDA's boxes, or the box is smaller than the DMDA)", f->direct[0], f->direct[1], f->solves));
+  if (f->backend != PPE_BACKEND_HOST) PetscCall(PetscViewerASCIIPrintf(viewer, "copies DMDA <-> x-pencils: box copies on the device (%" PetscInt_FMT " applications on rank 0)\n", f->solves));
+  else
+    PetscCall(PetscViewerASCIIPrintf(viewer, "copies DMDA <-> x-pencils: %s (forward direct in %" PetscInt_FMT ", backward in %" PetscInt_FMT " of %" PetscInt_FMT " applications on rank 0)\n",
+                                     f->xplan[0] ? "x transforms read b's array and write x's array directly where the arrays' alignment allows" : "copied (the x-pencils are not the DMDA's boxes, or the box is smaller than the DMDA)", f->direct[0], f->direct[1], f->solves));
   PetscCall(PetscViewerASCIIPrintf(viewer, "row scale: %s\n", f->wz ? "depends on z only, folded into the z systems" : f->rinv ? "varies in x or y, divided in the copy to the x-pencils" : "none"));
   if (f->singular) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "zero mean: %s\n", f->specmean ? "removed on the (kx,ky) = (0,0) z line after the z solve (one reduction over its z group)" : "removed in the copy back (one reduction over all ranks)"));

@@ -81,6 +81,7 @@ static PetscErrorCode CreatePlans(PPEFFTPTDMA *f)
   PetscMPIInt n0, n1, nx, ny, nz, hx;
 
   PetscFunctionBegin;
+  if (f->backend != PPE_BACKEND_HOST) PetscFunctionReturn(PETSC_SUCCESS); /* the device makes its own (fftdevice.c) */
   PetscCall(PetscMPIIntCast(f->N[0], &n0));
   PetscCall(PetscMPIIntCast(f->N[1], &n1));
   PetscCall(PetscMPIIntCast(f->ybox[3], &nx));
@@ -175,6 +176,7 @@ static PetscErrorCode SetUpZ(PPEFFTPTDMA *f, const PPESeparable *sep)
   PetscCall(PPETridiagCreate(inplace ? f->zcomm : PETSC_COMM_SELF, &f->td));
   PetscCall(PPETridiagSetSizes(f->td, nsys, m));
   PetscCall(PPETridiagSetMethodOptionName(f->td, "-pc_fftptdma_zsolve"));
+  PetscCall(PPETridiagSetBackend(f->td, f->backend));
   PetscCall(PetscMalloc5(m, &a, m, &b, m, &c, nsys, &shift, m, &w));
   for (PetscInt k = 0; k < m; k++) {
     w[k] = f->wz ? f->wz[zs + k] : 1.0; /* row k scaled by the z-only row scale, and its shift weighted by it */
@@ -240,7 +242,6 @@ static PetscErrorCode SetUpOperator(PPEFFTPTDMA *f, DM da, const PPESeparable *s
     f->specproj = (PetscBool)(PetscAbsReal(up - dn) <= 1e-13 * PetscMax(PetscAbsReal(up), PetscAbsReal(dn)));
   }
   PetscCall(SetUpZ(f, sep));
-  PetscCall(PPETridiagGetBackendUsed(f->td, &f->backend)); /* -ppe_backend: the transforms run where the z solve does */
   {
     PetscInt       solves;
     PetscLogDouble bytes, msgs;
@@ -273,7 +274,7 @@ static PetscErrorCode ResetOperator(PPEFFTPTDMA *f)
 
 /* What the pencils, transposes and plans depend on: when it is unchanged at a new set-up
    (new operator values, shift or z coefficients on the same DMDA) they are kept. */
-static PetscErrorCode LayoutKey(MPI_Comm comm, DM da, const PPESeparable *sep, const PetscInt pgrid[2], PCFFTPTDMAZSolve zsolve, PCFFTPTDMAPlanner planner, PetscInt key[])
+static PetscErrorCode LayoutKey(MPI_Comm comm, DM da, const PPESeparable *sep, const PetscInt pgrid[2], PCFFTPTDMAZSolve zsolve, PCFFTPTDMAPlanner planner, PPEBackend backend, PetscInt key[])
 {
   PetscInt    q = 0, c[6], pd[3];
   PetscMPIInt size;
@@ -296,6 +297,7 @@ static PetscErrorCode LayoutKey(MPI_Comm comm, DM da, const PPESeparable *sep, c
   key[q++] = pgrid ? pgrid[1] : 0;
   key[q++] = zsolve;
   key[q++] = planner;
+  key[q++] = backend;
   key[q++] = sep->idiag != NULL;
   PetscCheck(q == PPE_FFTPTDMA_KEY, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Layout key has %" PetscInt_FMT " entries", q);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -304,12 +306,14 @@ static PetscErrorCode LayoutKey(MPI_Comm comm, DM da, const PPESeparable *sep, c
 PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPESeparable *sep, const PetscInt pgrid[2], PCFFTPTDMAZSolve zsolve, PCFFTPTDMAPlanner planner)
 {
   PetscInt        M[3], pd[3], xs, ys, zs, xm, ym, zm, whole[6], dadata[6], key[PPE_FFTPTDMA_KEY];
+  PPEBackend      backend;
   const PetscInt *lr[3];
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PPE_FFTPTDMASetUp, 0, 0, 0, 0));
   PetscCall(PPEFFTPTDMACheckDM(da, "the operator"));
-  PetscCall(LayoutKey(comm, da, sep, pgrid, zsolve, planner, key));
+  PetscCall(PPEBackendGetDefault(comm, &backend)); /* -ppe_backend: the transforms, the copies and the z solve */
+  PetscCall(LayoutKey(comm, da, sep, pgrid, zsolve, planner, backend, key));
   if (f->xbuf && f->comm == comm) {
     PetscBool same = PETSC_TRUE;
     for (int q = 0; q < PPE_FFTPTDMA_KEY; q++) same = (PetscBool)(same && key[q] == f->key[q]);
@@ -329,6 +333,7 @@ PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPES
   f->comm    = comm;
   f->zsolve  = zsolve;
   f->planner = planner;
+  f->backend = backend;
   PetscCallMPI(MPI_Comm_size(comm, &f->size));
   PetscCallMPI(MPI_Comm_rank(comm, &f->rank));
   PetscCall(DMDAGetInfo(da, NULL, &M[0], &M[1], &M[2], &pd[0], &pd[1], &pd[2], NULL, NULL, NULL, NULL, NULL, NULL));

@@ -191,13 +191,3 @@ PetscErrorCode PPETridiagSolveResident(PPETridiag t, PetscScalar dd[])
   PetscCall(PetscLogEventEnd(PPE_TridiagSolve, t, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-
-/* The back end the batch runs on (after set-up). */
-PetscErrorCode PPETridiagGetBackendUsed(PPETridiag t, PPEBackend *b)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(t, PPETRIDIAG_CLASSID, 1);
-  PetscCall(PPETridiagSetUp(t));
-  *b = t->backend;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}

@@ -56,7 +56,7 @@ PETSC_EXTERN PetscInt       PPETransposeScratchSize(const PPETranspose *);
 PETSC_EXTERN void           PPEBoxIntersect(const PetscInt[6], const PetscInt[6], PetscInt[6]);
 PETSC_EXTERN void           PPEBlockSplit(PetscInt, PetscInt, PetscInt, PetscInt *, PetscInt *);
 
-#define PPE_FFTPTDMA_KEY 30 /* entries of the layout key */
+#define PPE_FFTPTDMA_KEY 31 /* entries of the layout key */
 
 /* The solver on pencils. Rank r of the communicator is (r1, r2) = (r % P1, r / P1) of the
    pencil grid P1 x P2: x-pencils {all x} x {block r1 of y} x {block r2 of z}, y-pencils

@@ -126,7 +126,6 @@ PETSC_INTERN PetscErrorCode PPETridiagExchange(PPETridiag);
 PETSC_INTERN PetscErrorCode PPETridiagSolveDevice(PPETridiag, PetscScalar[], PetscBool);
 PETSC_INTERN PetscErrorCode PPETridiagDeviceDestroy(PPETridiag);
 PETSC_INTERN PetscErrorCode PPETridiagSolveResident(PPETridiag, PetscScalar[]);
-PETSC_INTERN PetscErrorCode PPETridiagGetBackendUsed(PPETridiag, PPEBackend *);
 
 /* Log events (src/sys/ppeinit.c). */
 PETSC_EXTERN PetscErrorCode PPETridiagSetMethodOptionName(PPETridiag, const char[]);
