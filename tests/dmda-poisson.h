@@ -18,10 +18,8 @@
 #pragma once
 
 #include <petscdmda.h>
-
-#if !PETSC_VERSION_GE(3, 19, 0) && !defined(PETSC_SUCCESS)
-  #define PETSC_SUCCESS 0 /* PETSc 3.18 returns plain 0 */
-#endif
+/* PETSc's own API across releases (header-only: these programs do not link libppekit) */
+#include <ppekit/private/petsccompat.h>
 
 typedef enum {
   DP_VERTEX_DIRICHLET,

@@ -126,9 +126,11 @@ int main(int argc, char **argv)
           PetscReal       *lam, *work, lmin, lmax, tmin, tmax;
           PetscBool        exact, singular, ok;
           PetscScalar     *a;
-          PetscBLASInt     bn = (PetscBLASInt)N, lwork = 4 * N, info;
+          PetscBLASInt     bn, lwork, info;
           const char       jobz = 'N', uplo = 'L';
 
+          PetscCall(PetscBLASIntCast(N, &bn));
+          PetscCall(PetscBLASIntCast(4 * N, &lwork));
           PetscCall(PPEGridCreate(comm, &g));
           PetscCall(PPEGridSetBCString(g, cases[c]));
           for (int f = 0; f < 6; f++) PetscCall(PPEGridGetBC(g, (PPEFace)f, &bc[f]));

@@ -11,7 +11,7 @@ static PetscErrorCode ExpectSetUpError(MPI_Comm comm, DM da, const char bcs[], P
 {
   PPEGrid        g;
   PetscErrorCode ierr;
-  char          *msg = NULL;
+  const char    *msg = NULL;
   PetscBool      has = PETSC_FALSE;
 
   PetscFunctionBegin;
@@ -23,7 +23,7 @@ static PetscErrorCode ExpectSetUpError(MPI_Comm comm, DM da, const char bcs[], P
   ierr = PPEGridSetUp(g);
   PetscCall(PetscPopErrorHandler());
   if (ierr) {
-    PetscCall(PetscErrorMessage(ierr, NULL, &msg));
+    PetscCall(PPEErrorMessage(ierr, &msg));
     has = (PetscBool)(msg && strstr(msg, text));
   }
   PetscCall(TapCheck(comm, (PetscBool)(ierr == expect && has), "%s: error %d (expected %d), message \"%s\"", what, (int)ierr, (int)expect, msg ? msg : "(none)"));

@@ -307,17 +307,19 @@ static PetscErrorCode SolveLayout(PPETridiag t, const Sys *S, PetscInt layout, P
 /* max over lines of ||x_s - y_s||_inf / ||y_s||_inf, over the whole batch */
 static PetscErrorCode RelErr(MPI_Comm comm, const Sys *S, const PetscReal x[], const PetscReal y[], PetscReal *err)
 {
-  PetscReal *num, *den, e = 0;
+  PetscReal  *num, *den, e = 0;
+  PetscMPIInt ns;
 
   PetscFunctionBegin;
+  PetscCall(PetscMPIIntCast(S->nsys, &ns));
   PetscCall(PetscCalloc2(S->nsys, &num, S->nsys, &den));
   for (PetscInt s = 0; s < S->nsys; s++)
     for (PetscInt k = 0; k < S->m; k++) {
       num[s] = PetscMax(num[s], PetscAbsReal(x[s + k * S->nsys] - y[s + k * S->nsys]));
       den[s] = PetscMax(den[s], PetscAbsReal(y[s + k * S->nsys]));
     }
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, num, S->nsys, MPIU_REAL, MPIU_MAX, comm));
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, den, S->nsys, MPIU_REAL, MPIU_MAX, comm));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, num, ns, MPIU_REAL, MPIU_MAX, comm));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, den, ns, MPIU_REAL, MPIU_MAX, comm));
   for (PetscInt s = 0; s < S->nsys; s++) e = PetscMax(e, num[s] / den[s]);
   if (PetscIsNanReal(e)) e = PETSC_MAX_REAL;
   PetscCall(PetscFree2(num, den));

@@ -141,7 +141,7 @@ static PetscErrorCode CompareMult(Mat A, DM da, const PPESeparable *sep, PetscRa
 /* Infer with the error handler returning; code and message come back. */
 static PetscErrorCode TryInfer(Mat A, DM da, PetscBool approx, PPESeparable **sep, PetscErrorCode *code, char msg[], size_t len)
 {
-  char *specific = NULL;
+  const char *specific = NULL;
 
   PetscFunctionBegin;
   msg[0] = 0;
@@ -149,7 +149,7 @@ static PetscErrorCode TryInfer(Mat A, DM da, PetscBool approx, PPESeparable **se
   *code = PPESeparableInferFromMat(A, da, approx, sep);
   PetscCall(PetscPopErrorHandler());
   if (*code) {
-    PetscCall(PetscErrorMessage(*code, NULL, &specific));
+    PetscCall(PPEErrorMessage(*code, &specific));
     if (specific) PetscCall(PetscStrncpy(msg, specific, len));
   }
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -321,7 +321,7 @@ static PetscErrorCode ExpectError(MPI_Comm comm, ErrCase c, PetscErrorCode expec
   Mat            A = NULL, S = NULL, P;
   PC             pc;
   PetscErrorCode ierr;
-  char          *msg = NULL;
+  const char    *msg = NULL;
   PetscBool      has = PETSC_FALSE;
 
   PetscFunctionBegin;
@@ -375,7 +375,7 @@ static PetscErrorCode ExpectError(MPI_Comm comm, ErrCase c, PetscErrorCode expec
   }
   PetscCall(PetscPopErrorHandler());
   if (ierr) {
-    PetscCall(PetscErrorMessage(ierr, NULL, &msg));
+    PetscCall(PPEErrorMessage(ierr, &msg));
     has = (PetscBool)(msg && strstr(msg, text));
   }
   PetscCall(TapCheck(comm, (PetscBool)(ierr == expect && has), "bad input, %s: error %d (expected %d), message \"%s\"", what, (int)ierr, (int)expect, msg ? msg : "(none)"));

@@ -222,7 +222,7 @@ static PetscErrorCode CheckGrid(MPI_Comm comm, const char bcs[], PPELocation loc
     /* a tile spanning a whole periodic direction: PETSc's block would keep the wrap couplings */
     for (int d = 0; d < 3; d++)
       if (bcs[2 * d] == 'P' && PetscMin(t[d], m[d]) == n[d]) wrap = PETSC_TRUE;
-    PetscCall(MPIU_Allreduce(&wrap, &any, 1, MPIU_BOOL, MPI_LOR, comm));
+    PetscCall(MPIU_Allreduce(&wrap, &any, 1, PPE_MPI_BOOL, MPI_LOR, comm));
     if (any) continue;
     PetscCall(ApplyTiledReference(Aaij, t, PETSC_FALSE, x, y1));
     PetscCall(ApplyTileILU(Amf, Amf, t[0], t[1], t[2], PC_TILEILU_LAYOUT_XYZ, PETSC_FALSE, x, y2, NULL, NULL));

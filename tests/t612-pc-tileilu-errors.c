@@ -11,7 +11,7 @@ below 1. A tile larger than the box is clamped, not an error.\n\n";
 static PetscErrorCode TrySetUp(Mat P, DM dm, const PetscInt tile[3], PetscErrorCode *code, char msg[], size_t len)
 {
   PC    pc;
-  char *specific = NULL;
+  const char *specific = NULL;
 
   PetscFunctionBegin;
   msg[0] = 0;
@@ -24,7 +24,7 @@ static PetscErrorCode TrySetUp(Mat P, DM dm, const PetscInt tile[3], PetscErrorC
   if (!*code) *code = PCSetUp(pc);
   PetscCall(PetscPopErrorHandler());
   if (*code) {
-    PetscCall(PetscErrorMessage(*code, NULL, &specific));
+    PetscCall(PPEErrorMessage(*code, &specific));
     if (specific) PetscCall(PetscStrncpy(msg, specific, len));
   }
   PetscCall(PCDestroy(&pc));

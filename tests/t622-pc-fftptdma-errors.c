@@ -9,11 +9,11 @@ non-uniform x spacing.\n";
 
 static PetscErrorCode Expect(MPI_Comm comm, const char what[], PetscErrorCode code, PetscErrorCode want, const char text[])
 {
-  char     *specific = NULL;
+  const char *specific = NULL;
   PetscBool ok;
 
   PetscFunctionBegin;
-  if (code) PetscCall(PetscErrorMessage(code, NULL, &specific));
+  if (code) PetscCall(PPEErrorMessage(code, &specific));
   ok = (PetscBool)(code == want && specific && strstr(specific, text) != NULL);
   if (!ok) PetscCall(PetscSynchronizedPrintf(comm, "# [%d] got error %d: %s\n", PetscGlobalRank, (int)code, specific ? specific : "(none)"));
   PetscCall(PetscSynchronizedFlush(comm, PETSC_STDOUT));

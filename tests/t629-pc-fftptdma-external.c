@@ -75,7 +75,7 @@ int main(int argc, char **argv)
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
   PetscCall(KSPSetOperators(ksp, A, A));
   PetscCall(KSPSetDM(ksp, da));
-  PetscCall(KSPSetDMActive(ksp, PETSC_FALSE));
+  PetscCall(PPEKSPSetDMActiveAll(ksp, PETSC_FALSE));
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(KSPSolve(ksp, b, x));
   PetscCall(KSPGetIterationNumber(ksp, &its));

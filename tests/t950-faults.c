@@ -30,11 +30,11 @@ create/set-up/solve/destroy cycles without growth of PETSc's allocated memory.\n
 /* A case that must fail with error `want` and a message containing `text`, on every rank. */
 static PetscErrorCode ExpectError(MPI_Comm comm, const char what[], PetscErrorCode code, PetscErrorCode want, const char text[])
 {
-  char     *specific = NULL;
+  const char *specific = NULL;
   PetscBool ok;
 
   PetscFunctionBegin;
-  if (code) PetscCall(PetscErrorMessage(code, NULL, &specific));
+  if (code) PetscCall(PPEErrorMessage(code, &specific));
   ok = (PetscBool)(code == want && specific && strstr(specific, text) != NULL);
   if (!ok) PetscCall(PetscSynchronizedPrintf(comm, "# [%d] %s: got error %d: %s\n", PetscGlobalRank, what, (int)code, code && specific ? specific : "(none)"));
   PetscCall(PetscSynchronizedFlush(comm, PETSC_STDOUT));
@@ -561,7 +561,7 @@ static PetscErrorCode Order(MPI_Comm comm)
     KSP                ksp1, ksp2;
     KSPConvergedReason r1, r2, r0;
     PetscBool          eq;
-    PetscReal          rel;
+    PetscReal          rel = PETSC_MAX_REAL; /* set below; a value that fails */
 
     PetscCall(ComboKSP(A, &combos[i], &ksp1));
     PetscCall(KSPSolve(ksp1, b, x1)); /* no KSPSetUp */
@@ -643,7 +643,7 @@ static PetscErrorCode Changed(MPI_Comm comm)
     const PCType types[3] = {PCFFTPTDMA, PCCHEBYCI, PCTILEILU};
     for (int t = 0; t < 3; t++) {
       PC        pc1, pc2;
-      PetscReal d, d0;
+      PetscReal d = PETSC_MAX_REAL, d0 = 0; /* set below; the values that fail the check */
 
       if (way == 0) PetscCall(PPEStencilCreateAssembled(g, MATAIJ, &P));
       else PetscCall(PPEStencilCreate(g, &P));
@@ -673,7 +673,7 @@ static PetscErrorCode Changed(MPI_Comm comm)
     for (PetscInt i = 0; i < NCOMBO; i++) {
       KSP                ksp1, ksp2;
       KSPConvergedReason r1, r2;
-      PetscReal          d, res;
+      PetscReal          d = PETSC_MAX_REAL, res = PETSC_MAX_REAL; /* set below; values that fail */
 
       if (way == 0) PetscCall(PPEStencilCreateAssembled(g, MATAIJ, &P));
       else PetscCall(PPEStencilCreate(g, &P));
@@ -858,7 +858,7 @@ static PetscErrorCode Tridiag(MPI_Comm comm)
   PetscCall(PetscArraycpy(d2, d0, 12));
   PetscCall(PPETridiagSolve(t2, d2));
   mine = (PetscBool)(memcmp(d1, d2, sizeof(d1)) == 0);
-  PetscCall(MPIU_Allreduce(&mine, &same, 1, MPIU_BOOL, MPI_LAND, comm));
+  PetscCall(MPIU_Allreduce(&mine, &same, 1, PPE_MPI_BOOL, MPI_LAND, comm));
   PetscCall(TapCheck(comm, same, "tridiagonal batch, PPETridiagSolve before PPETridiagSetUp: sets up, same bits as with it"));
   PetscCall(PPETridiagDestroy(&t2));
   /* new coefficients between two solves: the next solve uses them */
@@ -881,7 +881,7 @@ static PetscErrorCode Tridiag(MPI_Comm comm)
   PetscCall(PetscArraycpy(d2, d0, 12));
   PetscCall(PPETridiagSolve(t2, d2));
   mine = (PetscBool)(memcmp(d1, d2, sizeof(d1)) == 0);
-  PetscCall(MPIU_Allreduce(&mine, &same, 1, MPIU_BOOL, MPI_LAND, comm));
+  PetscCall(MPIU_Allreduce(&mine, &same, 1, PPE_MPI_BOOL, MPI_LAND, comm));
   PetscCall(TapCheck(comm, same, "tridiagonal batch, new coefficients after a solve: the next solve uses them, same bits as a new batch"));
   /* NaN in the right-hand side of line 1: lines 0 and 2 are untouched by it */
   PetscCall(PetscArraycpy(d1, d0, 12));
@@ -892,7 +892,7 @@ static PetscErrorCode Tridiag(MPI_Comm comm)
     mine = (PetscBool)(mine && d1[0 + 3 * k] == d2[0 + 3 * k] && d1[2 + 3 * k] == d2[2 + 3 * k]);
     mine = (PetscBool)(mine && PetscIsNanScalar(d1[1 + 3 * k]));
   }
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &mine, 1, MPIU_BOOL, MPI_LAND, comm));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &mine, 1, PPE_MPI_BOOL, MPI_LAND, comm));
   PetscCall(TapCheck(comm, mine, "tridiagonal batch, NaN in line 1's right-hand side: line 1 is NaN on every rank, lines 0 and 2 keep their bits (no error: the caller checks)"));
   PetscCall(PPETridiagDestroy(&t1));
   PetscCall(PPETridiagDestroy(&t2));

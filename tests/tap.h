@@ -6,6 +6,7 @@
 #pragma once
 
 #include <petscsys.h>
+#include <ppekit/private/petsccompat.h> /* PETSc releases: PPE_MPI_BOOL, PPEErrorMessage */
 #include <stdarg.h>
 
 static PetscInt tap_failures = 0;
@@ -21,7 +22,7 @@ static PetscErrorCode TapCheck(MPI_Comm comm, PetscBool ok, const char fmt[], ..
   va_start(ap, fmt);
   PetscCall(PetscVSNPrintf(msg, sizeof(msg), fmt, &len, ap));
   va_end(ap);
-  PetscCall(MPIU_Allreduce(&ok, &all, 1, MPIU_BOOL, MPI_LAND, comm));
+  PetscCall(MPIU_Allreduce(&ok, &all, 1, PPE_MPI_BOOL, MPI_LAND, comm));
   PetscCall(PetscPrintf(comm, "%s - %s\n", all ? "ok" : "not ok", msg));
   if (!all) tap_failures++;
   PetscFunctionReturn(0);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <petscvec.h>
+#include <ppekit/private/petsccompat.h> /* PETSc releases: PPE_MPI_BOOL */
 #include <string.h>
 
 /* *rel = ||a - b|| / ||b|| in the given norm (||a - b|| when b = 0) */
@@ -46,6 +47,6 @@ static inline PetscErrorCode TestBitwiseEqual(Vec a, Vec b, PetscBool *eq)
   mine = (PetscBool)(memcmp(x, y, (size_t)n * sizeof(PetscScalar)) == 0);
   PetscCall(VecRestoreArrayRead(a, &x));
   PetscCall(VecRestoreArrayRead(b, &y));
-  PetscCall(MPIU_Allreduce(&mine, eq, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)a)));
+  PetscCall(MPIU_Allreduce(&mine, eq, 1, PPE_MPI_BOOL, MPI_LAND, PetscObjectComm((PetscObject)a)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -75,37 +75,36 @@ static PetscErrorCode ChoosePencilGrid(PPEFFTPTDMA *f, const PetscInt pgrid[2], 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* FFTW's guru64 interface takes sizes and strides as ptrdiff_t: a pencil of more than 2^31
+   values on one rank (possible with 64-bit PetscInt) plans without overflow. */
+static fftw_iodim64 IODim(PetscInt n, PetscInt is, PetscInt os)
+{
+  fftw_iodim64 d;
+
+  d.n  = (ptrdiff_t)n;
+  d.is = (ptrdiff_t)is;
+  d.os = (ptrdiff_t)os;
+  return d;
+}
+
 static PetscErrorCode CreatePlans(PPEFFTPTDMA *f)
 {
-  unsigned    flags = f->planner == PC_FFTPTDMA_PLANNER_ESTIMATE ? FFTW_ESTIMATE : (f->planner == PC_FFTPTDMA_PLANNER_MEASURE ? FFTW_MEASURE : FFTW_PATIENT);
-  PetscMPIInt n0, n1, nx, ny, nz, hx;
+  unsigned     flags = f->planner == PC_FFTPTDMA_PLANNER_ESTIMATE ? FFTW_ESTIMATE : (f->planner == PC_FFTPTDMA_PLANNER_MEASURE ? FFTW_MEASURE : FFTW_PATIENT);
+  PetscInt     n0 = f->N[0], n1 = f->N[1], nx = f->ybox[3], nz = f->xbox[5], hx = f->xbox[4] * f->xbox[5];
+  fftw_iodim64 xdim = IODim(n0, 1, 1), xloop = IODim(hx, n0, n0); /* x: hx contiguous lines of n0 */
+  /* y: lines of stride nx in the y-pencil (nx, ny_all, nz), looping over x (stride 1) and z */
+  fftw_iodim64 ydim = IODim(n1, nx, nx), yloop[2] = {IODim(nx, 1, 1), IODim(nz, nx * n1, nx * n1)};
 
   PetscFunctionBegin;
   if (f->backend != PPE_BACKEND_HOST) PetscFunctionReturn(PETSC_SUCCESS); /* the device makes its own (fftdevice.c) */
-  PetscCall(PetscMPIIntCast(f->N[0], &n0));
-  PetscCall(PetscMPIIntCast(f->N[1], &n1));
-  PetscCall(PetscMPIIntCast(f->ybox[3], &nx));
-  PetscCall(PetscMPIIntCast(f->xbox[4], &ny));
-  PetscCall(PetscMPIIntCast(f->xbox[5], &nz));
-  PetscCall(PetscMPIIntCast(f->xbox[4] * f->xbox[5], &hx));
   for (int s = 0; s < 2; s++) {
     fftw_r2r_kind kx = s ? f->kind[0].bwd : f->kind[0].fwd, ky = s ? f->kind[1].bwd : f->kind[1].fwd;
-    fftw_iodim    dim, loop[2];
 
-    /* x: contiguous lines of the x-pencil */
-    f->plan[0][s] = fftw_plan_many_r2r(1, &n0, hx, f->xbuf, NULL, 1, n0, f->xbuf, NULL, 1, n0, &kx, flags);
+    f->plan[0][s] = fftw_plan_guru64_r2r(1, &xdim, 1, &xloop, f->xbuf, f->xbuf, &kx, flags);
     PetscCheck(f->plan[0][s], PETSC_COMM_SELF, PETSC_ERR_LIB, "FFTW could not plan the x transforms");
-    /* y: lines of stride nx in the y-pencil (nx, ny_all, nz), looping over x (stride 1) and z */
-    dim.n       = n1;
-    dim.is      = dim.os = nx;
-    loop[0].n   = nx;
-    loop[0].is  = loop[0].os = 1;
-    loop[1].n   = nz;
-    loop[1].is  = loop[1].os = nx * n1;
-    f->plan[1][s] = fftw_plan_guru_r2r(1, &dim, 2, loop, f->ybuf, f->ybuf, &ky, flags);
+    f->plan[1][s] = fftw_plan_guru64_r2r(1, &ydim, 2, yloop, f->ybuf, f->ybuf, &ky, flags);
     PetscCheck(f->plan[1][s], PETSC_COMM_SELF, PETSC_ERR_LIB, "FFTW could not plan the y transforms");
   }
-  (void)ny;
   /* When the x-pencils are the DMDA's boxes, the x transforms can read b's array and write
      x's array directly (out of place), which saves a copy each way; the forward plan must
      not touch its input (b). Planned on arrays from PetscMalloc like a Vec's; an array of
@@ -115,8 +114,8 @@ static PetscErrorCode CreatePlans(PPEFFTPTDMA *f)
     fftw_r2r_kind kf = f->kind[0].fwd, kb = f->kind[0].bwd;
 
     PetscCall(PetscMalloc1(f->N[0] * f->xbox[4] * f->xbox[5], &tmp));
-    f->xplan[0] = fftw_plan_many_r2r(1, &n0, hx, tmp, NULL, 1, n0, f->xbuf, NULL, 1, n0, &kf, flags | FFTW_PRESERVE_INPUT);
-    f->xplan[1] = fftw_plan_many_r2r(1, &n0, hx, f->xbuf, NULL, 1, n0, tmp, NULL, 1, n0, &kb, flags | FFTW_DESTROY_INPUT);
+    f->xplan[0] = fftw_plan_guru64_r2r(1, &xdim, 1, &xloop, tmp, f->xbuf, &kf, flags | FFTW_PRESERVE_INPUT);
+    f->xplan[1] = fftw_plan_guru64_r2r(1, &xdim, 1, &xloop, f->xbuf, tmp, &kb, flags | FFTW_DESTROY_INPUT);
     f->xalign   = fftw_alignment_of(tmp);
     PetscCall(PetscFree(tmp));
     PetscCheck(f->xplan[0] && f->xplan[1], PETSC_COMM_SELF, PETSC_ERR_LIB, "FFTW could not plan the out-of-place x transforms");
@@ -136,6 +135,7 @@ static PetscErrorCode ZOnlyRowScale(PPEFFTPTDMA *f, DM da, const PPESeparable *s
   PetscReal         *ext;
   const PetscScalar *s;
   PetscBool          zonly = PETSC_TRUE;
+  PetscMPIInt        next;
 
   PetscFunctionBegin;
   if (!sep->rowscale) PetscFunctionReturn(PETSC_SUCCESS);
@@ -154,7 +154,8 @@ static PetscErrorCode ZOnlyRowScale(PPEFFTPTDMA *f, DM da, const PPESeparable *s
       }
   }
   PetscCall(VecRestoreArrayRead(sep->rowscale, &s));
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, ext, (PetscMPIInt)(2 * nz), MPIU_REAL, MPIU_MAX, f->comm));
+  PetscCall(PetscMPIIntCast(2 * nz, &next));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, ext, next, MPIU_REAL, MPIU_MAX, f->comm));
   for (PetscInt k = 0; k < nz; k++) zonly = (PetscBool)(zonly && -ext[k] > 0 && ext[nz + k] + ext[k] <= 1e-14 * ext[nz + k]);
   if (zonly) {
     PetscCall(PetscMalloc1(nz, &f->wz));
@@ -317,7 +318,7 @@ PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPES
   if (f->xbuf && f->comm == comm) {
     PetscBool same = PETSC_TRUE;
     for (int q = 0; q < PPE_FFTPTDMA_KEY; q++) same = (PetscBool)(same && key[q] == f->key[q]);
-    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &same, 1, MPIU_BOOL, MPI_LAND, comm));
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &same, 1, PPE_MPI_BOOL, MPI_LAND, comm));
     if (same) { /* same pencils, transposes and plans: only the operator part is redone */
       PetscCall(ResetOperator(f));
       f->relayouts++;

@@ -196,7 +196,7 @@ static PetscErrorCode InferReadRows(InferCtx *c, Mat A)
         }
         PetscCall(MatRestoreRow(A, rstart + l, &ncols, &cols, &vals));
       }
-  PetscCall(MPIU_Allreduce(&bad, &anybad, 1, MPIU_BOOL, MPI_LOR, c->comm));
+  PetscCall(MPIU_Allreduce(&bad, &anybad, 1, PPE_MPI_BOOL, MPI_LOR, c->comm));
   PetscCheck(!anybad, c->comm, PETSC_ERR_FP, "The matrix has Inf or NaN entries");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -215,7 +215,12 @@ static PetscErrorCode InferFirst(InferCtx *c, PetscReal key, PetscReal *buf, Pet
   in.r = (int)c->rank;
   PetscCallMPI(MPI_Allreduce(&in, &out, 1, MPI_DOUBLE_INT, MPI_MINLOC, c->comm));
   *owner = out.v == PETSC_MAX_REAL ? -1 : (PetscMPIInt)out.r;
-  if (*owner >= 0) PetscCallMPI(MPI_Bcast(buf, (PetscMPIInt)nbuf, MPIU_REAL, *owner, c->comm));
+  if (*owner >= 0) {
+    PetscMPIInt n;
+
+    PetscCall(PetscMPIIntCast(nbuf, &n));
+    PetscCallMPI(MPI_Bcast(buf, n, MPIU_REAL, *owner, c->comm));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -315,8 +320,8 @@ static PetscErrorCode InferScaleFrom(InferCtx *c, const InferRow *w, PetscInt e,
       PetscMPIInt _owner; \
       PetscReal   _key = -1, _buf[1] = {0}; \
       if (_ierr) { \
-        char *_s = NULL; \
-        PetscCall(PetscErrorMessage(_ierr, NULL, &_s)); \
+        const char *_s = NULL; \
+        PetscCall(PPEErrorMessage(_ierr, &_s)); \
         if (_s) PetscCall(PetscStrncpy(_msg, _s, sizeof(_msg))); \
         _key = (PetscReal)(c)->rank; \
       } \
@@ -359,15 +364,17 @@ static PetscErrorCode InferPlanesLocal(InferCtx *c, PetscReal *acc)
 
 static PetscErrorCode InferPlanes(InferCtx *c)
 {
-  PetscInt   M2 = c->M[2];
-  PetscReal *acc, *all;
+  PetscInt    M2 = c->M[2];
+  PetscReal  *acc, *all;
+  PetscMPIInt nacc;
 
   PetscFunctionBegin;
   PetscCall(PetscCalloc2(2 + 4 * M2, &c->acc, 2 + 4 * M2, &c->all));
   acc = c->acc;
   all = c->all;
   InferCollective(c, InferPlanesLocal(c, acc));
-  PetscCall(MPIU_Allreduce(acc, all, (PetscMPIInt)(2 + 4 * M2), MPIU_REAL, MPIU_SUM, c->comm));
+  PetscCall(PetscMPIIntCast(2 + 4 * M2, &nacc));
+  PetscCall(MPIU_Allreduce(acc, all, nacc, MPIU_REAL, MPIU_SUM, c->comm));
   PetscCheck(all[1] > 0, c->comm, PETSC_ERR_ARG_WRONG, "Operator inference: no row interior in x and y has negative x couplings");
   c->c1 = all[0] / all[1];
   PetscCheck(c->c1 > 0, c->comm, PETSC_ERR_ARG_WRONG, "Operator inference: the y couplings have the wrong sign (ratio to the x couplings %g): not a -Lap type operator", (double)c->c1);
@@ -689,7 +696,7 @@ static PetscErrorCode InferSetUpLayout(InferCtx *c, Mat A, DM da)
   PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
   {
     PetscBool ok = (PetscBool)(rstart == c->start[c->rank] && rend == c->start[c->rank + 1]), all;
-    PetscCall(MPIU_Allreduce(&ok, &all, 1, MPIU_BOOL, MPI_LAND, c->comm));
+    PetscCall(MPIU_Allreduce(&ok, &all, 1, PPE_MPI_BOOL, MPI_LAND, c->comm));
     PetscCheck(all, c->comm, PETSC_ERR_ARG_SIZ, "Operator inference: the matrix's row distribution is not the DMDA's (create the matrix with DMCreateMatrix)");
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -702,6 +709,7 @@ static PetscErrorCode InferFinish(InferCtx *c, DM da, const char *mtype, PetscBo
   PetscScalar *rs, *id = NULL;
   PetscInt     i0 = c->lo[0] + 1, j0 = c->lo[1] + 1, nid = 0;
   PetscBool    zonly = PETSC_TRUE, xyD = PETSC_FALSE, uniform;
+  PetscMPIInt  nz;
   char         bcs[7], locs[64], idf[64] = "";
 
   PetscFunctionBegin;
@@ -775,8 +783,9 @@ static PetscErrorCode InferFinish(InferCtx *c, DM da, const char *mtype, PetscBo
       }
   PetscCall(VecRestoreArray(sep->rowscale, &rs));
   if (id) PetscCall(VecRestoreArray(sep->idiag, &id));
-  PetscCall(MPIU_Allreduce(pmin, gmin, (PetscMPIInt)c->M[2], MPIU_REAL, MPIU_MIN, c->comm));
-  PetscCall(MPIU_Allreduce(pmax, gmax, (PetscMPIInt)c->M[2], MPIU_REAL, MPIU_MAX, c->comm));
+  PetscCall(PetscMPIIntCast(c->M[2], &nz));
+  PetscCall(MPIU_Allreduce(pmin, gmin, nz, MPIU_REAL, MPIU_MIN, c->comm));
+  PetscCall(MPIU_Allreduce(pmax, gmax, nz, MPIU_REAL, MPIU_MAX, c->comm));
   PetscCall(MPIU_Allreduce(&devloc, &devmax, 1, MPIU_REAL, MPIU_MAX, c->comm));
   uniform = (PetscBool)(devmax <= 100 * PETSC_MACHINE_EPSILON);
   for (PetscInt k = c->lo[2]; k < c->lo[2] + c->n[2]; k++)

@@ -54,7 +54,7 @@ PetscErrorCode PPEGridCreate(MPI_Comm comm, PPEGrid *grid)
   PPEGrid g;
 
   PetscFunctionBegin;
-  PetscValidPointer(grid, 2);
+  PetscAssertPointer(grid, 2);
   PetscCall(PPESysInitializePackage());
   PetscCall(PetscHeaderCreate(g, PPEGRID_CLASSID, "PPEGrid", "Pressure-Poisson grid", "PPEGrid", comm, PPEGridDestroy, PPEGridView));
   for (int d = 0; d < 3; d++) {

@@ -41,6 +41,7 @@ PetscErrorCode PPETSGram(PetscInt nx, Vec x[], PetscInt ny, Vec y[], PetscInt ba
   const PetscScalar *xa[PPE_TS_MAXCOLS], *ya[PPE_TS_MAXCOLS];
   PetscScalar        buf[PPE_TS_MAXCOLS * PPE_TS_MAXCOLS + 4];
   PetscInt           n, cnt = 0;
+  PetscMPIInt        ncnt;
   MPI_Comm           comm = MPI_COMM_NULL;
 
   PetscFunctionBegin;
@@ -58,7 +59,8 @@ PetscErrorCode PPETSGram(PetscInt nx, Vec x[], PetscInt ny, Vec y[], PetscInt ba
   PetscCall(PetscLogFlops(2.0 * n * cnt));
   for (PetscInt i = 0; i < nextra; i++) buf[cnt++] = extra[i];
   PetscCall(PetscLogEventBegin(PPE_CBCGReduce, 0, 0, 0, 0));
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, buf, (PetscMPIInt)cnt, MPIU_SCALAR, MPIU_SUM, comm));
+  PetscCall(PetscMPIIntCast(cnt, &ncnt));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, buf, ncnt, MPIU_SCALAR, MPIU_SUM, comm));
   PetscCall(PetscLogEventEnd(PPE_CBCGReduce, 0, 0, 0, 0));
   cnt = 0;
   for (PetscInt b = 0; b < ny; b++)

@@ -540,7 +540,7 @@ PetscErrorCode PPEStencilCreate(PPEGrid grid, Mat *A)
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  PetscValidPointer(A, 2);
+  PetscAssertPointer(A, 2);
   comm = PetscObjectComm((PetscObject)grid);
   PetscCall(MatCreate(comm, A));
   PetscCall(MatSetType(*A, MATPPESTENCIL));

@@ -31,9 +31,11 @@ typedef struct {
   PPEBackend      devb;    /* the back end dev was made for */
 } PPEStencilLocal;
 
-static PetscErrorCode PPEStencilLocalDestroy(void *ctx)
+/* The shell's context destroy: since PETSc 3.23 it receives the address of the context
+   (PPECtxFromDestroyArg), before that the context itself. */
+static PetscErrorCode PPEStencilLocalDestroy(PPECtxDestroyArg arg)
 {
-  PPEStencilLocal *L = (PPEStencilLocal *)ctx;
+  PPEStencilLocal *L = (PPEStencilLocal *)PPECtxFromDestroyArg(arg);
 
   PetscFunctionBegin;
   PetscCall(PPEStencilDevDestroy(&L->dev));

@@ -101,10 +101,11 @@ PetscErrorCode PPETridiagDeviceDestroy(PPETridiag t)
 static PetscErrorCode DeviceKernel(PPETridiag t, PPETdKernel k, PetscScalar *dd, PetscBool packed)
 {
   struct _n_PPETdDev *D     = t->dev;
-  int                 nfull = (int)(t->nsys / TD_SZ), rem = (int)(t->nsys % TD_SZ);
+  int                 nfull, rem = (int)(t->nsys % TD_SZ);
   PPETdArgs           x;
 
   PetscFunctionBegin;
+  PetscCall(PetscCIntCast(t->nsys / TD_SZ, &nfull)); /* the launchers count groups in C ints */
   PPETridiagBlockArgs(t, &D->arr, dd, packed, 0, &x);
   if (nfull) {
     ppe_td_lanes R = {0, nfull, 0, TD_SZ};

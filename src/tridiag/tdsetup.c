@@ -429,7 +429,7 @@ static PetscErrorCode SetUpDistD2Check(PPETridiag t, const PetscReal *row, Petsc
   MPI_Comm    comm = PetscObjectComm((PetscObject)t);
   PetscInt    ns   = t->nsys;
   PetscReal  *sf, *sl, *rprev, *rnext;
-  PetscMPIInt prev, next, cnt;
+  PetscMPIInt prev, next, cnt, nvalid;
   MPI_Request req[4];
   PetscReal   eps2 = 0.5 * PETSC_MACHINE_EPSILON;
 
@@ -474,7 +474,8 @@ static PetscErrorCode SetUpDistD2Check(PPETridiag t, const PetscReal *row, Petsc
     if (!PetscIsNormalReal(bound[s]) && bound[s] != 0.0) bound[s] = PETSC_MAX_REAL;
     valid[s] = (PetscInt)(bound[s] <= eps2 && t->mask[s] != 0.0);
   }
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, valid, ns, MPIU_INT, MPI_LAND, comm));
+  PetscCall(PetscMPIIntCast(ns, &nvalid));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, valid, nvalid, MPIU_INT, MPI_LAND, comm));
   PetscCall(PetscFree4(sf, sl, rprev, rnext));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -129,7 +129,9 @@ static PetscErrorCode SolvePTDMA(PPETridiag t)
   PetscCall(PetscLogEventBegin(PPE_TridiagRSys, t, 0, 0, 0));
   if (nown) {
     PPETdArgs    x;
-    ppe_td_lanes L = {0, 1, 0, (int)nown};
+    ppe_td_lanes L = {0, 1, 0, 0};
+
+    PetscCall(PetscCIntCast(nown, &L.l1)); /* the lanes of the kernels are C ints */
 
     /* received [rank p][line j][2] -> reduced row 2p+k of line j */
     for (PetscInt p = 0; p < P; p++)

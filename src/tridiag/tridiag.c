@@ -47,7 +47,7 @@ PetscErrorCode PPETridiagCreate(MPI_Comm comm, PPETridiag *td)
   PPETridiag t;
 
   PetscFunctionBegin;
-  PetscValidPointer(td, 2);
+  PetscAssertPointer(td, 2);
   PetscCall(PPESysInitializePackage());
   PetscCall(PetscHeaderCreate(t, PPETRIDIAG_CLASSID, "PPETridiag", "Batched tridiagonal solver", "PPETridiag", comm, PPETridiagDestroy, PPETridiagView));
   PetscCallMPI(MPI_Comm_rank(comm, &t->rank));

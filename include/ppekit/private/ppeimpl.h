@@ -1,18 +1,13 @@
 /*
-   Private declarations shared by every part of PPEKit: PETSc version
-   compatibility, log events, package initialisation of src/.
+   Private declarations shared by every part of PPEKit: PETSc version compatibility
+   (petsccompat.h), log events, package initialisation of src/.
 */
 #pragma once
 
 #include <petsc/private/petscimpl.h>
 #include <ppekit.h>
+#include <ppekit/private/petsccompat.h>
 
-/* Option callbacks changed PetscOptionItems from a struct to a pointer type in 3.22. */
-#if PETSC_VERSION_GE(3, 22, 0)
-  #define PPEOptionItems PetscOptionItems
-#else
-  #define PPEOptionItems PetscOptionItems *
-#endif
 
 /* Log events, registered once by PPESysInitializePackage(). */
 PETSC_EXTERN PetscLogEvent PPE_GridSetUp;

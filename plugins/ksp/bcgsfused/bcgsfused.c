@@ -345,7 +345,7 @@ PetscErrorCode KSPBCGSFusedGetFuse(KSP ksp, PetscBool *flg)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscValidBoolPointer(flg, 2);
+  PetscAssertPointer(flg, 2);
   PetscUseMethod(ksp, "KSPBCGSFusedGetFuse_C", (KSP, PetscBool *), (ksp, flg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -365,7 +365,7 @@ PetscErrorCode KSPBCGSFusedGetReductionCount(KSP ksp, PetscInt *n)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscValidIntPointer(n, 2);
+  PetscAssertPointer(n, 2);
   PetscUseMethod(ksp, "KSPBCGSFusedGetReductionCount_C", (KSP, PetscInt *), (ksp, n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -552,7 +552,7 @@ PetscErrorCode KSPCBCGGetS(KSP ksp, PetscInt *s)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscValidIntPointer(s, 2);
+  PetscAssertPointer(s, 2);
   PetscUseMethod(ksp, "KSPCBCGGetS_C", (KSP, PetscInt *), (ksp, s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -651,7 +651,7 @@ PetscErrorCode KSPCBCGGetEigIts(KSP ksp, PetscInt *its)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscValidIntPointer(its, 2);
+  PetscAssertPointer(its, 2);
   PetscUseMethod(ksp, "KSPCBCGGetEigIts_C", (KSP, PetscInt *), (ksp, its));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -695,7 +695,7 @@ PetscErrorCode KSPCBCGGetSafety(KSP ksp, PetscReal *factor)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscValidRealPointer(factor, 2);
+  PetscAssertPointer(factor, 2);
   PetscUseMethod(ksp, "KSPCBCGGetSafety_C", (KSP, PetscReal *), (ksp, factor));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -743,7 +743,7 @@ PetscErrorCode KSPCBCGGetReplace(KSP ksp, PetscInt *k)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscValidIntPointer(k, 2);
+  PetscAssertPointer(k, 2);
   PetscUseMethod(ksp, "KSPCBCGGetReplace_C", (KSP, PetscInt *), (ksp, k));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -794,7 +794,7 @@ PetscErrorCode KSPCBCGGetMaxCondition(KSP ksp, PetscReal *cond)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscValidRealPointer(cond, 2);
+  PetscAssertPointer(cond, 2);
   PetscUseMethod(ksp, "KSPCBCGGetMaxCondition_C", (KSP, PetscReal *), (ksp, cond));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -816,7 +816,7 @@ PetscErrorCode KSPCBCGGetStats(KSP ksp, KSPCBCGStats *stats)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscValidPointer(stats, 2);
+  PetscAssertPointer(stats, 2);
   PetscUseMethod(ksp, "KSPCBCGGetStats_C", (KSP, KSPCBCGStats *), (ksp, stats));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -869,7 +869,7 @@ PetscErrorCode KSPCBCGGetBasis(KSP ksp, KSPCBCGBasisType *basis)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscValidPointer(basis, 2);
+  PetscAssertPointer(basis, 2);
   PetscUseMethod(ksp, "KSPCBCGGetBasis_C", (KSP, KSPCBCGBasisType *), (ksp, basis));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -926,7 +926,7 @@ PetscErrorCode KSPCBCGGetSingleReduction(KSP ksp, PetscBool *flg)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscValidBoolPointer(flg, 2);
+  PetscAssertPointer(flg, 2);
   PetscUseMethod(ksp, "KSPCBCGGetSingleReduction_C", (KSP, PetscBool *), (ksp, flg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

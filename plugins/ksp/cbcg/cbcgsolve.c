@@ -54,7 +54,7 @@ PetscErrorCode KSPCBCGReasonNotFinite(KSP ksp)
   PetscInt       loc, all;
 
   PetscFunctionBegin;
-  PetscCall(PCGetFailedReasonRank(ksp->pc, &pcreason));
+  PetscCall(PPEPCGetFailedReasonLocal(ksp->pc, &pcreason));
   loc = (PetscInt)pcreason;
   PetscCall(MPIU_Allreduce(&loc, &all, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)ksp)));
   ksp->reason = all ? KSP_DIVERGED_PC_FAILED : KSP_DIVERGED_NANORINF;

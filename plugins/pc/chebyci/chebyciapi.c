@@ -43,7 +43,7 @@ PetscErrorCode PCChebyCIGetMode(PC pc, PCChebyCIMode *mode)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidPointer(mode, 2);
+  PetscAssertPointer(mode, 2);
   PetscUseMethod(pc, "PCChebyCIGetMode_C", (PC, PCChebyCIMode *), (pc, mode));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -91,7 +91,7 @@ PetscErrorCode PCChebyCIGetIterations(PC pc, PetscInt *its)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidIntPointer(its, 2);
+  PetscAssertPointer(its, 2);
   PetscUseMethod(pc, "PCChebyCIGetIterations_C", (PC, PetscInt *), (pc, its));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -139,7 +139,7 @@ PetscErrorCode PCChebyCIGetEigSource(PC pc, PCChebyCIEigSource *src)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidPointer(src, 2);
+  PetscAssertPointer(src, 2);
   PetscUseMethod(pc, "PCChebyCIGetEigSource_C", (PC, PCChebyCIEigSource *), (pc, src));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -271,7 +271,7 @@ PetscErrorCode PCChebyCIGetWeighted(PC pc, PetscBool *flg)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidBoolPointer(flg, 2);
+  PetscAssertPointer(flg, 2);
   PetscUseMethod(pc, "PCChebyCIGetWeighted_C", (PC, PetscBool *), (pc, flg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -365,7 +365,7 @@ PetscErrorCode PCChebyCIGetApplications(PC pc, PetscInt *n)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidIntPointer(n, 2);
+  PetscAssertPointer(n, 2);
   PetscUseMethod(pc, "PCChebyCIGetApplications_C", (PC, PetscInt *), (pc, n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -132,11 +132,12 @@ PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevFFTPlan)(long L, long lines, double *z, vo
   }
 #else
   {
-    int nL = (int)L;
+    /* FFTW's guru64 interface: sizes and strides as ptrdiff_t, no int overflow */
+    fftw_iodim64 d = {(ptrdiff_t)L, 1, 1}, h = {(ptrdiff_t)lines, (ptrdiff_t)L, (ptrdiff_t)L};
 
     (void)stream;
     P->z = z;
-    P->p = fftw_plan_many_dft(1, &nL, (int)lines, (fftw_complex *)z, NULL, 1, nL, (fftw_complex *)z, NULL, 1, nL, FFTW_FORWARD, FFTW_ESTIMATE);
+    P->p = fftw_plan_guru64_dft(1, &d, 1, &h, (fftw_complex *)z, (fftw_complex *)z, FFTW_FORWARD, FFTW_ESTIMATE);
     e    = P->p ? 0 : PPE_DEV_FFT_ERR + 1;
   }
 #endif
