@@ -3,7 +3,8 @@
 # PPE_HYPRE_CHECK (after PPE_PETSC_CHECK)
 #   --with-hypre=DIR  use the hypre in DIR for direct calls (headers + library)
 #   default           hypre through PETSc when PETSc has it (PCHYPRE,
-#                     MATHYPRESTRUCT); HYPRE_CFLAGS point at its headers.
+#                     MATHYPRESTRUCT); HYPRE_CFLAGS point at the headers PETSc
+#                     names in its petscvariables (HYPRE_INCLUDE).
 #   --without-hypre   do not use hypre even if PETSc has it.
 #   Sets ppe_have_hypre, HYPRE_CFLAGS, HYPRE_LIBS, conditional HAVE_HYPRE.
 
@@ -17,7 +18,10 @@ AC_DEFUN([PPE_HYPRE_CHECK], [
     [check|yes],
       [AS_IF([test "x$ppe_petsc_has_hypre" = xyes],
              [ppe_have_hypre=yes
-              AS_IF([test -f /usr/include/hypre/HYPRE.h], [HYPRE_CFLAGS="-I/usr/include/hypre"])],
+              dnl PETSc's own hypre headers (petscvariables' HYPRE_INCLUDE): Debian's
+              dnl petsc64 is built with hypre64m, whose HYPRE_Int is not hypre's
+              HYPRE_CFLAGS="$PETSC_HYPRE_INCLUDE"
+              AS_IF([test -z "$HYPRE_CFLAGS" && test -f /usr/include/hypre/HYPRE.h], [HYPRE_CFLAGS="-I/usr/include/hypre"])],
              [test "x$with_hypre" = xyes],
              [AC_MSG_ERROR([--with-hypre given but PETSc ($ppe_petsc_source) was built without hypre; pass --with-hypre=DIR])])],
     [AS_IF([test -f "$with_hypre/include/HYPRE.h"],

@@ -7,8 +7,11 @@
 #   MPI compiler unless the user set CC.
 #
 # PPE_PETSC_CHECK (after AC_PROG_CC)
-#   Checks the version (>= 3.18), the scalar type (real, double), compiles and
-#   links a PETSc program. Sets PETSC_CFLAGS, PETSC_LIBS, PETSC_VERSION_MIN.
+#   Checks the version (3.18 or newer, from petscversion.h), the index size, the scalar
+#   type and precision (real double: complex and other precisions are refused by name),
+#   compiles and links a PETSc program. Sets PETSC_CFLAGS, PETSC_LIBS, PETSC_PCDIR,
+#   PETSC_VERSION_{MAJOR,MINOR,SUBMINOR}, PPE_PETSC_64BIT_INDICES, LAPACK_LIBS and
+#   HYPRE_INCLUDE (PETSc's own hypre headers, from petscvariables).
 
 AC_DEFUN([PPE_PETSC_LOCATE], [
   AC_ARG_WITH([petsc],
@@ -50,9 +53,6 @@ AC_DEFUN([PPE_PETSC_LOCATE], [
 ])
 
 AC_DEFUN([PPE_PETSC_CHECK], [
-  AC_MSG_CHECKING([PETSc version])
-  ppe_petsc_version=`$PKG_CONFIG --modversion $ppe_petsc_pcname`
-  AC_MSG_RESULT([$ppe_petsc_version])
   PETSC_CFLAGS=`$PKG_CONFIG --cflags $ppe_petsc_pcname`
   PETSC_LIBS=`$PKG_CONFIG --libs $ppe_petsc_pcname`
   dnl nvcc rejects some of PETSc's flags (-Wdate-time): keep the -I part apart.
@@ -62,21 +62,63 @@ AC_DEFUN([PPE_PETSC_CHECK], [
   AC_SUBST([PETSC_LIBS])
   AC_SUBST([PETSC_INCLUDES])
   AC_SUBST([PETSC_PCNAME], [$ppe_petsc_pcname])
-  AC_SUBST([PETSC_VERSION_MIN], [3.18])
+
+  dnl the PETSc pkg-config directory, pinned into ppekit.pc and reported
+  PETSC_PCDIR=`$PKG_CONFIG --variable=pcfiledir $ppe_petsc_pcname 2>/dev/null`
+  AC_SUBST([PETSC_PCDIR])
+  dnl its installation prefix (share/petsc/examples: PETSc's own programs, run by the tests)
+  PETSC_PREFIX=`$PKG_CONFIG --variable=prefix $ppe_petsc_pcname 2>/dev/null`
+  AC_SUBST([PETSC_PREFIX])
 
   ppe_save_CPPFLAGS="$CPPFLAGS"; ppe_save_LIBS="$LIBS"
   CPPFLAGS="$CPPFLAGS $PETSC_CFLAGS"; LIBS="$PETSC_LIBS $LIBS"
-  AC_MSG_CHECKING([whether PETSc is 3.18 or newer with real double scalars])
+  dnl The version the headers say (pkg-config's may lag behind in a source tree)
+  AC_MSG_CHECKING([PETSc's version from petscversion.h])
+  AC_COMPUTE_INT([ppe_petsc_major], [PETSC_VERSION_MAJOR], [[#include <petscversion.h>]],
+    [AC_MSG_ERROR([cannot compile a program that includes petscversion.h with "$PETSC_CFLAGS" (see config.log)])])
+  AC_COMPUTE_INT([ppe_petsc_minor], [PETSC_VERSION_MINOR], [[#include <petscversion.h>]])
+  AC_COMPUTE_INT([ppe_petsc_subminor], [PETSC_VERSION_SUBMINOR], [[#include <petscversion.h>]])
+  ppe_petsc_version="$ppe_petsc_major.$ppe_petsc_minor.$ppe_petsc_subminor"
+  AC_MSG_RESULT([$ppe_petsc_version])
+  AS_IF([test "$ppe_petsc_major" -ne 3 || test "$ppe_petsc_minor" -lt 18],
+        [AC_MSG_ERROR([PPEKit needs PETSc 3.18 or newer (3.18 through 3.25 are tested); found $ppe_petsc_version from $ppe_petsc_source])])
+  AS_IF([test "$ppe_petsc_minor" -gt 25],
+        [AC_MSG_WARN([PETSc $ppe_petsc_version is newer than the newest release PPEKit is tested with (3.25)])])
+  AC_SUBST([PETSC_VERSION_MAJOR], [$ppe_petsc_major])
+  AC_SUBST([PETSC_VERSION_MINOR], [$ppe_petsc_minor])
+  AC_SUBST([PETSC_VERSION_SUBMINOR], [$ppe_petsc_subminor])
+
+  AC_MSG_CHECKING([PETSc's index size])
+  AC_COMPUTE_INT([ppe_petsc_intbytes], [(long)sizeof(PetscInt)], [[#include <petscsys.h>]],
+    [AC_MSG_ERROR([cannot compile a PETSc program with "$PETSC_CFLAGS" (see config.log)])])
+  ppe_petsc_indices="$((ppe_petsc_intbytes * 8))-bit"
+  AC_MSG_RESULT([$ppe_petsc_indices PetscInt])
+  PPE_PETSC_64BIT_INDICES=0; test "$ppe_petsc_intbytes" = 8 && PPE_PETSC_64BIT_INDICES=1
+  AC_SUBST([PPE_PETSC_64BIT_INDICES])
+
+  dnl PPEKit's operators, FFTs (real-to-real kinds) and tridiagonal solvers are real and its
+  dnl kernels are written for double: complex or other precisions are refused, by name.
+  AC_MSG_CHECKING([PETSc's scalar type])
   AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <petscsys.h>
-#if !PETSC_VERSION_GE(3, 18, 0)
-#error PETSc older than 3.18
+#if defined(PETSC_USE_COMPLEX)
+#error complex
 #endif
-#if !defined(PETSC_USE_REAL_DOUBLE) || defined(PETSC_USE_COMPLEX)
-#error PPEKit needs real double-precision scalars
+]], [[]])], [ppe_petsc_scalar=real], [ppe_petsc_scalar=complex])
+  AC_MSG_RESULT([$ppe_petsc_scalar])
+  AC_MSG_CHECKING([PETSc's precision])
+  ppe_petsc_precision=unknown
+  for ppe_p in DOUBLE SINGLE __FLOAT128 __FP16; do
+    AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <petscsys.h>
+#if !defined(PETSC_USE_REAL_$ppe_p)
+#error not $ppe_p
 #endif
-]], [[]])], [AC_MSG_RESULT([yes])],
-    [AC_MSG_RESULT([no])
-     AC_MSG_ERROR([PPEKit needs PETSc >= 3.18 configured with real double-precision scalars (found $ppe_petsc_version from $ppe_petsc_source)])])
+]], [[]])], [ppe_petsc_precision=`echo $ppe_p | sed 's/^__//' | tr 'A-Z' 'a-z'`; break])
+  done
+  AC_MSG_RESULT([$ppe_petsc_precision])
+  AS_IF([test "$ppe_petsc_scalar" != real],
+        [AC_MSG_ERROR([PETSc $ppe_petsc_version from $ppe_petsc_source uses complex scalars (--with-scalar-type=complex). PPEKit's operators, transforms and tridiagonal solvers are real: use a PETSc built with real scalars (the default, --with-scalar-type=real)])])
+  AS_IF([test "$ppe_petsc_precision" != double],
+        [AC_MSG_ERROR([PETSc $ppe_petsc_version from $ppe_petsc_source uses $ppe_petsc_precision precision (--with-precision=$ppe_petsc_precision). PPEKit's kernels, FFTW plans and bitwise checks are written for double: use a PETSc built with double precision (the default, --with-precision=double)])])
   AC_MSG_CHECKING([whether a PETSc program links])
   AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <petscksp.h>]],
                   [[KSP ksp; (void)KSPCreate(PETSC_COMM_SELF, &ksp);]])],
@@ -97,6 +139,10 @@ AC_DEFUN([PPE_PETSC_CHECK], [
     [AC_MSG_RESULT([no])
      AC_MSG_ERROR([cannot link LAPACK with "$LAPACK_LIBS" (set LAPACK_LIBS)])])
   AC_SUBST([LAPACK_LIBS])
+  dnl the hypre headers PETSc was built with (Debian's petsc64 uses hypre64m, not hypre)
+  PETSC_HYPRE_INCLUDE=""
+  AS_IF([test -f "$ppe_petsc_vars"],
+        [PETSC_HYPRE_INCLUDE=`sed -n 's/^HYPRE_INCLUDE *= *//p' "$ppe_petsc_vars" | head -n 1`])
   AC_MSG_CHECKING([whether PETSc was built with hypre])
   AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <petscsys.h>
 #if !defined(PETSC_HAVE_HYPRE)
@@ -104,6 +150,17 @@ AC_DEFUN([PPE_PETSC_CHECK], [
 #endif
 ]], [[]])], [ppe_petsc_has_hypre=yes], [ppe_petsc_has_hypre=no])
   AC_MSG_RESULT([$ppe_petsc_has_hypre])
+  AC_MSG_CHECKING([whether PETSc was built with MUMPS])
+  AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <petscsys.h>
+#if !defined(PETSC_HAVE_MUMPS)
+#error no mumps
+#endif
+]], [[]])], [ppe_petsc_has_mumps=yes], [ppe_petsc_has_mumps=no])
+  AC_MSG_RESULT([$ppe_petsc_has_mumps])
+  dnl for the tests: those that need an optional package of PETSc skip without it
+  AC_SUBST([PPE_PETSC_HAS_HYPRE], [$ppe_petsc_has_hypre])
+  AC_SUBST([PPE_PETSC_HAS_MUMPS], [$ppe_petsc_has_mumps])
+  AC_SUBST([PPE_PETSC_VERSION], [$ppe_petsc_version])
   AC_MSG_CHECKING([whether PETSc was built with CUDA])
   AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <petscsys.h>
 #if !defined(PETSC_HAVE_CUDA)
