@@ -75,6 +75,8 @@ for d in sel("solve"):
     print("| %s | %s | %.3g | %.3g | %.3g | %d | %.1e | %s | %.1f | %.1f |" % (
         n3(d), d["solver"], d["assembly_s"], d["setup_s"], d["solve_s"], d["its"], d["rnorm_rel"],
         ms(d.get("fftptdma_solve_s", 0)), d.get("ratio_solve", 0), d.get("ratio_setup_solve", 0)))
+for d in sel("skipped"):
+    print("\nNot run at n = %s: %s (%s)." % (n3(d), d["solver"], d["note"]))
 print("\n| n | fastest iterative (solve) | its solve s | fftptdma solve ms (alternating) | ratio | bar 10 | fastest including set-up | its total s | / fftptdma set-up + solve |")
 print("|---|---|---|---|---|---|---|---|---|")
 for s in sel("summary"):

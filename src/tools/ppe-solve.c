@@ -32,7 +32,7 @@ typedef struct {
   PmatType       pmat;
   char           asmtype[64];
   PetscInt       repeat;
-  PetscBool      json, history;
+  PetscBool      json, history, config;
   PetscReal      rtol;
 } Options;
 
@@ -48,6 +48,7 @@ static PetscErrorCode GetOptions(MPI_Comm comm, Options *o)
   o->repeat  = 1;
   o->json    = PETSC_FALSE;
   o->history = PETSC_FALSE;
+  o->config  = PETSC_FALSE;
   o->rtol    = 1e-8;
   PetscCall(PetscStrncpy(o->asmtype, MATAIJ, sizeof(o->asmtype)));
   PetscOptionsBegin(comm, NULL, "ppe-solve options", "PPEKit");
@@ -71,6 +72,7 @@ static PetscErrorCode GetOptions(MPI_Comm comm, Options *o)
   PetscCall(PetscOptionsReal("-ppe_rtol", "Default relative tolerance (-ksp_rtol overrides)", "KSPSetTolerances", o->rtol, &o->rtol, NULL));
   PetscCall(PetscOptionsBool("-ppe_json", "Print one JSON line with the results", NULL, o->json, &o->json, NULL));
   PetscCall(PetscOptionsBool("-ppe_history", "Record the residual norm history (in the JSON line)", "KSPSetResidualHistory", o->history, &o->history, NULL));
+  PetscCall(PetscOptionsBool("-ppe_config", "Print a JSON line with PPEKit's and PETSc's configuration (versions, index size, PETSc's external packages) before the solve", NULL, o->config, &o->config, NULL));
   PetscOptionsEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -228,6 +230,34 @@ static void JSONNumber(char *buf, size_t len, PetscBool valid, PetscReal v)
   else snprintf(buf, len, "null");
 }
 
+/* External packages of PETSc that solver configurations name (ppe-study drops the rows whose
+   package the PETSc in use lacks); PetscHasExternalPackage() answers for the PETSc loaded. */
+static const char *const ConfigPackages[] = {"hypre", "mumps", "superlu_dist", "superlu", "suitesparse", "strumpack", "ml", "scalapack", "fftw3", "hdf5", "cuda", "hip", "kokkos"};
+
+/* -ppe_config: one JSON line describing this PPEKit and the PETSc it runs on, printed before
+   the solve (the solve's JSON line, -ppe_json, stays the last line that starts with '{') */
+static PetscErrorCode PrintConfig(MPI_Comm comm)
+{
+  JSON     j = {NULL, 0, 0};
+  PetscInt v[3]; /* the PETSc library's version (PetscInt: 64-bit with 64-bit indices) */
+
+  PetscFunctionBegin;
+  PetscCall(PetscGetVersionNumber(&v[0], &v[1], &v[2], NULL));
+  PetscCall(JSONAppend(&j, "{\"ppekit\": \"%s\", \"petsc\": \"%d.%d.%d\", \"petsc_built_with\": \"%d.%d.%d\", \"index_bits\": %d, ", PPEKIT_VERSION_STRING, (int)v[0], (int)v[1], (int)v[2],
+                       PPEKIT_PETSC_VERSION_MAJOR, PPEKIT_PETSC_VERSION_MINOR, PPEKIT_PETSC_VERSION_SUBMINOR, (int)(8 * sizeof(PetscInt))));
+  PetscCall(JSONAppend(&j, "\"packages\": {"));
+  for (size_t i = 0; i < sizeof(ConfigPackages) / sizeof(ConfigPackages[0]); i++) {
+    PetscBool has;
+
+    PetscCall(PetscHasExternalPackage(ConfigPackages[i], &has));
+    PetscCall(JSONAppend(&j, "%s\"%s\": %s", i ? ", " : "", ConfigPackages[i], has ? "true" : "false"));
+  }
+  PetscCall(JSONAppend(&j, "}, \"backends\": {\"cuda\": %s, \"hip\": %s, \"emu\": true}}", PPEKIT_HAVE_CUDA ? "true" : "false", PPEKIT_HAVE_HIP ? "true" : "false"));
+  PetscCall(PetscPrintf(comm, "%s\n", j.buf));
+  PetscCall(PetscFree(j.buf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   MPI_Comm           comm;
@@ -246,7 +276,7 @@ int main(int argc, char **argv)
   PetscLogDouble     t0;
   PetscReal          op_s, setup_s, *solve_s, rnorm, bnorm, emax = 0, el2 = 0, rhs_mean = 0, mem_mb, rtol, abstol, dtol;
   PetscInt           its, maxit, N[3], procs[3];
-  PetscMPIInt        size;
+  PetscMPIInt        size, nrep;
   PetscBool          known = PETSC_FALSE, singular;
   PPECounters        c0, c1, cs = {0, 0, 0}, cmax;
   char               bcs[7], version[64];
@@ -262,6 +292,7 @@ int main(int argc, char **argv)
   PetscCall(PetscLogDefaultBegin()); /* ghost-update counts come from the log events */
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCall(GetOptions(comm, &o));
+  if (o.config) PetscCall(PrintConfig(comm)); /* first: the solve's JSON line stays the last */
   PetscCall(PetscLogStageRegister("PPE Setup", &stage_setup));
   PetscCall(PetscLogStageRegister("PPE Solve", &stage_solve));
   PetscCall(PetscLogStagePush(stage_setup));
@@ -343,7 +374,8 @@ int main(int argc, char **argv)
     PetscCall(PPECountersDiff(&c1, &c0, &cs));
   }
   PetscCall(PetscLogStagePop());
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, solve_s, o.repeat, MPIU_REAL, MPIU_MAX, comm));
+  PetscCall(PetscMPIIntCast(o.repeat, &nrep));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, solve_s, nrep, MPIU_REAL, MPIU_MAX, comm));
   qsort(solve_s, (size_t)o.repeat, sizeof(PetscReal), CompareReal);
   {
     PetscLogDouble loc3[3] = {cs.reductions, cs.halo_exchanges, cs.bytes_sent}, max3[3], bytes;
@@ -394,7 +426,7 @@ int main(int argc, char **argv)
     if (o.json) {
       JSON       j = {NULL, 0, 0};
       char       emaxs[32], el2s[32], rrels[32], rtols[32], means[32];
-      int        major, minor, sub;
+      PetscInt   v[3]; /* PETSc library version */
       PetscMPIInt rank;
 
       JSONNumber(emaxs, sizeof(emaxs), known, emax);
@@ -403,14 +435,14 @@ int main(int argc, char **argv)
       JSONNumber(rrels, sizeof(rrels), PETSC_TRUE, rrel);
       JSONNumber(rtols, sizeof(rtols), PETSC_TRUE, rtol);
       JSONNumber(means, sizeof(means), PETSC_TRUE, rhs_mean);
-      PetscCall(PetscGetVersionNumber(&major, &minor, &sub, NULL));
+      PetscCall(PetscGetVersionNumber(&v[0], &v[1], &v[2], NULL));
       PetscCall(JSONAppend(&j, "{\"problem\": \"%s\", \"n\": [%d, %d, %d], \"location\": \"%s\", \"bc\": \"%s\", \"stretch\": \"%s\", \"shift\": %.17g, ", PPEProblemNames[o.problem], (int)N[0], (int)N[1], (int)N[2], PPELocations[loc], bcs, PPEStretchTypes[stretch], (double)shift));
       PetscCall(JSONAppend(&j, "\"ranks\": %d, \"procs\": [%d, %d, %d], \"operator\": \"%s\", \"pmat\": \"%s\", \"ksp\": \"%s\", \"pc\": \"%s\", \"backend\": \"%s\", \"rtol\": %s, ", (int)size, (int)procs[0], (int)procs[1], (int)procs[2], OperatorTypes[o.op], PmatTypes[o.pmat], ksptype, pctype, PPEBackends[backend], rtols));
       PetscCall(JSONAppend(&j, "\"its\": %d, \"reason\": \"%s\", \"rnorm_rel\": %s, \"err_max\": %s, \"err_l2\": %s, \"rhs_mean_removed\": %s, ", (int)its, KSPConvergedReasons[reason], rrels, emaxs, el2s, means));
       if (inner.valid) PetscCall(JSONAppend(&j, "\"pc_its\": %d, ", (int)inner.its));
       else PetscCall(JSONAppend(&j, "\"pc_its\": null, "));
       PetscCall(JSONAppend(&j, "\"op_s\": %.6e, \"setup_s\": %.6e, \"solve_s\": %.6e, \"solve_s_min\": %.6e, \"repeat\": %d, ", (double)op_s, (double)setup_s, (double)med, (double)solve_s[0], (int)o.repeat));
-      PetscCall(JSONAppend(&j, "\"reductions\": %.0f, \"halo_exchanges\": %.0f, \"bytes_sent\": %.0f, \"mem_mb\": %.1f, \"ppekit\": \"%s\", \"petsc\": \"%d.%d.%d\"", cmax.reductions, cmax.halo_exchanges, cmax.bytes_sent, (double)mem_mb, PPEKIT_VERSION_STRING, major, minor, sub));
+      PetscCall(JSONAppend(&j, "\"reductions\": %.0f, \"halo_exchanges\": %.0f, \"bytes_sent\": %.0f, \"mem_mb\": %.1f, \"ppekit\": \"%s\", \"petsc\": \"%d.%d.%d\", \"index_bits\": %d", cmax.reductions, cmax.halo_exchanges, cmax.bytes_sent, (double)mem_mb, PPEKIT_VERSION_STRING, (int)v[0], (int)v[1], (int)v[2], (int)(8 * sizeof(PetscInt))));
       if (o.history) {
         const PetscReal *h;
         PetscInt         nh;

@@ -151,6 +151,7 @@ SPEC = {
     "-ppe_rtol": ("ppe", lambda r, c: r.choice(["1e-2", "1e-4", "1e-6", "1e-8", "1e-10"]), lambda r, c: r.choice(["-1", "2", "1", "abc", "nan"])),
     "-ppe_json": ("ppe", lambda r, c: r.choice([None, "1", "true", "yes"]), lambda r, c: r.choice(["maybe", "2"])),
     "-ppe_history": ("ppe", lambda r, c: r.choice(["1", "0", "true", "false"]), lambda r, c: r.choice(["perhaps", "-1"])),
+    "-ppe_config": ("ppe", lambda r, c: r.choice([None, "1", "0", "true"]), lambda r, c: r.choice(["always", "3"])),
     "-ppe_grid_n": ("ppe", None, lambda r, c: r.choice(["0", "-4", "4,5", "4,4,4,4", "a", "2", "8,8,x", "4,,4"])),
     "-ppe_grid_L": ("ppe", lambda r, c: r.choice([flist(r, [round(r.uniform(0.5, 8), 3)]), flist(r, [round(r.uniform(0.5, 8), 3) for _ in range(3)])]),
                     lambda r, c: r.choice(["0", "-1", "1,2", "1,1,0", "1,1,1,1", "inf", "x"])),
