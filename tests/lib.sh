@@ -149,3 +149,68 @@ json_get() {
 # Float comparisons: fle A B is true when A <= B, fge when A >= B.
 fle() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 <= b + 0) }'; }
 fge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 >= b + 0) }'; }
+
+# ---- PETSc releases (3.18 through 3.25): match the meaning of PETSc's output, not its layout
+
+# petsc_ge MAJOR.MINOR: whether the PETSc of this build is that release or newer
+petsc_ge() {
+  awk -v have="$PPE_PETSC_VERSION" -v want="$1" 'BEGIN {
+    split(have, h, "."); split(want, w, ".")
+    exit !(h[1] + 0 > w[1] + 0 || (h[1] + 0 == w[1] + 0 && h[2] + 0 >= w[2] + 0)) }'
+}
+
+# need_package PKG WHAT: skip WHAT (one TAP line) and return 1 when the PETSc of this build
+# lacks the optional package PKG (hypre or mumps); return 0 when it has it
+need_package() {
+  case "$1" in
+    hypre) _np_has=$PPE_PETSC_HAS_HYPRE ;;
+    mumps) _np_has=$PPE_PETSC_HAS_MUMPS ;;
+    *) _np_has=no ;;
+  esac
+  [ "$_np_has" = yes ] && return 0
+  tap_skip "$2: PETSc $PPE_PETSC_VERSION was built without $1"
+  return 1
+}
+
+# help_text OPT and help_value OPT read PETSc's -help output on standard input and print the
+# description of option OPT (with its Set function in parentheses), or its current value.
+# The layout of an entry changed between releases: "-opt <v>: text", "-opt <now v : formerly
+# d> text", "-opt: <now v : formerly d> text", "-opt: <v>: text", ...
+_help_entry() {
+  awk -v want="$1" -v o="$2" '
+    { s = $0; sub(/^[ \t]+/, "", s)
+      if (substr(s, 1, length(o)) != o) next
+      r = substr(s, length(o) + 1)
+      if (r != "" && r !~ /^[:< ]/) next
+      sub(/^:? */, "", r)
+      v = ""
+      if (substr(r, 1, 1) == "<") {
+        e = index(r, ">"); v = substr(r, 2, e - 2); r = substr(r, e + 1); sub(/^:? */, "", r)
+        sub(/^now /, "", v); sub(/ : .*$/, "", v)
+      }
+      print (want == "value" ? v : r); exit }'
+}
+help_text() { _help_entry text "$1"; }
+help_value() { _help_entry value "$1"; }
+
+# unknown_choice_re VALUE OPTION CHOICES: a grep pattern for PETSc's error on a value that is
+# not one of an option's choices (3.19 and later quote the value)
+unknown_choice_re() { echo "Unknown option \"\{0,1\}$1\"\{0,1\} for $2\. Available options: $3"; }
+
+# expected_output NAME: the expected-output file tests/output/NAME.out for this PETSc, or, where
+# PETSc's own text differs between releases, NAME-petscX.Y.out of the newest release X.Y that
+# is not newer than this PETSc
+expected_output() {
+  _eo_best="$srcdir/tests/output/$1.out"
+  _eo_bestv=0.0
+  for _eo_f in "$srcdir/tests/output/$1"-petsc*.out; do
+    [ -f "$_eo_f" ] || continue
+    _eo_v=${_eo_f##*-petsc}
+    _eo_v=${_eo_v%.out}
+    if petsc_ge "$_eo_v" && awk -v a="$_eo_v" -v b="$_eo_bestv" 'BEGIN { split(a, x, "."); split(b, y, "."); exit !(x[1] * 1000 + x[2] > y[1] * 1000 + y[2]) }'; then
+      _eo_best=$_eo_f
+      _eo_bestv=$_eo_v
+    fi
+  done
+  echo "$_eo_best"
+}

@@ -13,11 +13,12 @@ for np in 1 2; do
   out=$(ppe_mpiexec $np "$bench" $small $([ $np -eq 1 ] && echo -help) 2>&1)
   rc=$?
   if [ $np -eq 1 ]; then
-    echo "$out" | grep -- "-ppe_tridiag_method <" | grep -q "Tridiagonal method: thomas (one rank), ptdma, distd2 (dominant lines), auto (choose one of) thomas ptdma distd2 auto (PPETridiagSetMethod)"
+    [ "$(echo "$out" | help_text -ppe_tridiag_method)" = "Tridiagonal method: thomas (one rank), ptdma, distd2 (dominant lines), auto (choose one of) thomas ptdma distd2 auto (PPETridiagSetMethod)" ] &&
+      [ "$(echo "$out" | help_value -ppe_tridiag_method)" = thomas ]
     tap_check $? "-help lists -ppe_tridiag_method with its choices and PPETridiagSetMethod"
-    echo "$out" | grep -- "-ppe_tridiag_precompute" | grep -q "Pre-compute the per-line factors at set-up (else recompute them at each solve) (PPETridiagSetPrecompute)"
+    [ "$(echo "$out" | help_text -ppe_tridiag_precompute)" = "Pre-compute the per-line factors at set-up (else recompute them at each solve) (PPETridiagSetPrecompute)" ]
     tap_check $? "-help lists -ppe_tridiag_precompute and PPETridiagSetPrecompute"
-    echo "$out" | grep -q -- "-ppe_tridiag_view: View the batch after set-up (PPETridiagView)"
+    [ "$(echo "$out" | help_text -ppe_tridiag_view)" = "View the batch after set-up (PPETridiagView)" ]
     tap_check $? "-help lists -ppe_tridiag_view"
   fi
   lines=$(echo "$out" | grep -c '^{"bench": "tridiag"')

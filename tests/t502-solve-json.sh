@@ -87,7 +87,7 @@ for opt in -ppe_problem -ppe_operator -ppe_pmat -ppe_repeat -ppe_json -ppe_histo
 done
 [ -z "$missing" ]
 tap_check $? "-help lists every ppe-solve, grid and stencil option${missing:+ (missing:$missing)}"
-echo "$out" | grep -q -- "-ppe_grid_n <.*>: .* (PPEGridSetSizes)"
+echo "$out" | help_text -ppe_grid_n | grep -q " (PPEGridSetSizes)$"
 tap_check $? "-help names the Set function of an option"
 
 out=$(ppe_mpiexec 2 "$solve" -ppe_grid_n 12 -ksp_view -log_view 2>&1)

@@ -76,11 +76,11 @@ fi
 
 out=$(ppe_mpiexec 1 "$solve" -ksp_type bcgsfused -pc_type chebyci -help 2>&1)
 missing=""
-for o in "-pc_chebyci_mode .*(PCChebyCISetMode)" "-pc_chebyci_its .*(PCChebyCISetIterations)" \
-         "-pc_chebyci_eig_source .*(PCChebyCISetEigSource)" "-pc_chebyci_eigenvalues .*(PCChebyCISetEigenvalues)" \
-         "-pc_chebyci_eig_scale .*(PCChebyCISetEigScale)" "-pc_chebyci_weighted.*(PCChebyCISetWeighted)" \
-         "-pc_chebyci_est_its .*(PCChebyCISetEstimateIterations)" "-ksp_bcgsfused_fuse.*(KSPBCGSFusedSetFuse)"; do
-  echo "$out" | grep -q -- "^ *$o" || missing="$missing ${o%% *}"
+for o in "-pc_chebyci_mode PCChebyCISetMode" "-pc_chebyci_its PCChebyCISetIterations" \
+         "-pc_chebyci_eig_source PCChebyCISetEigSource" "-pc_chebyci_eigenvalues PCChebyCISetEigenvalues" \
+         "-pc_chebyci_eig_scale PCChebyCISetEigScale" "-pc_chebyci_weighted PCChebyCISetWeighted" \
+         "-pc_chebyci_est_its PCChebyCISetEstimateIterations" "-ksp_bcgsfused_fuse KSPBCGSFusedSetFuse"; do
+  echo "$out" | help_text "${o%% *}" | grep -q "(${o#* })\$" || missing="$missing ${o%% *}"
 done
 [ -z "$missing" ]
 tap_check $? "-help lists every chebyci and bcgsfused option with its Set function${missing:+ (missing:$missing)}"

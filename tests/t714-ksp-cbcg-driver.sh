@@ -73,5 +73,5 @@ bad "safety factor on the estimated lmax must be in \[1, 10\], got 0.5" -ksp_cbc
 bad "replacement interval must be >= 0 blocks" -ksp_cbcg_replace -1
 bad "largest Gram condition number must be >= 1" -ksp_cbcg_cond_max 0.5
 bad "does not support preconditioner side RIGHT" -ksp_pc_side right
-bad "Unknown option monomial for -ksp_cbcg_basis. Available options: chebyshev newton" -ksp_cbcg_basis monomial
+bad "$(unknown_choice_re monomial -ksp_cbcg_basis "chebyshev newton")" -ksp_cbcg_basis monomial
 tap_done

@@ -28,7 +28,9 @@ ours = re.compile(r"^\s+(-(?:ppe_|problem|ksp_cbcg_|ksp_bcgsfused_|pc_fftptdma_|
 seen, rows = set(), []
 for line in text.splitlines():
     m = ours.match(line)
-    if not m or m.group(1) in seen or "PetscOptionsGetViewer" in line:
+    # a viewer option's second -help line (PetscOptionsGetViewer, PetscOptionsCreateViewer
+    # from PETSc 3.22 on) is PETSc's, not ours
+    if not m or m.group(1) in seen or re.search(r"PetscOptions(Get|Create)Viewer", line):
         continue
     seen.add(m.group(1))
     name = m.group(1).rstrip(":")
