@@ -15,6 +15,14 @@
 #   6. make distcheck (the release tarball builds and passes make check; its check runs
 #      the 1- and 2-rank cases and skips the long hardening tests, fuzzing, determinism
 #      and valgrind, all of which ran in step 2)
+#   7. Debian's petsc64 (PETSc 3.18.5 with 64-bit PetscInt): build-petsc64/, compiled by
+#      clang with -Wshorten-64-to-32 as an error (no unchecked PetscInt -> int narrowing),
+#      the fast tests (1 and 2 ranks, no hardening tests)
+#   8. PETSc 3.25.4 from ../shared/vendor/petsc-3.25.4.tar.xz (no hypre, no MUMPS), built once
+#      per machine into a cache outside the clone (ci/petsc-vendor.sh; about 15 minutes on 2
+#      cores, then none): build-petsc325/, the full make check, and the installed package
+#      as in step 5
+# Every tree is configured --enable-werror: a compiler warning in PPEKit's code fails CI.
 #
 # Ends with one line "N passed, N failed[, N skipped]" summing every test that ran
 # (the installed-package check and distcheck count as one each) and exits non-zero if
@@ -27,7 +35,7 @@ t0=$(date +%s)
 # elapsed: seconds since the start, printed with each step (CI's time budget)
 elapsed() { echo "$(($(date +%s) - t0)) s"; }
 
-./setup.sh --no-run || { echo "0 passed, 1 failed"; exit 1; }
+PPE_CONFIGURE_FLAGS=--enable-werror ./setup.sh --no-run || { echo "0 passed, 1 failed"; exit 1; }
 
 pass=0 fail=0 skip=0
 # the tests of the device trees (step 4)
@@ -65,7 +73,7 @@ mkdir -p build-asan
 (
   cd build-asan
   if [ ! -f Makefile ] || [ ../configure -nt config.status ]; then
-    ../configure --enable-sanitizers > configure.out || { cat configure.out; exit 1; }
+    ../configure --enable-sanitizers --enable-werror > configure.out || { cat configure.out; exit 1; }
   fi
   make -j"$jobs" > make.out 2>&1 || { tail -n 40 make.out; exit 1; }
   rm -f test-suite.log
@@ -81,7 +89,7 @@ for be in cuda hip; do
     cd build-$be
     if [ ! -f Makefile ] || [ ../configure -nt config.status ]; then
       # the host code at -O1: this tree checks the device build, the host one is timed above
-      ../configure --with-$be CFLAGS="-g -O1" > configure.out || { cat configure.out; exit 1; }
+      ../configure --with-$be --enable-werror CFLAGS="-g -O1" > configure.out || { cat configure.out; exit 1; }
     fi
     # all of it: the library, the tools, the examples and the plugins
     make -j"$jobs" > make.out 2>&1 || { tail -n 40 make.out; exit 1; }
@@ -92,23 +100,17 @@ for be in cuda hip; do
   count build-$be
 done
 
-echo "== installed package: examples/embed.c built with pkg-config ppekit, run on 2 ranks [at $(elapsed)]"
-embed_out=$(
-  export PKG_CONFIG_PATH="$top/install/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
-  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
-  mpicc "$top/examples/embed.c" $(pkg-config --cflags --libs ppekit) -Wl,-rpath,"$top/install/lib" -o build/embed-installed &&
-    timeout 120 mpiexec --oversubscribe -n 2 build/embed-installed -ppe_grid_n 16 -pc_type jacobi -malloc_dump 2>&1
-)
-# converged, and nothing in PETSc's list of unfreed memory (-malloc_dump)
-if echo "$embed_out" | grep -q "^embed: [0-9]* iterations, max error" &&
-  ! echo "$embed_out" | grep -Eq '^\[ *[0-9]+\] *[0-9]+ bytes '; then
-  pass=$((pass + 1))
-  echo "$embed_out"
-else
-  fail=$((fail + 1))
-  echo "run-tests: the installed package did not build or run a user program:"
-  echo "$embed_out" | tail -n 20
-fi
+# installed PREFIX OTHER_INCLUDE: the checks of ci/installed-check.sh, one pass or fail each
+installed() {
+  local out rc
+  out=$(bash ci/installed-check.sh "$@" 2>&1)
+  echo "$out"
+  pass=$((pass + $(echo "$out" | grep -c '^ok - ')))
+  fail=$((fail + $(echo "$out" | grep -c '^not ok - ')))
+}
+echo "== installed package: ppe-solve without LD_LIBRARY_PATH, examples/embed.c built with pkg-config ppekit, run on 2 ranks [at $(elapsed)]"
+# another PETSc's headers: petsc64's (same release, 64-bit indices)
+installed "$top/install" /usr/lib/petscdir/petsc64-3.18/x86_64-linux-gnu-real/include
 
 echo "== make distcheck (its make check: 1 and 2 ranks, without the long hardening tests) [at $(elapsed)]"
 if PPE_TEST_MAX_NP=2 PPE_TEST_LIGHT=yes make -C build -j"$jobs" distcheck > build/distcheck.out 2>&1; then
@@ -118,6 +120,55 @@ else
   fail=$((fail + 1))
   echo "run-tests: make distcheck failed:"
   tail -n 40 build/distcheck.out
+fi
+
+echo "== Debian's petsc64 (PETSc 3.18.5, 64-bit PetscInt): build-petsc64/, clang -Wshorten-64-to-32, fast tests at 1 and 2 ranks [at $(elapsed)]"
+petsc64=/usr/lib/petscdir/petsc64-3.18/x86_64-linux-gnu-real
+(
+  mkdir -p build-petsc64
+  cd build-petsc64
+  # Open MPI's mpicc with clang underneath: its -Wshorten-64-to-32 reports every implicit
+  # PetscInt (64-bit here) to int or PetscMPIInt conversion; --enable-werror makes it an error
+  export OMPI_CC=clang
+  flags="--with-petsc=$petsc64 --enable-werror"
+  if [ ! -f Makefile ] || [ ../configure -nt config.status ] || [ "$(cat configure.flags 2>/dev/null)" != "$flags" ]; then
+    # shellcheck disable=SC2086 # words
+    ../configure $flags CFLAGS="-g -O2 -Wshorten-64-to-32" > configure.out || { cat configure.out; exit 1; }
+    echo "$flags" > configure.flags
+  fi
+  sed -n '/PPEKit .* configured/,/run-time/p' configure.out
+  make -j"$jobs" > make.out 2>&1 || { tail -n 40 make.out; exit 1; }
+  rm -f test-suite.log
+  PPE_TEST_MAX_NP=2 PPE_TEST_LIGHT=yes make -j"$jobs" check > check.out 2>&1
+  exit 0
+) || fail=$((fail + 1))
+count build-petsc64
+
+echo "== PETSc 3.25.4 from ../shared/vendor: build-petsc325/, the full make check, the installed package [at $(elapsed)]"
+if petsc325=$(bash ci/petsc-vendor.sh); then
+  echo "PETSc 3.25.4 at $petsc325 [at $(elapsed)]"
+  (
+    mkdir -p build-petsc325
+    cd build-petsc325
+    flags="--with-petsc=$petsc325 --prefix=$top/build-petsc325/install --enable-werror"
+    if [ ! -f Makefile ] || [ ../configure -nt config.status ] || [ "$(cat configure.flags 2>/dev/null)" != "$flags" ]; then
+      # shellcheck disable=SC2086 # words
+      ../configure $flags > configure.out || { cat configure.out; exit 1; }
+      echo "$flags" > configure.flags
+    fi
+    sed -n '/PPEKit .* configured/,/run-time/p' configure.out
+    make -j"$jobs" > make.out 2>&1 || { tail -n 40 make.out; exit 1; }
+    make install > install.out 2>&1 || { tail -n 40 install.out; exit 1; }
+    rm -f test-suite.log
+    PPE_REQUIRE_VALGRIND=yes make -j"$jobs" check > check.out 2>&1
+    exit 0
+  ) || fail=$((fail + 1))
+  count build-petsc325
+  # another PETSc's headers: Debian's 3.18
+  installed "$top/build-petsc325/install" /usr/lib/petscdir/petsc3.18/x86_64-linux-gnu-real/include
+else
+  echo "run-tests: PETSc 3.25.4 could not be built (ci/petsc-vendor.sh)"
+  fail=$((fail + 1))
 fi
 
 echo "== done [at $(elapsed)]"

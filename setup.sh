@@ -19,10 +19,12 @@ run_main=yes
 # (Debian's HIP compiler) and libvkfft-dev (VkFFT, the HIP back end's FFT) are there for the
 # compile check of the device back ends;
 # python3-matplotlib draws the residual histories of the studies (examples/study/);
-# valgrind runs the memcheck tests (t980, t981).
+# valgrind runs the memcheck tests (t980, t981); petsc64-dev (PETSc 3.18 with 64-bit
+# PetscInt) and clang (its -Wshorten-64-to-32 finds unchecked integer narrowing) are for
+# run-tests.sh's 64-bit-index build; python3 also builds PETSc 3.25 from ../shared/vendor.
 packages="build-essential autoconf automake libtool pkg-config make gawk python3
-          python3-matplotlib petsc-dev libhypre-dev libfftw3-dev libfftw3-mpi-dev openmpi-bin
-          hipcc libvkfft-dev valgrind"
+          python3-matplotlib petsc-dev petsc64-dev libhypre-dev libfftw3-dev libfftw3-mpi-dev
+          openmpi-bin hipcc libvkfft-dev valgrind clang"
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
@@ -41,8 +43,13 @@ if [ ! -x configure ] || [ configure.ac -nt configure ] || [ Makefile.am -nt Mak
 fi
 mkdir -p build
 cd build
-if [ ! -f Makefile ] || [ ../configure -nt config.status ]; then
-  ../configure --prefix="$top/install" > configure.out || { cat configure.out; exit 1; }
+# PPE_CONFIGURE_FLAGS: more configure options (run-tests.sh: --enable-werror); a change of
+# them configures again
+extra=${PPE_CONFIGURE_FLAGS:-}
+if [ ! -f Makefile ] || [ ../configure -nt config.status ] || [ "$(cat configure.flags 2>/dev/null)" != "$extra" ]; then
+  # shellcheck disable=SC2086 # the extra flags are words
+  ../configure --prefix="$top/install" $extra > configure.out || { cat configure.out; exit 1; }
+  echo "$extra" > configure.flags
   sed -n '/PPEKit .* configured/,$p' configure.out
 fi
 make -j"$(nproc)" > make.out 2>&1 || { tail -n 40 make.out; exit 1; }
