@@ -320,9 +320,9 @@ static PetscErrorCode ExpectError(MPI_Comm comm, ErrCase c, PetscErrorCode expec
   PPEGrid        g;
   Mat            A = NULL, S = NULL, P;
   PC             pc;
-  PetscErrorCode ierr;
-  const char    *msg = NULL;
-  PetscBool      has = PETSC_FALSE;
+  PetscErrorCode ierr = PETSC_SUCCESS; /* set by each case below; no error fails the check */
+  const char    *msg  = NULL;
+  PetscBool      has  = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(MakeGrid(comm, "DNNDND", PPE_LOCATION_VERTEX, PETSC_FALSE, n, &g));
