@@ -309,6 +309,7 @@ PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPES
   PetscInt        M[3], pd[3], xs, ys, zs, xm, ym, zm, whole[6], dadata[6], key[PPE_FFTPTDMA_KEY];
   PPEBackend      backend;
   const PetscInt *lr[3];
+  PetscMPIInt     r[2]; /* this rank's pencil-grid coordinates, as MPI colour and key */
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PPE_FFTPTDMASetUp, 0, 0, 0, 0));
@@ -380,8 +381,10 @@ PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPES
   PPEBlockSplit(f->N[1], f->P[1], f->r[1], &f->zbox[1], &f->zbox[4]);
   f->zbox[2] = 0;
   f->zbox[5] = f->N[2];
-  PetscCallMPI(MPI_Comm_split(comm, (PetscMPIInt)f->r[1], (PetscMPIInt)f->r[0], &f->xycomm));
-  PetscCallMPI(MPI_Comm_split(comm, (PetscMPIInt)f->r[0], (PetscMPIInt)f->r[1], &f->zcomm));
+  PetscCall(PetscMPIIntCast(f->r[0], &r[0]));
+  PetscCall(PetscMPIIntCast(f->r[1], &r[1]));
+  PetscCallMPI(MPI_Comm_split(comm, r[1], r[0], &f->xycomm));
+  PetscCallMPI(MPI_Comm_split(comm, r[0], r[1], &f->zcomm));
 
   /* DMDA <-> x-pencils */
   PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
