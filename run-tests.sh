@@ -10,8 +10,11 @@
 #      and sm_90) and --with-hip (Debian's hipcc, gfx90a), every device file compiled and
 #      linked; their tests t191-t195 run there (no GPU here: -ppe_backend cuda|hip must
 #      fail cleanly, auto must fall back to the host, the emulation must match the host)
-#   5. a user program (examples/embed.c) built against the installed package with
-#      pkg-config ppekit, run on 2 ranks with PETSc's leak list (-malloc_dump) empty
+#   5. the installed package (ci/installed-check.sh): ppe-solve runs without LD_LIBRARY_PATH;
+#      examples/embed.c built with pkg-config ppekit alone links exactly one PETSc and runs
+#      on 2 ranks with PETSc's leak list (-malloc_dump) empty; compiled against another
+#      PETSc's headers it stops at compile time. Then configure refuses a complex or
+#      single-precision PETSc by name (ci/configure-refusals.sh)
 #   6. make distcheck (the release tarball builds and passes make check; its check runs
 #      the 1- and 2-rank cases and skips the long hardening tests, fuzzing, determinism
 #      and valgrind, all of which ran in step 2)
@@ -19,14 +22,14 @@
 #      clang with -Wshorten-64-to-32 as an error (no unchecked PetscInt -> int narrowing),
 #      the fast tests (1 and 2 ranks, no hardening tests)
 #   8. PETSc 3.25.4 from ../shared/vendor/petsc-3.25.4.tar.xz (no hypre, no MUMPS), built once
-#      per machine into a cache outside the clone (ci/petsc-vendor.sh; about 15 minutes on 2
+#      per machine into a cache outside the clone (ci/petsc-vendor.sh; about 6 minutes on 2
 #      cores, then none): build-petsc325/, the full make check, and the installed package
 #      as in step 5
 # Every tree is configured --enable-werror: a compiler warning in PPEKit's code fails CI.
 #
 # Ends with one line "N passed, N failed[, N skipped]" summing every test that ran
-# (the installed-package check and distcheck count as one each) and exits non-zero if
-# anything failed.
+# (each check of steps 5 and 8's installed package counts as one, distcheck as one) and
+# exits non-zero if anything failed.
 set -uo pipefail
 cd "$(dirname "$0")"
 top=$PWD
@@ -45,7 +48,8 @@ device_programs="tests/t191-device-stencil tests/t192-device-tridiag tests/t193-
 count() {
   local log="$1/test-suite.log" p f s
   if [ ! -f "$log" ]; then
-    echo "run-tests: no $log: the test suite did not run"
+    echo "run-tests: no $log: the test suite did not run; the end of $1/check.out:"
+    tail -n 20 "$1/check.out" 2>/dev/null
     fail=$((fail + 1))
     return
   fi
@@ -100,17 +104,21 @@ for be in cuda hip; do
   count build-$be
 done
 
-# installed PREFIX OTHER_INCLUDE: the checks of ci/installed-check.sh, one pass or fail each
-installed() {
-  local out rc
-  out=$(bash ci/installed-check.sh "$@" 2>&1)
+# checks SCRIPT ARGS...: a ci/ script's "ok - " and "not ok - " lines, one pass or fail each
+checks() {
+  local out
+  out=$(bash "$@" 2>&1)
   echo "$out"
   pass=$((pass + $(echo "$out" | grep -c '^ok - ')))
   fail=$((fail + $(echo "$out" | grep -c '^not ok - ')))
+  echo "$out" | grep -Eq '^(not )?ok - ' || { echo "run-tests: $1 printed no result"; fail=$((fail + 1)); }
 }
+installed() { checks ci/installed-check.sh "$@"; }
 echo "== installed package: ppe-solve without LD_LIBRARY_PATH, examples/embed.c built with pkg-config ppekit, run on 2 ranks [at $(elapsed)]"
 # another PETSc's headers: petsc64's (same release, 64-bit indices)
 installed "$top/install" /usr/lib/petscdir/petsc64-3.18/x86_64-linux-gnu-real/include
+echo "== configure refuses complex and single-precision PETSc builds, by name [at $(elapsed)]"
+checks ci/configure-refusals.sh /usr/lib/petscdir/petsc3.18/x86_64-linux-gnu-real
 
 echo "== make distcheck (its make check: 1 and 2 ranks, without the long hardening tests) [at $(elapsed)]"
 if PPE_TEST_MAX_NP=2 PPE_TEST_LIGHT=yes make -C build -j"$jobs" distcheck > build/distcheck.out 2>&1; then
