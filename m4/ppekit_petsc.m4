@@ -10,8 +10,9 @@
 #   Checks the version (3.18 or newer, from petscversion.h), the index size, the scalar
 #   type and precision (real double: complex and other precisions are refused by name),
 #   compiles and links a PETSc program. Sets PETSC_CFLAGS, PETSC_LIBS, PETSC_PCDIR,
-#   PETSC_VERSION_{MAJOR,MINOR,SUBMINOR}, PPE_PETSC_64BIT_INDICES, LAPACK_LIBS and
-#   HYPRE_INCLUDE (PETSc's own hypre headers, from petscvariables).
+#   PETSC_PREFIX, PETSC_VERSION_{MAJOR,MINOR,SUBMINOR}, PPE_PETSC_64BIT_INDICES,
+#   LAPACK_LIBS, PETSC_HYPRE_INCLUDE (PETSc's own hypre headers, from petscvariables) and
+#   ppe_petsc_has_{hypre,mumps,cuda,hip}.
 
 AC_DEFUN([PPE_PETSC_LOCATE], [
   AC_ARG_WITH([petsc],
@@ -52,6 +53,18 @@ AC_DEFUN([PPE_PETSC_LOCATE], [
   AC_MSG_RESULT([${ppe_petsc_cc:-unknown}, using ${CC:-the default}])
 ])
 
+# _PPE_PETSC_HAS(NAME, MACRO): ppe_petsc_has_<macro in lower case>=yes|no, whether PETSc's
+# headers define PETSC_HAVE_<MACRO> (with PETSc's CPPFLAGS in place)
+AC_DEFUN([_PPE_PETSC_HAS], [
+  AC_MSG_CHECKING([whether PETSc was built with $1])
+  AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <petscsys.h>
+#if !defined(PETSC_HAVE_$2)
+#error no $1
+#endif
+]], [[]])], [ppe_petsc_has_[]m4_tolower([$2])=yes], [ppe_petsc_has_[]m4_tolower([$2])=no])
+  AC_MSG_RESULT([$ppe_petsc_has_[]m4_tolower([$2])])
+])
+
 AC_DEFUN([PPE_PETSC_CHECK], [
   PETSC_CFLAGS=`$PKG_CONFIG --cflags $ppe_petsc_pcname`
   PETSC_LIBS=`$PKG_CONFIG --libs $ppe_petsc_pcname`
@@ -61,7 +74,6 @@ AC_DEFUN([PPE_PETSC_CHECK], [
   AC_SUBST([PETSC_CFLAGS])
   AC_SUBST([PETSC_LIBS])
   AC_SUBST([PETSC_INCLUDES])
-  AC_SUBST([PETSC_PCNAME], [$ppe_petsc_pcname])
 
   dnl the PETSc pkg-config directory, pinned into ppekit.pc and reported
   PETSC_PCDIR=`$PKG_CONFIG --variable=pcfiledir $ppe_petsc_pcname 2>/dev/null`
@@ -143,37 +155,13 @@ AC_DEFUN([PPE_PETSC_CHECK], [
   PETSC_HYPRE_INCLUDE=""
   AS_IF([test -f "$ppe_petsc_vars"],
         [PETSC_HYPRE_INCLUDE=`sed -n 's/^HYPRE_INCLUDE *= *//p' "$ppe_petsc_vars" | head -n 1`])
-  AC_MSG_CHECKING([whether PETSc was built with hypre])
-  AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <petscsys.h>
-#if !defined(PETSC_HAVE_HYPRE)
-#error no hypre
-#endif
-]], [[]])], [ppe_petsc_has_hypre=yes], [ppe_petsc_has_hypre=no])
-  AC_MSG_RESULT([$ppe_petsc_has_hypre])
-  AC_MSG_CHECKING([whether PETSc was built with MUMPS])
-  AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <petscsys.h>
-#if !defined(PETSC_HAVE_MUMPS)
-#error no mumps
-#endif
-]], [[]])], [ppe_petsc_has_mumps=yes], [ppe_petsc_has_mumps=no])
-  AC_MSG_RESULT([$ppe_petsc_has_mumps])
+  _PPE_PETSC_HAS([hypre], [HYPRE])
+  _PPE_PETSC_HAS([MUMPS], [MUMPS])
+  _PPE_PETSC_HAS([CUDA], [CUDA])
+  _PPE_PETSC_HAS([HIP], [HIP])
   dnl for the tests: those that need an optional package of PETSc skip without it
   AC_SUBST([PPE_PETSC_HAS_HYPRE], [$ppe_petsc_has_hypre])
   AC_SUBST([PPE_PETSC_HAS_MUMPS], [$ppe_petsc_has_mumps])
   AC_SUBST([PPE_PETSC_VERSION], [$ppe_petsc_version])
-  AC_MSG_CHECKING([whether PETSc was built with CUDA])
-  AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <petscsys.h>
-#if !defined(PETSC_HAVE_CUDA)
-#error no cuda
-#endif
-]], [[]])], [ppe_petsc_has_cuda=yes], [ppe_petsc_has_cuda=no])
-  AC_MSG_RESULT([$ppe_petsc_has_cuda])
-  AC_MSG_CHECKING([whether PETSc was built with HIP])
-  AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <petscsys.h>
-#if !defined(PETSC_HAVE_HIP)
-#error no hip
-#endif
-]], [[]])], [ppe_petsc_has_hip=yes], [ppe_petsc_has_hip=no])
-  AC_MSG_RESULT([$ppe_petsc_has_hip])
   CPPFLAGS="$ppe_save_CPPFLAGS"; LIBS="$ppe_save_LIBS"
 ])
