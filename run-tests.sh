@@ -62,6 +62,17 @@ count() {
   grep -E '^(FAIL|ERROR|XPASS):' "$log" | head -n 40
 }
 
+# configure_tree ARGS...: in the current build tree, run ../configure ARGS when it has not run,
+# when configure is newer, or when ARGS changed (a warm tree of an older run.sh); then print
+# configure's summary of the PETSc it found
+configure_tree() {
+  if [ ! -f Makefile ] || [ ../configure -nt config.status ] || [ "$(cat configure.flags 2>/dev/null)" != "$*" ]; then
+    ../configure "$@" > configure.out || { cat configure.out; return 1; }
+    echo "$*" > configure.flags
+  fi
+  sed -n '/PPEKit .* configured/,/run-time/p' configure.out
+}
+
 echo "== make check (build/) [at $(elapsed)]"
 rm -f build/test-suite.log
 PPE_REQUIRE_VALGRIND=yes make -C build -j"$jobs" check > build/check.out 2>&1
@@ -76,9 +87,7 @@ echo "== sanitizer tree (build-asan/): -fsanitize=address,undefined, 1 and 2 ran
 mkdir -p build-asan
 (
   cd build-asan
-  if [ ! -f Makefile ] || [ ../configure -nt config.status ]; then
-    ../configure --enable-sanitizers --enable-werror > configure.out || { cat configure.out; exit 1; }
-  fi
+  configure_tree --enable-sanitizers --enable-werror > /dev/null || exit 1
   make -j"$jobs" > make.out 2>&1 || { tail -n 40 make.out; exit 1; }
   rm -f test-suite.log
   make -j"$jobs" check > check.out 2>&1
@@ -91,10 +100,8 @@ for be in cuda hip; do
   (
     mkdir -p build-$be
     cd build-$be
-    if [ ! -f Makefile ] || [ ../configure -nt config.status ]; then
-      # the host code at -O1: this tree checks the device build, the host one is timed above
-      ../configure --with-$be --enable-werror CFLAGS="-g -O1" > configure.out || { cat configure.out; exit 1; }
-    fi
+    # the host code at -O1: this tree checks the device build, the host one is timed above
+    configure_tree --with-$be --enable-werror CFLAGS="-g -O1" > /dev/null || exit 1
     # all of it: the library, the tools, the examples and the plugins
     make -j"$jobs" > make.out 2>&1 || { tail -n 40 make.out; exit 1; }
     rm -f test-suite.log
@@ -138,13 +145,7 @@ petsc64=/usr/lib/petscdir/petsc64-3.18/x86_64-linux-gnu-real
   # Open MPI's mpicc with clang underneath: its -Wshorten-64-to-32 reports every implicit
   # PetscInt (64-bit here) to int or PetscMPIInt conversion; --enable-werror makes it an error
   export OMPI_CC=clang
-  flags="--with-petsc=$petsc64 --enable-werror"
-  if [ ! -f Makefile ] || [ ../configure -nt config.status ] || [ "$(cat configure.flags 2>/dev/null)" != "$flags" ]; then
-    # shellcheck disable=SC2086 # words
-    ../configure $flags CFLAGS="-g -O2 -Wshorten-64-to-32" > configure.out || { cat configure.out; exit 1; }
-    echo "$flags" > configure.flags
-  fi
-  sed -n '/PPEKit .* configured/,/run-time/p' configure.out
+  configure_tree --with-petsc="$petsc64" --enable-werror CFLAGS="-g -O2 -Wshorten-64-to-32" || exit 1
   make -j"$jobs" > make.out 2>&1 || { tail -n 40 make.out; exit 1; }
   rm -f test-suite.log
   PPE_TEST_MAX_NP=2 PPE_TEST_LIGHT=yes make -j"$jobs" check > check.out 2>&1
@@ -158,13 +159,7 @@ if petsc325=$(bash ci/petsc-vendor.sh); then
   (
     mkdir -p build-petsc325
     cd build-petsc325
-    flags="--with-petsc=$petsc325 --prefix=$top/build-petsc325/install --enable-werror"
-    if [ ! -f Makefile ] || [ ../configure -nt config.status ] || [ "$(cat configure.flags 2>/dev/null)" != "$flags" ]; then
-      # shellcheck disable=SC2086 # words
-      ../configure $flags > configure.out || { cat configure.out; exit 1; }
-      echo "$flags" > configure.flags
-    fi
-    sed -n '/PPEKit .* configured/,/run-time/p' configure.out
+    configure_tree --with-petsc="$petsc325" --prefix="$top/build-petsc325/install" --enable-werror || exit 1
     make -j"$jobs" > make.out 2>&1 || { tail -n 40 make.out; exit 1; }
     make install > install.out 2>&1 || { tail -n 40 install.out; exit 1; }
     rm -f test-suite.log
