@@ -202,15 +202,10 @@ unknown_choice_re() { echo "Unknown option \"\{0,1\}$1\"\{0,1\} for $2\. Availab
 # is not newer than this PETSc
 expected_output() {
   _eo_best="$srcdir/tests/output/$1.out"
-  _eo_bestv=0.0
-  for _eo_f in "$srcdir/tests/output/$1"-petsc*.out; do
-    [ -f "$_eo_f" ] || continue
+  # oldest release first: the last one this PETSc is not older than wins
+  for _eo_f in $(ls "$srcdir/tests/output/$1"-petsc*.out 2>/dev/null | sort -V); do
     _eo_v=${_eo_f##*-petsc}
-    _eo_v=${_eo_v%.out}
-    if petsc_ge "$_eo_v" && awk -v a="$_eo_v" -v b="$_eo_bestv" 'BEGIN { split(a, x, "."); split(b, y, "."); exit !(x[1] * 1000 + x[2] > y[1] * 1000 + y[2]) }'; then
-      _eo_best=$_eo_f
-      _eo_bestv=$_eo_v
-    fi
+    petsc_ge "${_eo_v%.out}" && _eo_best=$_eo_f
   done
   echo "$_eo_best"
 }

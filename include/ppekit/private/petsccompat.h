@@ -3,7 +3,9 @@
    (3.18.x through 3.25.x) that PPEKit's code meets, in one place. The code is written against
    the newest interface; each shim below gives that interface on the older releases, guarded
    by the first release that changed it (PETSc's include/ and doc/changes/ of that release).
-   No other file of PPEKit tests PETSC_VERSION_*.
+   No other file of PPEKit chooses an interface by PETSC_VERSION_* (the public headers keep
+   two checks of their own: sys.h's PETSC_SUCCESS for users' code, and ppekit.h's stop when
+   a program's PETSc is not the one PPEKit was built with).
 
    This header includes PETSc headers only, so that the test programs that are not linked
    with libppekit (they play a PETSc application that never heard of PPEKit) can use it too.

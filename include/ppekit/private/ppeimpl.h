@@ -8,7 +8,6 @@
 #include <ppekit.h>
 #include <ppekit/private/petsccompat.h>
 
-
 /* Log events, registered once by PPESysInitializePackage(). */
 PETSC_EXTERN PetscLogEvent PPE_GridSetUp;
 PETSC_EXTERN PetscLogEvent PPE_StencilMult;
