@@ -37,8 +37,9 @@ PETSC_EXTERN const char *const PCFFTPTDMAZSolves[];
    PCFFTPTDMAPlanner - FFTW planner effort used at set-up
 
 +  PC_FFTPTDMA_PLANNER_ESTIMATE - FFTW_ESTIMATE: no measurement, fastest set-up
-.  PC_FFTPTDMA_PLANNER_MEASURE  - FFTW_MEASURE: times a few algorithms (default)
--  PC_FFTPTDMA_PLANNER_PATIENT  - FFTW_PATIENT: times many more
+.  PC_FFTPTDMA_PLANNER_MEASURE  - FFTW_MEASURE: times a few algorithms
+.  PC_FFTPTDMA_PLANNER_PATIENT  - FFTW_PATIENT: times many more
+-  PC_FFTPTDMA_PLANNER_AUTO     - by problem size (default): see PCFFTPTDMASetPlanner()
 
    Level: advanced
 
@@ -47,7 +48,8 @@ E*/
 typedef enum {
   PC_FFTPTDMA_PLANNER_ESTIMATE,
   PC_FFTPTDMA_PLANNER_MEASURE,
-  PC_FFTPTDMA_PLANNER_PATIENT
+  PC_FFTPTDMA_PLANNER_PATIENT,
+  PC_FFTPTDMA_PLANNER_AUTO
 } PCFFTPTDMAPlanner;
 PETSC_EXTERN const char *const PCFFTPTDMAPlanners[];
 
@@ -59,5 +61,9 @@ PETSC_EXTERN PetscErrorCode PCFFTPTDMASetApproximate(PC, PetscBool);
 PETSC_EXTERN PetscErrorCode PCFFTPTDMAGetApproximate(PC, PetscBool *);
 PETSC_EXTERN PetscErrorCode PCFFTPTDMASetPlanner(PC, PCFFTPTDMAPlanner);
 PETSC_EXTERN PetscErrorCode PCFFTPTDMAGetPlanner(PC, PCFFTPTDMAPlanner *);
+PETSC_EXTERN PetscErrorCode PCFFTPTDMASetWisdomFile(PC, const char[]);
+PETSC_EXTERN PetscErrorCode PCFFTPTDMAGetWisdomFile(PC, const char *[]);
+PETSC_EXTERN PetscErrorCode PCFFTPTDMASetR2C(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode PCFFTPTDMAGetR2C(PC, PetscBool *);
 PETSC_EXTERN PetscErrorCode PCFFTPTDMAGetCommCounts(PC, PetscInt *, PetscLogDouble[3], PetscLogDouble[3]);
 PETSC_EXTERN PetscErrorCode PCCreate_FFTPTDMA(PC);

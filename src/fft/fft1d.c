@@ -78,3 +78,84 @@ PetscErrorCode PPEFFT1dEigenvalues(PPELocation loc, PPEBCType lo, PPEBCType hi, 
   if (lo != PPE_BC_DIRICHLET && hi != PPE_BC_DIRICHLET) lam[0] = 0.0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/*
+   PPEFFTBatchCreate - plans a transform of one plane, run on every plane of a pencil
+
+   Input Parameters:
++  type - PPE_FFT_BATCH_R2R, _R2C, _C2R or _DFT
+.  sign - FFTW_FORWARD or FFTW_BACKWARD (DFT only)
+.  rank, dims - the transform's dimensions (FFTW guru64: strides in doubles for real arrays,
+                in complex values for complex ones)
+.  hrank, hdims - the loops of one plane over the transform (same units)
+.  kinds - the r2r kinds, one per dimension (R2R only)
+.  nplanes - planes of an execution
+.  is, os - plane strides of the input and the output, in doubles
+.  in, out - arrays to plan on (overwritten unless the effort is estimate): at least two planes
+             when a plane stride is odd
+-  flags - FFTW planner flags
+
+   The planes run in order with fftw_execute_*(); a second plan of the other alignment is made
+   when a plane stride is odd, so that every plane meets its plan's alignment.
+*/
+PetscErrorCode PPEFFTBatchCreate(PPEFFTBatch *b, PPEFFTBatchType type, int sign, int rank, const fftw_iodim64 dims[], int hrank, const fftw_iodim64 hdims[], const fftw_r2r_kind kinds[], PetscInt nplanes, ptrdiff_t is, ptrdiff_t os, double *in, double *out, unsigned flags)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(b, sizeof(*b)));
+  b->type    = type;
+  b->nplanes = nplanes;
+  b->is      = is;
+  b->os      = os;
+  for (int q = 0; q < ((is % 2 || os % 2) && nplanes > 1 ? 2 : 1); q++) {
+    double *i = in + q * is, *o = out + q * os;
+
+    switch (type) {
+    case PPE_FFT_BATCH_R2R:
+      b->p[q] = fftw_plan_guru64_r2r(rank, dims, hrank, hdims, i, o, kinds, flags);
+      break;
+    case PPE_FFT_BATCH_R2C:
+      b->p[q] = fftw_plan_guru64_dft_r2c(rank, dims, hrank, hdims, i, (fftw_complex *)o, flags);
+      break;
+    case PPE_FFT_BATCH_C2R:
+      b->p[q] = fftw_plan_guru64_dft_c2r(rank, dims, hrank, hdims, (fftw_complex *)i, o, flags);
+      break;
+    case PPE_FFT_BATCH_DFT:
+      b->p[q] = fftw_plan_guru64_dft(rank, dims, hrank, hdims, (fftw_complex *)i, (fftw_complex *)o, sign, flags);
+      break;
+    }
+    PetscCheck(b->p[q], PETSC_COMM_SELF, PETSC_ERR_LIB, "FFTW could not plan a transform batch (type %d, rank %d, %" PetscInt_FMT " planes)", (int)type, rank, nplanes);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PPEFFTBatchExecute - runs a batch on the arrays in and out (same alignment as planned). */
+void PPEFFTBatchExecute(const PPEFFTBatch *b, const double *in, double *out)
+{
+  for (PetscInt k = 0; k < b->nplanes; k++) {
+    fftw_plan p = b->p[b->p[1] ? k % 2 : 0];
+    double   *i = (double *)in + k * b->is, *o = out + k * b->os;
+
+    switch (b->type) {
+    case PPE_FFT_BATCH_R2R:
+      fftw_execute_r2r(p, i, o);
+      break;
+    case PPE_FFT_BATCH_R2C:
+      fftw_execute_dft_r2c(p, i, (fftw_complex *)o);
+      break;
+    case PPE_FFT_BATCH_C2R:
+      fftw_execute_dft_c2r(p, (fftw_complex *)i, o);
+      break;
+    case PPE_FFT_BATCH_DFT:
+      fftw_execute_dft(p, (fftw_complex *)i, (fftw_complex *)o);
+      break;
+    }
+  }
+}
+
+/* PPEFFTBatchDestroy - destroys the plans of a batch (nothing to do for an empty one) */
+void PPEFFTBatchDestroy(PPEFFTBatch *b)
+{
+  for (int q = 0; q < 2; q++)
+    if (b->p[q]) fftw_destroy_plan(b->p[q]);
+  b->p[0] = b->p[1] = NULL;
+}

@@ -17,21 +17,11 @@
 */
 #include <ppekit/private/fftptdmaimpl.h>
 
-static PetscErrorCode Execute(fftw_plan p, PetscLogEvent ev)
+static PetscErrorCode Execute(const PPEFFTBatch *b, const PetscScalar *in, PetscScalar *out, PetscLogEvent ev)
 {
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(ev, 0, 0, 0, 0));
-  fftw_execute(p);
-  PetscCall(PetscLogEventEnd(ev, 0, 0, 0, 0));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* An out-of-place x plan on other arrays of the same alignment (the forward plan keeps its input). */
-static PetscErrorCode ExecuteOn(fftw_plan p, const PetscScalar *in, PetscScalar *out, PetscLogEvent ev)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(ev, 0, 0, 0, 0));
-  fftw_execute_r2r(p, (double *)in, out);
+  PPEFFTBatchExecute(b, in, out);
   PetscCall(PetscLogEventEnd(ev, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -41,11 +31,12 @@ static PetscErrorCode ExecuteOn(fftw_plan p, const PetscScalar *in, PetscScalar 
 static PetscErrorCode ForwardX(PPEFFTPTDMA *f, Vec rhs)
 {
   const PetscScalar *ra;
+  PetscLogEvent      ev = f->plan2d ? PPE_FFTPTDMAFFTxyFwd : PPE_FFTPTDMAFFTxFwd;
 
   PetscFunctionBegin;
   PetscCall(VecGetArrayRead(rhs, &ra));
-  if (f->xplan[0] && !f->rinv && fftw_alignment_of((double *)ra) == f->xalign) {
-    PetscCall(ExecuteOn(f->xplan[0], ra, f->xbuf, PPE_FFTPTDMAFFTxFwd));
+  if (f->fxd[0].p[0] && !f->rinv && fftw_alignment_of((double *)ra) == f->xalign) {
+    PetscCall(Execute(&f->fxd[0], ra, f->xbuf, ev));
     f->direct[0]++;
   } else {
     if (f->rinv) {
@@ -54,7 +45,7 @@ static PetscErrorCode ForwardX(PPEFFTPTDMA *f, Vec rhs)
       PetscCall(PPETransposeForwardScaled(&f->tda, ra, sa, f->xbuf)); /* (sigma + Lx + Ly + Lz) u = rhs / rowscale */
       PetscCall(VecRestoreArrayRead(f->rinv, &sa));
     } else PetscCall(PPETransposeForward(&f->tda, ra, f->xbuf));
-    PetscCall(Execute(f->plan[0][0], PPE_FFTPTDMAFFTxFwd));
+    PetscCall(Execute(&f->fx[0], f->xbuf, f->xbuf, ev));
   }
   PetscCall(VecRestoreArrayRead(rhs, &ra));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -73,16 +64,17 @@ static PetscErrorCode ZeroMean(PPEFFTPTDMA *f, PetscBool spectral, PetscScalar *
   *shift = 0;
   if (!f->singular) PetscFunctionReturn(PETSC_SUCCESS);
   if (spectral) {
-    if (f->ybox[0] == 0) { /* ybox[1] = 0 always: this rank holds a z block of the line */
-      PetscInt stride = f->ybox[3] * f->ybox[4];
-      for (PetscInt k = 0; k < f->ybox[5]; k++) sum += f->ybuf[stride * k];
+    if (f->sbox[0] == 0) { /* sbox[1] = 0 always: this rank holds a z block of the line */
+      PetscInt stride = f->sbox[3] * f->sbox[4];
+      for (PetscInt k = 0; k < f->sbox[5]; k++) sum += f->sbuf[stride * k];
       PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &sum, 1, MPIU_SCALAR, MPIU_SUM, f->zcomm));
       sum /= (PetscReal)f->N[2];
-      for (PetscInt k = 0; k < f->ybox[5]; k++) f->ybuf[stride * k] -= sum;
+      for (PetscInt k = 0; k < f->sbox[5]; k++) f->sbuf[stride * k] -= sum;
     }
-  } else {
-    PetscInt nloc = f->xbox[3] * f->xbox[4] * f->xbox[5];
-    for (PetscInt p = 0; p < nloc; p++) sum += f->xbuf[p];
+  } else { /* the data of the x-pencil: lines of xdata[3] values in rows of xbox[3] (r2c padding) */
+    PetscInt nrow = f->xbox[4] * f->xbox[5];
+    for (PetscInt r = 0; r < nrow; r++)
+      for (PetscInt i = 0; i < f->xdata[3]; i++) sum += f->xbuf[r * f->xbox[3] + i];
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &sum, 1, MPIU_SCALAR, MPIU_SUM, f->comm));
     *shift = -sum / ((PetscReal)f->N[0] * f->N[1] * f->N[2]);
   }
@@ -123,27 +115,27 @@ PetscErrorCode PPEFFTPTDMAApply(PPEFFTPTDMA *f, const PPESeparable *sep, Mat A, 
   }
   PetscCall(ForwardX(f, rhs));
   if (f->P[0] > 1) PetscCall(PPETransposeForward(&f->txy, f->xbuf, f->ybuf));
-  PetscCall(Execute(f->plan[1][0], PPE_FFTPTDMAFFTyFwd));
+  if (!f->plan2d) PetscCall(Execute(&f->fy[0], f->ybuf, f->sbuf, PPE_FFTPTDMAFFTyFwd));
   if (f->specproj) PetscCall(ZeroMean(f, PETSC_TRUE, &shift)); /* b's mean: A^+ b, zero mean, for any b */
   PetscCall(PetscLogEventBegin(PPE_FFTPTDMAZSolve, 0, 0, 0, 0));
-  if (f->zbuf != f->ybuf) {
-    PetscCall(PPETransposeForward(&f->tyz, f->ybuf, f->zbuf));
+  if (f->zbuf != f->sbuf) {
+    PetscCall(PPETransposeForward(&f->tyz, f->sbuf, f->zbuf));
     PetscCall(PPETridiagSolve(f->td, f->zbuf));
-    PetscCall(PPETransposeBackward(&f->tyz, f->zbuf, f->ybuf));
-  } else PetscCall(PPETridiagSolve(f->td, f->ybuf));
+    PetscCall(PPETransposeBackward(&f->tyz, f->zbuf, f->sbuf));
+  } else PetscCall(PPETridiagSolve(f->td, f->sbuf));
   PetscCall(PetscLogEventEnd(PPE_FFTPTDMAZSolve, 0, 0, 0, 0));
   if (f->specmean) PetscCall(ZeroMean(f, PETSC_TRUE, &shift));
-  PetscCall(Execute(f->plan[1][1], PPE_FFTPTDMAFFTyBwd));
+  if (!f->plan2d) PetscCall(Execute(&f->fy[1], f->sbuf, f->ybuf, PPE_FFTPTDMAFFTyBwd));
   if (f->P[0] > 1) PetscCall(PPETransposeBackward(&f->txy, f->ybuf, f->xbuf));
   /* x backward straight into x's array when it is the x-pencil (no box, mean already removed) */
   if (f->box) PetscCall(VecCopy(f->xout, x)); /* outside the box; the box is overwritten below */
   PetscCall(VecGetArray(x, &xa));
-  xdirect = (PetscBool)(f->xplan[1] && (!f->singular || f->specmean) && fftw_alignment_of(xa) == f->xalign);
+  xdirect = (PetscBool)(f->fxd[1].p[0] && (!f->singular || f->specmean) && fftw_alignment_of(xa) == f->xalign);
   if (xdirect) {
-    PetscCall(ExecuteOn(f->xplan[1], f->xbuf, xa, PPE_FFTPTDMAFFTxBwd));
+    PetscCall(Execute(&f->fxd[1], f->xbuf, xa, f->plan2d ? PPE_FFTPTDMAFFTxyBwd : PPE_FFTPTDMAFFTxBwd));
     f->direct[1]++;
   } else {
-    PetscCall(Execute(f->plan[0][1], PPE_FFTPTDMAFFTxBwd));
+    PetscCall(Execute(&f->fx[1], f->xbuf, f->xbuf, f->plan2d ? PPE_FFTPTDMAFFTxyBwd : PPE_FFTPTDMAFFTxBwd));
     if (!f->specmean) PetscCall(ZeroMean(f, PETSC_FALSE, &shift));
     PetscCall(PPETransposeBackwardShifted(&f->tda, f->xbuf, shift, xa));
   }
@@ -169,12 +161,12 @@ PetscErrorCode PPEFFTPTDMAGetCommCounts(PPEFFTPTDMA *f, PetscLogDouble counted[3
   if (counted) {
     counted[0] = f->tda.bytes;
     counted[1] = f->txy.bytes;
-    counted[2] = (f->zbuf != f->ybuf) ? f->tyz.bytes : bytes - f->zbytes0;
+    counted[2] = (f->zbuf != f->sbuf) ? f->tyz.bytes : bytes - f->zbytes0;
   }
   if (model) {
     model[0] = f->tda.fbytes + f->tda.bbytes;
     model[1] = f->txy.fbytes + f->txy.bbytes;
-    model[2] = (f->zbuf != f->ybuf) ? f->tyz.fbytes + f->tyz.bbytes : mb;
+    model[2] = (f->zbuf != f->sbuf) ? f->tyz.fbytes + f->tyz.bbytes : mb;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -186,13 +178,18 @@ PetscErrorCode PPEFFTPTDMAView(PPEFFTPTDMA *f, PetscViewer viewer)
   const char    *zm[] = {"P-TDMA in place across the z group", "transpose to z-pencils, local Thomas", "DistD2 in place across the z group", "auto: in place, DistD2 where exact and P-TDMA elsewhere (Thomas when pz = 1)"};
 
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "transforms: x %s, y %s\n", f->kind[0].name, f->kind[1].name));
+  if (f->backend == PPE_BACKEND_HOST) {
+    const char *xn = f->cplx[0] ? "real DFT r2c/c2r, complex half spectrum" : f->kind[0].name;
+    const char *yn = f->ydft ? "complex DFT of x's half spectrum" : f->cplx[1] ? "real DFT r2c/c2r, complex half spectrum" : f->kind[1].name;
+    PetscCall(PetscViewerASCIIPrintf(viewer, "transforms: x %s, y %s%s\n", xn, yn, f->cplx[0] && !f->ydft ? " (on the real and imaginary parts)" : ""));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "transform passes: %s\n", f->plan2d ? "one 2D FFTW plan per x-y plane (the x-pencils hold whole planes)" : "x lines per x-pencil plane, then y lines per y-pencil plane"));
+  } else PetscCall(PetscViewerASCIIPrintf(viewer, "transforms: x %s, y %s\n", f->kind[0].name, f->kind[1].name));
   PetscCall(PetscViewerASCIIPrintf(viewer, "pencil grid: py x pz = %" PetscInt_FMT " x %" PetscInt_FMT " (%s)\n", f->P[0], f->P[1], f->pauto ? "automatic: the DMDA's pz kept where z blocks have >= 2 points" : "-pc_fftptdma_pgrid"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "pencils of rank 0: x %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", y %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "%s\n", f->xbox[3], f->xbox[4], f->xbox[5], f->ybox[3], f->ybox[4], f->ybox[5], f->daaligned ? "; x-pencils are the DMDA's boxes (no redistribution)" : ""));
   if (f->backend != PPE_BACKEND_HOST) PetscCall(PetscViewerASCIIPrintf(viewer, "copies DMDA <-> x-pencils: box copies on the device (%" PetscInt_FMT " applications on rank 0)\n", f->solves));
   else
     PetscCall(PetscViewerASCIIPrintf(viewer, "copies DMDA <-> x-pencils: %s (forward direct in %" PetscInt_FMT ", backward in %" PetscInt_FMT " of %" PetscInt_FMT " applications on rank 0)\n",
-                                     f->xplan[0] ? "x transforms read b's array and write x's array directly where the arrays' alignment allows" : "copied (the x-pencils are not the DMDA's boxes, or the box is smaller than the DMDA)", f->direct[0], f->direct[1], f->solves));
+                                     f->fxd[0].p[0] ? "x (or 2D) transforms read b's array and write x's array directly where the arrays' alignment allows" : "copied (the x-pencils are not the DMDA's boxes, or the box is smaller than the DMDA)", f->direct[0], f->direct[1], f->solves));
   PetscCall(PetscViewerASCIIPrintf(viewer, "row scale: %s\n", f->wz ? "depends on z only, folded into the z systems" : f->rinv ? "varies in x or y, divided in the copy to the x-pencils" : "none"));
   if (f->singular) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "zero mean: %s\n", f->specmean ? "removed on the (kx,ky) = (0,0) z line after the z solve (one reduction over its z group)" : "removed in the copy back (one reduction over all ranks)"));
@@ -204,7 +201,10 @@ PetscErrorCode PPEFFTPTDMAView(PPEFFTPTDMA *f, PetscViewer viewer)
   PetscCall(PPEFFTPTDMAGetCommCounts(f, cnt, mod));
   PetscCall(MPIU_Allreduce(mod, tot, 3, MPIU_PETSCLOGDOUBLE, MPI_SUM, f->comm));
   PetscCall(PetscViewerASCIIPrintf(viewer, "bytes per solve to other ranks (all ranks): redistribution %.0f, x-y transposes %.0f, z %.0f\n", tot[0], tot[1], tot[2]));
-  if (f->backend == PPE_BACKEND_HOST) PetscCall(PetscViewerASCIIPrintf(viewer, "FFTW planner: %s\n", PCFFTPTDMAPlanners[f->planner]));
+  if (f->backend == PPE_BACKEND_HOST) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "FFTW planner: %s%s, planning %.3g s on rank 0 (one-plane plans run on every plane)\n", PCFFTPTDMAPlanners[f->planned], f->planner == PC_FFTPTDMA_PLANNER_AUTO ? " (auto: measure up to 2^17 points per plane, estimate above)" : "", (double)f->plan_s));
+    if (f->wisdomfile[0]) PetscCall(PetscViewerASCIIPrintf(viewer, "FFTW wisdom file: %s (%s at set-up, %s)\n", f->wisdomfile, f->wisdom[0] == 1 ? "imported" : "not found", f->wisdom[1] == 1 ? "written back" : "not written"));
+  }
   else PetscCall(PetscViewerASCIIPrintf(viewer, "device transforms: pre pass, %s batched complex DFT, post pass (src/kernels/fft.h); pencils resident on the device\n", f->backend == PPE_BACKEND_CUDA ? "cuFFT" : f->backend == PPE_BACKEND_HIP ? "VkFFT" : "FFTW (emulation)"));
   PetscCall(PPEBackendView(f->backend, viewer));
   PetscFunctionReturn(PETSC_SUCCESS);

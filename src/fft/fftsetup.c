@@ -21,7 +21,7 @@
 #include <ppekit/private/tridiagimpl.h> /* PPETridiagSetMethodOptionName */
 
 const char *const PCFFTPTDMAZSolves[]  = {"ptdma", "transpose", "distd2", "auto", "PCFFTPTDMAZSolve", "PC_FFTPTDMA_ZSOLVE_", NULL};
-const char *const PCFFTPTDMAPlanners[] = {"estimate", "measure", "patient", "PCFFTPTDMAPlanner", "PC_FFTPTDMA_PLANNER_", NULL};
+const char *const PCFFTPTDMAPlanners[] = {"estimate", "measure", "patient", "auto", "PCFFTPTDMAPlanner", "PC_FFTPTDMA_PLANNER_", NULL};
 
 /* The DM checks of the PC, on the DM it is given. */
 PetscErrorCode PPEFFTPTDMACheckDM(DM da, const char what[])
@@ -75,6 +75,25 @@ static PetscErrorCode ChoosePencilGrid(PPEFFTPTDMA *f, const PetscInt pgrid[2], 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Which directions take FFTW's r2c/c2r (complex spectra, SIMD codelets) instead of the
+   halfcomplex R2HC/HC2R kinds: host only, and only where every rank keeps a whole complex
+   value and at least one of them (x: py <= nx/2 + 1; y: pz <= ny/2 + 1 for the transpose z
+   method, which splits the spectral y over the z group). */
+static void ChooseTransforms(PPEFFTPTDMA *f)
+{
+  PetscBool px = (PetscBool)(f->kind[0].fwd == FFTW_R2HC), py = (PetscBool)(f->kind[1].fwd == FFTW_R2HC);
+
+  f->cplx[0] = f->cplx[1] = f->ydft = PETSC_FALSE;
+  if (f->backend == PPE_BACKEND_HOST && f->r2c) {
+    if (px && f->P[0] <= f->N[0] / 2 + 1) {
+      f->cplx[0] = PETSC_TRUE;
+      f->ydft    = py;
+    } else if (py && !px && (f->zsolve != PC_FFTPTDMA_ZSOLVE_TRANSPOSE || f->P[1] <= f->N[1] / 2 + 1)) f->cplx[1] = PETSC_TRUE;
+  }
+  f->Ns[0] = f->cplx[0] ? 2 * (f->N[0] / 2 + 1) : (f->cplx[1] ? 2 * f->N[0] : f->N[0]);
+  f->Ns[1] = f->cplx[1] ? f->N[1] / 2 + 1 : f->N[1];
+}
+
 /* FFTW's guru64 interface takes sizes and strides as ptrdiff_t: a pencil of more than 2^31
    values on one rank (possible with 64-bit PetscInt) plans without overflow. */
 static fftw_iodim64 IODim(PetscInt n, PetscInt is, PetscInt os)
@@ -87,39 +106,182 @@ static fftw_iodim64 IODim(PetscInt n, PetscInt is, PetscInt os)
   return d;
 }
 
-static PetscErrorCode CreatePlans(PPEFFTPTDMA *f)
+/* FFTW flags of a planner effort; auto: measure on planes of up to 2^17 points (a plane's
+   planning then costs about one solve of a cube of that size and the plans are up to 2x
+   faster than estimated ones), estimate above (docs/types/fftptdma.md, Set-up). */
+static PCFFTPTDMAPlanner PlannerUsed(PPEFFTPTDMA *f)
 {
-  unsigned     flags = f->planner == PC_FFTPTDMA_PLANNER_ESTIMATE ? FFTW_ESTIMATE : (f->planner == PC_FFTPTDMA_PLANNER_MEASURE ? FFTW_MEASURE : FFTW_PATIENT);
-  PetscInt     n0 = f->N[0], n1 = f->N[1], nx = f->ybox[3], nz = f->xbox[5], hx = f->xbox[4] * f->xbox[5];
-  fftw_iodim64 xdim = IODim(n0, 1, 1), xloop = IODim(hx, n0, n0); /* x: hx contiguous lines of n0 */
-  /* y: lines of stride nx in the y-pencil (nx, ny_all, nz), looping over x (stride 1) and z */
-  fftw_iodim64 ydim = IODim(n1, nx, nx), yloop[2] = {IODim(nx, 1, 1), IODim(nz, nx * n1, nx * n1)};
+  if (f->planner != PC_FFTPTDMA_PLANNER_AUTO) return f->planner;
+  return f->N[0] * f->N[1] <= (1 << 17) ? PC_FFTPTDMA_PLANNER_MEASURE : PC_FFTPTDMA_PLANNER_ESTIMATE;
+}
+
+/* Wisdom file: rank 0 reads it and every rank imports it (missing file: nothing imported). */
+static PetscErrorCode ImportWisdom(PPEFFTPTDMA *f)
+{
+  char       *text = NULL;
+  PetscInt    len  = -1;
+  PetscMPIInt mlen;
 
   PetscFunctionBegin;
+  f->wisdom[0] = f->wisdom[1] = -1;
+  if (!f->wisdomfile[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  if (f->rank == 0) {
+    FILE *fp = fopen(f->wisdomfile, "r");
+    if (fp) {
+      long n;
+      PetscCheck(fseek(fp, 0, SEEK_END) == 0 && (n = ftell(fp)) >= 0 && fseek(fp, 0, SEEK_SET) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "PC fftptdma: cannot read the FFTW wisdom file %s", f->wisdomfile);
+      len = (PetscInt)n;
+      PetscCall(PetscMalloc1(len + 1, &text));
+      PetscCheck((long)fread(text, 1, (size_t)len, fp) == n, PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "PC fftptdma: cannot read the FFTW wisdom file %s", f->wisdomfile);
+      text[len] = 0;
+      (void)fclose(fp);
+    }
+  }
+  PetscCallMPI(MPI_Bcast(&len, 1, MPIU_INT, 0, f->comm));
+  f->wisdom[0] = 0;
+  if (len < 0) PetscFunctionReturn(PETSC_SUCCESS);
+  if (f->rank) PetscCall(PetscMalloc1(len + 1, &text));
+  PetscCall(PetscMPIIntCast(len + 1, &mlen));
+  PetscCallMPI(MPI_Bcast(text, mlen, MPI_CHAR, 0, f->comm));
+  f->wisdom[0] = fftw_import_wisdom_from_string(text) ? 1 : 0;
+  PetscCall(PetscFree(text));
+  PetscCheck(f->wisdom[0], f->comm, PETSC_ERR_FILE_UNEXPECTED, "PC fftptdma: %s is not an FFTW wisdom file (fftw_import_wisdom_from_string failed); remove it or point -pc_fftptdma_wisdom elsewhere", f->wisdomfile);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Every rank's wisdom (they plan different pencil sizes) gathered on rank 0, merged and written. */
+static PetscErrorCode ExportWisdom(PPEFFTPTDMA *f)
+{
+  char        *mine, *all = NULL;
+  PetscMPIInt  n, *cnt = NULL, *dsp = NULL;
+
+  PetscFunctionBegin;
+  if (!f->wisdomfile[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  mine = fftw_export_wisdom_to_string();
+  PetscCheck(mine, PETSC_COMM_SELF, PETSC_ERR_LIB, "FFTW could not export its wisdom");
+  PetscCall(PetscMPIIntCast((PetscInt)strlen(mine) + 1, &n));
+  if (f->rank == 0) PetscCall(PetscMalloc2(f->size, &cnt, f->size + 1, &dsp));
+  PetscCallMPI(MPI_Gather(&n, 1, MPI_INT, cnt, 1, MPI_INT, 0, f->comm));
+  if (f->rank == 0) {
+    dsp[0] = 0;
+    for (PetscMPIInt r = 0; r < f->size; r++) dsp[r + 1] = dsp[r] + cnt[r];
+    PetscCall(PetscMalloc1(dsp[f->size], &all));
+  }
+  PetscCallMPI(MPI_Gatherv(mine, n, MPI_CHAR, all, cnt, dsp, MPI_CHAR, 0, f->comm));
+  free(mine);
+  if (f->rank == 0) {
+    FILE *fp;
+    for (PetscMPIInt r = 1; r < f->size; r++) (void)fftw_import_wisdom_from_string(all + dsp[r]);
+    fp = fopen(f->wisdomfile, "w");
+    PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "PC fftptdma: cannot write the FFTW wisdom file %s", f->wisdomfile);
+    fftw_export_wisdom_to_file(fp);
+    PetscCheck(fclose(fp) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "PC fftptdma: cannot write the FFTW wisdom file %s", f->wisdomfile);
+    PetscCall(PetscFree(all));
+    PetscCall(PetscFree2(cnt, dsp));
+  }
+  f->wisdom[1] = 1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The transforms on the host, each a batch of one-plane plans (PPEFFTBatch):
+     x: r2r kind on the nyl contiguous lines of an x-pencil plane, or r2c in place on lines
+        padded to Ns[0] = 2 (nx/2 + 1) doubles (cplx[0]);
+     y: r2r kind on the stride-nxs lines of a y-pencil plane (on the real and imaginary parts
+        alike after an x r2c), a complex DFT of the half spectrum (ydft), or r2c from the real
+        y-pencil to the spectral pencil (cplx[1]);
+     x and y in one 2D plan per plane when the x-pencils hold whole planes (py = 1) and both
+        directions are r2r kinds or both periodic (r2c/c2r): FFTW then picks the order and
+        the buffering of the two passes itself.
+*/
+static PetscErrorCode CreatePlans(PPEFFTPTDMA *f)
+{
+  PCFFTPTDMAPlanner pl    = PlannerUsed(f);
+  unsigned          flags = pl == PC_FFTPTDMA_PLANNER_ESTIMATE ? FFTW_ESTIMATE : (pl == PC_FFTPTDMA_PLANNER_MEASURE ? FFTW_MEASURE : FFTW_PATIENT);
+  PetscInt          n0 = f->N[0], n1 = f->N[1], nyl = f->xbox[4], nzl = f->xbox[5], nxs = f->ybox[3], ns0 = f->Ns[0];
+  PetscInt          xa = f->xbox[3]; /* x-pencil line length in the array: n0, or ns0 padded for r2c */
+  double           *xb = f->xbuf, *yb = f->ybuf, *sb = f->sbuf;
+  fftw_r2r_kind     kf[2], kb[2];
+  PetscLogDouble    t0, t1;
+
+  PetscFunctionBegin;
+  f->planned = pl;
   if (f->backend != PPE_BACKEND_HOST) PetscFunctionReturn(PETSC_SUCCESS); /* the device makes its own (fftdevice.c) */
-  for (int s = 0; s < 2; s++) {
-    fftw_r2r_kind kx = s ? f->kind[0].bwd : f->kind[0].fwd, ky = s ? f->kind[1].bwd : f->kind[1].fwd;
-
-    f->plan[0][s] = fftw_plan_guru64_r2r(1, &xdim, 1, &xloop, f->xbuf, f->xbuf, &kx, flags);
-    PetscCheck(f->plan[0][s], PETSC_COMM_SELF, PETSC_ERR_LIB, "FFTW could not plan the x transforms");
-    f->plan[1][s] = fftw_plan_guru64_r2r(1, &ydim, 2, yloop, f->ybuf, f->ybuf, &ky, flags);
-    PetscCheck(f->plan[1][s], PETSC_COMM_SELF, PETSC_ERR_LIB, "FFTW could not plan the y transforms");
+  PetscCall(PetscLogEventBegin(PPE_FFTPTDMAPlan, 0, 0, 0, 0));
+  PetscCall(PetscTime(&t0));
+  PetscCall(ImportWisdom(f));
+  kf[0] = f->kind[1].fwd; /* 2D plans: y outer, x inner */
+  kf[1] = f->kind[0].fwd;
+  kb[0] = f->kind[1].bwd;
+  kb[1] = f->kind[0].bwd;
+  f->plan2d = (PetscBool)(f->P[0] == 1 && (f->cplx[0] ? f->ydft : !f->cplx[1]));
+  if (f->plan2d) {
+    if (f->cplx[0]) {
+      fftw_iodim64 fw[2] = {IODim(n1, ns0, ns0 / 2), IODim(n0, 1, 1)}, bw[2] = {IODim(n1, ns0 / 2, ns0), IODim(n0, 1, 1)};
+      PetscCall(PPEFFTBatchCreate(&f->fx[0], PPE_FFT_BATCH_R2C, 0, 2, fw, 0, NULL, NULL, nzl, ns0 * n1, ns0 * n1, xb, xb, flags));
+      PetscCall(PPEFFTBatchCreate(&f->fx[1], PPE_FFT_BATCH_C2R, 0, 2, bw, 0, NULL, NULL, nzl, ns0 * n1, ns0 * n1, xb, xb, flags));
+    } else {
+      fftw_iodim64 d[2] = {IODim(n1, n0, n0), IODim(n0, 1, 1)};
+      PetscCall(PPEFFTBatchCreate(&f->fx[0], PPE_FFT_BATCH_R2R, 0, 2, d, 0, NULL, kf, nzl, n0 * n1, n0 * n1, xb, xb, flags));
+      PetscCall(PPEFFTBatchCreate(&f->fx[1], PPE_FFT_BATCH_R2R, 0, 2, d, 0, NULL, kb, nzl, n0 * n1, n0 * n1, xb, xb, flags));
+    }
+  } else {
+    fftw_iodim64 xd = IODim(n0, 1, 1);
+    if (f->cplx[0]) {
+      fftw_iodim64 lf = IODim(nyl, ns0, ns0 / 2), lb = IODim(nyl, ns0 / 2, ns0);
+      PetscCall(PPEFFTBatchCreate(&f->fx[0], PPE_FFT_BATCH_R2C, 0, 1, &xd, 1, &lf, NULL, nzl, ns0 * nyl, ns0 * nyl, xb, xb, flags));
+      PetscCall(PPEFFTBatchCreate(&f->fx[1], PPE_FFT_BATCH_C2R, 0, 1, &xd, 1, &lb, NULL, nzl, ns0 * nyl, ns0 * nyl, xb, xb, flags));
+    } else {
+      fftw_iodim64 l = IODim(nyl, n0, n0);
+      PetscCall(PPEFFTBatchCreate(&f->fx[0], PPE_FFT_BATCH_R2R, 0, 1, &xd, 1, &l, &f->kind[0].fwd, nzl, n0 * nyl, n0 * nyl, xb, xb, flags));
+      PetscCall(PPEFFTBatchCreate(&f->fx[1], PPE_FFT_BATCH_R2R, 0, 1, &xd, 1, &l, &f->kind[0].bwd, nzl, n0 * nyl, n0 * nyl, xb, xb, flags));
+    }
+    if (f->ydft) { /* complex values: nxs / 2 of them per y line, strides in complex values */
+      fftw_iodim64 yd = IODim(n1, nxs / 2, nxs / 2), l = IODim(nxs / 2, 1, 1);
+      PetscCall(PPEFFTBatchCreate(&f->fy[0], PPE_FFT_BATCH_DFT, FFTW_FORWARD, 1, &yd, 1, &l, NULL, nzl, nxs * n1, nxs * n1, yb, yb, flags));
+      PetscCall(PPEFFTBatchCreate(&f->fy[1], PPE_FFT_BATCH_DFT, FFTW_BACKWARD, 1, &yd, 1, &l, NULL, nzl, nxs * n1, nxs * n1, yb, yb, flags));
+    } else if (f->cplx[1]) { /* real y-pencil (nxs x n1) <-> spectral pencil (nxs complex x n1/2 + 1) */
+      fftw_iodim64 yd = IODim(n1, nxs, nxs), l = IODim(nxs, 1, 1);
+      PetscInt     sp = 2 * nxs * f->Ns[1];
+      PetscCall(PPEFFTBatchCreate(&f->fy[0], PPE_FFT_BATCH_R2C, 0, 1, &yd, 1, &l, NULL, nzl, nxs * n1, sp, yb, sb, flags));
+      PetscCall(PPEFFTBatchCreate(&f->fy[1], PPE_FFT_BATCH_C2R, 0, 1, &yd, 1, &l, NULL, nzl, sp, nxs * n1, sb, yb, flags));
+    } else {
+      fftw_iodim64 yd = IODim(n1, nxs, nxs), l = IODim(nxs, 1, 1);
+      PetscCall(PPEFFTBatchCreate(&f->fy[0], PPE_FFT_BATCH_R2R, 0, 1, &yd, 1, &l, &f->kind[1].fwd, nzl, nxs * n1, nxs * n1, yb, yb, flags));
+      PetscCall(PPEFFTBatchCreate(&f->fy[1], PPE_FFT_BATCH_R2R, 0, 1, &yd, 1, &l, &f->kind[1].bwd, nzl, nxs * n1, nxs * n1, yb, yb, flags));
+    }
   }
-  /* When the x-pencils are the DMDA's boxes, the x transforms can read b's array and write
-     x's array directly (out of place), which saves a copy each way; the forward plan must
-     not touch its input (b). Planned on arrays from PetscMalloc like a Vec's; an array of
-     another alignment takes the in-place path with the copies. */
+  /* When the x-pencils are the DMDA's boxes, the x (or 2D) transforms can read b's array and
+     write x's array directly (out of place), which saves a copy each way; the forward plan
+     must not touch its input (b). Planned on an array from PetscMalloc like a Vec's; an array
+     of another alignment takes the in-place path with the copies. */
   if (f->daaligned && !f->box) {
-    PetscScalar  *tmp;
-    fftw_r2r_kind kf = f->kind[0].fwd, kb = f->kind[0].bwd;
+    PetscScalar *tmp;
+    PetscInt     py = f->plan2d ? n1 : nyl, vp = n0 * py, bp = xa * py; /* lines per plane, plane sizes in the Vec and in xbuf */
 
-    PetscCall(PetscMalloc1(f->N[0] * f->xbox[4] * f->xbox[5], &tmp));
-    f->xplan[0] = fftw_plan_guru64_r2r(1, &xdim, 1, &xloop, tmp, f->xbuf, &kf, flags | FFTW_PRESERVE_INPUT);
-    f->xplan[1] = fftw_plan_guru64_r2r(1, &xdim, 1, &xloop, f->xbuf, tmp, &kb, flags | FFTW_DESTROY_INPUT);
-    f->xalign   = fftw_alignment_of(tmp);
+    PetscCall(PetscMalloc1(vp * nzl, &tmp));
+    if (f->cplx[0]) {
+      fftw_iodim64 xd = IODim(n0, 1, 1), lf = IODim(py, n0, ns0 / 2), lb = IODim(py, ns0 / 2, n0);
+      PetscCall(PPEFFTBatchCreate(&f->fxd[0], PPE_FFT_BATCH_R2C, 0, f->plan2d ? 2 : 1, f->plan2d ? (fftw_iodim64[]){lf, xd} : &xd, f->plan2d ? 0 : 1, &lf, NULL, nzl, vp, bp, tmp, xb, flags | FFTW_PRESERVE_INPUT));
+      PetscCall(PPEFFTBatchCreate(&f->fxd[1], PPE_FFT_BATCH_C2R, 0, f->plan2d ? 2 : 1, f->plan2d ? (fftw_iodim64[]){lb, xd} : &xd, f->plan2d ? 0 : 1, &lb, NULL, nzl, bp, vp, xb, tmp, flags | FFTW_DESTROY_INPUT));
+    } else {
+      fftw_iodim64 xd = IODim(n0, 1, 1), l = IODim(py, n0, n0);
+      if (f->plan2d) {
+        fftw_iodim64 d[2] = {l, xd};
+        PetscCall(PPEFFTBatchCreate(&f->fxd[0], PPE_FFT_BATCH_R2R, 0, 2, d, 0, NULL, kf, nzl, vp, bp, tmp, xb, flags | FFTW_PRESERVE_INPUT));
+        PetscCall(PPEFFTBatchCreate(&f->fxd[1], PPE_FFT_BATCH_R2R, 0, 2, d, 0, NULL, kb, nzl, bp, vp, xb, tmp, flags | FFTW_DESTROY_INPUT));
+      } else {
+        PetscCall(PPEFFTBatchCreate(&f->fxd[0], PPE_FFT_BATCH_R2R, 0, 1, &xd, 1, &l, &f->kind[0].fwd, nzl, vp, bp, tmp, xb, flags | FFTW_PRESERVE_INPUT));
+        PetscCall(PPEFFTBatchCreate(&f->fxd[1], PPE_FFT_BATCH_R2R, 0, 1, &xd, 1, &l, &f->kind[0].bwd, nzl, bp, vp, xb, tmp, flags | FFTW_DESTROY_INPUT));
+      }
+    }
+    f->xalign = fftw_alignment_of(tmp);
     PetscCall(PetscFree(tmp));
-    PetscCheck(f->xplan[0] && f->xplan[1], PETSC_COMM_SELF, PETSC_ERR_LIB, "FFTW could not plan the out-of-place x transforms");
   }
+  PetscCall(ExportWisdom(f));
+  PetscCall(PetscTime(&t1));
+  f->plan_s = t1 - t0;
+  PetscCall(PetscLogEventEnd(PPE_FFTPTDMAPlan, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -168,8 +330,8 @@ static PetscErrorCode ZOnlyRowScale(PPEFFTPTDMA *f, DM da, const PPESeparable *s
 static PetscErrorCode SetUpZ(PPEFFTPTDMA *f, const PPESeparable *sep)
 {
   PetscBool        inplace = (PetscBool)(f->zsolve != PC_FFTPTDMA_ZSOLVE_TRANSPOSE);
-  const PetscInt  *box     = inplace ? f->ybox : f->zbox;
-  PetscInt         nsys    = box[3] * box[4], m = box[5], zs = box[2], pin = 0, npin = 0;
+  const PetscInt  *box     = inplace ? f->sbox : f->zbox;
+  PetscInt         nsys    = box[3] * box[4], m = box[5], zs = box[2], pin[2] = {0, 1}, npin = 0;
   PetscReal       *a, *b, *c, *shift, *w, S = f->scale;
   PPETridiagMethod method;
 
@@ -191,9 +353,11 @@ static PetscErrorCode SetUpZ(PPEFFTPTDMA *f, const PPESeparable *sep)
   PetscCall(PPETridiagSetCoefficients(f->td, a, b, c));
   PetscCall(PPETridiagSetShift(f->td, shift, w));
   PetscCall(PetscFree5(a, b, c, shift, w)); /* copied by the batch; freed before a set-up that may fail */
-  /* the zero mode (kx, ky) = (0, 0) of a singular operator: pinned on purpose */
-  if (f->singular && box[0] == 0 && box[1] == 0) npin = 1; /* line 0 is (kx, ky) = (0, 0); every rank of the z group has it */
-  PetscCall(PPETridiagSetPinnedLines(f->td, npin, &pin));
+  /* the zero mode (kx, ky) = (0, 0) of a singular operator: pinned on purpose; line 0 is
+     (kx, ky) = (0, 0) and every rank of the z group has it; with complex spectra line 1 is its
+     imaginary part (zero data, the same singular matrix) */
+  if (f->singular && box[0] == 0 && box[1] == 0) npin = (f->cplx[0] || f->cplx[1]) ? 2 : 1;
+  PetscCall(PPETridiagSetPinnedLines(f->td, npin, pin));
   switch (f->zsolve) {
   case PC_FFTPTDMA_ZSOLVE_PTDMA:
     method = PPE_TRIDIAG_PTDMA;
@@ -223,9 +387,14 @@ static PetscErrorCode SetUpOperator(PPEFFTPTDMA *f, DM da, const PPESeparable *s
   for (int d = 0; d < 2; d++) /* periodic (R2HC) and cell Neumann (REDFT10): the backward transform of a mode other than 0 sums to 0 */
     f->specmean = (PetscBool)(f->specmean && (f->kind[d].fwd == FFTW_R2HC || f->kind[d].fwd == FFTW_REDFT10));
   PetscCheck(!(f->singular && f->zsolve == PC_FFTPTDMA_ZSOLVE_DISTD2), f->comm, PETSC_ERR_ARG_INCOMP, "PC fftptdma: -pc_fftptdma_zsolve distd2 cannot solve the pinned zero mode of a singular operator (no Dirichlet face, no shift); use ptdma or auto (auto runs DistD2 on every line where it is exact)");
-  for (int d = 0; d < 2; d++) {
-    PetscCall(PetscMalloc1(f->N[d], &f->lam[d]));
-    PetscCall(PPEFFT1dEigenvalues(sep->loc[d], sep->bc[2 * d], sep->bc[2 * d + 1], f->N[d], sep->c[d], f->lam[d]));
+  for (int d = 0; d < 2; d++) { /* per spectral slot: a complex value's real and imaginary parts share their wavenumber's */
+    PetscReal *t;
+    PetscBool  pairs = (PetscBool)(d == 0 && (f->cplx[0] || f->cplx[1]));
+    PetscCall(PetscMalloc1(f->N[d], &t));
+    PetscCall(PPEFFT1dEigenvalues(sep->loc[d], sep->bc[2 * d], sep->bc[2 * d + 1], f->N[d], sep->c[d], t));
+    PetscCall(PetscMalloc1(f->Ns[d], &f->lam[d]));
+    for (PetscInt s = 0; s < f->Ns[d]; s++) f->lam[d][s] = t[pairs ? s / 2 : s]; /* r2c: wavenumber k <= n/2 in slot k */
+    PetscCall(PetscFree(t));
   }
   f->scale = f->kind[0].norm * f->kind[1].norm;
   f->direct[0] = f->direct[1] = 0;
@@ -275,7 +444,7 @@ static PetscErrorCode ResetOperator(PPEFFTPTDMA *f)
 
 /* What the pencils, transposes and plans depend on: when it is unchanged at a new set-up
    (new operator values, shift or z coefficients on the same DMDA) they are kept. */
-static PetscErrorCode LayoutKey(MPI_Comm comm, DM da, const PPESeparable *sep, const PetscInt pgrid[2], PCFFTPTDMAZSolve zsolve, PCFFTPTDMAPlanner planner, PPEBackend backend, PetscInt key[])
+static PetscErrorCode LayoutKey(MPI_Comm comm, DM da, const PPESeparable *sep, const PetscInt pgrid[2], PCFFTPTDMAZSolve zsolve, PCFFTPTDMAPlanner planner, PPEBackend backend, PetscBool r2c, PetscInt key[])
 {
   PetscInt    q = 0, c[6], pd[3];
   PetscMPIInt size;
@@ -300,11 +469,12 @@ static PetscErrorCode LayoutKey(MPI_Comm comm, DM da, const PPESeparable *sep, c
   key[q++] = planner;
   key[q++] = backend;
   key[q++] = sep->idiag != NULL;
+  key[q++] = r2c;
   PetscCheck(q == PPE_FFTPTDMA_KEY, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Layout key has %" PetscInt_FMT " entries", q);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPESeparable *sep, const PetscInt pgrid[2], PCFFTPTDMAZSolve zsolve, PCFFTPTDMAPlanner planner)
+PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPESeparable *sep, const PetscInt pgrid[2], PCFFTPTDMAZSolve zsolve, PCFFTPTDMAPlanner planner, PetscBool r2c, const char wisdom[])
 {
   PetscInt        M[3], pd[3], xs, ys, zs, xm, ym, zm, whole[6], dadata[6], key[PPE_FFTPTDMA_KEY];
   PPEBackend      backend;
@@ -315,7 +485,7 @@ PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPES
   PetscCall(PetscLogEventBegin(PPE_FFTPTDMASetUp, 0, 0, 0, 0));
   PetscCall(PPEFFTPTDMACheckDM(da, "the operator"));
   PetscCall(PPEBackendGetDefault(comm, &backend)); /* -ppe_backend: the transforms, the copies and the z solve */
-  PetscCall(LayoutKey(comm, da, sep, pgrid, zsolve, planner, backend, key));
+  PetscCall(LayoutKey(comm, da, sep, pgrid, zsolve, planner, backend, r2c, key));
   if (f->xbuf && f->comm == comm) {
     PetscBool same = PETSC_TRUE;
     for (int q = 0; q < PPE_FFTPTDMA_KEY; q++) same = (PetscBool)(same && key[q] == f->key[q]);
@@ -336,6 +506,8 @@ PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPES
   f->zsolve  = zsolve;
   f->planner = planner;
   f->backend = backend;
+  f->r2c     = r2c;
+  PetscCall(PetscStrncpy(f->wisdomfile, wisdom ? wisdom : "", sizeof(f->wisdomfile)));
   PetscCallMPI(MPI_Comm_size(comm, &f->size));
   PetscCallMPI(MPI_Comm_rank(comm, &f->rank));
   PetscCall(DMDAGetInfo(da, NULL, &M[0], &M[1], &M[2], &pd[0], &pd[1], &pd[2], NULL, NULL, NULL, NULL, NULL, NULL));
@@ -354,31 +526,45 @@ PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPES
   f->r[0] = f->rank % f->P[0];
   f->r[1] = f->rank / f->P[0];
 
+  ChooseTransforms(f);
+
   /* pencils */
   PetscCall(DMDAGetOwnershipRanges(da, &lr[0], &lr[1], &lr[2]));
   f->daaligned = (PetscBool)(pd[0] == 1 && pd[1] == f->P[0] && pd[2] == f->P[1] && !f->box);
   for (int d = 0; d < 3; d++) f->daaligned = (PetscBool)(f->daaligned && sep->n[d] == M[d]);
-  f->xbox[0] = 0;
-  f->xbox[3] = f->N[0];
+  f->xdata[0] = 0;
+  f->xdata[3] = f->N[0];
   if (f->daaligned) {
-    f->xbox[1] = f->xbox[2] = 0;
-    for (PetscInt q = 0; q < f->r[0]; q++) f->xbox[1] += lr[1][q];
-    for (PetscInt q = 0; q < f->r[1]; q++) f->xbox[2] += lr[2][q];
-    f->xbox[4] = lr[1][f->r[0]];
-    f->xbox[5] = lr[2][f->r[1]];
+    f->xdata[1] = f->xdata[2] = 0;
+    for (PetscInt q = 0; q < f->r[0]; q++) f->xdata[1] += lr[1][q];
+    for (PetscInt q = 0; q < f->r[1]; q++) f->xdata[2] += lr[2][q];
+    f->xdata[4] = lr[1][f->r[0]];
+    f->xdata[5] = lr[2][f->r[1]];
   } else {
-    PPEBlockSplit(f->N[1], f->P[0], f->r[0], &f->xbox[1], &f->xbox[4]);
-    PPEBlockSplit(f->N[2], f->P[1], f->r[1], &f->xbox[2], &f->xbox[5]);
+    PPEBlockSplit(f->N[1], f->P[0], f->r[0], &f->xdata[1], &f->xdata[4]);
+    PPEBlockSplit(f->N[2], f->P[1], f->r[1], &f->xdata[2], &f->xdata[5]);
   }
-  PetscCheck(f->xbox[5] >= 2 || f->P[1] == 1, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "PC fftptdma: fewer than 2 z points on rank %d of the z group (DMDA z ownership)", (int)f->rank);
-  PPEBlockSplit(f->N[0], f->P[0], f->r[0], &f->ybox[0], &f->ybox[3]);
+  PetscCheck(f->xdata[5] >= 2 || f->P[1] == 1, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "PC fftptdma: fewer than 2 z points on rank %d of the z group (DMDA z ownership)", (int)f->rank);
+  for (int d = 0; d < 6; d++) f->xbox[d] = f->xdata[d];
+  if (f->cplx[0]) f->xbox[3] = f->Ns[0]; /* lines padded for the in-place r2c */
+  if (f->cplx[0]) { /* y-pencils: whole complex values of x */
+    PPEBlockSplit(f->N[0] / 2 + 1, f->P[0], f->r[0], &f->ybox[0], &f->ybox[3]);
+    f->ybox[0] *= 2;
+    f->ybox[3] *= 2;
+  } else PPEBlockSplit(f->N[0], f->P[0], f->r[0], &f->ybox[0], &f->ybox[3]);
   f->ybox[1] = 0;
   f->ybox[4] = f->N[1];
   f->ybox[2] = f->xbox[2];
   f->ybox[5] = f->xbox[5];
-  f->zbox[0] = f->ybox[0];
-  f->zbox[3] = f->ybox[3];
-  PPEBlockSplit(f->N[1], f->P[1], f->r[1], &f->zbox[1], &f->zbox[4]);
+  for (int d = 0; d < 6; d++) f->sbox[d] = f->ybox[d];
+  if (f->cplx[1]) { /* after the y r2c: {real, imaginary} x local x x ky */
+    f->sbox[0] = 2 * f->ybox[0];
+    f->sbox[3] = 2 * f->ybox[3];
+    f->sbox[4] = f->Ns[1];
+  }
+  f->zbox[0] = f->sbox[0];
+  f->zbox[3] = f->sbox[3];
+  PPEBlockSplit(f->sbox[4], f->P[1], f->r[1], &f->zbox[1], &f->zbox[4]);
   f->zbox[2] = 0;
   f->zbox[5] = f->N[2];
   PetscCall(PetscMPIIntCast(f->r[0], &r[0]));
@@ -399,16 +585,18 @@ PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPES
     whole[3 + d] = f->N[d];
   }
   PPEBoxIntersect(f->dabox, whole, dadata);
-  PetscCall(PPETransposeCreate(comm, dadata, f->dabox, f->xbox, f->xbox, PPE_FFTPTDMATransDA, &f->tda));
+  PetscCall(PPETransposeCreate(comm, dadata, f->dabox, f->xdata, f->xbox, PPE_FFTPTDMATransDA, &f->tda));
   PetscCall(PetscMalloc1(f->xbox[3] * f->xbox[4] * f->xbox[5], &f->xbuf));
   if (f->P[0] > 1) {
     PetscCall(PetscMalloc1(f->ybox[3] * f->ybox[4] * f->ybox[5], &f->ybuf));
     PetscCall(PPETransposeCreate(f->xycomm, f->xbox, f->xbox, f->ybox, f->ybox, PPE_FFTPTDMATransXY, &f->txy));
   } else f->ybuf = f->xbuf;
+  if (f->cplx[1]) PetscCall(PetscMalloc1(f->sbox[3] * f->sbox[4] * f->sbox[5], &f->sbuf));
+  else f->sbuf = f->ybuf;
   if (f->zsolve == PC_FFTPTDMA_ZSOLVE_TRANSPOSE && f->P[1] > 1) {
     PetscCall(PetscMalloc1(f->zbox[3] * f->zbox[4] * f->zbox[5], &f->zbuf));
-    PetscCall(PPETransposeCreate(f->zcomm, f->ybox, f->ybox, f->zbox, f->zbox, PPE_FFTPTDMATransYZ, &f->tyz));
-  } else f->zbuf = f->ybuf;
+    PetscCall(PPETransposeCreate(f->zcomm, f->sbox, f->sbox, f->zbox, f->zbox, PPE_FFTPTDMATransYZ, &f->tyz));
+  } else f->zbuf = f->sbuf;
 
   PetscCall(CreatePlans(f));
   PetscCall(SetUpOperator(f, da, sep));
@@ -419,12 +607,13 @@ PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPES
 PetscErrorCode PPEFFTPTDMAReset(PPEFFTPTDMA *f)
 {
   PetscFunctionBegin;
-  for (int d = 0; d < 2; d++)
-    for (int s = 0; s < 2; s++)
-      if (f->plan[d][s]) fftw_destroy_plan(f->plan[d][s]);
-  for (int s = 0; s < 2; s++)
-    if (f->xplan[s]) fftw_destroy_plan(f->xplan[s]);
-  if (f->zbuf && f->zbuf != f->ybuf) PetscCall(PetscFree(f->zbuf));
+  for (int s = 0; s < 2; s++) {
+    PPEFFTBatchDestroy(&f->fx[s]);
+    PPEFFTBatchDestroy(&f->fy[s]);
+    PPEFFTBatchDestroy(&f->fxd[s]);
+  }
+  if (f->zbuf && f->zbuf != f->sbuf) PetscCall(PetscFree(f->zbuf));
+  if (f->sbuf && f->sbuf != f->ybuf) PetscCall(PetscFree(f->sbuf));
   if (f->ybuf && f->ybuf != f->xbuf) PetscCall(PetscFree(f->ybuf));
   PetscCall(PetscFree(f->xbuf));
   if (f->tda.abox) PetscCall(PPETransposeReset(&f->tda));

@@ -10,7 +10,7 @@ PetscLogEvent PPE_StencilLocal, PPE_ChebyCISetUp, PPE_ChebyCIApply, PPE_BCGSFRed
 PetscLogEvent PPE_TridiagSetUp, PPE_TridiagSolve, PPE_TridiagLocal, PPE_TridiagComm, PPE_TridiagRSys, PPE_TridiagRecon, PPE_TridiagPack;
 PetscLogEvent PPE_TileILUFact, PPE_TileILUPerm, PPE_TileILUApply, PPE_TileILUGather, PPE_TileILUSweep, PPE_TileILUScatter;
 PetscLogEvent PPE_CBCGBasis, PPE_CBCGGram, PPE_CBCGReduce, PPE_CBCGUpdate, PPE_CBCGSmall, PPE_CBCGEigEst;
-PetscLogEvent PPE_FFTPTDMASetUp, PPE_FFTPTDMAApply, PPE_FFTPTDMAFFTxFwd, PPE_FFTPTDMAFFTxBwd, PPE_FFTPTDMAFFTyFwd, PPE_FFTPTDMAFFTyBwd;
+PetscLogEvent PPE_FFTPTDMASetUp, PPE_FFTPTDMAPlan, PPE_FFTPTDMAFFTxyFwd, PPE_FFTPTDMAFFTxyBwd, PPE_FFTPTDMAApply, PPE_FFTPTDMAFFTxFwd, PPE_FFTPTDMAFFTxBwd, PPE_FFTPTDMAFFTyFwd, PPE_FFTPTDMAFFTyBwd;
 PetscLogEvent PPE_FFTPTDMATransDA, PPE_FFTPTDMATransXY, PPE_FFTPTDMATransYZ, PPE_FFTPTDMAZSolve;
 PetscLogEvent PPE_SepInfer;
 
@@ -70,11 +70,14 @@ PetscErrorCode PPESysInitializePackage(void)
   PetscCall(PetscLogEventRegister("PPECBCGSmall", KSP_CLASSID, &PPE_CBCGSmall));
   PetscCall(PetscLogEventRegister("PPECBCGUpdate", KSP_CLASSID, &PPE_CBCGUpdate));
   PetscCall(PetscLogEventRegister("PPEFFTPTDMASetUp", PC_CLASSID, &PPE_FFTPTDMASetUp));
+  PetscCall(PetscLogEventRegister(" PPEFFTPlan", PC_CLASSID, &PPE_FFTPTDMAPlan));
   PetscCall(PetscLogEventRegister("PPEFFTPTDMAApply", PC_CLASSID, &PPE_FFTPTDMAApply));
   PetscCall(PetscLogEventRegister(" PPEFFTxFwd", PC_CLASSID, &PPE_FFTPTDMAFFTxFwd));
+  PetscCall(PetscLogEventRegister(" PPEFFTxyFwd", PC_CLASSID, &PPE_FFTPTDMAFFTxyFwd));
   PetscCall(PetscLogEventRegister(" PPEFFTyFwd", PC_CLASSID, &PPE_FFTPTDMAFFTyFwd));
   PetscCall(PetscLogEventRegister(" PPEFFTyBwd", PC_CLASSID, &PPE_FFTPTDMAFFTyBwd));
   PetscCall(PetscLogEventRegister(" PPEFFTxBwd", PC_CLASSID, &PPE_FFTPTDMAFFTxBwd));
+  PetscCall(PetscLogEventRegister(" PPEFFTxyBwd", PC_CLASSID, &PPE_FFTPTDMAFFTxyBwd));
   PetscCall(PetscLogEventRegister(" PPETransposeDA", PC_CLASSID, &PPE_FFTPTDMATransDA));
   PetscCall(PetscLogEventRegister(" PPETransposeXY", PC_CLASSID, &PPE_FFTPTDMATransXY));
   PetscCall(PetscLogEventRegister(" PPETransposeYZ", PC_CLASSID, &PPE_FFTPTDMATransYZ));

@@ -56,7 +56,30 @@ PETSC_EXTERN PetscInt       PPETransposeScratchSize(const PPETranspose *);
 PETSC_EXTERN void           PPEBoxIntersect(const PetscInt[6], const PetscInt[6], PetscInt[6]);
 PETSC_EXTERN void           PPEBlockSplit(PetscInt, PetscInt, PetscInt, PetscInt *, PetscInt *);
 
-#define PPE_FFTPTDMA_KEY 31 /* entries of the layout key */
+/* A batch of FFTW transforms applied plane by plane: a plan of one z plane (planned with the
+   planner's effort on one plane only, so planning costs a plane, not the whole pencil) run
+   with fftw_execute_* on every plane. Planes whose start is 8 bytes off the first plane's
+   (an odd plane stride in doubles) take a second plan of that alignment: FFTW's SIMD
+   codelets need the alignment a plan was made for. */
+typedef enum {
+  PPE_FFT_BATCH_R2R, /* real-to-real kinds */
+  PPE_FFT_BATCH_R2C, /* real to complex half spectrum */
+  PPE_FFT_BATCH_C2R, /* complex half spectrum to real (destroys its input) */
+  PPE_FFT_BATCH_DFT  /* complex to complex */
+} PPEFFTBatchType;
+
+typedef struct {
+  PPEFFTBatchType type;
+  fftw_plan       p[2];    /* planes of even index; planes of odd index when a plane stride is odd (else NULL) */
+  PetscInt        nplanes; /* planes per execution */
+  ptrdiff_t       is, os;  /* plane strides of the input and the output, in doubles */
+} PPEFFTBatch;
+
+PETSC_EXTERN PetscErrorCode PPEFFTBatchCreate(PPEFFTBatch *, PPEFFTBatchType, int, int, const fftw_iodim64[], int, const fftw_iodim64[], const fftw_r2r_kind[], PetscInt, ptrdiff_t, ptrdiff_t, double *, double *, unsigned);
+PETSC_EXTERN void           PPEFFTBatchExecute(const PPEFFTBatch *, const double *, double *);
+PETSC_EXTERN void           PPEFFTBatchDestroy(PPEFFTBatch *);
+
+#define PPE_FFTPTDMA_KEY 32 /* entries of the layout key */
 
 /* The solver on pencils. Rank r of the communicator is (r1, r2) = (r % P1, r / P1) of the
    pencil grid P1 x P2: x-pencils {all x} x {block r1 of y} x {block r2 of z}, y-pencils
@@ -71,17 +94,35 @@ typedef struct {
   MPI_Comm          xycomm;    /* the P1 ranks with this r2 (x <-> y transposes) */
   MPI_Comm          zcomm;     /* the P2 ranks with this r1, ordered by r2 (z solve, y <-> z transposes) */
   PetscInt          N[3];      /* box sizes */
-  PetscInt          xbox[6], ybox[6], zbox[6]; /* this rank's pencils */
+  PetscInt          xbox[6], ybox[6], zbox[6]; /* this rank's pencils (array boxes, in spectral slots along x once x
+                                                  is transformed by r2c: the x-pencil's data box is xdata) */
+  PetscInt          xdata[6];  /* the real data box of the x-pencil (xbox without the r2c padding) */
+  PetscInt          sbox[6];   /* spectral y-pencil (the z solve's array): ybox, or after the y r2c (cplx[1]) {2 x0, 0, z0,
+                                  2 nx, ny/2 + 1, nz} */
   PetscInt          dabox[6];  /* this rank's DMDA array box in box coordinates */
   PetscBool         daaligned; /* x-pencils are the DMDA's own boxes (no data moves between them) */
   PPETranspose      tda;       /* DMDA <-> x-pencils */
   PPETranspose      txy;       /* x-pencils <-> y-pencils (skipped when P1 = 1) */
   PPETranspose      tyz;       /* y-pencils <-> z-pencils (zsolve transpose, skipped when P2 = 1) */
-  PetscScalar      *xbuf, *ybuf, *zbuf; /* pencil arrays (ybuf = xbuf when P1 = 1, zbuf = ybuf when P2 = 1) */
-  PPEFFT1dKind      kind[2];   /* transforms along x and y */
-  fftw_plan         plan[2][2]; /* [direction][forward, backward], in place on the pencil arrays */
-  fftw_plan         xplan[2];  /* x forward from a Vec array to xbuf, x backward from xbuf to a Vec array (daaligned only; else NULL) */
-  int               xalign;    /* fftw_alignment_of() of the array xplan was planned with: Vec arrays must match */
+  PetscScalar      *xbuf, *ybuf, *sbuf, *zbuf; /* pencil arrays (ybuf = xbuf when P1 = 1, sbuf = ybuf unless cplx[1],
+                                                  zbuf = sbuf unless the transpose z method with P2 > 1) */
+  PPEFFT1dKind      kind[2];   /* transforms along x and y (the BC pair's kinds; periodic: R2HC/HC2R, or r2c/c2r below) */
+  PetscBool         r2c;       /* asked for: periodic directions through r2c/c2r (host only) */
+  PetscBool         cplx[2];   /* x: r2c/c2r in place on the x-pencils (padded to 2 (nx/2 + 1) values per line), the y
+                                  transform then on its real and imaginary parts (r2r kind, or a complex DFT when y is
+                                  periodic too: ydft); y (x not periodic): r2c from the y-pencils to the spectral pencils */
+  PetscBool         ydft;      /* cplx[0] and y periodic: complex DFT along y of the half spectrum of x */
+  PetscBool         plan2d;    /* x and y in one 2D plan per plane (the x-pencils hold whole x-y planes: py = 1) */
+  PetscInt          Ns[2];     /* spectral sizes of x and y in doubles of a line: x 2 (nx/2 + 1) (cplx[0]) or 2 nx (cplx[1]) */
+  PPEFFTBatch       fx[2];     /* x (or x and y: plan2d) forward and backward, in place on xbuf */
+  PPEFFTBatch       fy[2];     /* y forward ybuf -> sbuf, backward sbuf -> ybuf (unused with plan2d) */
+  PPEFFTBatch       fxd[2];    /* x (or x and y) forward from a Vec array to xbuf and backward from xbuf to a Vec array
+                                  (daaligned only; else no plans) */
+  int               xalign;    /* fftw_alignment_of() of the array fxd was planned with: Vec arrays must match */
+  PetscLogDouble    plan_s;    /* seconds spent planning the transforms (this rank) */
+  PCFFTPTDMAPlanner planned;   /* the planner effort used (auto resolved) */
+  PetscInt          wisdom[2]; /* wisdom file: imported (1) or not found (0) at set-up, -1 without a file; exported (1) */
+  char              wisdomfile[PETSC_MAX_PATH_LEN]; /* FFTW wisdom file ("" for none) */
   PetscBool         specmean;  /* singular: the mean is removed on the (kx,ky) = (0,0) z line after the z solve (the x and y
                                   backward transforms of every other mode sum to zero); else in the copy back */
   PetscBool         specproj;  /* singular and symmetric (left null vector = constant): b's mean is removed on the (0,0) z line
@@ -89,7 +130,7 @@ typedef struct {
   PCFFTPTDMAPlanner planner;   /* FFTW planner effort */
   PCFFTPTDMAZSolve  zsolve;    /* z method asked for */
   PPETridiag        td;        /* z lines: in place on y-pencils (zcomm) or on z-pencils (self) */
-  PetscReal        *lam[2];    /* eigenvalues of Lx and Ly in the transforms' output order */
+  PetscReal        *lam[2];    /* eigenvalues of Lx and Ly per spectral slot (Ns[0], Ns[1] of them) */
   PetscReal         scale;     /* norm_x * norm_y, folded into the z coefficients */
   PetscBool         singular;  /* zero mode pinned and the mean removed */
   PetscBool         box;       /* the box is smaller than the DMDA (identity rows outside) */
@@ -106,7 +147,7 @@ typedef struct {
   struct _n_PPEFFTDev *dev;    /* device data (src/fft/fftdevice.c), made at the first application */
 } PPEFFTPTDMA;
 
-PETSC_EXTERN PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *, MPI_Comm, DM, const PPESeparable *, const PetscInt[2], PCFFTPTDMAZSolve, PCFFTPTDMAPlanner);
+PETSC_EXTERN PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *, MPI_Comm, DM, const PPESeparable *, const PetscInt[2], PCFFTPTDMAZSolve, PCFFTPTDMAPlanner, PetscBool, const char[]);
 PETSC_EXTERN PetscErrorCode PPEFFTPTDMAApply(PPEFFTPTDMA *, const PPESeparable *, Mat, Vec, Vec);
 PETSC_EXTERN PetscErrorCode PPEFFTPTDMAReset(PPEFFTPTDMA *);
 PETSC_EXTERN PetscErrorCode PPEFFTPTDMAView(PPEFFTPTDMA *, PetscViewer);

@@ -33,11 +33,14 @@ PETSC_EXTERN PetscLogEvent PPE_CBCGReduce; /* the MPI_Allreduce inside PPE_CBCGG
 PETSC_EXTERN PetscLogEvent PPE_CBCGSmall;  /* s x s analysis and solves (LAPACK) */
 PETSC_EXTERN PetscLogEvent PPE_CBCGUpdate; /* x, r and block updates */
 PETSC_EXTERN PetscLogEvent PPE_FFTPTDMASetUp;   /* PC fftptdma: pencils, plans, z lines */
+PETSC_EXTERN PetscLogEvent PPE_FFTPTDMAPlan;    /*   FFTW planning (and wisdom import/export) in the set-up */
 PETSC_EXTERN PetscLogEvent PPE_FFTPTDMAApply;   /* PC fftptdma: one solve */
 PETSC_EXTERN PetscLogEvent PPE_FFTPTDMAFFTxFwd; /*   forward transforms along x */
 PETSC_EXTERN PetscLogEvent PPE_FFTPTDMAFFTxBwd; /*   backward transforms along x */
 PETSC_EXTERN PetscLogEvent PPE_FFTPTDMAFFTyFwd; /*   forward transforms along y */
 PETSC_EXTERN PetscLogEvent PPE_FFTPTDMAFFTyBwd; /*   backward transforms along y */
+PETSC_EXTERN PetscLogEvent PPE_FFTPTDMAFFTxyFwd; /*  forward 2D transforms of whole x-y planes (py = 1) */
+PETSC_EXTERN PetscLogEvent PPE_FFTPTDMAFFTxyBwd; /*  backward 2D transforms of whole x-y planes */
 PETSC_EXTERN PetscLogEvent PPE_FFTPTDMATransDA; /*   DMDA <-> x-pencils */
 PETSC_EXTERN PetscLogEvent PPE_FFTPTDMATransXY; /*   x-pencils <-> y-pencils */
 PETSC_EXTERN PetscLogEvent PPE_FFTPTDMATransYZ; /*   y-pencils <-> z-pencils (zsolve transpose) */

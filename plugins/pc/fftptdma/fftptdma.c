@@ -33,6 +33,8 @@ typedef struct {
   PetscInt          pgrid[2];    /* pencil grid py, pz asked for (0, 0: automatic) */
   PetscBool         approximate; /* assembled operators: accept the nearest separable operator */
   PCFFTPTDMAPlanner planner;     /* FFTW planner effort */
+  PetscBool         r2c;         /* periodic directions through r2c/c2r (else halfcomplex r2r) */
+  char              wisdom[PETSC_MAX_PATH_LEN]; /* FFTW wisdom file ("" for none) */
   PPESeparable     *sep;         /* the operator's description (from the grid or inferred) */
   PPEFFTPTDMA       f;           /* pencils, transposes, plans, z lines */
   MatType           mtype;       /* type of the matrix the description came from */
@@ -106,7 +108,7 @@ static PetscErrorCode PCFFTPTDMASetPlanner_FFTPTDMA(PC pc, PCFFTPTDMAPlanner p)
   PC_FFTPTDMA *ff = (PC_FFTPTDMA *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(p >= PC_FFTPTDMA_PLANNER_ESTIMATE && p <= PC_FFTPTDMA_PLANNER_PATIENT, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC fftptdma: unknown FFTW planner %d; use estimate, measure or patient", (int)p);
+  PetscCheck(p >= PC_FFTPTDMA_PLANNER_ESTIMATE && p <= PC_FFTPTDMA_PLANNER_AUTO, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC fftptdma: unknown FFTW planner %d; use estimate, measure, patient or auto", (int)p);
   if (p != ff->planner) pc->setupcalled = 0;
   ff->planner = p;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -116,6 +118,42 @@ static PetscErrorCode PCFFTPTDMAGetPlanner_FFTPTDMA(PC pc, PCFFTPTDMAPlanner *p)
 {
   PetscFunctionBegin;
   *p = ((PC_FFTPTDMA *)pc->data)->planner;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCFFTPTDMASetWisdomFile_FFTPTDMA(PC pc, const char file[])
+{
+  PC_FFTPTDMA *ff = (PC_FFTPTDMA *)pc->data;
+  PetscBool    same;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrcmp(file ? file : "", ff->wisdom, &same));
+  if (!same) pc->setupcalled = 0;
+  PetscCall(PetscStrncpy(ff->wisdom, file ? file : "", sizeof(ff->wisdom)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCFFTPTDMAGetWisdomFile_FFTPTDMA(PC pc, const char *file[])
+{
+  PetscFunctionBegin;
+  *file = ((PC_FFTPTDMA *)pc->data)->wisdom[0] ? ((PC_FFTPTDMA *)pc->data)->wisdom : NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCFFTPTDMASetR2C_FFTPTDMA(PC pc, PetscBool flg)
+{
+  PC_FFTPTDMA *ff = (PC_FFTPTDMA *)pc->data;
+
+  PetscFunctionBegin;
+  if (flg != ff->r2c) pc->setupcalled = 0;
+  ff->r2c = flg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCFFTPTDMAGetR2C_FFTPTDMA(PC pc, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  *flg = ((PC_FFTPTDMA *)pc->data)->r2c;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -164,7 +202,7 @@ static PetscErrorCode PCSetUp_FFTPTDMA(PC pc)
     PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)dm), &nd));
     PetscCheck(cmp == MPI_IDENT || cmp == MPI_CONGRUENT, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_NOTSAMECOMM, "PC fftptdma: the operator's DMDA is on a communicator of %d ranks that is not the PC's (%d ranks); create the KSP or PC on the operator's communicator", (int)nd, (int)np);
   }
-  PetscCall(PPEFFTPTDMASetUp(&ff->f, PetscObjectComm((PetscObject)pc), dm, ff->sep, ff->pgrid, ff->zsolve, ff->planner));
+  PetscCall(PPEFFTPTDMASetUp(&ff->f, PetscObjectComm((PetscObject)pc), dm, ff->sep, ff->pgrid, ff->zsolve, ff->planner, ff->r2c, ff->wisdom));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -216,7 +254,8 @@ static PetscErrorCode PCSetFromOptions_FFTPTDMA(PC pc, PPEOptionItems PetscOptio
   PCFFTPTDMAZSolve  zs = ff->zsolve;
   PCFFTPTDMAPlanner pl = ff->planner;
   PetscInt          pg[3] = {ff->pgrid[0], ff->pgrid[1], 0}, n = 3; /* a 3rd slot: PETSc drops extra values silently */
-  PetscBool         flg, ap = ff->approximate;
+  PetscBool         flg, ap = ff->approximate, r2c = ff->r2c;
+  char              wis[PETSC_MAX_PATH_LEN];
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "PC FFTPTDMA options");
@@ -231,6 +270,10 @@ static PetscErrorCode PCSetFromOptions_FFTPTDMA(PC pc, PPEOptionItems PetscOptio
   if (flg) PetscCall(PCFFTPTDMASetApproximate(pc, ap));
   PetscCall(PetscOptionsEnum("-pc_fftptdma_planner", "FFTW planner effort at set-up", "PCFFTPTDMASetPlanner", PCFFTPTDMAPlanners, (PetscEnum)pl, (PetscEnum *)&pl, &flg));
   if (flg) PetscCall(PCFFTPTDMASetPlanner(pc, pl));
+  PetscCall(PetscOptionsString("-pc_fftptdma_wisdom", "FFTW wisdom file: imported before planning when it exists, written after (a later run plans in milliseconds)", "PCFFTPTDMASetWisdomFile", ff->wisdom, wis, sizeof(wis), &flg));
+  if (flg) PetscCall(PCFFTPTDMASetWisdomFile(pc, wis));
+  PetscCall(PetscOptionsBool("-pc_fftptdma_r2c", "Periodic directions through FFTW's r2c/c2r transforms (complex spectra); false: the halfcomplex R2HC/HC2R kinds", "PCFFTPTDMASetR2C", r2c, &r2c, &flg));
+  if (flg) PetscCall(PCFFTPTDMASetR2C(pc, r2c));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -243,7 +286,7 @@ static PetscErrorCode PCView_FFTPTDMA(PC pc, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  z method asked for: %s, pencil grid asked for: ", PCFFTPTDMAZSolves[ff->zsolve]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  z method asked for: %s, FFTW planner asked for: %s, r2c for periodic directions: %s, pencil grid asked for: ", PCFFTPTDMAZSolves[ff->zsolve], PCFFTPTDMAPlanners[ff->planner], ff->r2c ? "yes" : "no"));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
   if (ff->pgrid[0]) PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " x %" PetscInt_FMT "\n", ff->pgrid[0], ff->pgrid[1]));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "automatic\n"));
@@ -272,7 +315,7 @@ static PetscErrorCode PCReset_FFTPTDMA(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const char *const PCFFTPTDMAComposed[] = {"PCFFTPTDMASetZSolve_C", "PCFFTPTDMAGetZSolve_C", "PCFFTPTDMASetPencilGrid_C", "PCFFTPTDMAGetPencilGrid_C", "PCFFTPTDMASetApproximate_C", "PCFFTPTDMAGetApproximate_C", "PCFFTPTDMASetPlanner_C", "PCFFTPTDMAGetPlanner_C", "PCFFTPTDMAGetCommCounts_C"};
+static const char *const PCFFTPTDMAComposed[] = {"PCFFTPTDMASetZSolve_C", "PCFFTPTDMAGetZSolve_C", "PCFFTPTDMASetPencilGrid_C", "PCFFTPTDMAGetPencilGrid_C", "PCFFTPTDMASetApproximate_C", "PCFFTPTDMAGetApproximate_C", "PCFFTPTDMASetPlanner_C", "PCFFTPTDMAGetPlanner_C", "PCFFTPTDMASetWisdomFile_C", "PCFFTPTDMAGetWisdomFile_C", "PCFFTPTDMASetR2C_C", "PCFFTPTDMAGetR2C_C", "PCFFTPTDMAGetCommCounts_C"};
 
 static PetscErrorCode PCDestroy_FFTPTDMA(PC pc)
 {
@@ -292,7 +335,9 @@ static PetscErrorCode PCDestroy_FFTPTDMA(PC pc)
 +  -pc_fftptdma_zsolve <ptdma|transpose|distd2|auto> - z method (default auto)
 .  -pc_fftptdma_pgrid <py,pz> - pencil grid, py*pz = ranks (default: the DMDA's pz where every z block has >= 2 points)
 .  -pc_fftptdma_approximate <bool> - assembled operators: the nearest separable operator when the matrix is not separable
--  -pc_fftptdma_planner <estimate|measure|patient> - FFTW planner effort (default measure)
+.  -pc_fftptdma_planner <estimate|measure|patient|auto> - FFTW planner effort (default auto: measure up to 2^17 points per x-y plane, estimate above)
+.  -pc_fftptdma_wisdom <file> - FFTW wisdom file, imported before planning and written after
+-  -pc_fftptdma_r2c <bool> - periodic directions through r2c/c2r (default true; false: R2HC/HC2R)
 
    Level: intermediate
 
@@ -312,7 +357,7 @@ static PetscErrorCode PCDestroy_FFTPTDMA(PC pc)
    References:
    ../shared/papers/000 sec. 2.2 and Appendix A; ../shared/papers/003; docs/types/fftptdma.md
 
-.seealso: PCFFTPTDMASetZSolve(), PCFFTPTDMASetPencilGrid(), PCFFTPTDMASetApproximate(), PCFFTPTDMASetPlanner(), PCFFTPTDMAGetCommCounts()
+.seealso: PCFFTPTDMASetZSolve(), PCFFTPTDMASetPencilGrid(), PCFFTPTDMASetApproximate(), PCFFTPTDMASetPlanner(), PCFFTPTDMASetWisdomFile(), PCFFTPTDMASetR2C(), PCFFTPTDMAGetCommCounts()
 M*/
 PETSC_EXTERN PetscErrorCode PCCreate_FFTPTDMA(PC pc)
 {
@@ -322,7 +367,8 @@ PETSC_EXTERN PetscErrorCode PCCreate_FFTPTDMA(PC pc)
   PetscCall(PetscNew(&ff));
   pc->data    = (void *)ff;
   ff->zsolve  = PC_FFTPTDMA_ZSOLVE_AUTO;
-  ff->planner = PC_FFTPTDMA_PLANNER_MEASURE;
+  ff->planner = PC_FFTPTDMA_PLANNER_AUTO;
+  ff->r2c     = PETSC_TRUE;
 
   pc->ops->setup          = PCSetUp_FFTPTDMA;
   pc->ops->apply          = PCApply_FFTPTDMA;
@@ -340,6 +386,10 @@ PETSC_EXTERN PetscErrorCode PCCreate_FFTPTDMA(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMAGetApproximate_C", PCFFTPTDMAGetApproximate_FFTPTDMA));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMASetPlanner_C", PCFFTPTDMASetPlanner_FFTPTDMA));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMAGetPlanner_C", PCFFTPTDMAGetPlanner_FFTPTDMA));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMASetWisdomFile_C", PCFFTPTDMASetWisdomFile_FFTPTDMA));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMAGetWisdomFile_C", PCFFTPTDMAGetWisdomFile_FFTPTDMA));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMASetR2C_C", PCFFTPTDMASetR2C_FFTPTDMA));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMAGetR2C_C", PCFFTPTDMAGetR2C_FFTPTDMA));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMAGetCommCounts_C", PCFFTPTDMAGetCommCounts_FFTPTDMA));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

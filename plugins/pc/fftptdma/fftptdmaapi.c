@@ -155,10 +155,17 @@ PetscErrorCode PCFFTPTDMAGetApproximate(PC pc, PetscBool *flg)
 
    Input Parameters:
 +  pc - the preconditioner
--  p - PC_FFTPTDMA_PLANNER_ESTIMATE, PC_FFTPTDMA_PLANNER_MEASURE (default) or PC_FFTPTDMA_PLANNER_PATIENT
+-  p - PC_FFTPTDMA_PLANNER_ESTIMATE, PC_FFTPTDMA_PLANNER_MEASURE, PC_FFTPTDMA_PLANNER_PATIENT or
+       PC_FFTPTDMA_PLANNER_AUTO (default)
 
    Options Database Key:
-.  -pc_fftptdma_planner <estimate|measure|patient> - the effort
+.  -pc_fftptdma_planner <estimate|measure|patient|auto> - the effort
+
+   Notes:
+   Each transform is planned for one x-y plane and run on every plane, so planning costs a
+   plane's worth of FFTW's trials, not the pencil's. auto measures up to 2^17 points per plane
+   and estimates above, which keeps the set-up within a few solves. With a wisdom file
+   (PCFFTPTDMASetWisdomFile()) a second run reuses the first run's measurements.
 
    Level: advanced
 
@@ -187,6 +194,105 @@ PetscErrorCode PCFFTPTDMAGetPlanner(PC pc, PCFFTPTDMAPlanner *p)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscUseMethod(pc, "PCFFTPTDMAGetPlanner_C", (PC, PCFFTPTDMAPlanner *), (pc, p));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCFFTPTDMASetWisdomFile - sets a file of FFTW wisdom for PCFFTPTDMA's planning
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the preconditioner
+-  file - the file, or NULL for none (default)
+
+   Options Database Key:
+.  -pc_fftptdma_wisdom <file> - the file
+
+   Notes:
+   At set-up rank 0 reads the file when it exists and every rank imports it; after planning
+   the wisdom of all ranks is merged and written back to the file by rank 0. A second run of
+   the same sizes then plans in milliseconds, whatever the planner effort. A file that is not
+   FFTW wisdom is an error. -ksp_view says whether the file was imported.
+
+   Level: advanced
+
+.seealso: PCFFTPTDMA, PCFFTPTDMASetPlanner()
+@*/
+PetscErrorCode PCFFTPTDMASetWisdomFile(PC pc, const char file[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscTryMethod(pc, "PCFFTPTDMASetWisdomFile_C", (PC, const char[]), (pc, file));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCFFTPTDMAGetWisdomFile - the FFTW wisdom file of PCFFTPTDMA (NULL when none)
+
+   Not Collective
+
+   Level: advanced
+
+.seealso: PCFFTPTDMA, PCFFTPTDMASetWisdomFile()
+@*/
+PetscErrorCode PCFFTPTDMAGetWisdomFile(PC pc, const char *file[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCFFTPTDMAGetWisdomFile_C", (PC, const char *[]), (pc, file));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCFFTPTDMASetR2C - whether PCFFTPTDMA transforms periodic directions with FFTW's r2c/c2r
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the preconditioner
+-  flg - PETSC_TRUE (default): r2c/c2r, complex half spectra; PETSC_FALSE: the halfcomplex
+         real-to-real kinds R2HC/HC2R
+
+   Options Database Key:
+.  -pc_fftptdma_r2c <bool> - the choice
+
+   Notes:
+   FFTW's r2c/c2r have SIMD codelets and its r2r kinds do not: on periodic directions r2c is
+   about twice as fast. The real and imaginary parts of a complex mode share the mode's real
+   tridiagonal system along z. A periodic x is transformed in place on lines padded to
+   2 (nx/2 + 1) values; y then takes a complex DFT (periodic) or its r2r kind on the real and
+   imaginary parts. A periodic y with a non-periodic x takes an r2c from the y-pencil to a
+   spectral pencil. The device backends keep R2HC/HC2R. Both choices give the same result to
+   rounding (test t621).
+
+   Level: advanced
+
+.seealso: PCFFTPTDMA
+@*/
+PetscErrorCode PCFFTPTDMASetR2C(PC pc, PetscBool flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(pc, flg, 2);
+  PetscTryMethod(pc, "PCFFTPTDMASetR2C_C", (PC, PetscBool), (pc, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCFFTPTDMAGetR2C - whether PCFFTPTDMA transforms periodic directions with r2c/c2r
+
+   Not Collective
+
+   Level: advanced
+
+.seealso: PCFFTPTDMA, PCFFTPTDMASetR2C()
+@*/
+PetscErrorCode PCFFTPTDMAGetR2C(PC pc, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCFFTPTDMAGetR2C_C", (PC, PetscBool *), (pc, flg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
