@@ -202,7 +202,7 @@ PetscErrorCode PPEFFTPTDMAView(PPEFFTPTDMA *f, PetscViewer viewer)
   PetscCall(MPIU_Allreduce(mod, tot, 3, MPIU_PETSCLOGDOUBLE, MPI_SUM, f->comm));
   PetscCall(PetscViewerASCIIPrintf(viewer, "bytes per solve to other ranks (all ranks): redistribution %.0f, x-y transposes %.0f, z %.0f\n", tot[0], tot[1], tot[2]));
   if (f->backend == PPE_BACKEND_HOST) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "FFTW planner: %s%s, planning %.3g s on rank 0 (one-plane plans run on every plane)\n", PCFFTPTDMAPlanners[f->planned], f->planner == PC_FFTPTDMA_PLANNER_AUTO ? " (auto: measure up to 2^17 points per plane, estimate above)" : "", (double)f->plan_s));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "FFTW planner: %s%s, planning %.3g s on rank 0 (one-plane plans run on every plane)\n", PCFFTPTDMAPlanners[f->planned], f->planner == PC_FFTPTDMA_PLANNER_AUTO ? " (FFTW_MEASURE under a time limit of about two solves on the plans the solves run, FFTW_ESTIMATE on the fallback plans)" : "", (double)f->plan_s));
     if (f->wisdomfile[0]) PetscCall(PetscViewerASCIIPrintf(viewer, "FFTW wisdom file: %s (%s at set-up, %s)\n", f->wisdomfile, f->wisdom[0] == 1 ? "imported" : "not found", f->wisdom[1] == 1 ? "written back" : "not written"));
   }
   else PetscCall(PetscViewerASCIIPrintf(viewer, "device transforms: pre pass, %s batched complex DFT, post pass (src/kernels/fft.h); pencils resident on the device\n", f->backend == PPE_BACKEND_CUDA ? "cuFFT" : f->backend == PPE_BACKEND_HIP ? "VkFFT" : "FFTW (emulation)"));

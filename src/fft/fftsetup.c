@@ -106,14 +106,9 @@ static fftw_iodim64 IODim(PetscInt n, PetscInt is, PetscInt os)
   return d;
 }
 
-/* FFTW flags of a planner effort; auto: measure on planes of up to 2^17 points (a plane's
-   planning then costs about one solve of a cube of that size and the plans are up to 2x
-   faster than estimated ones), estimate above (docs/types/fftptdma.md, Set-up). */
-static PCFFTPTDMAPlanner PlannerUsed(PPEFFTPTDMA *f)
-{
-  if (f->planner != PC_FFTPTDMA_PLANNER_AUTO) return f->planner;
-  return f->N[0] * f->N[1] <= (1 << 17) ? PC_FFTPTDMA_PLANNER_MEASURE : PC_FFTPTDMA_PLANNER_ESTIMATE;
-}
+/* Planning budget of the auto effort, seconds per local point: about two solves' worth on
+   the machines of docs/benchmarks.md (a solve costs 6-10 ns per point on one core). */
+#define PPE_FFT_AUTO_BUDGET 1.5e-8
 
 /* Wisdom file: rank 0 reads it and every rank imports it (missing file: nothing imported). */
 static PetscErrorCode ImportWisdom(PPEFFTPTDMA *f)
@@ -194,10 +189,19 @@ static PetscErrorCode ExportWisdom(PPEFFTPTDMA *f)
         directions are r2r kinds or both periodic (r2c/c2r): FFTW then picks the order and
         the buffering of the two passes itself.
 */
+/*
+   Planner effort. estimate, measure and patient apply to every plan. auto measures the plans
+   the solves will run (the direct x plans when the x-pencils are the DMDA's boxes, else the
+   in-place ones; the y plans) under FFTW's time limit, a share of PPE_FFT_AUTO_BUDGET times
+   the local points each, and estimates the fallback plans: set-up then costs a few solves
+   and the plans keep most of what measuring gains (docs/types/fftptdma-performance.md).
+*/
 static PetscErrorCode CreatePlans(PPEFFTPTDMA *f)
 {
-  PCFFTPTDMAPlanner pl    = PlannerUsed(f);
-  unsigned          flags = pl == PC_FFTPTDMA_PLANNER_ESTIMATE ? FFTW_ESTIMATE : (pl == PC_FFTPTDMA_PLANNER_MEASURE ? FFTW_MEASURE : FFTW_PATIENT);
+  PCFFTPTDMAPlanner pl    = f->planner;
+  unsigned          flags = pl == PC_FFTPTDMA_PLANNER_ESTIMATE ? FFTW_ESTIMATE : (pl == PC_FFTPTDMA_PLANNER_PATIENT ? FFTW_PATIENT : FFTW_MEASURE);
+  unsigned          fflags; /* flags of the fallback in-place x plans */
+  PetscBool         direct = (PetscBool)(f->daaligned && !f->box);
   PetscInt          n0 = f->N[0], n1 = f->N[1], nyl = f->xbox[4], nzl = f->xbox[5], nxs = f->ybox[3], ns0 = f->Ns[0];
   PetscInt          xa = f->xbox[3]; /* x-pencil line length in the array: n0, or ns0 padded for r2c */
   double           *xb = f->xbuf, *yb = f->ybuf, *sb = f->sbuf;
@@ -210,6 +214,12 @@ static PetscErrorCode CreatePlans(PPEFFTPTDMA *f)
   PetscCall(PetscLogEventBegin(PPE_FFTPTDMAPlan, 0, 0, 0, 0));
   PetscCall(PetscTime(&t0));
   PetscCall(ImportWisdom(f));
+  fflags = flags;
+  if (pl == PC_FFTPTDMA_PLANNER_AUTO) {
+    PetscInt nplans = (f->P[0] == 1 && (f->cplx[0] ? f->ydft : !f->cplx[1])) ? 2 : 4; /* measured plans: 2D, or x and y */
+    fftw_set_timelimit(PPE_FFT_AUTO_BUDGET * (double)(f->xbox[3] * f->xbox[4] * f->xbox[5]) / (double)nplans);
+    fflags = direct ? FFTW_ESTIMATE : FFTW_MEASURE;
+  }
   kf[0] = f->kind[1].fwd; /* 2D plans: y outer, x inner */
   kf[1] = f->kind[0].fwd;
   kb[0] = f->kind[1].bwd;
@@ -218,23 +228,23 @@ static PetscErrorCode CreatePlans(PPEFFTPTDMA *f)
   if (f->plan2d) {
     if (f->cplx[0]) {
       fftw_iodim64 fw[2] = {IODim(n1, ns0, ns0 / 2), IODim(n0, 1, 1)}, bw[2] = {IODim(n1, ns0 / 2, ns0), IODim(n0, 1, 1)};
-      PetscCall(PPEFFTBatchCreate(&f->fx[0], PPE_FFT_BATCH_R2C, 0, 2, fw, 0, NULL, NULL, nzl, ns0 * n1, ns0 * n1, xb, xb, flags));
-      PetscCall(PPEFFTBatchCreate(&f->fx[1], PPE_FFT_BATCH_C2R, 0, 2, bw, 0, NULL, NULL, nzl, ns0 * n1, ns0 * n1, xb, xb, flags));
+      PetscCall(PPEFFTBatchCreate(&f->fx[0], PPE_FFT_BATCH_R2C, 0, 2, fw, 0, NULL, NULL, nzl, ns0 * n1, ns0 * n1, xb, xb, fflags));
+      PetscCall(PPEFFTBatchCreate(&f->fx[1], PPE_FFT_BATCH_C2R, 0, 2, bw, 0, NULL, NULL, nzl, ns0 * n1, ns0 * n1, xb, xb, fflags));
     } else {
       fftw_iodim64 d[2] = {IODim(n1, n0, n0), IODim(n0, 1, 1)};
-      PetscCall(PPEFFTBatchCreate(&f->fx[0], PPE_FFT_BATCH_R2R, 0, 2, d, 0, NULL, kf, nzl, n0 * n1, n0 * n1, xb, xb, flags));
-      PetscCall(PPEFFTBatchCreate(&f->fx[1], PPE_FFT_BATCH_R2R, 0, 2, d, 0, NULL, kb, nzl, n0 * n1, n0 * n1, xb, xb, flags));
+      PetscCall(PPEFFTBatchCreate(&f->fx[0], PPE_FFT_BATCH_R2R, 0, 2, d, 0, NULL, kf, nzl, n0 * n1, n0 * n1, xb, xb, fflags));
+      PetscCall(PPEFFTBatchCreate(&f->fx[1], PPE_FFT_BATCH_R2R, 0, 2, d, 0, NULL, kb, nzl, n0 * n1, n0 * n1, xb, xb, fflags));
     }
   } else {
     fftw_iodim64 xd = IODim(n0, 1, 1);
     if (f->cplx[0]) {
       fftw_iodim64 lf = IODim(nyl, ns0, ns0 / 2), lb = IODim(nyl, ns0 / 2, ns0);
-      PetscCall(PPEFFTBatchCreate(&f->fx[0], PPE_FFT_BATCH_R2C, 0, 1, &xd, 1, &lf, NULL, nzl, ns0 * nyl, ns0 * nyl, xb, xb, flags));
-      PetscCall(PPEFFTBatchCreate(&f->fx[1], PPE_FFT_BATCH_C2R, 0, 1, &xd, 1, &lb, NULL, nzl, ns0 * nyl, ns0 * nyl, xb, xb, flags));
+      PetscCall(PPEFFTBatchCreate(&f->fx[0], PPE_FFT_BATCH_R2C, 0, 1, &xd, 1, &lf, NULL, nzl, ns0 * nyl, ns0 * nyl, xb, xb, fflags));
+      PetscCall(PPEFFTBatchCreate(&f->fx[1], PPE_FFT_BATCH_C2R, 0, 1, &xd, 1, &lb, NULL, nzl, ns0 * nyl, ns0 * nyl, xb, xb, fflags));
     } else {
       fftw_iodim64 l = IODim(nyl, n0, n0);
-      PetscCall(PPEFFTBatchCreate(&f->fx[0], PPE_FFT_BATCH_R2R, 0, 1, &xd, 1, &l, &f->kind[0].fwd, nzl, n0 * nyl, n0 * nyl, xb, xb, flags));
-      PetscCall(PPEFFTBatchCreate(&f->fx[1], PPE_FFT_BATCH_R2R, 0, 1, &xd, 1, &l, &f->kind[0].bwd, nzl, n0 * nyl, n0 * nyl, xb, xb, flags));
+      PetscCall(PPEFFTBatchCreate(&f->fx[0], PPE_FFT_BATCH_R2R, 0, 1, &xd, 1, &l, &f->kind[0].fwd, nzl, n0 * nyl, n0 * nyl, xb, xb, fflags));
+      PetscCall(PPEFFTBatchCreate(&f->fx[1], PPE_FFT_BATCH_R2R, 0, 1, &xd, 1, &l, &f->kind[0].bwd, nzl, n0 * nyl, n0 * nyl, xb, xb, fflags));
     }
     if (f->ydft) { /* complex values: nxs / 2 of them per y line, strides in complex values */
       fftw_iodim64 yd = IODim(n1, nxs / 2, nxs / 2), l = IODim(nxs / 2, 1, 1);
@@ -255,7 +265,7 @@ static PetscErrorCode CreatePlans(PPEFFTPTDMA *f)
      write x's array directly (out of place), which saves a copy each way; the forward plan
      must not touch its input (b). Planned on an array from PetscMalloc like a Vec's; an array
      of another alignment takes the in-place path with the copies. */
-  if (f->daaligned && !f->box) {
+  if (direct) {
     PetscScalar *tmp;
     PetscInt     py = f->plan2d ? n1 : nyl, vp = n0 * py, bp = xa * py; /* lines per plane, plane sizes in the Vec and in xbuf */
 
@@ -278,6 +288,7 @@ static PetscErrorCode CreatePlans(PPEFFTPTDMA *f)
     f->xalign = fftw_alignment_of(tmp);
     PetscCall(PetscFree(tmp));
   }
+  if (pl == PC_FFTPTDMA_PLANNER_AUTO) fftw_set_timelimit(FFTW_NO_TIMELIMIT);
   PetscCall(ExportWisdom(f));
   PetscCall(PetscTime(&t1));
   f->plan_s = t1 - t0;
