@@ -3,7 +3,9 @@
 # docs section reads, PC fftptdma solves the channel problem exactly (true residual), the
 # iterative solvers reach rtol 1e-8, on 2 and 4 ranks the bytes per solve of each phase
 # equal the PC's model and paper 000's model (P-TDMA z bytes = 2 pz / nz of the transpose
-# method's), and bad options get clear errors. No timing is asserted.
+# method's), the FFTW floor (-bench_fft_bcs PPPPNN,NNNNNN,PPNNDN,NNPPND: periodic x and y, neither, x, y) prints one well-formed line
+# per BC code with every key and matches PC fftptdma's solution, and bad options get clear
+# errors. No timing is asserted.
 . "$srcdir/tests/lib.sh"
 bench="$bindir/examples/bench/ppe-bench"
 
@@ -44,6 +46,24 @@ if kind == "time":
         check(d.get("reason") == "CONVERGED_RTOL" and d.get("rnorm_rel", 1) <= 1e-8, "CG + %s: %s, true residual %s <= 1e-8" % (s, d.get("reason"), d.get("rnorm_rel")))
     s = [d for d in rows if d["what"] == "summary"]
     check(s and s[0]["fastest_iterative"] in iters and s[0]["ratio_iterative"] > 0 and s[0]["ratio_solve_bare"] > 0, "summary names the fastest iterative solver and positive ratios")
+elif kind == "floor":
+    codes = sys.argv[3].split(",")
+    fl = [d for d in rows if d["what"] == "floor"]
+    keys = ["bcs", "n", "floor_kind", "plan_s", "fwd_s", "z_s", "bwd_s", "floor_s", "pcapply_s", "ksp_s", "ksp_nullspace_s", "ratio_pcapply_floor",
+            "ratio_ksp_nullspace_pcapply", "setup_s", "setup_solves", "floor_vs_pc_rel"]
+    miss = [(d.get("bcs"), k) for d in fl for k in keys if k not in d]
+    check([d.get("bcs") for d in fl] == codes and not miss, "floor lines for %s with every key (got %s, missing: %s)" % (codes, [d.get("bcs") for d in fl], miss))
+    num = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)
+    for d in fl:
+        c = d.get("bcs")
+        check(all(num(d.get(k)) and d[k] >= 0 for k in keys if k not in ("bcs", "n", "floor_kind")) and d["floor_kind"], "%s: times and ratios are non-negative numbers, the transforms are named (%s)" % (c, d["floor_kind"]))
+        check(num(d["floor_vs_pc_rel"]) and d["floor_vs_pc_rel"] <= 1e-8, "%s: floor solution = fftptdma solution (relative max difference %s <= 1e-8)" % (c, d["floor_vs_pc_rel"]))
+        check(num(d.get("floor_rnorm_rel")) and d["floor_rnorm_rel"] <= 1e-10, "%s: floor true relative residual %s <= 1e-10" % (c, d.get("floor_rnorm_rel")))
+        check(d.get("singular") == (c.count("D") == 0), "%s: singular = %s" % (c, d.get("singular")))
+    k = {d["bcs"]: d["floor_kind"] for d in fl}
+    mixed = lambda c, p, q, kind: "%s r2c/c2r" % p in k.get(c, "") and "%s %s" % (q, kind) in k.get(c, "")
+    check(k.get("PPPPNN", "").startswith("2D r2c") and "REDFT10" in k.get("NNNNNN", "") and "r2c" not in k.get("NNNNNN", "") and mixed("PPNNDN", "x", "y", "REDFT10") and mixed("NNPPND", "y", "x", "REDFT10"),
+          "floor transforms: 2D r2c (PPPPNN), r2r REDFT10 (NNNNNN), x r2c with y REDFT10 (PPNNDN), y r2c with x REDFT10 (NNPPND)")
 else:
     b = [d for d in rows if d["what"] == "bytes"]
     np_ = b[0]["ranks"] if b else 0
@@ -60,7 +80,7 @@ else:
         if g[1] > 1: ok = ok and p["bytes_z"] * p["n"][2] == 2 * g[1] * t["bytes_z"]
         else: ok = ok and p["bytes_z"] == t["bytes_z"] == 0
     check(ok, "P-TDMA z bytes = 2 pz / nz of the transpose method on every grid (0 for pz = 1)")
-' "$1" "$PPE_PETSC_HAS_HYPRE"
+' "$1" "$PPE_PETSC_HAS_HYPRE" "${2:-}"
 }
 
 # tap_lines NP < "ok - ..." lines: numbered TAP lines tagged with the rank count (from a
@@ -83,6 +103,23 @@ res=$(echo "$out" | check_json time 2>&1)
 tap_lines 1 <<TAPEOF
 $res
 TAPEOF
+
+codes=PPPPNN,NNNNNN,PPNNDN,NNPPND
+out=$(ppe_mpiexec 1 "$bench" -bench fft -bench_fft_n 16 -bench_fft_solvers fftptdma,bare -bench_fft_bcs $codes -bench_reps 2 2>&1)
+tap_check $? "[np=1] ppe-bench -bench fft -bench_fft_n 16 -bench_fft_bcs $codes runs"
+res=$(echo "$out" | check_json floor $codes 2>&1)
+tap_lines 1 <<TAPEOF
+$res
+TAPEOF
+
+for bad in PPXNN PPXNNN PPPNN; do
+  out=$(ppe_mpiexec 1 "$bench" -bench fft -bench_fft_n 16 -bench_fft_solvers fftptdma -bench_fft_bcs PPPPNN,$bad 2>&1)
+  test $? -ne 0 && echo "$out" | grep -q "bench_fft_bcs: \"$bad\" is not a boundary-condition code: 6 letters P, N or D over xlo,xhi,ylo,yhi,zlo,zhi"
+  tap_check $? "[np=1] -bench_fft_bcs $bad is refused with a clear message"
+done
+out=$(ppe_mpiexec 1 "$bench" -bench fft -bench_fft_n 16 -bench_fft_solvers fftptdma -bench_fft_bcs PNNNNN 2>&1)
+test $? -ne 0 && echo "$out" | grep -q "bench_fft_bcs: \"PNNNNN\": periodic faces come in pairs (x has one; PPNNNN is x periodic)"
+tap_check $? "[np=1] -bench_fft_bcs with one periodic face of a pair is refused"
 
 out=$(ppe_mpiexec 1 "$bench" -bench fft -bench_fft_n 16 -bench_fft_solvers fftptdma,cg 2>&1)
 test $? -ne 0 && echo "$out" | grep -q "Unknown solver cg in -bench_fft_solvers: use fftptdma, bare, boomeramg, pfmg, gamg, mg, mg-sor"

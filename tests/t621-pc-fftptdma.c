@@ -265,7 +265,7 @@ static PetscErrorCode CheckBoxAndRowScale(MPI_Comm comm)
     PetscCall(MatCreateVecs(A, &x, &b));
     PetscCall(VecSetRandom(b, rnd));
     PetscCall(PetscMemzero(&f, sizeof(f)));
-    PetscCall(PPEFFTPTDMASetUp(&f, comm, da, &hand, NULL, PC_FFTPTDMA_ZSOLVE_AUTO, PC_FFTPTDMA_PLANNER_ESTIMATE, PETSC_TRUE, NULL));
+    PetscCall(PPEFFTPTDMASetUp(&f, comm, da, &hand, NULL, PC_FFTPTDMA_ZSOLVE_AUTO, PC_FFTPTDMA_PLANNER_ESTIMATE, PETSC_TRUE, PC_FFTPTDMA_DCT_AUTO, NULL));
     PetscCall(PPEFFTPTDMAApply(&f, &hand, A, b, x));
     PetscCall(RelResidual(A, b, x, &rel));
     PetscCall(TapCheck(comm, (PetscBool)(rel < 1e-12), "%s: relative residual %.2e", c ? "box with identity rows outside (x both ends, y lower end), random row scale and identity diagonal, assembled" : "random row scale (diag(r) * assembled grid operator)", (double)rel));
@@ -314,7 +314,7 @@ static PetscErrorCode CheckReuse(MPI_Comm comm)
         sep->zdi[k] *= 1.5;
       }
     }
-    PetscCall(PPEFFTPTDMASetUp(&f, comm, da, sep, NULL, PC_FFTPTDMA_ZSOLVE_PTDMA, PC_FFTPTDMA_PLANNER_ESTIMATE, PETSC_TRUE, NULL));
+    PetscCall(PPEFFTPTDMASetUp(&f, comm, da, sep, NULL, PC_FFTPTDMA_ZSOLVE_PTDMA, PC_FFTPTDMA_PLANNER_ESTIMATE, PETSC_TRUE, PC_FFTPTDMA_DCT_AUTO, NULL));
     if (!pass) p0 = f.fx[0].p[0];
     PetscCall(AssembleFromSep(sep, da, &A));
     PetscCall(MatCreateVecs(A, &x, &b));
@@ -372,7 +372,7 @@ static PetscErrorCode CheckCopyFree(MPI_Comm comm)
     PetscCall(PPESeparableCreateFromGrid(grid, &sep));
     PetscCall(PPEGridGetDM(grid, &da));
     PetscCall(PetscMemzero(&f, sizeof(f)));
-    PetscCall(PPEFFTPTDMASetUp(&f, comm, da, sep, NULL, PC_FFTPTDMA_ZSOLVE_PTDMA, PC_FFTPTDMA_PLANNER_ESTIMATE, PETSC_TRUE, NULL));
+    PetscCall(PPEFFTPTDMASetUp(&f, comm, da, sep, NULL, PC_FFTPTDMA_ZSOLVE_PTDMA, PC_FFTPTDMA_PLANNER_ESTIMATE, PETSC_TRUE, PC_FFTPTDMA_DCT_AUTO, NULL));
     ok = (PetscBool)(ok && (c < 2 ? f.wz && !f.rinv : !f.wz && f.rinv)); /* folded where it depends on z only */
     PetscCall(AssembleFromSep(sep, da, &A));
     PetscCall(MatCreateVecs(A, &x, &b));
@@ -511,14 +511,14 @@ static PetscErrorCode CheckDistD2(MPI_Comm comm)
 /* (3) one accuracy case: preonly with ptdma, transpose and auto; with a periodic x or y also
    ptdma with the halfcomplex R2HC/HC2R kinds instead of r2c/c2r (*r2cdiff: relative
    difference to r2c, -1 when no direction is periodic) */
-static PetscErrorCode SolveCase(MPI_Comm comm, const PetscInt N[3], PPELocation loc, const PPEBCType bc[6], PetscBool stretch, const PetscInt procs[3], PetscReal *res, PetscReal *diff, PetscReal *r2cdiff, PetscInt pg[2])
+static PetscErrorCode SolveCase(MPI_Comm comm, const PetscInt N[3], PPELocation loc, const PPEBCType bc[6], PetscBool stretch, const PetscInt procs[3], PetscReal *res, PetscReal *diff, PetscReal *r2cdiff, PetscReal *dctdiff, PetscInt pg[2])
 {
   PPEGrid          grid;
   Mat              A;
-  Vec              b, x[4] = {NULL, NULL, NULL, NULL};
+  Vec              b, x[5] = {NULL, NULL, NULL, NULL, NULL};
   PetscRandom      rnd;
   PetscBool        sing, per = (PetscBool)(bc[0] == PPE_BC_PERIODIC || bc[2] == PPE_BC_PERIODIC);
-  PCFFTPTDMAZSolve zs[4] = {PC_FFTPTDMA_ZSOLVE_PTDMA, PC_FFTPTDMA_ZSOLVE_TRANSPOSE, PC_FFTPTDMA_ZSOLVE_AUTO, PC_FFTPTDMA_ZSOLVE_PTDMA};
+  PCFFTPTDMAZSolve zs[5] = {PC_FFTPTDMA_ZSOLVE_PTDMA, PC_FFTPTDMA_ZSOLVE_TRANSPOSE, PC_FFTPTDMA_ZSOLVE_AUTO, PC_FFTPTDMA_ZSOLVE_PTDMA, PC_FFTPTDMA_ZSOLVE_PTDMA};
 
   PetscFunctionBegin;
   PetscCall(MakeGrid(comm, N, loc, bc, stretch, 0.0, procs, &grid));
@@ -535,11 +535,13 @@ static PetscErrorCode SolveCase(MPI_Comm comm, const PetscInt N[3], PPELocation 
   *res     = 0;
   *diff    = 0;
   *r2cdiff = -1;
-  for (int m = 0; m < (per ? 4 : 3); m++) {
+  *dctdiff = 0;
+  for (int m = 0; m < 5; m++) {
     KSP       ksp;
     PC        pc;
     PetscReal r, d, nx;
 
+    if (m == 3 && !per) continue;
     if (m) PetscCall(VecDuplicate(x[0], &x[m]));
     PetscCall(KSPCreate(comm, &ksp));
     PetscCall(KSPSetOperators(ksp, A, A));
@@ -549,6 +551,7 @@ static PetscErrorCode SolveCase(MPI_Comm comm, const PetscInt N[3], PPELocation 
     PetscCall(PCFFTPTDMASetZSolve(pc, zs[m]));
     PetscCall(PCFFTPTDMASetPlanner(pc, PC_FFTPTDMA_PLANNER_ESTIMATE));
     if (m == 3) PetscCall(PCFFTPTDMASetR2C(pc, PETSC_FALSE));
+    if (m == 4) PetscCall(PCFFTPTDMASetDCT(pc, PC_FFTPTDMA_DCT_FFTW)); /* the others: auto, with estimate = the fast kinds */
     PetscCall(KSPSolve(ksp, b, x[m]));
     PetscCall(PCFFTPTDMAGetPencilGrid(pc, &pg[0], &pg[1]));
     PetscCall(RelResidual(A, b, x[m], &r));
@@ -558,11 +561,12 @@ static PetscErrorCode SolveCase(MPI_Comm comm, const PetscInt N[3], PPELocation 
       PetscCall(VecNorm(x[m], NORM_2, &d));
       PetscCall(VecNorm(x[0], NORM_2, &nx));
       if (m < 3) *diff = PetscMax(*diff, d / nx);
-      else *r2cdiff = d / nx;
+      else if (m == 3) *r2cdiff = d / nx;
+      else *dctdiff = d / nx;
     }
     PetscCall(KSPDestroy(&ksp));
   }
-  for (int m = 0; m < 4; m++) PetscCall(VecDestroy(&x[m]));
+  for (int m = 0; m < 5; m++) PetscCall(VecDestroy(&x[m]));
   PetscCall(VecDestroy(&b));
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(MatDestroy(&A));
@@ -743,8 +747,8 @@ int main(int argc, char **argv)
   };
   const PetscInt ngrids[8] = {1, 3, 0, 4, 0, 0, 0, 3};
   PetscMPIInt    size;
-  PetscInt       stride = 1, big = 6, ncase = 0, nrun = 0, c = 0, nbad = 0, nper = 0, nr2c = 0;
-  PetscReal      wres = 0, wdiff = 0, wr2c = 0;
+  PetscInt       stride = 1, big = 6, ncase = 0, nrun = 0, c = 0, nbad = 0, nper = 0, nr2c = 0, ndct = 0;
+  PetscReal      wres = 0, wdiff = 0, wr2c = 0, wdct = 0;
   PetscInt       seen[4] = {0};
   PetscBool      pzgt1 = PETSC_FALSE;
 
@@ -775,11 +779,13 @@ int main(int argc, char **argv)
           for (int st = 0; st < 2; st++, ncase++) {
             PetscInt  N[3] = {32, 32, 32}, g = c % ngrids[size - 1], pg[2];
             PPEBCType bc[6] = {pairs[px][0], pairs[px][1], pairs[py][0], pairs[py][1], zbc[pz][0], zbc[pz][1]};
-            PetscReal res, diff, r2c;
+            PetscReal res, diff, r2c, dct;
 
             if (ncase % stride) continue;
             c++;
-            PetscCall(SolveCase(PETSC_COMM_WORLD, N, (PPELocation)loc, bc, (PetscBool)st, grids[size - 1][g], &res, &diff, &r2c, pg));
+            PetscCall(SolveCase(PETSC_COMM_WORLD, N, (PPELocation)loc, bc, (PetscBool)st, grids[size - 1][g], &res, &diff, &r2c, &dct, pg));
+            wdct = PetscMax(wdct, dct);
+            if (dct > 1e-13) ndct++;
             if (r2c >= 0) {
               nper++;
               wr2c = PetscMax(wr2c, r2c);
@@ -798,6 +804,7 @@ int main(int argc, char **argv)
               PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# failed: %s %s%s%s%s%s%s %s z, grid %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ": residual %.2e, methods differ by %.2e\n", PPELocations[loc], PPEBCTypes[bc[0]], PPEBCTypes[bc[1]], PPEBCTypes[bc[2]], PPEBCTypes[bc[3]], PPEBCTypes[bc[4]], PPEBCTypes[bc[5]], st ? "stretched" : "uniform", grids[size - 1][g][0], grids[size - 1][g][1], grids[size - 1][g][2], (double)res, (double)diff));
             }
           }
+  PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(ndct == 0 && nrun > 0), "32^3, %" PetscInt_FMT " cases: the fast DCT/DST kinds and FFTW's give the same solution, worst relative difference %.2e (<= 1e-13)", nrun, (double)wdct));
   PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(nr2c == 0 && nper > 0), "32^3, %" PetscInt_FMT " cases with a periodic x or y: r2c/c2r and R2HC/HC2R solutions agree, worst relative difference %.2e (<= 1e-13)", nper, (double)wr2c));
   PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(nbad == 0 && nrun > 0), "32^3, %" PetscInt_FMT " cases (BC pairs x and y, z N/D/P, cell/vertex, uniform/stretched z), %" PetscInt_FMT " process grids: worst relative residual %.2e (<= 1e-10), ptdma/transpose/auto differ by %.2e (<= 1e-12)", nrun, ngrids[size - 1], (double)wres, (double)wdiff));
   wres = wdiff = 0;
@@ -807,16 +814,16 @@ int main(int argc, char **argv)
     PetscInt  N[3] = {96, 64, 48}, g = i % ngrids[size - 1], pg[2];
     int       px = (int)(i % 5), py = (int)((i * 2 + 1) % 5), pz = (int)(i % 3);
     PPEBCType bc[6] = {pairs[px][0], pairs[px][1], pairs[py][0], pairs[py][1], zbc[pz][0], zbc[pz][1]};
-    PetscReal res, diff, r2c;
+    PetscReal res, diff, r2c, dct;
 
-    PetscCall(SolveCase(PETSC_COMM_WORLD, N, (PPELocation)(i % 2), bc, (PetscBool)((i / 2) % 2), grids[size - 1][g], &res, &diff, &r2c, pg));
-    if (r2c > 1e-13) nbad++;
+    PetscCall(SolveCase(PETSC_COMM_WORLD, N, (PPELocation)(i % 2), bc, (PetscBool)((i / 2) % 2), grids[size - 1][g], &res, &diff, &r2c, &dct, pg));
+    if (r2c > 1e-13 || dct > 1e-13) nbad++;
     if (pg[1] > 1) pzgt1 = PETSC_TRUE;
     wres  = PetscMax(wres, res);
     wdiff = PetscMax(wdiff, diff);
     if (res > 1e-10 || diff > 1e-12) nbad++;
   }
-  if (big) PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(nbad == 0), "96x64x48, %" PetscInt_FMT " cases: worst relative residual %.2e, methods differ by %.2e, r2c = R2HC to 1e-13", big, (double)wres, (double)wdiff));
+  if (big) PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(nbad == 0), "96x64x48, %" PetscInt_FMT " cases: worst relative residual %.2e, methods differ by %.2e, r2c = R2HC and fast DCT = FFTW's to 1e-13", big, (double)wres, (double)wdiff));
   if (size > 1) PetscCall(TapCheck(PETSC_COMM_WORLD, pzgt1, "a pencil grid with pz > 1 was used"));
   (void)seen;
   PetscCall(PetscFinalize());

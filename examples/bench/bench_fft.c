@@ -1,8 +1,27 @@
 /*
    ppe-bench -bench fft: the exact FFT + tridiagonal pressure solve (PC fftptdma, paper 000
    sec. 2.2) on the channel problem of ppe-solve (periodic x,y, Neumann walls, tanh-stretched
-   z, cell-centred; any -ppe_grid_* option applies), against
+   z, cell-centred; any -ppe_grid_* option applies; -bench_fft_bcs gives other boundary
+   conditions on the same grid and source, one problem per 6-letter code of P, N, D over
+   xlo,xhi,ylo,yhi,zlo,zhi, default PPPPNN), against
 
+   - floor:     the best FFTW does for the whole solve on the same data (1 rank, default on
+                beside fftptdma; -bench_fft_floor): per z plane, 2D transforms planned with
+                the flag of -bench_fft_fftw_flag (planning timed apart): x and y periodic, a
+                2D r2c forward and c2r back; neither periodic, a 2D r2r plan of the kinds of
+                each direction's BC pair (BareKinds), or its two 1D passes; one periodic, the r2c of that direction
+                with the other's r2r kind on the real and imaginary parts, r2c first or the
+                r2r on the real data first; each as one plan over all z planes or one plane's
+                plan looped over the planes. Every such variant is planned and timed at
+                set-up and the fastest kept (floor_kind; the runner-up is floor_alt_kind).
+                Then one tridiagonal system per (kx,ky)
+                line along z, the grid's z rows (PPESeparable, the description the PC uses:
+                stretched z, row scale folded in) shifted by lambda_x + lambda_y
+                (PPEGridEigenvalues1d), zero mode pinned; factorised at set-up (inverse pivots
+                per line, FloorSetUpZ) and solved by one forward and one backward sweep over
+                whole planes, unit stride across the plane. Its result is checked once
+                against PCApply (floor_vs_pc_rel: max difference over max value, means
+                removed on singular problems) and by its true residual (floor_rnorm_rel);
    - bare:      the FFTW transforms alone on the same data: the real-to-real (or
                 real-to-halfcomplex) kinds of each direction's BC pair, x lines (contiguous)
                 then y lines (stride nx), forward and back, planned here with the same FFTW
@@ -13,24 +32,33 @@
                 the DMDA, piecewise-constant cell-centred transfers, Galerkin coarse
                 operators) with PETSc's default smoother and with one SSOR sweep.
 
-   Timing part (-bench_fft_time, default on 1 rank): for each size of -bench_fft_n, the set-up
-   of every solver is timed separately; then the fftptdma solve (KSP preonly; PCApply()
-   alone; KSPSolve() with the null space detached from the operator: with it attached,
-   KSPSolve() also copies b and projects the null space out of it) and the bare transforms
-   alternate in -bench_reps repetitions after a warm-up, and each iterative solver
-   alternates with fftptdma solves in -bench_fft_iter_reps repetitions (one iterative solver
-   held in memory at a time). Best times are reported with the ratios the issue asks for:
-   fftptdma / bare (bar <= 1.5) and fastest iterative / fftptdma (bar >= 10).
+   Timing part (-bench_fft_time, default on 1 rank): for each BC code of -bench_fft_bcs and
+   each size of -bench_fft_n, the set-up of every solver is timed separately; then the fftptdma solve (KSP
+   preonly; PCApply() alone; KSPSolve() with the null space detached from the operator: with
+   it attached, KSPSolve() also copies b and projects the null space out of it), the bare
+   transforms and the floor alternate in -bench_reps repetitions after a warm-up, and each
+   iterative solver alternates with fftptdma solves in -bench_fft_iter_reps repetitions (one
+   iterative solver held in memory at a time). Best times are reported with the ratios the
+   issue asks for: fftptdma / bare (bar <= 1.5) and fastest iterative / fftptdma (bar >= 10),
+   and on the floor line PCApply / floor, KSPSolve with the null space / PCApply, KSPSolve /
+   floor, and the fftptdma set-up in units of one PCApply (setup_solves).
 
    Bytes part (-bench_fft_bytes, default on more than 1 rank): for each pencil grid py,pz of
    -bench_fft_pgrids (default: every factorisation of the rank count) and both z methods
    (ptdma, transpose), the bytes sent per solve, read from PPEKit's counters (all ranks
    together), next to the communication model of paper 000 sec. 2.2.3.
 
-   One JSON line per measurement.
+   One JSON line per measurement: "solve", "bare", "floor" (keys bcs, n, floor_kind, plan_s,
+   fwd_s, z_s, bwd_s, floor_s, pcapply_s, ksp_s (null space detached), ksp_nullspace_s
+   (attached: the same when the operator is not singular), ratio_pcapply_floor,
+   ratio_ksp_nullspace_pcapply, ratio_ksp_floor, ratio_ksp_nullspace_floor, setup_s,
+   setup_solves, floor_vs_pc_rel, floor_rnorm_rel, and bare_s when bare ran), "skipped",
+   "summary", "bytes".
 */
 #include "bench.h"
+#include <ctype.h>
 #include <fftw3.h>
+#include <ppekit/private/separableimpl.h> /* the z coefficients of the floor: PPESeparableCreateFromGrid() */
 
 /* Maximum over ranks of a time. */
 static PetscErrorCode MaxTime(MPI_Comm comm, PetscReal *t)
@@ -168,6 +196,478 @@ static PetscErrorCode BareRun(Bare *b, Vec v, PetscReal t[5])
     t[i] = (PetscReal)(t1 - t0);
     t[4] += t[i];
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------------------------------
+   The floor: the best FFTW can do for the whole FFT-Poisson solve on the same data
+   --------------------------------------------------------------------------------------- */
+
+/* Round trip factor of an unnormalised FFTW transform pair of n points along a direction:
+   n for the real DFT (r2c/c2r), 2(n-1) for DCT-I, 2(n+1) for DST-I, 2n for the others. */
+static double RoundTrip(PetscBool periodic, fftw_r2r_kind k, PetscInt n)
+{
+  if (periodic) return (double)n;
+  if (k == FFTW_REDFT00) return 2.0 * (n - 1);
+  if (k == FFTW_RODFT00) return 2.0 * (n + 1);
+  return 2.0 * n;
+}
+
+/* One FFTW plan of the floor: r2c, c2r or r2r, on in -> out, executed once (a howmany
+   loop over the z planes) or once per z plane (arrays advanced by din, dout doubles). */
+typedef struct {
+  fftw_plan p;
+  char      type; /* 'f' r2c, 'b' c2r, 'r' r2r */
+  double   *in, *out;
+  ptrdiff_t din, dout;
+} FloorStage;
+
+/* The transforms of the floor: nf forward stages, then nf backward ones (s[nf..2nf-1]). */
+typedef struct {
+  FloorStage s[4];
+  int        nf;
+  PetscInt   nloop;     /* 1, or nz for a loop over the z planes */
+  char       kind[160]; /* for the output */
+} FloorTransforms;
+
+typedef struct {
+  FloorTransforms t;          /* the transforms kept (the fastest at set-up) */
+  double     *in, *out;       /* the right-hand side (kept: every forward plan preserves it) and the result */
+  double     *hat;            /* the transformed data: nz planes of m coefficients, complex (2 doubles) or real */
+  double     *ip;             /* nz x m inverse pivots of the factorised z systems, scaled (see FloorSetUpZ) */
+  double     *a, *c;          /* nz lower and upper z couplings of the scaled systems (z only) */
+  PetscInt    N[3];           /* sizes */
+  PetscInt    m, ncomp;       /* coefficients per plane, doubles per coefficient (2: complex, 1: real) */
+  PetscInt    n0[2];          /* transformed sizes of x and y (nx/2+1 along a periodic direction) */
+  PetscBool   mean00;         /* remove the mean of the (kx,ky) = (0,0) z line (singular, DC basis) */
+  char        alt[160];       /* the runner-up of the transform variants tried, for the output */
+  PetscReal   best_s, alt_s;  /* best solves at set-up of the kept variant and the runner-up */
+  PetscInt    nvariants;      /* transform variants planned and timed */
+  PetscReal   plan_s;         /* planning time of every plan made */
+} Floor;
+
+static void FloorStageSet(FloorStage *st, fftw_plan p, char type, double *in, double *out, ptrdiff_t din, ptrdiff_t dout)
+{
+  st->p    = p;
+  st->type = type;
+  st->in   = in;
+  st->out  = out;
+  st->din  = din;
+  st->dout = dout;
+}
+
+/* Plans of one variant on f's arrays. Data layout: x fastest, then y, then z planes; the
+   transformed data keeps that order with the periodic sizes halved (n0). Cases:
+   - x and y periodic: 2D r2c forward, c2r backward;
+   - neither periodic: 2D r2r of the kinds of each direction's BC pair (order 0), or its two
+     1D passes as the bare transforms make them (order 1);
+   - one periodic direction p, q the other, order 0: r2c along p (in -> hat), then the
+     r2r kind of q in place on hat, applied to real and imaginary parts (its vector loops
+     run over re/im and the p wavenumbers, merged into one unit-stride loop when p = x);
+     order 1: the r2r kind of q first (in -> out, out as scratch, unit-stride vector loop
+     when q = y), then r2c along p (out -> hat). Backward in the reverse order.
+   Each transform either covers all z planes in one plan (a howmany loop of nz, FFTW picks
+   the loop order), or is planned for one plane and executed per plane (perplane: each
+   plane's transforms stay in cache). Every plan is guru64 (ptrdiff_t sizes, as PC fftptdma
+   plans). *ok is false when a per-plane variant would run on arrays of another alignment. */
+static PetscErrorCode FloorPlan(Floor *f, PPEGrid grid, int order, PetscBool perplane, unsigned flags, FloorTransforms *t, PetscBool *ok)
+{
+  PetscInt      *N = f->N;
+  PetscBool      per[2];
+  fftw_r2r_kind  kf[2], kb[2];
+  const char    *kn[2];
+  ptrdiff_t      s[2], sc[2], plane, planec, pr, pc; /* pr, pc: doubles per real and transformed plane */
+  fftw_complex  *hc = (fftw_complex *)f->hat;
+  int            hz = perplane ? 0 : 1;                 /* the z loop in the plans, or none */
+  const char    *loop = perplane ? "; planned per z plane, looped" : "; one plan over the z planes";
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(t, sizeof(*t)));
+  t->nloop = perplane ? f->N[2] : 1;
+  for (PetscInt d = 0; d < 2; d++) {
+    PPEBCType bc;
+    PetscCall(PPEGridGetBC(grid, (PPEFace)(2 * d), &bc));
+    per[d] = (PetscBool)(bc == PPE_BC_PERIODIC);
+    PetscCall(BareKinds(grid, d, &kf[d], &kb[d], &kn[d]));
+  }
+  s[0]   = 1;
+  s[1]   = (ptrdiff_t)N[0];
+  sc[0]  = 1;
+  sc[1]  = (ptrdiff_t)f->n0[0];
+  plane  = (ptrdiff_t)(N[0] * N[1]);
+  planec = (ptrdiff_t)(f->n0[0] * f->n0[1]);
+  pr     = perplane ? plane : 0;
+  pc     = perplane ? f->ncomp * planec : 0;
+  *ok    = PETSC_TRUE;
+  if (perplane) {
+    int a = fftw_alignment_of(f->in), b = fftw_alignment_of(f->out), c = fftw_alignment_of(f->hat);
+    for (PetscInt k = 1; k < N[2]; k++) *ok = (PetscBool)(*ok && fftw_alignment_of(f->in + k * pr) == a && fftw_alignment_of(f->out + k * pr) == b && fftw_alignment_of(f->hat + k * pc) == c);
+    if (!*ok) PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (per[0] && per[1]) {
+    fftw_iodim64 dr[2] = {{(ptrdiff_t)N[1], s[1], sc[1]}, {(ptrdiff_t)N[0], 1, 1}}, hr = {(ptrdiff_t)N[2], plane, planec};
+    fftw_iodim64 dc[2] = {{(ptrdiff_t)N[1], sc[1], s[1]}, {(ptrdiff_t)N[0], 1, 1}}, hcb = {(ptrdiff_t)N[2], planec, plane};
+
+    t->nf = 1;
+    FloorStageSet(&t->s[0], fftw_plan_guru64_dft_r2c(2, dr, hz, &hr, f->in, hc, flags), 'f', f->in, f->hat, pr, pc);
+    FloorStageSet(&t->s[1], fftw_plan_guru64_dft_c2r(2, dc, hz, &hcb, hc, f->out, flags), 'b', f->hat, f->out, pc, pr);
+    PetscCall(PetscSNPrintf(t->kind, sizeof(t->kind), "2D r2c/c2r (x and y periodic)%s", loop));
+  } else if (!per[0] && !per[1]) {
+    fftw_iodim64  d[2] = {{(ptrdiff_t)N[1], s[1], s[1]}, {(ptrdiff_t)N[0], 1, 1}}, h = {(ptrdiff_t)N[2], plane, plane};
+    fftw_r2r_kind f2[2] = {kf[1], kf[0]}, b2[2] = {kb[1], kb[0]};
+
+    /* order 1: the two 1D passes of the bare transforms (x lines contiguous, then y lines
+       of stride nx in place, vector loop over x), in -> hat, and back hat -> out */
+    fftw_iodim64  hx[2] = {{(ptrdiff_t)N[1], s[1], s[1]}, {(ptrdiff_t)N[2], plane, plane}}, hy[2] = {{(ptrdiff_t)N[0], 1, 1}, {(ptrdiff_t)N[2], plane, plane}};
+
+    if (order == 0) {
+      t->nf = 1;
+      FloorStageSet(&t->s[0], fftw_plan_guru64_r2r(2, d, hz, &h, f->in, f->hat, f2, flags), 'r', f->in, f->hat, pr, pc);
+      FloorStageSet(&t->s[1], fftw_plan_guru64_r2r(2, d, hz, &h, f->hat, f->out, b2, flags), 'r', f->hat, f->out, pc, pr);
+      PetscCall(PetscSNPrintf(t->kind, sizeof(t->kind), "2D r2r: x %s, y %s%s", kn[0], kn[1], loop));
+    } else {
+      t->nf = 2;
+      FloorStageSet(&t->s[0], fftw_plan_guru64_r2r(1, &d[1], 1 + hz, hx, f->in, f->hat, &kf[0], flags), 'r', f->in, f->hat, pr, pc);
+      FloorStageSet(&t->s[1], fftw_plan_guru64_r2r(1, &d[0], 1 + hz, hy, f->hat, f->hat, &kf[1], flags), 'r', f->hat, f->hat, pc, pc);
+      FloorStageSet(&t->s[2], fftw_plan_guru64_r2r(1, &d[0], 1 + hz, hy, f->hat, f->hat, &kb[1], flags), 'r', f->hat, f->hat, pc, pc);
+      FloorStageSet(&t->s[3], fftw_plan_guru64_r2r(1, &d[1], 1 + hz, hx, f->hat, f->out, &kb[0], flags), 'r', f->hat, f->out, pc, pr);
+      PetscCall(PetscSNPrintf(t->kind, sizeof(t->kind), "1D r2r passes: x %s (contiguous), then y %s (strided)%s", kn[0], kn[1], loop));
+    }
+  } else {
+    int           p = per[0] ? 0 : 1, q = 1 - p;
+    /* r2c along p: real strides in, complex strides out; vector loops over q and z */
+    fftw_iodim64  rp = {(ptrdiff_t)N[p], s[p], sc[p]}, rh[2] = {{(ptrdiff_t)N[q], s[q], sc[q]}, {(ptrdiff_t)N[2], plane, planec}};
+    fftw_iodim64  cp = {(ptrdiff_t)N[p], sc[p], s[p]}, ch[2] = {{(ptrdiff_t)N[q], sc[q], s[q]}, {(ptrdiff_t)N[2], planec, plane}};
+    /* r2r along q on the complex data as doubles: vector loops over re/im, the p wavenumbers, z */
+    fftw_iodim64  qc = {(ptrdiff_t)N[q], 2 * sc[q], 2 * sc[q]}, qch[3] = {{2, 1, 1}, {(ptrdiff_t)f->n0[p], 2 * sc[p], 2 * sc[p]}, {(ptrdiff_t)N[2], 2 * planec, 2 * planec}};
+    /* r2r along q on the real data: vector loops over p and z */
+    fftw_iodim64  qr = {(ptrdiff_t)N[q], s[q], s[q]}, qrh[2] = {{(ptrdiff_t)N[p], s[p], s[p]}, {(ptrdiff_t)N[2], plane, plane}};
+
+    t->nf = 2;
+    if (order == 0) {
+      FloorStageSet(&t->s[0], fftw_plan_guru64_dft_r2c(1, &rp, 1 + hz, rh, f->in, hc, flags), 'f', f->in, f->hat, pr, pc);
+      FloorStageSet(&t->s[1], fftw_plan_guru64_r2r(1, &qc, 2 + hz, qch, f->hat, f->hat, &kf[q], flags), 'r', f->hat, f->hat, pc, pc);
+      FloorStageSet(&t->s[2], fftw_plan_guru64_r2r(1, &qc, 2 + hz, qch, f->hat, f->hat, &kb[q], flags), 'r', f->hat, f->hat, pc, pc);
+      FloorStageSet(&t->s[3], fftw_plan_guru64_dft_c2r(1, &cp, 1 + hz, ch, hc, f->out, flags), 'b', f->hat, f->out, pc, pr);
+      PetscCall(PetscSNPrintf(t->kind, sizeof(t->kind), "%c r2c/c2r (%s lines), then %c %s on re and im (%s)%s", "xy"[p], p ? "strided" : "contiguous", "xy"[q], kn[q], q ? "strided" : "stride 2", loop));
+    } else {
+      FloorStageSet(&t->s[0], fftw_plan_guru64_r2r(1, &qr, 1 + hz, qrh, f->in, f->out, &kf[q], flags), 'r', f->in, f->out, pr, pr);
+      FloorStageSet(&t->s[1], fftw_plan_guru64_dft_r2c(1, &rp, 1 + hz, rh, f->out, hc, flags), 'f', f->out, f->hat, pr, pc);
+      FloorStageSet(&t->s[2], fftw_plan_guru64_dft_c2r(1, &cp, 1 + hz, ch, hc, f->out, flags), 'b', f->hat, f->out, pc, pr);
+      FloorStageSet(&t->s[3], fftw_plan_guru64_r2r(1, &qr, 1 + hz, qrh, f->out, f->out, &kb[q], flags), 'r', f->out, f->out, pr, pr);
+      PetscCall(PetscSNPrintf(t->kind, sizeof(t->kind), "%c %s on the real data (%s lines), then %c r2c/c2r (%s)%s", "xy"[q], kn[q], q ? "strided" : "contiguous", "xy"[p], p ? "strided" : "contiguous", loop));
+    }
+  }
+  for (int i = 0; i < 2 * t->nf; i++) PetscCheck(t->s[i].p, PETSC_COMM_SELF, PETSC_ERR_LIB, "FFTW could not plan the floor's transforms (%s)", t->kind);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static void FloorTransformsDestroy(FloorTransforms *t)
+{
+  for (int i = 0; i < 4; i++)
+    if (t->s[i].p) fftw_destroy_plan(t->s[i].p);
+  memset(t, 0, sizeof(*t));
+}
+
+/* Stages i0..i1-1 of t, each over every z plane. */
+static void FloorExecute(const FloorTransforms *t, int i0, int i1)
+{
+  for (int i = i0; i < i1; i++) {
+    const FloorStage *st = &t->s[i];
+    for (PetscInt k = 0; k < t->nloop; k++) {
+      double *in = st->in + k * st->din, *out = st->out + k * st->dout;
+      if (st->type == 'f') fftw_execute_dft_r2c(st->p, in, (fftw_complex *)out);
+      else if (st->type == 'b') fftw_execute_dft_c2r(st->p, (fftw_complex *)in, out);
+      else fftw_execute_r2r(st->p, in, out);
+    }
+  }
+}
+
+/* The z systems, factorised once. For the (kx,ky) line of shift s = c_x lam_x + c_y lam_y
+   (PPEGridEigenvalues1d, unit spacing, times the separable coefficients), the system is
+   the z row of A = W (sigma + Lx + Ly + Lz) with the z-only row scale W = w_z folded in,
+   times F, the round-trip factor of the unnormalised FFTW transforms (so that the solve
+   also normalises):
+       F w_k (-zlo_k u_{k-1} + (zdi_k + sigma + s) u_k - zhi_k u_{k+1}) = rhs_k.
+   Stored: the nz x m inverse pivots ip_k = 1/p_k of each line (p_0 = b_0, p_k = b_k -
+   a_k c_{k-1} / p_{k-1}) and the z-only couplings a_k, c_k (F w_k zlo_k and F w_k zhi_k,
+   negated). A solve is one forward sweep y_k = r_k - a_k ip_{k-1} y_{k-1} and one backward
+   sweep x_k = (y_k - c_k x_{k+1}) ip_k over whole planes (unit stride across the plane):
+   the multiplier a_k ip_{k-1} is one product of a stored pivot and a z-only scalar, so each
+   sweep streams one coefficient array (nz x m doubles) besides the data; storing the
+   multipliers as a second array would add that much memory and change no sweep's
+   traffic. The zero mode of a singular operator (s = 0, sigma = 0, no Dirichlet face) is
+   pinned: its last pivot vanishes and ip = 0 there sets u_{nz-1} = 0 (the mean of the
+   (0,0) line is then removed after the sweep when the x and y transforms have a constant
+   zero mode, as PC fftptdma does, so that the result has zero mean). */
+static PetscErrorCode FloorSetUpZ(Floor *f, PPEGrid grid, const PPESeparable *sep, double F)
+{
+  PetscInt         nx = f->N[0], ny = f->N[1], nz = f->N[2];
+  PetscReal       *lx, *ly, *sh;
+  const PetscReal *wz;
+  PPELocation      loc;
+  PPEBCType        bc[6];
+
+  PetscFunctionBegin;
+  PetscCall(PPEGridGetLocation(grid, &loc));
+  for (int i = 0; i < 6; i++) PetscCall(PPEGridGetBC(grid, (PPEFace)i, &bc[i]));
+  PetscCall(PPEGridGetWeights(grid, 2, &wz));
+  PetscCall(PetscMalloc3(nx, &lx, ny, &ly, f->m, &sh));
+  PetscCall(PPEGridEigenvalues1d(loc, bc[0], bc[1], nx, 1.0, lx));
+  PetscCall(PPEGridEigenvalues1d(loc, bc[2], bc[3], ny, 1.0, ly));
+  for (PetscInt j = 0; j < f->n0[1]; j++)
+    for (PetscInt i = 0; i < f->n0[0]; i++) sh[j * f->n0[0] + i] = sep->c[0] * lx[i] + sep->c[1] * ly[j];
+  f->a = fftw_alloc_real((size_t)nz);
+  f->c = fftw_alloc_real((size_t)nz);
+  f->ip = fftw_alloc_real((size_t)(nz * f->m));
+  PetscCheck(f->a && f->c && f->ip, PETSC_COMM_SELF, PETSC_ERR_MEM, "fftw_alloc_real() failed for the floor's z factors");
+  for (PetscInt k = 0; k < nz; k++) {
+    f->a[k] = -F * wz[k] * sep->zlo[k];
+    f->c[k] = -F * wz[k] * sep->zhi[k];
+  }
+  for (PetscInt l = 0; l < f->m; l++) {
+    double p = F * wz[0] * (sep->zdi[0] + sep->sigma + sh[l]);
+    f->ip[l] = 1.0 / p;
+    for (PetscInt k = 1; k < nz; k++) {
+      p                  = F * wz[k] * (sep->zdi[k] + sep->sigma + sh[l]) - f->a[k] * f->c[k - 1] / p;
+      f->ip[k * f->m + l] = 1.0 / p;
+    }
+    if (sep->singular && sh[l] == 0.0) f->ip[(nz - 1) * f->m + l] = 0.0; /* the zero mode, pinned */
+  }
+  f->mean00 = (PetscBool)(sep->singular && loc == PPE_LOCATION_CELL);
+  PetscCall(PetscFree3(lx, ly, sh));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The z sweeps on hat: for each plane, one unit-stride loop over its m coefficients (times
+   ncomp doubles). */
+static void FloorZ(const Floor *f)
+{
+  const PetscInt m = f->m, nz = f->N[2], w = m * f->ncomp;
+  double *const  h = f->hat;
+
+  for (PetscInt k = 1; k < nz; k++) {
+    const double *PETSC_RESTRICT ip = f->ip + (k - 1) * m, *PETSC_RESTRICT yp = h + (k - 1) * w;
+    double *PETSC_RESTRICT       y  = h + k * w;
+    const double                 a  = f->a[k];
+    if (f->ncomp == 2)
+      for (PetscInt j = 0; j < m; j++) {
+        const double l = a * ip[j];
+        y[2 * j] -= l * yp[2 * j];
+        y[2 * j + 1] -= l * yp[2 * j + 1];
+      }
+    else
+      for (PetscInt j = 0; j < m; j++) y[j] -= a * ip[j] * yp[j];
+  }
+  {
+    const double *PETSC_RESTRICT ip = f->ip + (nz - 1) * m;
+    double *PETSC_RESTRICT       y  = h + (nz - 1) * w;
+    if (f->ncomp == 2)
+      for (PetscInt j = 0; j < m; j++) {
+        y[2 * j] *= ip[j];
+        y[2 * j + 1] *= ip[j];
+      }
+    else
+      for (PetscInt j = 0; j < m; j++) y[j] *= ip[j];
+  }
+  for (PetscInt k = nz - 2; k >= 0; k--) {
+    const double *PETSC_RESTRICT ip = f->ip + k * m, *PETSC_RESTRICT xn = h + (k + 1) * w;
+    double *PETSC_RESTRICT       y  = h + k * w;
+    const double                 c  = f->c[k];
+    if (f->ncomp == 2)
+      for (PetscInt j = 0; j < m; j++) {
+        y[2 * j]     = (y[2 * j] - c * xn[2 * j]) * ip[j];
+        y[2 * j + 1] = (y[2 * j + 1] - c * xn[2 * j + 1]) * ip[j];
+      }
+    else
+      for (PetscInt j = 0; j < m; j++) y[j] = (y[j] - c * xn[j]) * ip[j];
+  }
+  if (f->mean00) { /* zero mean of the result: the (0,0) line carries all of it */
+    double s = 0;
+    for (PetscInt k = 0; k < nz; k++) s += h[k * w];
+    s /= nz;
+    for (PetscInt k = 0; k < nz; k++) h[k * w] -= s;
+  }
+}
+
+/* One floor solve in -> out with the transforms tr: forward transforms, z sweeps, backward
+   transforms, timed (t[0..2]; total in t[3]). */
+static PetscErrorCode FloorRunWith(Floor *f, const FloorTransforms *tr, PetscReal t[4])
+{
+  PetscLogDouble t0, t1, t2, t3;
+
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
+  FloorExecute(tr, 0, tr->nf);
+  PetscCall(PetscTime(&t1));
+  FloorZ(f);
+  PetscCall(PetscTime(&t2));
+  FloorExecute(tr, tr->nf, 2 * tr->nf);
+  PetscCall(PetscTime(&t3));
+  t[0] = (PetscReal)(t1 - t0);
+  t[1] = (PetscReal)(t2 - t1);
+  t[2] = (PetscReal)(t3 - t2);
+  t[3] = (PetscReal)(t3 - t0);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FloorRun(Floor *f, PetscReal t[4])
+{
+  PetscFunctionBegin;
+  PetscCall(FloorRunWith(f, &f->t, t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FloorDestroy(Floor *f)
+{
+  PetscFunctionBegin;
+  FloorTransformsDestroy(&f->t);
+  if (f->in) fftw_free(f->in);
+  if (f->out) fftw_free(f->out);
+  if (f->hat) fftw_free(f->hat);
+  if (f->ip) fftw_free(f->ip);
+  if (f->a) fftw_free(f->a);
+  if (f->c) fftw_free(f->c);
+  PetscCall(PetscMemzero(f, sizeof(*f)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Copies v into the floor's input (once: every forward plan keeps its input). */
+static PetscErrorCode FloorSetInput(Floor *f, Vec v)
+{
+  const PetscScalar *a;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayRead(v, &a));
+  PetscCall(PetscArraycpy(f->in, a, f->N[0] * f->N[1] * f->N[2]));
+  PetscCall(VecRestoreArrayRead(v, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The floor of the grid's operator (1 rank: whole planes), planned with flags, its input
+   set to b. Every variant of FloorPlan() (one plan over the z planes or one per plane; with
+   one periodic direction or none, both orders) is planned and timed in two solves; the fastest is
+   kept, and the runner-up reported as alt. */
+static PetscErrorCode FloorCreate(PPEGrid grid, unsigned flags, Vec b, Floor *f)
+{
+  PPESeparable    *sep;
+  PetscBool        per[2];
+  fftw_r2r_kind    kf[2], kb[2];
+  const char      *kn;
+  const PetscReal *w;
+  double           F = 1;
+  size_t           n, nh;
+  PetscLogDouble   t0;
+  FloorTransforms  var[4];
+  PetscReal        vbest[4];
+  int              nv = 0, best = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(f, sizeof(*f)));
+  PetscCall(PPEGridGetSizes(grid, &f->N[0], &f->N[1], &f->N[2]));
+  for (PetscInt d = 0; d < 2; d++) {
+    PPEBCType bc;
+    PetscCall(PPEGridGetBC(grid, (PPEFace)(2 * d), &bc));
+    per[d] = (PetscBool)(bc == PPE_BC_PERIODIC);
+    PetscCall(BareKinds(grid, d, &kf[d], &kb[d], &kn));
+    F *= RoundTrip(per[d], kf[d], f->N[d]);
+    /* a row scale that varies in x or y does not commute with the transforms */
+    PetscCall(PPEGridGetWeights(grid, d, &w));
+    for (PetscInt i = 0; i < f->N[d]; i++) PetscCheck(w[i] == 1.0, PETSC_COMM_SELF, PETSC_ERR_SUP, "The floor folds the row scale into the z systems: it must not vary along %c (vertex-centred Neumann faces make it vary); use -bench_fft_floor 0", "xy"[d]);
+  }
+  {
+    PPEBCType z0, z1;
+    PetscCall(PPEGridGetBC(grid, PPE_FACE_ZLO, &z0));
+    PetscCall(PPEGridGetBC(grid, PPE_FACE_ZHI, &z1));
+    PetscCheck(z0 != PPE_BC_PERIODIC && z1 != PPE_BC_PERIODIC, PETSC_COMM_SELF, PETSC_ERR_SUP, "The floor's z sweep is the Thomas algorithm, not its periodic variant: no periodic z; use -bench_fft_floor 0");
+  }
+  f->n0[0] = per[0] ? f->N[0] / 2 + 1 : f->N[0];
+  f->n0[1] = (per[1] && !per[0]) ? f->N[1] / 2 + 1 : f->N[1];
+  f->ncomp = (per[0] || per[1]) ? 2 : 1;
+  f->m     = f->n0[0] * f->n0[1];
+  n        = (size_t)(f->N[0] * f->N[1] * f->N[2]);
+  nh       = (size_t)(f->ncomp * f->m * f->N[2]);
+  f->in    = fftw_alloc_real(n);
+  f->out   = fftw_alloc_real(n);
+  f->hat   = fftw_alloc_real(nh);
+  PetscCheck(f->in && f->out && f->hat, PETSC_COMM_SELF, PETSC_ERR_MEM, "fftw_alloc_real() failed for the floor's arrays");
+  PetscCall(PPESeparableCreateFromGrid(grid, &sep));
+  PetscCall(FloorSetUpZ(f, grid, sep, F));
+  PetscCall(PPESeparableDestroy(&sep));
+  /* every variant planned (timed together), then each run twice; the fastest is kept */
+  PetscCall(PetscTime(&t0));
+  for (int order = 0; order < (per[0] && per[1] ? 1 : 2); order++)
+    for (int pp = 0; pp < 2; pp++) {
+      PetscBool ok;
+      PetscCall(FloorPlan(f, grid, order, (PetscBool)pp, flags, &var[nv], &ok));
+      if (ok) nv++;
+    }
+  PetscCall(Elapsed(PETSC_COMM_SELF, t0, &f->plan_s));
+  PetscCall(FloorSetInput(f, b));
+  for (int r = 0; r < 2; r++)
+    for (int v = 0; v < nv; v++) {
+      PetscReal tt[4];
+      PetscCall(FloorRunWith(f, &var[v], tt));
+      vbest[v] = r ? PetscMin(vbest[v], tt[3]) : tt[3];
+    }
+  for (int v = 1; v < nv; v++)
+    if (vbest[v] < vbest[best]) best = v;
+  f->t         = var[best];
+  f->best_s    = vbest[best];
+  f->nvariants = nv;
+  f->alt_s     = PETSC_MAX_REAL;
+  for (int v = 0; v < nv; v++) {
+    if (v == best) continue;
+    if (vbest[v] < f->alt_s) {
+      f->alt_s = vbest[v];
+      PetscCall(PetscStrncpy(f->alt, var[v].kind, sizeof(f->alt)));
+    }
+    FloorTransformsDestroy(&var[v]);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Relative max difference of the floor's result to x (both with their means removed when
+   the operator is singular), and the floor's true relative residual (r is work). */
+static PetscErrorCode FloorCheck(Floor *f, Mat A, Vec b, Vec x, Vec r, PetscBool singular, PetscReal *rel, PetscReal *res)
+{
+  PetscScalar *ra;
+  PetscScalar  mx = 0, mf = 0;
+  PetscReal    dmax = 0, xmax = 0, rn, bn, t[4];
+  PetscInt     n  = f->N[0] * f->N[1] * f->N[2];
+
+  PetscFunctionBegin;
+  PetscCall(FloorRun(f, t));
+  PetscCall(VecGetArray(r, &ra));
+  PetscCall(PetscArraycpy(ra, f->out, n));
+  PetscCall(VecRestoreArray(r, &ra));
+  if (singular) {
+    PetscCall(VecSum(x, &mx));
+    PetscCall(VecSum(r, &mf));
+    mx /= n;
+    mf /= n;
+  }
+  {
+    const PetscScalar *xa;
+    PetscCall(VecGetArrayRead(x, &xa));
+    for (PetscInt i = 0; i < n; i++) {
+      dmax = PetscMax(dmax, PetscAbsScalar((xa[i] - mx) - (f->out[i] - mf)));
+      xmax = PetscMax(xmax, PetscAbsScalar(xa[i] - mx));
+    }
+    PetscCall(VecRestoreArrayRead(x, &xa));
+  }
+  *rel = xmax > 0 ? dmax / xmax : dmax;
+  {
+    Vec u;
+    PetscCall(VecDuplicate(r, &u));
+    PetscCall(VecCopy(r, u));
+    PetscCall(MatMult(A, u, r));
+    PetscCall(VecAYPX(r, -1.0, b));
+    PetscCall(VecNorm(r, NORM_2, &rn));
+    PetscCall(VecNorm(b, NORM_2, &bn));
+    PetscCall(VecDestroy(&u));
+  }
+  *res = bn > 0 ? rn / bn : rn;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -383,9 +883,12 @@ static PetscErrorCode SolverRun(Solver *s, Mat A, Vec b, Vec x, Vec r, PetscBool
    The problem
    --------------------------------------------------------------------------------------- */
 
-/* The channel problem at n^3 (grid options may change it), its matrix-free operator, and a
-   right-hand side made compatible (zero mean) when the operator is singular. */
-static PetscErrorCode CreateProblem(MPI_Comm comm, PetscInt n, const PetscInt procs[3], PPEGrid *grid, Mat *A, Vec *b)
+/* The channel problem at n^3 (grid options may change it) with the boundary conditions bcs
+   (a code of -bench_fft_bcs; NULL: the channel's PPPPNN), its matrix-free operator, and a
+   right-hand side made compatible (zero mean) when the operator is singular. Other BCs keep
+   the channel's grid (tanh-stretched z: -ppe_grid_z_stretch none for a uniform one) and its
+   source with homogeneous boundary data. */
+static PetscErrorCode CreateProblem(MPI_Comm comm, PetscInt n, const PetscInt procs[3], const char bcs[], PPEGrid *grid, Mat *A, Vec *b)
 {
   Vec       u;
   PetscBool known, singular;
@@ -394,6 +897,7 @@ static PetscErrorCode CreateProblem(MPI_Comm comm, PetscInt n, const PetscInt pr
   PetscCall(PPEGridCreate(comm, grid));
   PetscCall(PPEProblemSetGridDefaults(PPE_PROBLEM_CHANNEL, *grid));
   PetscCall(PPEGridSetSizes(*grid, n, n, n));
+  if (bcs) PetscCall(PPEGridSetBCString(*grid, bcs));
   if (procs) PetscCall(PPEGridSetProcesses(*grid, procs[0], procs[1], procs[2]));
   PetscCall(PPEGridSetFromOptions(*grid));
   PetscCall(PPEGridSetUp(*grid));
@@ -456,13 +960,16 @@ static PetscBool InList(const char list[], const char name[])
    Timing part
    --------------------------------------------------------------------------------------- */
 
-static PetscErrorCode TimeSize(MPI_Comm comm, PetscInt n, const PPEBenchOptions *o, const char solvers[], PetscInt iter_reps, PetscReal rtol, unsigned flags, const char flagname[])
+static PetscErrorCode TimeSize(MPI_Comm comm, PetscInt n, const char bcs[], const PPEBenchOptions *o, const char solvers[], PetscBool dofloor, PetscInt iter_reps, PetscReal rtol, unsigned flags, const char flagname[])
 {
   PPEGrid     grid;
   Mat         A, Aaij = NULL;
   Vec         b, x, r;
   Solver      fft;
   Bare        bare;
+  Floor       floor;
+  PetscReal   floor_best[4], floor_rel = 0, floor_res = 0;
+  PetscBool   singular = PETSC_FALSE;
   PetscBool   dofft = InList(solvers, "fftptdma"), dobare = InList(solvers, "bare");
   PetscReal   bare_best[5], fft_best = PETSC_MAX_REAL, fft_setup = 0, asm_s = 0, pc_best = PETSC_MAX_REAL, nn_best = PETSC_MAX_REAL, nn_res = 0, fastest_fft = 0, fastest_fft_t = 0;
   PetscReal   fastest_s = PETSC_MAX_REAL, fastest_total = PETSC_MAX_REAL;
@@ -471,16 +978,29 @@ static PetscErrorCode TimeSize(MPI_Comm comm, PetscInt n, const PPEBenchOptions 
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscCall(CreateProblem(comm, n, NULL, &grid, &A, &b));
+  PetscCall(CreateProblem(comm, n, NULL, bcs, &grid, &A, &b));
+  PetscCall(PPEGridIsSingular(grid, &singular));
   PetscCall(VecDuplicate(b, &x));
   PetscCall(VecDuplicate(b, &r));
   PetscCall(PetscMemzero(&fft, sizeof(fft)));
   PetscCall(PetscMemzero(&bare, sizeof(bare)));
+  PetscCall(PetscMemzero(&floor, sizeof(floor)));
   if (dofft) PetscCall(CreateFFT(A, "bench_fft_", NULL, -1, &fft));
   if (dobare) {
     PetscCheck(size == 1, comm, PETSC_ERR_SUP, "The bare FFTW transforms run on 1 rank only (whole x and y lines); leave bare out of -bench_fft_solvers on %d ranks", (int)size);
     PetscCall(BareCreate(grid, flags, &bare));
   }
+  if (dofloor) {
+    PC pc;
+
+    PetscCheck(size == 1 && dofft, comm, PETSC_ERR_SUP, "The floor runs on 1 rank (whole planes) beside fftptdma; use -bench_fft_floor 0 on %d ranks or without fftptdma", (int)size);
+    PetscCall(FloorCreate(grid, flags, b, &floor));
+    /* checked once: the floor solves the same problem as the PC */
+    PetscCall(KSPGetPC(fft.ksp, &pc));
+    PetscCall(PCApply(pc, b, x));
+    PetscCall(FloorCheck(&floor, A, b, x, r, singular, &floor_rel, &floor_res));
+  }
+  for (int i = 0; i < 4; i++) floor_best[i] = PETSC_MAX_REAL;
 
   /* fftptdma and the bare transforms alternate, after a warm-up of each */
   for (int i = 0; i < 5; i++) bare_best[i] = PETSC_MAX_REAL;
@@ -533,6 +1053,12 @@ static PetscErrorCode TimeSize(MPI_Comm comm, PetscInt n, const PPEBenchOptions 
       if (rep >= 0)
         for (int i = 0; i < 5; i++) bare_best[i] = PetscMin(bare_best[i], t[i]);
     }
+    if (dofloor) {
+      PetscReal t[4];
+      PetscCall(FloorRun(&floor, t));
+      if (rep >= 0)
+        for (int i = 0; i < 4; i++) floor_best[i] = PetscMin(floor_best[i], t[i]);
+    }
   }
   if (dofft) {
     PetscCall(PrintSolver(comm, grid, &fft, 0, 0));
@@ -543,8 +1069,19 @@ static PetscErrorCode TimeSize(MPI_Comm comm, PetscInt n, const PPEBenchOptions 
     PetscCall(PetscPrintf(comm, ", \"solver\": \"fftw\", \"kinds\": [\"%s\", \"%s\"], \"fftw_flag\": \"%s\", \"plan_s\": %.6e, \"fwd_x_s\": %.6e, \"fwd_y_s\": %.6e, \"bwd_y_s\": %.6e, \"bwd_x_s\": %.6e, \"bare_s\": %.6e, \"reps\": %" PetscInt_FMT, bare.kind[0], bare.kind[1], flagname, (double)bare.plan_s, (double)bare_best[0], (double)bare_best[1], (double)bare_best[2], (double)bare_best[3], (double)bare_best[4], o->reps));
     if (dofft) PetscCall(PetscPrintf(comm, ", \"fftptdma_solve_s\": %.6e, \"ratio_solve_bare\": %.3f, \"fftptdma_pcapply_s\": %.6e, \"ratio_pcapply_bare\": %.3f, \"fftptdma_solve_nonull_s\": %.6e, \"ratio_solve_nonull_bare\": %.3f, \"fftptdma_nonull_rnorm_rel\": %.3e", (double)fft_best, (double)(fft_best / bare_best[4]), (double)pc_best, (double)(pc_best / bare_best[4]), (double)nn_best, (double)(nn_best / bare_best[4]), (double)nn_res));
     PetscCall(PetscPrintf(comm, "}\n"));
-    PetscCall(BareDestroy(&bare));
   }
+  if (dofloor) {
+    char code[7];
+    PetscCall(PPEGridGetBCString(grid, code));
+    PetscCall(PrintHead(comm, grid, "floor"));
+    PetscCall(PetscPrintf(comm, ", \"bcs\": \"%s\", \"singular\": %s, \"floor_kind\": \"%s\", \"floor_variants\": %" PetscInt_FMT ", \"fftw_flag\": \"%s\", \"plan_s\": %.6e, \"fwd_s\": %.6e, \"z_s\": %.6e, \"bwd_s\": %.6e, \"floor_s\": %.6e", code, singular ? "true" : "false", floor.t.kind, floor.nvariants, flagname, (double)floor.plan_s, (double)floor_best[0], (double)floor_best[1], (double)floor_best[2], (double)floor_best[3]));
+    if (floor.alt[0]) PetscCall(PetscPrintf(comm, ", \"floor_alt_kind\": \"%s\", \"floor_alt_setup_s\": %.6e", floor.alt, (double)floor.alt_s));
+    PetscCall(PetscPrintf(comm, ", \"pcapply_s\": %.6e, \"ksp_s\": %.6e, \"ksp_nullspace_s\": %.6e, \"ratio_pcapply_floor\": %.3f, \"ratio_ksp_nullspace_pcapply\": %.3f, \"ratio_ksp_floor\": %.3f, \"ratio_ksp_nullspace_floor\": %.3f, \"setup_s\": %.6e, \"setup_solves\": %.2f, \"floor_vs_pc_rel\": %.3e, \"floor_rnorm_rel\": %.3e, \"reps\": %" PetscInt_FMT, (double)pc_best, (double)nn_best, (double)fft_best, (double)(pc_best / floor_best[3]), (double)(fft_best / pc_best), (double)(nn_best / floor_best[3]), (double)(fft_best / floor_best[3]), (double)fft.setup_s, (double)(fft.setup_s / pc_best), (double)floor_rel, (double)floor_res, o->reps));
+    if (dobare) PetscCall(PetscPrintf(comm, ", \"bare_s\": %.6e, \"ratio_pcapply_bare\": %.3f, \"ratio_bare_floor\": %.3f", (double)bare_best[4], (double)(pc_best / bare_best[4]), (double)(bare_best[4] / floor_best[3])));
+    PetscCall(PetscPrintf(comm, "}\n"));
+    PetscCall(FloorDestroy(&floor));
+  }
+  if (dobare) PetscCall(BareDestroy(&bare));
 
   /* each iterative solver alternates with fftptdma; one of them in memory at a time */
   for (int k = 0; k < NITER; k++) {
@@ -638,9 +1175,10 @@ static PetscErrorCode BytesCase(MPI_Comm comm, PetscInt n, const PetscInt pgrid[
   PetscLogDouble bytes, cnt0[3], cnt1[3], loc[6], tot[6], model[3];
   PetscInt       N[3], procs[3] = {1, pgrid[0], pgrid[1]}, py = pgrid[0], pz = pgrid[1];
   PetscReal      xy_paper, z_paper;
+  PetscInt       nxs;
 
   PetscFunctionBegin;
-  PetscCall(CreateProblem(comm, n, pencil_dmda ? procs : NULL, &grid, &A, &b));
+  PetscCall(CreateProblem(comm, n, pencil_dmda ? procs : NULL, NULL, &grid, &A, &b));
   PetscCall(PPEGridGetSizes(grid, &N[0], &N[1], &N[2]));
   PetscCall(VecDuplicate(b, &x));
   PetscCall(VecDuplicate(b, &r));
@@ -663,9 +1201,16 @@ static PetscErrorCode BytesCase(MPI_Comm comm, PetscInt n, const PetscInt pgrid[
      moves the share (py-1)/py of all N values; the full-transpose z method moves (pz-1)/pz
      of them each way; P-TDMA sends 2 boundary values per line and rank of the z group to
      the rank that solves that line's reduced system (2 pz unknowns) and gets 2 back. */
-  xy_paper = 2.0 * 8.0 * N[0] * N[1] * N[2] * (py - 1) / py;
-  if (zsolve == PC_FFTPTDMA_ZSOLVE_TRANSPOSE) z_paper = 2.0 * 8.0 * N[0] * N[1] * N[2] * (pz - 1) / pz;
-  else z_paper = 4.0 * 8.0 * N[0] * N[1] * (pz - 1);
+  /* the channel's periodic x goes through r2c (PCFFTPTDMASetR2C): a line then carries
+     2 (nx/2 + 1) values (the complex half spectrum) from the x transform on */
+  {
+    PetscBool r2c;
+    PetscCall(PCFFTPTDMAGetR2C(pc, &r2c));
+    nxs = r2c ? 2 * (N[0] / 2 + 1) : N[0];
+  }
+  xy_paper = 2.0 * 8.0 * nxs * N[1] * N[2] * (py - 1) / py;
+  if (zsolve == PC_FFTPTDMA_ZSOLVE_TRANSPOSE) z_paper = 2.0 * 8.0 * nxs * N[1] * N[2] * (pz - 1) / pz;
+  else z_paper = 4.0 * 8.0 * nxs * N[1] * (pz - 1);
   PetscCall(PrintHead(comm, grid, "bytes"));
   PetscCall(PetscPrintf(comm, ", \"pgrid\": [%" PetscInt_FMT ", %" PetscInt_FMT "], \"dmda\": \"%s\", \"zsolve\": \"%s\", \"petsc_bytes_sent\": %.0f, \"bytes_redist\": %.0f, \"bytes_xy\": %.0f, \"bytes_z\": %.0f, \"model_redist\": %.0f, \"model_xy\": %.0f, \"model_z\": %.0f, \"paper_xy\": %.0f, \"paper_z\": %.0f, \"rnorm_rel\": %.3e}\n", py, pz, pencil_dmda ? "pencil" : "petsc", PCFFTPTDMAZSolves[zsolve], (double)bytes, (double)tot[0], (double)tot[1], (double)tot[2], (double)tot[3], (double)tot[4], (double)tot[5], (double)xy_paper, (double)z_paper, (double)fft.rnorm_rel));
   PetscCall(SolverDestroy(&fft));
@@ -684,7 +1229,9 @@ static PetscErrorCode BytesCase(MPI_Comm comm, PetscInt n, const PetscInt pgrid[
 PetscErrorCode PPEBenchFFT(MPI_Comm comm, const PPEBenchOptions *o)
 {
   PetscInt    sizes[16] = {128, 256}, nsizes = 16, pgrids[32], npg = 32, bytes_n = 128, iter_reps = PetscMin(o->reps, 3), flag = 1;
-  PetscBool   dotime, dobytes, flg, pencil_dmda = PETSC_TRUE;
+  PetscBool   dotime, dobytes, flg, pencil_dmda = PETSC_TRUE, dofloor;
+  char       *bcs[16];
+  PetscInt    nbcs = 16;
   PetscReal   rtol = 1e-8;
   char        solvers[256] = "fftptdma,bare,boomeramg,pfmg,gamg,mg,mg-sor";
   PetscMPIInt size;
@@ -698,9 +1245,13 @@ PetscErrorCode PPEBenchFFT(MPI_Comm comm, const PPEBenchOptions *o)
   if (!flg) nsizes = 2;
   PetscCall(PetscOptionsBool("-bench_fft_time", "Run the timing part", NULL, dotime, &dotime, NULL));
   PetscCall(PetscOptionsString("-bench_fft_solvers", "Solvers of the timing part: fftptdma,bare,boomeramg,pfmg,gamg,mg,mg-sor", NULL, solvers, solvers, sizeof(solvers), NULL));
+  PetscCall(PetscOptionsStringArray("-bench_fft_bcs", "Boundary conditions of the timing part, one problem each: 6-letter codes of P, N, D over xlo,xhi,ylo,yhi,zlo,zhi (default PPPPNN, the channel)", NULL, bcs, &nbcs, &flg));
+  if (!flg) nbcs = 0;
+  dofloor = (PetscBool)(size == 1 && InList(solvers, "fftptdma"));
+  PetscCall(PetscOptionsBool("-bench_fft_floor", "Time the FFTW floor (2D transforms per z plane, plane-sweep Thomas in z) beside fftptdma (default: on 1 rank when fftptdma runs)", NULL, dofloor, &dofloor, NULL));
   PetscCall(PetscOptionsInt("-bench_fft_iter_reps", "Solves of each iterative solver (best reported)", NULL, iter_reps, &iter_reps, NULL));
   PetscCall(PetscOptionsReal("-bench_fft_rtol", "Relative tolerance (true residual) of the iterative solvers", NULL, rtol, &rtol, NULL));
-  PetscCall(PetscOptionsEList("-bench_fft_fftw_flag", "FFTW planner flag of the bare transforms", NULL, FFTWFlags, 3, FFTWFlags[flag], &flag, NULL));
+  PetscCall(PetscOptionsEList("-bench_fft_fftw_flag", "FFTW planner flag of the bare transforms and the floor", NULL, FFTWFlags, 3, FFTWFlags[flag], &flag, NULL));
   PetscCall(PetscOptionsBool("-bench_fft_bytes", "Run the bytes part", NULL, dobytes, &dobytes, NULL));
   PetscCall(PetscOptionsInt("-bench_fft_bytes_n", "Cube size n of the bytes part", NULL, bytes_n, &bytes_n, NULL));
   PetscCall(PetscOptionsIntArray("-bench_fft_pgrids", "Pencil grids py,pz,py,pz,... of the bytes part (default: every py*pz = ranks)", NULL, pgrids, &npg, &flg));
@@ -716,6 +1267,26 @@ PetscErrorCode PPEBenchFFT(MPI_Comm comm, const PPEBenchOptions *o)
       PetscCheck(known, comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown solver %s in -bench_fft_solvers: use fftptdma, bare, boomeramg, pfmg, gamg, mg, mg-sor", tok);
     }
   }
+  for (PetscInt i = 0; i < nbcs; i++) {
+    size_t len;
+    PetscBool ok;
+
+    PetscCall(PetscStrlen(bcs[i], &len));
+    ok = (PetscBool)(len == 6);
+    for (size_t c = 0; ok && c < 6; c++) {
+      bcs[i][c] = (char)toupper((unsigned char)bcs[i][c]);
+      ok        = (PetscBool)(bcs[i][c] == 'P' || bcs[i][c] == 'N' || bcs[i][c] == 'D');
+    }
+    PetscCheck(ok, comm, PETSC_ERR_ARG_WRONG, "-bench_fft_bcs: \"%s\" is not a boundary-condition code: 6 letters P, N or D over xlo,xhi,ylo,yhi,zlo,zhi (e.g. PPPPNN)", bcs[i]);
+    for (int d = 0; d < 3; d++) {
+      char pair[7];
+
+      PetscCall(PetscStrncpy(pair, bcs[i], sizeof(pair)));
+      pair[2 * d] = pair[2 * d + 1] = 'P';
+      PetscCheck((bcs[i][2 * d] == 'P') == (bcs[i][2 * d + 1] == 'P'), comm, PETSC_ERR_ARG_INCOMP, "-bench_fft_bcs: \"%s\": periodic faces come in pairs (%c has one; %s is %c periodic)", bcs[i], "xyz"[d], pair, "xyz"[d]);
+    }
+    PetscCheck(!dofloor || bcs[i][4] != 'P', comm, PETSC_ERR_SUP, "-bench_fft_bcs: \"%s\": the floor's z sweep is the non-periodic Thomas algorithm; use -bench_fft_floor 0 for periodic z", bcs[i]);
+  }
   PetscCheck(npg % 2 == 0, comm, PETSC_ERR_ARG_SIZ, "-bench_fft_pgrids takes pairs py,pz; got %" PetscInt_FMT " values", npg);
   PetscCheck(iter_reps >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-bench_fft_iter_reps must be >= 1, got %" PetscInt_FMT, iter_reps);
   for (PetscInt i = 0; i < npg; i += 2) PetscCheck(pgrids[i] >= 1 && pgrids[i + 1] >= 1 && pgrids[i] * pgrids[i + 1] == size, comm, PETSC_ERR_ARG_INCOMP, "-bench_fft_pgrids: %" PetscInt_FMT " x %" PetscInt_FMT " is not a grid of the %d ranks", pgrids[i], pgrids[i + 1], (int)size);
@@ -727,7 +1298,9 @@ PetscErrorCode PPEBenchFFT(MPI_Comm comm, const PPEBenchOptions *o)
       }
 
   if (dotime)
-    for (PetscInt i = 0; i < nsizes; i++) PetscCall(TimeSize(comm, sizes[i], o, solvers, iter_reps, rtol, fftw_flag_values[flag], FFTWFlags[flag]));
+    for (PetscInt c = 0; c < PetscMax(nbcs, 1); c++)
+      for (PetscInt i = 0; i < nsizes; i++) PetscCall(TimeSize(comm, sizes[i], nbcs ? bcs[c] : NULL, o, solvers, dofloor, iter_reps, rtol, fftw_flag_values[flag], FFTWFlags[flag]));
+  for (PetscInt i = 0; i < nbcs; i++) PetscCall(PetscFree(bcs[i]));
   if (dobytes)
     for (PetscInt i = 0; i < npg; i += 2) {
       PetscCall(BytesCase(comm, bytes_n, &pgrids[i], PC_FFTPTDMA_ZSOLVE_PTDMA, pencil_dmda));

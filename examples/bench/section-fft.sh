@@ -1,17 +1,24 @@
 #!/bin/bash
-# Benchmark section: PC fftptdma against the bare FFTW transforms and PETSc/hypre solvers,
-# and its bytes per solve against the communication model (ppe-bench -bench fft).
+# Benchmark section: PC fftptdma against the FFTW floor of an FFT-Poisson solve, the bare
+# FFTW transforms and PETSc/hypre solvers, and its bytes per solve against the
+# communication model (ppe-bench -bench fft).
 # Environment: PPE_BENCH (the ppe-bench binary), MPIEXEC; optional PPE_BENCH_FFT_N (cube
 # sizes of the timing part with every solver, default 128), PPE_BENCH_FFT_BIG (default 256:
 # a size timed with the two fastest iterative solvers only; empty for none),
-# PPE_BENCH_FFT_BYTES_N (default 128).
+# PPE_BENCH_FFT_BYTES_N (default 128), PPE_BENCH_FFT_FLOOR_N (sizes of the floor,
+# default 128,256), PPE_BENCH_FFT_FLOOR_BCS (its BC codes, default PPPPNN,NNNNNN,PPNNDN).
 set -euo pipefail
 sizes=${PPE_BENCH_FFT_N:-128}
 bn=${PPE_BENCH_FFT_BYTES_N:-128}
 big=${PPE_BENCH_FFT_BIG:-256}
+fsizes=${PPE_BENCH_FFT_FLOOR_N:-128,256}
+fbcs=${PPE_BENCH_FFT_FLOOR_BCS:-PPPPNN,NNNNNN,PPNNDN}
+# the floor: fftptdma and the FFTW floor (and the bare 1D transforms) alternating, for
+# every BC code and size of the floor; the runs below leave the floor out
+lines="$($MPIEXEC -n 1 "$PPE_BENCH" -bench fft -bench_fft_n "$fsizes" -bench_fft_bcs "$fbcs" -bench_fft_solvers fftptdma,bare -bench_reps 10)"$'\n'
 # every solver at the sizes of $sizes; at $big (empty: none) the two iterative solvers that
 # were fastest at the largest of them (the others cost minutes there on a shared machine)
-lines="$($MPIEXEC -n 1 "$PPE_BENCH" -bench fft -bench_fft_n "$sizes" -bench_reps 10 -bench_fft_iter_reps 2)"$'\n'
+lines+="$($MPIEXEC -n 1 "$PPE_BENCH" -bench fft -bench_fft_n "$sizes" -bench_reps 10 -bench_fft_iter_reps 2 -bench_fft_floor 0)"$'\n'
 if [ -n "$big" ]; then
   two=$(echo "$lines" | python3 -c '
 import json, sys
@@ -19,7 +26,7 @@ rows = [json.loads(l) for l in sys.stdin if l.startswith("{")]
 it = [d for d in rows if d["what"] == "solve" and d["solver"] != "fftptdma"]
 top = max(d["n"][0] for d in it)
 print(",".join(d["solver"] for d in sorted((d for d in it if d["n"][0] == top), key=lambda d: d["solve_s"])[:2]))')
-  lines+="$($MPIEXEC -n 1 "$PPE_BENCH" -bench fft -bench_fft_n "$big" -bench_fft_solvers "fftptdma,bare,$two" -bench_reps 10 -bench_fft_iter_reps 2)"$'\n'
+  lines+="$($MPIEXEC -n 1 "$PPE_BENCH" -bench fft -bench_fft_n "$big" -bench_fft_solvers "fftptdma,bare,$two" -bench_reps 10 -bench_fft_iter_reps 2 -bench_fft_floor 0)"$'\n'
 fi
 for np in 4 8; do
   lines+="$($MPIEXEC --oversubscribe -n $np "$PPE_BENCH" -bench fft -bench_fft_bytes_n "$bn")"$'\n'
@@ -54,6 +61,28 @@ print("`ppe-bench -bench fft` on the channel problem of ppe-solve (periodic x an
       "attached for preonly: KSPSolve is timed both ways, and PCApply alone.\n"
       "Machine load (1, 5, 15 min) when the section finished: %s. **The machine is a shared 2-core\n"
       "VM loaded by other jobs: absolute times are noisy; the ratios come from alternating runs.**\n" % (sizes, load))
+print("### PC fftptdma vs the FFTW floor of an FFT-Poisson solve\n")
+print("The floor: the best FFTW does for the same solve, on the same data, 1 rank, planned with\n"
+      "FFTW_MEASURE (planning excluded): 2D transforms of every z plane (x and y periodic: r2c\n"
+      "forward, c2r back; neither periodic: a 2D r2r plan of the kinds of each direction's BC\n"
+      "pair; one periodic direction: r2c along it and the other direction's r2r kind on the real\n"
+      "and imaginary parts, in the faster of the two orders, measured at set-up), then one\n"
+      "tridiagonal system per (kx,ky) line along z (the grid's stretched-z coefficients, shift\n"
+      "lambda_x + lambda_y, zero mode pinned), factorised at set-up (inverse pivots per line) and\n"
+      "solved by one forward and one backward sweep over whole planes (unit stride across the\n"
+      "plane). Its result is checked once against PCApply (max difference relative to the\n"
+      "largest value, means removed on singular problems). fftptdma PCApply, KSPSolve (preonly)\n"
+      "with the null space attached (singular problems) and the floor alternate in every one of\n"
+      "10 repetitions after a warm-up; best times. bare: the 1D transforms of the PC's kinds\n"
+      "(x lines then y lines, forward and back), as in the table below. Set-up: KSPSetUp of\n"
+      "fftptdma in units of one PCApply.\n")
+print("| BCs | n | floor ms | fwd / z / bwd ms | floor transforms | bare ms | PCApply ms | PCApply / floor | KSPSolve (null space) / PCApply | KSPSolve (null space) / floor | set-up (solves) | floor vs PC |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+for d in sel("floor"):
+    print("| %s | %s | %s | %s / %s / %s | %s | %s | %s | %.2f | %.2f | %.2f | %.1f | %.1e |" % (
+        d["bcs"], n3(d), ms(d["floor_s"]), ms(d["fwd_s"]), ms(d["z_s"]), ms(d["bwd_s"]), d["floor_kind"], ms(d["bare_s"]) if "bare_s" in d else "-",
+        ms(d["pcapply_s"]), d["ratio_pcapply_floor"], d["ratio_ksp_nullspace_pcapply"], d["ratio_ksp_nullspace_floor"], d["setup_solves"], d["floor_vs_pc_rel"]))
+print()
 print("### Solve time vs the bare transforms (bar: fftptdma solve <= 1.5x bare)\n")
 print("Times in ms.\n")
 print("| n | fftptdma set-up | PCApply | KSPSolve, no null space attached | KSPSolve, null space attached | residual | bare x fwd | bare y fwd | bare y bwd | bare x bwd | bare total | PCApply / bare | KSPSolve / bare, no null space | KSPSolve / bare, null space | bar 1.5 (PCApply; KSPSolve, no null space) |")

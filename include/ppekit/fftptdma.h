@@ -53,6 +53,22 @@ typedef enum {
 } PCFFTPTDMAPlanner;
 PETSC_EXTERN const char *const PCFFTPTDMAPlanners[];
 
+/*E
+   PCFFTPTDMADCT - how PCFFTPTDMA computes the DCT/DST kinds of Neumann and Dirichlet directions
++  PC_FFTPTDMA_DCT_AUTO - both timed once at set-up on the actual pencils, the faster kept (default)
+.  PC_FFTPTDMA_DCT_FFTW - FFTW's r2r kinds (REDFT/RODFT)
+-  PC_FFTPTDMA_DCT_FAST - reorder + r2c/c2r + twiddle (Makhoul 1980) with vectorised passes, for the
+                          DCT-II/III and DST-II/III kinds (the others stay with FFTW)
+   Level: advanced
+.seealso: PCFFTPTDMA, PCFFTPTDMASetDCT()
+E*/
+typedef enum {
+  PC_FFTPTDMA_DCT_AUTO,
+  PC_FFTPTDMA_DCT_FFTW,
+  PC_FFTPTDMA_DCT_FAST
+} PCFFTPTDMADCT;
+PETSC_EXTERN const char *const PCFFTPTDMADCTs[];
+
 PETSC_EXTERN PetscErrorCode PCFFTPTDMASetZSolve(PC, PCFFTPTDMAZSolve);
 PETSC_EXTERN PetscErrorCode PCFFTPTDMAGetZSolve(PC, PCFFTPTDMAZSolve *);
 PETSC_EXTERN PetscErrorCode PCFFTPTDMASetPencilGrid(PC, PetscInt, PetscInt);
@@ -63,6 +79,8 @@ PETSC_EXTERN PetscErrorCode PCFFTPTDMASetPlanner(PC, PCFFTPTDMAPlanner);
 PETSC_EXTERN PetscErrorCode PCFFTPTDMAGetPlanner(PC, PCFFTPTDMAPlanner *);
 PETSC_EXTERN PetscErrorCode PCFFTPTDMASetWisdomFile(PC, const char[]);
 PETSC_EXTERN PetscErrorCode PCFFTPTDMAGetWisdomFile(PC, const char *[]);
+PETSC_EXTERN PetscErrorCode PCFFTPTDMASetDCT(PC, PCFFTPTDMADCT);
+PETSC_EXTERN PetscErrorCode PCFFTPTDMAGetDCT(PC, PCFFTPTDMADCT *);
 PETSC_EXTERN PetscErrorCode PCFFTPTDMASetR2C(PC, PetscBool);
 PETSC_EXTERN PetscErrorCode PCFFTPTDMAGetR2C(PC, PetscBool *);
 PETSC_EXTERN PetscErrorCode PCFFTPTDMAGetCommCounts(PC, PetscInt *, PetscLogDouble[3], PetscLogDouble[3]);

@@ -26,6 +26,15 @@ static PetscErrorCode Execute(const PPEFFTBatch *b, const PetscScalar *in, Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode ExecuteFast(PPEFastR2R r, const PetscScalar *in, PetscScalar *out, PetscLogEvent ev)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(ev, 0, 0, 0, 0));
+  PetscCall(PPEFastR2RExecute(r, in, out));
+  PetscCall(PetscLogEventEnd(ev, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Right-hand side -> x-pencils, transformed along x: straight from b's array when the
    x-pencils are the DMDA's boxes and nothing is to be divided out, else through a copy. */
 static PetscErrorCode ForwardX(PPEFFTPTDMA *f, Vec rhs)
@@ -35,7 +44,10 @@ static PetscErrorCode ForwardX(PPEFFTPTDMA *f, Vec rhs)
 
   PetscFunctionBegin;
   PetscCall(VecGetArrayRead(rhs, &ra));
-  if (f->fxd[0].p[0] && !f->rinv && fftw_alignment_of((double *)ra) == f->xalign) {
+  if (f->fast[0] && f->fxd[0].p[0] && !f->rinv) { /* any alignment: the fast passes copy */
+    PetscCall(ExecuteFast(f->fr[0][0], ra, f->xbuf, ev));
+    f->direct[0]++;
+  } else if (f->fxd[0].p[0] && !f->rinv && fftw_alignment_of((double *)ra) == f->xalign) {
     PetscCall(Execute(&f->fxd[0], ra, f->xbuf, ev));
     f->direct[0]++;
   } else {
@@ -45,7 +57,8 @@ static PetscErrorCode ForwardX(PPEFFTPTDMA *f, Vec rhs)
       PetscCall(PPETransposeForwardScaled(&f->tda, ra, sa, f->xbuf)); /* (sigma + Lx + Ly + Lz) u = rhs / rowscale */
       PetscCall(VecRestoreArrayRead(f->rinv, &sa));
     } else PetscCall(PPETransposeForward(&f->tda, ra, f->xbuf));
-    PetscCall(Execute(&f->fx[0], f->xbuf, f->xbuf, ev));
+    if (f->fast[0]) PetscCall(ExecuteFast(f->fr[0][0], f->xbuf, f->xbuf, ev));
+    else PetscCall(Execute(&f->fx[0], f->xbuf, f->xbuf, ev));
   }
   PetscCall(VecRestoreArrayRead(rhs, &ra));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -115,7 +128,8 @@ PetscErrorCode PPEFFTPTDMAApply(PPEFFTPTDMA *f, const PPESeparable *sep, Mat A, 
   }
   PetscCall(ForwardX(f, rhs));
   if (f->P[0] > 1) PetscCall(PPETransposeForward(&f->txy, f->xbuf, f->ybuf));
-  if (!f->plan2d) PetscCall(Execute(&f->fy[0], f->ybuf, f->sbuf, PPE_FFTPTDMAFFTyFwd));
+  if (f->fast[1]) PetscCall(ExecuteFast(f->fr[1][0], f->ybuf, f->sbuf, PPE_FFTPTDMAFFTyFwd));
+  else if (!f->plan2d) PetscCall(Execute(&f->fy[0], f->ybuf, f->sbuf, PPE_FFTPTDMAFFTyFwd));
   if (f->specproj) PetscCall(ZeroMean(f, PETSC_TRUE, &shift)); /* b's mean: A^+ b, zero mean, for any b */
   PetscCall(PetscLogEventBegin(PPE_FFTPTDMAZSolve, 0, 0, 0, 0));
   if (f->zbuf != f->sbuf) {
@@ -125,17 +139,20 @@ PetscErrorCode PPEFFTPTDMAApply(PPEFFTPTDMA *f, const PPESeparable *sep, Mat A, 
   } else PetscCall(PPETridiagSolve(f->td, f->sbuf));
   PetscCall(PetscLogEventEnd(PPE_FFTPTDMAZSolve, 0, 0, 0, 0));
   if (f->specmean) PetscCall(ZeroMean(f, PETSC_TRUE, &shift));
-  if (!f->plan2d) PetscCall(Execute(&f->fy[1], f->sbuf, f->ybuf, PPE_FFTPTDMAFFTyBwd));
+  if (f->fast[1]) PetscCall(ExecuteFast(f->fr[1][1], f->sbuf, f->ybuf, PPE_FFTPTDMAFFTyBwd));
+  else if (!f->plan2d) PetscCall(Execute(&f->fy[1], f->sbuf, f->ybuf, PPE_FFTPTDMAFFTyBwd));
   if (f->P[0] > 1) PetscCall(PPETransposeBackward(&f->txy, f->ybuf, f->xbuf));
   /* x backward straight into x's array when it is the x-pencil (no box, mean already removed) */
   if (f->box) PetscCall(VecCopy(f->xout, x)); /* outside the box; the box is overwritten below */
   PetscCall(VecGetArray(x, &xa));
-  xdirect = (PetscBool)(f->fxd[1].p[0] && (!f->singular || f->specmean) && fftw_alignment_of(xa) == f->xalign);
+  xdirect = (PetscBool)(f->fxd[1].p[0] && (!f->singular || f->specmean) && (f->fast[0] || fftw_alignment_of(xa) == f->xalign));
   if (xdirect) {
-    PetscCall(Execute(&f->fxd[1], f->xbuf, xa, f->plan2d ? PPE_FFTPTDMAFFTxyBwd : PPE_FFTPTDMAFFTxBwd));
+    if (f->fast[0]) PetscCall(ExecuteFast(f->fr[0][1], f->xbuf, xa, PPE_FFTPTDMAFFTxBwd));
+    else PetscCall(Execute(&f->fxd[1], f->xbuf, xa, f->plan2d ? PPE_FFTPTDMAFFTxyBwd : PPE_FFTPTDMAFFTxBwd));
     f->direct[1]++;
   } else {
-    PetscCall(Execute(&f->fx[1], f->xbuf, f->xbuf, f->plan2d ? PPE_FFTPTDMAFFTxyBwd : PPE_FFTPTDMAFFTxBwd));
+    if (f->fast[0]) PetscCall(ExecuteFast(f->fr[0][1], f->xbuf, f->xbuf, PPE_FFTPTDMAFFTxBwd));
+    else PetscCall(Execute(&f->fx[1], f->xbuf, f->xbuf, f->plan2d ? PPE_FFTPTDMAFFTxyBwd : PPE_FFTPTDMAFFTxBwd));
     if (!f->specmean) PetscCall(ZeroMean(f, PETSC_FALSE, &shift));
     PetscCall(PPETransposeBackwardShifted(&f->tda, f->xbuf, shift, xa));
   }
@@ -183,6 +200,11 @@ PetscErrorCode PPEFFTPTDMAView(PPEFFTPTDMA *f, PetscViewer viewer)
     const char *yn = f->ydft ? "complex DFT of x's half spectrum" : f->cplx[1] ? "real DFT r2c/c2r, complex half spectrum" : f->kind[1].name;
     PetscCall(PetscViewerASCIIPrintf(viewer, "transforms: x %s, y %s%s\n", xn, yn, f->cplx[0] && !f->ydft ? " (on the real and imaginary parts)" : ""));
     PetscCall(PetscViewerASCIIPrintf(viewer, "transform passes: %s\n", f->plan2d ? "one 2D FFTW plan per x-y plane (the x-pencils hold whole planes)" : "x lines per x-pencil plane, then y lines per y-pencil plane"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "DCT/DST (-pc_fftptdma_dct %s): x %s, y %s", PCFFTPTDMADCTs[f->dct], f->fast[0] ? "fast (reorder + r2c/c2r + twiddle)" : "FFTW", f->fast[1] ? "fast (reorder + r2c/c2r + twiddle)" : "FFTW"));
+    PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
+    if (f->dct_s[0] > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "; timed at set-up: FFTW %.3g ms, fast %.3g ms per forward pass", 1e3 * f->dct_s[0], 1e3 * f->dct_s[1]));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
+    PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "transforms: x %s, y %s\n", f->kind[0].name, f->kind[1].name));
   PetscCall(PetscViewerASCIIPrintf(viewer, "pencil grid: py x pz = %" PetscInt_FMT " x %" PetscInt_FMT " (%s)\n", f->P[0], f->P[1], f->pauto ? "automatic: the DMDA's pz kept where z blocks have >= 2 points" : "-pc_fftptdma_pgrid"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "pencils of rank 0: x %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", y %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "%s\n", f->xbox[3], f->xbox[4], f->xbox[5], f->ybox[3], f->ybox[4], f->ybox[5], f->daaligned ? "; x-pencils are the DMDA's boxes (no redistribution)" : ""));

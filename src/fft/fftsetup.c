@@ -21,6 +21,7 @@
 #include <ppekit/private/tridiagimpl.h> /* PPETridiagSetMethodOptionName */
 
 const char *const PCFFTPTDMAZSolves[]  = {"ptdma", "transpose", "distd2", "auto", "PCFFTPTDMAZSolve", "PC_FFTPTDMA_ZSOLVE_", NULL};
+const char *const PCFFTPTDMADCTs[]     = {"auto", "fftw", "fast", "PCFFTPTDMADCT", "PC_FFTPTDMA_DCT_", NULL};
 const char *const PCFFTPTDMAPlanners[] = {"estimate", "measure", "patient", "auto", "PCFFTPTDMAPlanner", "PC_FFTPTDMA_PLANNER_", NULL};
 
 /* The DM checks of the PC, on the DM it is given. */
@@ -189,6 +190,105 @@ static PetscErrorCode ExportWisdom(PPEFFTPTDMA *f)
         directions are r2r kinds or both periodic (r2c/c2r): FFTW then picks the order and
         the buffering of the two passes itself.
 */
+/* A DCT-II/III or DST-II/III pair: the kinds the fast transforms replace (their DCT-IV path
+   loses digits along long lines, so the IV kinds stay with FFTW). */
+static PetscBool Fastable(const PPEFFT1dKind *k)
+{
+  fftw_r2r_kind ok[4] = {FFTW_REDFT10, FFTW_REDFT01, FFTW_RODFT10, FFTW_RODFT01};
+  PetscBool     f = PETSC_FALSE, b = PETSC_FALSE;
+
+  for (int i = 0; i < 4; i++) {
+    f = (PetscBool)(f || k->fwd == ok[i]);
+    b = (PetscBool)(b || k->bwd == ok[i]);
+  }
+  return (PetscBool)(f && b);
+}
+
+static PetscErrorCode DestroyFast(PPEFFTPTDMA *f)
+{
+  PetscFunctionBegin;
+  for (int d = 0; d < 2; d++)
+    for (int s = 0; s < 2; s++) PetscCall(PPEFastR2RDestroy(&f->fr[d][s]));
+  f->fast[0] = f->fast[1] = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One forward pass of the FFTW transforms (fast = FALSE) or of the fast ones where they
+   exist (fast = TRUE) on the pencil buffers, seconds; for the auto choice. */
+static PetscErrorCode TimeForward(PPEFFTPTDMA *f, PetscBool fast, PetscScalar *tmp, PetscLogDouble *t)
+{
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
+  if (fast) {
+    if (f->fr[0][0]) PetscCall(PPEFastR2RExecute(f->fr[0][0], f->xbuf, tmp));
+    else if (f->fxd[0].p[0]) PPEFFTBatchExecute(&f->fxd[0], f->xbuf, tmp);
+    else PPEFFTBatchExecute(&f->fx[0], f->xbuf, f->xbuf);
+    if (f->fr[1][0]) PetscCall(PPEFastR2RExecute(f->fr[1][0], f->ybuf, f->sbuf));
+    else PPEFFTBatchExecute(&f->fy[0], f->ybuf, f->sbuf);
+  } else { /* the plans the solves run: direct (out of place, measured) or in place */
+    if (f->fxd[0].p[0]) PPEFFTBatchExecute(&f->fxd[0], f->xbuf, tmp);
+    else PPEFFTBatchExecute(&f->fx[0], f->xbuf, f->xbuf);
+    if (!f->plan2d) PPEFFTBatchExecute(&f->fy[0], f->ybuf, f->sbuf);
+  }
+  PetscCall(PetscTime(&t1));
+  *t = t1 - t0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The fast DCT/DST (src/fft/fastdct.c) for the directions whose pair is DCT-II/III or
+   DST-II/III and that are not r2c: made for -pc_fftptdma_dct fast, or made and timed
+   against FFTW's kinds for auto (two alternating forward passes each on the pencils; the
+   faster kept). With 2D plans (py = 1) both directions must have a fast pair. x runs on the
+   x-pencil layout (the Vec's, for the direct path), y on the y-pencil lines.
+*/
+static PetscErrorCode ChooseDCT(PPEFFTPTDMA *f, unsigned flags)
+{
+  PetscBool can[2];
+  PetscInt  n0 = f->N[0], n1 = f->N[1], nyl = f->xbox[4], nzl = f->xbox[5], nxs = f->ybox[3];
+
+  PetscFunctionBegin;
+  f->dct_s[0] = f->dct_s[1] = 0;
+  can[0] = (PetscBool)(!f->cplx[0] && Fastable(&f->kind[0]));
+  can[1] = (PetscBool)(!f->cplx[1] && !f->ydft && Fastable(&f->kind[1]));
+  if (f->plan2d && !(can[0] && can[1])) can[0] = can[1] = PETSC_FALSE;
+  if (f->dct == PC_FFTPTDMA_DCT_FFTW || !(can[0] || can[1])) PetscFunctionReturn(PETSC_SUCCESS);
+  if (can[0]) {
+    PetscInt loop[1][2] = {{nyl * nzl, n0}};
+    PetscCall(PPEFastR2RCreate(f->kind[0].fwd, n0, 1, 1, loop, flags, &f->fr[0][0]));
+    PetscCall(PPEFastR2RCreate(f->kind[0].bwd, n0, 1, 1, loop, flags, &f->fr[0][1]));
+  }
+  if (can[1]) {
+    PetscInt loop[2][2] = {{nxs, 1}, {nzl, nxs * n1}};
+    PetscCall(PPEFastR2RCreate(f->kind[1].fwd, n1, nxs, 2, loop, flags, &f->fr[1][0]));
+    PetscCall(PPEFastR2RCreate(f->kind[1].bwd, n1, nxs, 2, loop, flags, &f->fr[1][1]));
+  }
+  if (f->dct == PC_FFTPTDMA_DCT_AUTO && f->planner != PC_FFTPTDMA_PLANNER_ESTIMATE) { /* estimate: nothing timed, fast kept (repeatable) */
+    PetscLogDouble t[4];
+    PetscScalar   *tmp;
+    PetscCall(PetscCalloc1(f->xbox[3] * f->xbox[4] * f->xbox[5], &tmp)); /* aligned like a Vec's array (the direct plans') */
+    PetscCall(PetscArrayzero(f->xbuf, f->xbox[3] * f->xbox[4] * f->xbox[5]));
+    PetscCall(TimeForward(f, PETSC_FALSE, tmp, &t[0]));
+    PetscCall(TimeForward(f, PETSC_TRUE, tmp, &t[1]));
+    PetscCall(TimeForward(f, PETSC_FALSE, tmp, &t[2]));
+    PetscCall(TimeForward(f, PETSC_TRUE, tmp, &t[3]));
+    PetscCall(PetscFree(tmp));
+    f->dct_s[0] = PetscMin(t[0], t[2]);
+    f->dct_s[1] = PetscMin(t[1], t[3]);
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, f->dct_s, 2, MPIU_PETSCLOGDOUBLE, MPI_MAX, f->comm)); /* every rank decides alike */
+    if (f->dct_s[1] >= f->dct_s[0]) {
+      PetscCall(DestroyFast(f));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
+  f->fast[0] = (PetscBool)(f->fr[0][0] != NULL);
+  f->fast[1] = (PetscBool)(f->fr[1][0] != NULL);
+  if (f->plan2d) f->plan2d = PETSC_FALSE; /* x and y apart, both fast */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
    Planner effort. estimate, measure and patient apply to every plan. auto measures the plans
    the solves will run (the direct x plans when the x-pencils are the DMDA's boxes, else the
@@ -288,6 +388,7 @@ static PetscErrorCode CreatePlans(PPEFFTPTDMA *f)
     f->xalign = fftw_alignment_of(tmp);
     PetscCall(PetscFree(tmp));
   }
+  PetscCall(ChooseDCT(f, pl == PC_FFTPTDMA_PLANNER_ESTIMATE ? FFTW_ESTIMATE : flags));
   if (pl == PC_FFTPTDMA_PLANNER_AUTO) fftw_set_timelimit(FFTW_NO_TIMELIMIT);
   PetscCall(ExportWisdom(f));
   PetscCall(PetscTime(&t1));
@@ -455,7 +556,7 @@ static PetscErrorCode ResetOperator(PPEFFTPTDMA *f)
 
 /* What the pencils, transposes and plans depend on: when it is unchanged at a new set-up
    (new operator values, shift or z coefficients on the same DMDA) they are kept. */
-static PetscErrorCode LayoutKey(MPI_Comm comm, DM da, const PPESeparable *sep, const PetscInt pgrid[2], PCFFTPTDMAZSolve zsolve, PCFFTPTDMAPlanner planner, PPEBackend backend, PetscBool r2c, PetscInt key[])
+static PetscErrorCode LayoutKey(MPI_Comm comm, DM da, const PPESeparable *sep, const PetscInt pgrid[2], PCFFTPTDMAZSolve zsolve, PCFFTPTDMAPlanner planner, PPEBackend backend, PetscBool r2c, PCFFTPTDMADCT dct, PetscInt key[])
 {
   PetscInt    q = 0, c[6], pd[3];
   PetscMPIInt size;
@@ -481,11 +582,12 @@ static PetscErrorCode LayoutKey(MPI_Comm comm, DM da, const PPESeparable *sep, c
   key[q++] = backend;
   key[q++] = sep->idiag != NULL;
   key[q++] = r2c;
+  key[q++] = dct;
   PetscCheck(q == PPE_FFTPTDMA_KEY, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Layout key has %" PetscInt_FMT " entries", q);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPESeparable *sep, const PetscInt pgrid[2], PCFFTPTDMAZSolve zsolve, PCFFTPTDMAPlanner planner, PetscBool r2c, const char wisdom[])
+PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPESeparable *sep, const PetscInt pgrid[2], PCFFTPTDMAZSolve zsolve, PCFFTPTDMAPlanner planner, PetscBool r2c, PCFFTPTDMADCT dct, const char wisdom[])
 {
   PetscInt        M[3], pd[3], xs, ys, zs, xm, ym, zm, whole[6], dadata[6], key[PPE_FFTPTDMA_KEY];
   PPEBackend      backend;
@@ -496,7 +598,7 @@ PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPES
   PetscCall(PetscLogEventBegin(PPE_FFTPTDMASetUp, 0, 0, 0, 0));
   PetscCall(PPEFFTPTDMACheckDM(da, "the operator"));
   PetscCall(PPEBackendGetDefault(comm, &backend)); /* -ppe_backend: the transforms, the copies and the z solve */
-  PetscCall(LayoutKey(comm, da, sep, pgrid, zsolve, planner, backend, r2c, key));
+  PetscCall(LayoutKey(comm, da, sep, pgrid, zsolve, planner, backend, r2c, dct, key));
   if (f->xbuf && f->comm == comm) {
     PetscBool same = PETSC_TRUE;
     for (int q = 0; q < PPE_FFTPTDMA_KEY; q++) same = (PetscBool)(same && key[q] == f->key[q]);
@@ -518,6 +620,7 @@ PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPES
   f->planner = planner;
   f->backend = backend;
   f->r2c     = r2c;
+  f->dct     = dct;
   PetscCall(PetscStrncpy(f->wisdomfile, wisdom ? wisdom : "", sizeof(f->wisdomfile)));
   PetscCallMPI(MPI_Comm_size(comm, &f->size));
   PetscCallMPI(MPI_Comm_rank(comm, &f->rank));
@@ -623,6 +726,7 @@ PetscErrorCode PPEFFTPTDMAReset(PPEFFTPTDMA *f)
     PPEFFTBatchDestroy(&f->fy[s]);
     PPEFFTBatchDestroy(&f->fxd[s]);
   }
+  PetscCall(DestroyFast(f));
   if (f->zbuf && f->zbuf != f->sbuf) PetscCall(PetscFree(f->zbuf));
   if (f->sbuf && f->sbuf != f->ybuf) PetscCall(PetscFree(f->sbuf));
   if (f->ybuf && f->ybuf != f->xbuf) PetscCall(PetscFree(f->ybuf));

@@ -13,6 +13,7 @@
 #include <ppekit/fftptdma.h>
 #include <ppekit/private/separableimpl.h>
 #include <ppekit/private/deviceimpl.h>
+#include <ppekit/private/fastdct.h>
 
 /* One real transform pair along a direction: forward diagonalises K (docs/conventions.md),
    backward(forward(x)) = norm * x. */
@@ -79,7 +80,7 @@ PETSC_EXTERN PetscErrorCode PPEFFTBatchCreate(PPEFFTBatch *, PPEFFTBatchType, in
 PETSC_EXTERN void           PPEFFTBatchExecute(const PPEFFTBatch *, const double *, double *);
 PETSC_EXTERN void           PPEFFTBatchDestroy(PPEFFTBatch *);
 
-#define PPE_FFTPTDMA_KEY 32 /* entries of the layout key */
+#define PPE_FFTPTDMA_KEY 33 /* entries of the layout key */
 
 /* The solver on pencils. Rank r of the communicator is (r1, r2) = (r % P1, r / P1) of the
    pencil grid P1 x P2: x-pencils {all x} x {block r1 of y} x {block r2 of z}, y-pencils
@@ -119,6 +120,10 @@ typedef struct {
   PPEFFTBatch       fxd[2];    /* x (or x and y) forward from a Vec array to xbuf and backward from xbuf to a Vec array
                                   (daaligned only; else no plans) */
   int               xalign;    /* fftw_alignment_of() of the array fxd was planned with: Vec arrays must match */
+  PCFFTPTDMADCT     dct;       /* asked for: FFTW's DCT/DST kinds, the fast ones, or the faster of both (auto) */
+  PetscBool         fast[2];   /* direction d runs the fast DCT/DST (fr[d]) instead of FFTW's kind */
+  PPEFastR2R        fr[2][2];  /* fast DCT/DST of x (on the x-pencil layout) and y, forward and backward */
+  PetscLogDouble    dct_s[2];  /* auto: forward transforms timed at set-up, FFTW's and the fast ones (0: not timed) */
   PetscLogDouble    plan_s;    /* seconds spent planning the transforms (this rank) */
   PCFFTPTDMAPlanner planned;   /* the planner effort used (auto resolved) */
   PetscInt          wisdom[2]; /* wisdom file: imported (1) or not found (0) at set-up, -1 without a file; exported (1) */
@@ -147,7 +152,7 @@ typedef struct {
   struct _n_PPEFFTDev *dev;    /* device data (src/fft/fftdevice.c), made at the first application */
 } PPEFFTPTDMA;
 
-PETSC_EXTERN PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *, MPI_Comm, DM, const PPESeparable *, const PetscInt[2], PCFFTPTDMAZSolve, PCFFTPTDMAPlanner, PetscBool, const char[]);
+PETSC_EXTERN PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *, MPI_Comm, DM, const PPESeparable *, const PetscInt[2], PCFFTPTDMAZSolve, PCFFTPTDMAPlanner, PetscBool, PCFFTPTDMADCT, const char[]);
 PETSC_EXTERN PetscErrorCode PPEFFTPTDMAApply(PPEFFTPTDMA *, const PPESeparable *, Mat, Vec, Vec);
 PETSC_EXTERN PetscErrorCode PPEFFTPTDMAReset(PPEFFTPTDMA *);
 PETSC_EXTERN PetscErrorCode PPEFFTPTDMAView(PPEFFTPTDMA *, PetscViewer);

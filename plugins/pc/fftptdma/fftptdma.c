@@ -34,6 +34,7 @@ typedef struct {
   PetscBool         approximate; /* assembled operators: accept the nearest separable operator */
   PCFFTPTDMAPlanner planner;     /* FFTW planner effort */
   PetscBool         r2c;         /* periodic directions through r2c/c2r (else halfcomplex r2r) */
+  PCFFTPTDMADCT     dct;         /* DCT/DST kinds: FFTW's, the fast ones, or the faster (auto) */
   char              wisdom[PETSC_MAX_PATH_LEN]; /* FFTW wisdom file ("" for none) */
   PPESeparable     *sep;         /* the operator's description (from the grid or inferred) */
   PPEFFTPTDMA       f;           /* pencils, transposes, plans, z lines */
@@ -140,6 +141,24 @@ static PetscErrorCode PCFFTPTDMAGetWisdomFile_FFTPTDMA(PC pc, const char *file[]
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode PCFFTPTDMASetDCT_FFTPTDMA(PC pc, PCFFTPTDMADCT d)
+{
+  PC_FFTPTDMA *ff = (PC_FFTPTDMA *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(d >= PC_FFTPTDMA_DCT_AUTO && d <= PC_FFTPTDMA_DCT_FAST, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC fftptdma: unknown DCT choice %d; use auto, fftw or fast", (int)d);
+  if (d != ff->dct) pc->setupcalled = 0;
+  ff->dct = d;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCFFTPTDMAGetDCT_FFTPTDMA(PC pc, PCFFTPTDMADCT *d)
+{
+  PetscFunctionBegin;
+  *d = ((PC_FFTPTDMA *)pc->data)->dct;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCFFTPTDMASetR2C_FFTPTDMA(PC pc, PetscBool flg)
 {
   PC_FFTPTDMA *ff = (PC_FFTPTDMA *)pc->data;
@@ -202,7 +221,7 @@ static PetscErrorCode PCSetUp_FFTPTDMA(PC pc)
     PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)dm), &nd));
     PetscCheck(cmp == MPI_IDENT || cmp == MPI_CONGRUENT, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_NOTSAMECOMM, "PC fftptdma: the operator's DMDA is on a communicator of %d ranks that is not the PC's (%d ranks); create the KSP or PC on the operator's communicator", (int)nd, (int)np);
   }
-  PetscCall(PPEFFTPTDMASetUp(&ff->f, PetscObjectComm((PetscObject)pc), dm, ff->sep, ff->pgrid, ff->zsolve, ff->planner, ff->r2c, ff->wisdom));
+  PetscCall(PPEFFTPTDMASetUp(&ff->f, PetscObjectComm((PetscObject)pc), dm, ff->sep, ff->pgrid, ff->zsolve, ff->planner, ff->r2c, ff->dct, ff->wisdom));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -253,6 +272,7 @@ static PetscErrorCode PCSetFromOptions_FFTPTDMA(PC pc, PPEOptionItems PetscOptio
   PC_FFTPTDMA      *ff = (PC_FFTPTDMA *)pc->data;
   PCFFTPTDMAZSolve  zs = ff->zsolve;
   PCFFTPTDMAPlanner pl = ff->planner;
+  PCFFTPTDMADCT     dc = ff->dct;
   PetscInt          pg[3] = {ff->pgrid[0], ff->pgrid[1], 0}, n = 3; /* a 3rd slot: PETSc drops extra values silently */
   PetscBool         flg, ap = ff->approximate, r2c = ff->r2c;
   char              wis[PETSC_MAX_PATH_LEN];
@@ -274,6 +294,8 @@ static PetscErrorCode PCSetFromOptions_FFTPTDMA(PC pc, PPEOptionItems PetscOptio
   if (flg) PetscCall(PCFFTPTDMASetWisdomFile(pc, wis));
   PetscCall(PetscOptionsBool("-pc_fftptdma_r2c", "Periodic directions through FFTW's r2c/c2r transforms (complex spectra); false: the halfcomplex R2HC/HC2R kinds", "PCFFTPTDMASetR2C", r2c, &r2c, &flg));
   if (flg) PetscCall(PCFFTPTDMASetR2C(pc, r2c));
+  PetscCall(PetscOptionsEnum("-pc_fftptdma_dct", "DCT/DST kinds of Neumann/Dirichlet directions: FFTW's, the fast ones (reorder + r2c + twiddle), or the faster timed at set-up", "PCFFTPTDMASetDCT", PCFFTPTDMADCTs, (PetscEnum)dc, (PetscEnum *)&dc, &flg));
+  if (flg) PetscCall(PCFFTPTDMASetDCT(pc, dc));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -315,7 +337,7 @@ static PetscErrorCode PCReset_FFTPTDMA(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const char *const PCFFTPTDMAComposed[] = {"PCFFTPTDMASetZSolve_C", "PCFFTPTDMAGetZSolve_C", "PCFFTPTDMASetPencilGrid_C", "PCFFTPTDMAGetPencilGrid_C", "PCFFTPTDMASetApproximate_C", "PCFFTPTDMAGetApproximate_C", "PCFFTPTDMASetPlanner_C", "PCFFTPTDMAGetPlanner_C", "PCFFTPTDMASetWisdomFile_C", "PCFFTPTDMAGetWisdomFile_C", "PCFFTPTDMASetR2C_C", "PCFFTPTDMAGetR2C_C", "PCFFTPTDMAGetCommCounts_C"};
+static const char *const PCFFTPTDMAComposed[] = {"PCFFTPTDMASetZSolve_C", "PCFFTPTDMAGetZSolve_C", "PCFFTPTDMASetPencilGrid_C", "PCFFTPTDMAGetPencilGrid_C", "PCFFTPTDMASetApproximate_C", "PCFFTPTDMAGetApproximate_C", "PCFFTPTDMASetPlanner_C", "PCFFTPTDMAGetPlanner_C", "PCFFTPTDMASetWisdomFile_C", "PCFFTPTDMAGetWisdomFile_C", "PCFFTPTDMASetR2C_C", "PCFFTPTDMAGetR2C_C", "PCFFTPTDMASetDCT_C", "PCFFTPTDMAGetDCT_C", "PCFFTPTDMAGetCommCounts_C"};
 
 static PetscErrorCode PCDestroy_FFTPTDMA(PC pc)
 {
@@ -337,7 +359,8 @@ static PetscErrorCode PCDestroy_FFTPTDMA(PC pc)
 .  -pc_fftptdma_approximate <bool> - assembled operators: the nearest separable operator when the matrix is not separable
 .  -pc_fftptdma_planner <estimate|measure|patient|auto> - FFTW planner effort (default auto: measure up to 2^17 points per x-y plane, estimate above)
 .  -pc_fftptdma_wisdom <file> - FFTW wisdom file, imported before planning and written after
--  -pc_fftptdma_r2c <bool> - periodic directions through r2c/c2r (default true; false: R2HC/HC2R)
+.  -pc_fftptdma_r2c <bool> - periodic directions through r2c/c2r (default true; false: R2HC/HC2R)
+-  -pc_fftptdma_dct <auto|fftw|fast> - DCT/DST kinds: the faster of FFTW's and the fast ones, timed at set-up (default auto)
 
    Level: intermediate
 
@@ -357,7 +380,7 @@ static PetscErrorCode PCDestroy_FFTPTDMA(PC pc)
    References:
    ../shared/papers/000 sec. 2.2 and Appendix A; ../shared/papers/003; docs/types/fftptdma.md
 
-.seealso: PCFFTPTDMASetZSolve(), PCFFTPTDMASetPencilGrid(), PCFFTPTDMASetApproximate(), PCFFTPTDMASetPlanner(), PCFFTPTDMASetWisdomFile(), PCFFTPTDMASetR2C(), PCFFTPTDMAGetCommCounts()
+.seealso: PCFFTPTDMASetZSolve(), PCFFTPTDMASetPencilGrid(), PCFFTPTDMASetApproximate(), PCFFTPTDMASetPlanner(), PCFFTPTDMASetWisdomFile(), PCFFTPTDMASetR2C(), PCFFTPTDMASetDCT(), PCFFTPTDMAGetCommCounts()
 M*/
 PETSC_EXTERN PetscErrorCode PCCreate_FFTPTDMA(PC pc)
 {
@@ -369,6 +392,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_FFTPTDMA(PC pc)
   ff->zsolve  = PC_FFTPTDMA_ZSOLVE_AUTO;
   ff->planner = PC_FFTPTDMA_PLANNER_AUTO;
   ff->r2c     = PETSC_TRUE;
+  ff->dct     = PC_FFTPTDMA_DCT_AUTO;
 
   pc->ops->setup          = PCSetUp_FFTPTDMA;
   pc->ops->apply          = PCApply_FFTPTDMA;
@@ -388,6 +412,8 @@ PETSC_EXTERN PetscErrorCode PCCreate_FFTPTDMA(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMAGetPlanner_C", PCFFTPTDMAGetPlanner_FFTPTDMA));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMASetWisdomFile_C", PCFFTPTDMASetWisdomFile_FFTPTDMA));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMAGetWisdomFile_C", PCFFTPTDMAGetWisdomFile_FFTPTDMA));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMASetDCT_C", PCFFTPTDMASetDCT_FFTPTDMA));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMAGetDCT_C", PCFFTPTDMAGetDCT_FFTPTDMA));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMASetR2C_C", PCFFTPTDMASetR2C_FFTPTDMA));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMAGetR2C_C", PCFFTPTDMAGetR2C_FFTPTDMA));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMAGetCommCounts_C", PCFFTPTDMAGetCommCounts_FFTPTDMA));

@@ -245,6 +245,57 @@ PetscErrorCode PCFFTPTDMAGetWisdomFile(PC pc, const char *file[])
 }
 
 /*@
+   PCFFTPTDMASetDCT - how PCFFTPTDMA computes the DCT/DST kinds of Neumann and Dirichlet directions
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the preconditioner
+-  d - PC_FFTPTDMA_DCT_AUTO (default), PC_FFTPTDMA_DCT_FFTW or PC_FFTPTDMA_DCT_FAST
+
+   Options Database Key:
+.  -pc_fftptdma_dct <auto|fftw|fast> - the choice
+
+   Notes:
+   The fast kinds compute FFTW's DCT-II/III and DST-II/III (REDFT10/01, RODFT10/01) by the
+   even/odd reordering, one real-to-complex FFT and a twiddle pass of J. Makhoul, "A fast cosine
+   transform in one and two dimensions" (1980), with the reordering and twiddles fused into
+   vectorised copies; FFTW's r2r kinds have no SIMD codelets. auto times one forward pass of
+   each, twice, alternating, on the pencils at set-up and keeps the faster; -ksp_view shows
+   the times and the choice. Other kinds (DCT-I, DST-I, the IV kinds) always use FFTW. With
+   2D plans (py = 1) both directions must have a fast kind.
+
+   Level: advanced
+
+.seealso: PCFFTPTDMA, PCFFTPTDMASetR2C()
+@*/
+PetscErrorCode PCFFTPTDMASetDCT(PC pc, PCFFTPTDMADCT d)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, d, 2);
+  PetscTryMethod(pc, "PCFFTPTDMASetDCT_C", (PC, PCFFTPTDMADCT), (pc, d));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCFFTPTDMAGetDCT - how PCFFTPTDMA computes the DCT/DST kinds
+
+   Not Collective
+
+   Level: advanced
+
+.seealso: PCFFTPTDMA, PCFFTPTDMASetDCT()
+@*/
+PetscErrorCode PCFFTPTDMAGetDCT(PC pc, PCFFTPTDMADCT *d)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCFFTPTDMAGetDCT_C", (PC, PCFFTPTDMADCT *), (pc, d));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
    PCFFTPTDMASetR2C - whether PCFFTPTDMA transforms periodic directions with FFTW's r2c/c2r
 
    Logically Collective

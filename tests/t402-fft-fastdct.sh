@@ -1,0 +1,6 @@
+#!/bin/sh
+# Fast DCT/DST (src/fft/fastdct.c): every supported r2r kind against FFTW's own r2r plans,
+# n = 1..97, contiguous, strided and general-stride lines, in and out of place (1 rank).
+. "$srcdir/tests/lib.sh"
+ppe_run_tap 1 t402-fft-fastdct "$bindir/tests/t402-fft-fastdct"
+tap_done
