@@ -117,7 +117,7 @@ int main(int argc, char **argv)
         PetscInt nworst = 0;
 
         for (PetscInt n = 1; n <= NMAX; n++) {
-          double rel;
+          double rel = 1.0; /* not ok unless the comparison runs */
 
           Layouts(n, lay);
           PetscCall(Compare(kinds[k], n, &lay[l], (PetscBool)ip, FFTW_ESTIMATE, work, &rel));
@@ -136,7 +136,7 @@ int main(int argc, char **argv)
     const PetscInt loop[1][2] = {
       {3, 60}
     };
-    double rel;
+    double rel = 1.0; /* not ok unless the comparison runs */
 
     fftw_forget_wisdom();
     PetscCall(PPEFastR2RCreate(FFTW_REDFT10, 60, 1, 1, loop, FFTW_MEASURE | FFTW_WISDOM_ONLY, &f));
