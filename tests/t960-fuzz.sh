@@ -21,6 +21,8 @@ PPE_TEST_TIMEOUT=${PPE_TEST_TIMEOUT_FUZZ:-120} python3 "$srcdir/tests/fuzz/ppe-f
   --seed "$seed" --cases "$cases" --jobs 2 --timeout "${PPE_TEST_TIMEOUT_FUZZ:-120}" \
   --builddir "$abs_top_builddir" --srcdir "$srcdir" --max-np "$PPE_TEST_MAX_NP"
 rc=$?
+# the wisdom files of -pc_fftptdma_wisdom cases
+rm -f "${TMPDIR:-/tmp}"/ppe-fuzz-wisdom-*
 # every launch had its own ledger, checked by the fuzzer (failure kind memcheck); this
 # script launches nothing itself
 rm -f "$ppe_ledger"

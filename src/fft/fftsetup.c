@@ -310,10 +310,14 @@ static PetscErrorCode CreatePlans(PPEFFTPTDMA *f)
 
   PetscFunctionBegin;
   f->planned = pl;
-  if (f->backend != PPE_BACKEND_HOST) PetscFunctionReturn(PETSC_SUCCESS); /* the device makes its own (fftdevice.c) */
   PetscCall(PetscLogEventBegin(PPE_FFTPTDMAPlan, 0, 0, 0, 0));
   PetscCall(PetscTime(&t0));
   PetscCall(ImportWisdom(f));
+  if (f->backend != PPE_BACKEND_HOST) { /* the device makes its own plans (fftdevice.c); the file is still read and written */
+    PetscCall(ExportWisdom(f));
+    PetscCall(PetscLogEventEnd(PPE_FFTPTDMAPlan, 0, 0, 0, 0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   fflags = flags;
   if (pl == PC_FFTPTDMA_PLANNER_AUTO) {
     PetscInt nplans = (f->P[0] == 1 && (f->cplx[0] ? f->ydft : !f->cplx[1])) ? 2 : 4; /* measured plans: 2D, or x and y */
