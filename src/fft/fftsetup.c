@@ -213,25 +213,21 @@ static PetscErrorCode DestroyFast(PPEFFTPTDMA *f)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* One forward pass of the FFTW transforms (fast = FALSE) or of the fast ones where they
-   exist (fast = TRUE) on the pencil buffers, seconds; for the auto choice. */
-static PetscErrorCode TimeForward(PPEFFTPTDMA *f, PetscBool fast, PetscScalar *tmp, PetscLogDouble *t)
+/* One forward pass, on the first kp planes, of the FFTW transforms (fast = FALSE) or of the
+   fast ones where they exist (fast = TRUE; fr: fast objects made for kp planes), seconds;
+   for the auto choice. */
+static PetscErrorCode TimeForward(PPEFFTPTDMA *f, PetscBool fast, PPEFastR2R fr[2], PetscInt kp, PetscScalar *tmp, PetscLogDouble *t)
 {
   PetscLogDouble t0, t1;
+  PPEFFTBatch    bx = f->fxd[0].p[0] ? f->fxd[0] : f->fx[0], by = f->fy[0]; /* the plans the solves run, on kp planes */
 
   PetscFunctionBegin;
+  bx.nplanes = by.nplanes = kp;
   PetscCall(PetscTime(&t0));
-  if (fast) {
-    if (f->fr[0][0]) PetscCall(PPEFastR2RExecute(f->fr[0][0], f->xbuf, tmp));
-    else if (f->fxd[0].p[0]) PPEFFTBatchExecute(&f->fxd[0], f->xbuf, tmp);
-    else PPEFFTBatchExecute(&f->fx[0], f->xbuf, f->xbuf);
-    if (f->fr[1][0]) PetscCall(PPEFastR2RExecute(f->fr[1][0], f->ybuf, f->sbuf));
-    else PPEFFTBatchExecute(&f->fy[0], f->ybuf, f->sbuf);
-  } else { /* the plans the solves run: direct (out of place, measured) or in place */
-    if (f->fxd[0].p[0]) PPEFFTBatchExecute(&f->fxd[0], f->xbuf, tmp);
-    else PPEFFTBatchExecute(&f->fx[0], f->xbuf, f->xbuf);
-    if (!f->plan2d) PPEFFTBatchExecute(&f->fy[0], f->ybuf, f->sbuf);
-  }
+  if (fast && fr[0]) PetscCall(PPEFastR2RExecute(fr[0], f->xbuf, tmp));
+  else PPEFFTBatchExecute(&bx, f->xbuf, f->fxd[0].p[0] ? tmp : f->xbuf);
+  if (fast && fr[1]) PetscCall(PPEFastR2RExecute(fr[1], f->ybuf, f->sbuf));
+  else if (!f->plan2d) PPEFFTBatchExecute(&by, f->ybuf, f->sbuf);
   PetscCall(PetscTime(&t1));
   *t = t1 - t0;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -255,6 +251,9 @@ static PetscErrorCode ChooseDCT(PPEFFTPTDMA *f, unsigned flags)
   can[1] = (PetscBool)(!f->cplx[1] && !f->ydft && Fastable(&f->kind[1]));
   if (f->plan2d && !(can[0] && can[1])) can[0] = can[1] = PETSC_FALSE;
   if (f->dct == PC_FFTPTDMA_DCT_FFTW || !(can[0] || can[1])) PetscFunctionReturn(PETSC_SUCCESS);
+  /* auto effort: the fast kinds' r2c/c2r plans are of one cache block each; a sixteenth of
+     the transforms' planning budget per plan is enough */
+  if (f->planner == PC_FFTPTDMA_PLANNER_AUTO) fftw_set_timelimit(PPE_FFT_AUTO_BUDGET * (double)(f->xbox[3] * f->xbox[4] * f->xbox[5]) / 16.0);
   if (can[0]) {
     PetscInt loop[1][2] = {{nyl * nzl, n0}};
     PetscCall(PPEFastR2RCreate(f->kind[0].fwd, n0, 1, 1, loop, flags, &f->fr[0][0]));
@@ -266,17 +265,33 @@ static PetscErrorCode ChooseDCT(PPEFFTPTDMA *f, unsigned flags)
     PetscCall(PPEFastR2RCreate(f->kind[1].bwd, n1, nxs, 2, loop, flags, &f->fr[1][1]));
   }
   if (f->dct == PC_FFTPTDMA_DCT_AUTO && f->planner != PC_FFTPTDMA_PLANNER_ESTIMATE) { /* estimate: nothing timed, fast kept (repeatable) */
-    PetscLogDouble t[4];
+    /* timed on kp of the nzl planes (at least 4, an eighth of a large pencil; the fast
+       objects of kp planes reuse the plans just made), three alternating passes each, the
+       best kept, scaled to the pencil */
+    PetscInt       kp = PetscMin(nzl, PetscMax(4, nzl / 8));
+    PetscLogDouble t, best[2] = {PETSC_MAX_REAL, PETSC_MAX_REAL};
+    PPEFastR2R     fr[2] = {NULL, NULL};
     PetscScalar   *tmp;
+
+    if (can[0]) {
+      PetscInt loop[1][2] = {{nyl * kp, n0}};
+      PetscCall(PPEFastR2RCreate(f->kind[0].fwd, n0, 1, 1, loop, flags, &fr[0]));
+    }
+    if (can[1]) {
+      PetscInt loop[2][2] = {{nxs, 1}, {kp, nxs * n1}};
+      PetscCall(PPEFastR2RCreate(f->kind[1].fwd, n1, nxs, 2, loop, flags, &fr[1]));
+    }
     PetscCall(PetscCalloc1(f->xbox[3] * f->xbox[4] * f->xbox[5], &tmp)); /* aligned like a Vec's array (the direct plans') */
     PetscCall(PetscArrayzero(f->xbuf, f->xbox[3] * f->xbox[4] * f->xbox[5]));
-    PetscCall(TimeForward(f, PETSC_FALSE, tmp, &t[0]));
-    PetscCall(TimeForward(f, PETSC_TRUE, tmp, &t[1]));
-    PetscCall(TimeForward(f, PETSC_FALSE, tmp, &t[2]));
-    PetscCall(TimeForward(f, PETSC_TRUE, tmp, &t[3]));
+    for (int r = 0; r < 3; r++)
+      for (int v = 0; v < 2; v++) {
+        PetscCall(TimeForward(f, (PetscBool)v, fr, kp, tmp, &t));
+        best[v] = PetscMin(best[v], t);
+      }
     PetscCall(PetscFree(tmp));
-    f->dct_s[0] = PetscMin(t[0], t[2]);
-    f->dct_s[1] = PetscMin(t[1], t[3]);
+    for (int d = 0; d < 2; d++) PetscCall(PPEFastR2RDestroy(&fr[d]));
+    f->dct_s[0] = best[0] * nzl / kp;
+    f->dct_s[1] = best[1] * nzl / kp;
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, f->dct_s, 2, MPIU_PETSCLOGDOUBLE, MPI_MAX, f->comm)); /* every rank decides alike */
     if (f->dct_s[1] >= f->dct_s[0]) {
       PetscCall(DestroyFast(f));
