@@ -269,7 +269,7 @@ static PetscErrorCode ChooseDCT(PPEFFTPTDMA *f, unsigned flags)
        objects of kp planes reuse the plans just made), three alternating passes each, the
        best kept, scaled to the pencil */
     PetscInt       kp = PetscMin(nzl, PetscMax(4, nzl / 8));
-    PetscLogDouble t, best[2] = {PETSC_MAX_REAL, PETSC_MAX_REAL};
+    PetscLogDouble t = 0, best[2] = {PETSC_MAX_REAL, PETSC_MAX_REAL};
     PPEFastR2R     fr[2] = {NULL, NULL};
     PetscScalar   *tmp;
 
