@@ -3,7 +3,7 @@
 # ranks (json: residual, bytes sent include the transposes), CG in one iteration,
 # -ksp_view facts, -help options, -log_view events (2D plans on whole planes, x and y passes
 # on split planes), the copy-free path on DMDA boxes that are x-pencils, FFTW wisdom written by
-# one run and imported by the next, a file that is not wisdom refused.
+# one run and imported by the next, a file that is not wisdom or cannot be written refused.
 . "$srcdir/tests/lib.sh"
 solve="$bindir/src/tools/ppe-solve"
 opts="-ppe_problem channel -ppe_grid_n 32,24,32 -pc_type fftptdma -pc_fftptdma_planner estimate -ppe_json"
@@ -61,6 +61,11 @@ echo "not wisdom" > "$w"
 out=$(ppe_mpiexec 1 "$solve" $wopts 2>&1)
 echo "$out" | grep -q "is not an FFTW wisdom file"
 tap_check $? "[np=1] a wisdom file that is not FFTW wisdom is refused with a message"
+# a file that cannot be written: every rank stops with the message (rank 0 writes the file)
+wopts_bad=$(echo "$wopts" | sed "s|-pc_fftptdma_wisdom [^ ]*|-pc_fftptdma_wisdom /nonexistent-ppe-dir/wisdom|")
+out=$(ppe_mpiexec 2 "$solve" $wopts_bad 2>&1)
+echo "$out" | grep -q "cannot write the FFTW wisdom file /nonexistent-ppe-dir/wisdom"
+tap_check $? "[np=2] a wisdom file that cannot be written stops every rank with a message"
 rm -f "$w"
 # DMDA split along z only (1 x 1 x 2) with pencil grid 1 x 2: the x-pencils are the DMDA's
 # boxes, so the x transforms run on b's and x's arrays (no redistribution event), the

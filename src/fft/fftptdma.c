@@ -17,22 +17,40 @@
 */
 #include <ppekit/private/fftptdmaimpl.h>
 
-static PetscErrorCode Execute(const PPEFFTBatch *b, const PetscScalar *in, PetscScalar *out, PetscLogEvent ev)
+/* The x (or, with 2D plans, x and y) transform s (0 forward, 1 backward) from in to out: the
+   fast DCT/DST when chosen, else the direct plan (Vec array <-> xbuf) or the in-place one. */
+static PetscErrorCode TransformX(PPEFFTPTDMA *f, int s, PetscBool direct, const PetscScalar *in, PetscScalar *out)
 {
+  PetscLogEvent ev = f->plan2d ? (s ? PPE_FFTPTDMAFFTxyBwd : PPE_FFTPTDMAFFTxyFwd) : (s ? PPE_FFTPTDMAFFTxBwd : PPE_FFTPTDMAFFTxFwd);
+
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(ev, 0, 0, 0, 0));
-  PPEFFTBatchExecute(b, in, out);
+  if (f->fast[0]) PetscCall(PPEFastR2RExecute(f->fr[0][s], in, out));
+  else PPEFFTBatchExecute(direct ? &f->fxd[s] : &f->fx[s], in, out);
   PetscCall(PetscLogEventEnd(ev, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode ExecuteFast(PPEFastR2R r, const PetscScalar *in, PetscScalar *out, PetscLogEvent ev)
+/* The y transform s between the y-pencil and the spectral pencil (none with 2D plans). */
+static PetscErrorCode TransformY(PPEFFTPTDMA *f, int s)
 {
+  PetscLogEvent ev  = s ? PPE_FFTPTDMAFFTyBwd : PPE_FFTPTDMAFFTyFwd;
+  PetscScalar  *in  = s ? f->sbuf : f->ybuf, *out = s ? f->ybuf : f->sbuf;
+
   PetscFunctionBegin;
+  if (f->plan2d) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscLogEventBegin(ev, 0, 0, 0, 0));
-  PetscCall(PPEFastR2RExecute(r, in, out));
+  if (f->fast[1]) PetscCall(PPEFastR2RExecute(f->fr[1][s], in, out));
+  else PPEFFTBatchExecute(&f->fy[s], in, out);
   PetscCall(PetscLogEventEnd(ev, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether the direct x transforms can run on a Vec array: planned (the x-pencils are the
+   DMDA's boxes) and of the planned alignment, unless the fast passes run (they copy). */
+static PetscBool DirectOK(PPEFFTPTDMA *f, int s, const PetscScalar *a)
+{
+  return (PetscBool)(f->fxd[s].p[0] && (f->fast[0] || fftw_alignment_of((double *)a) == f->xalign));
 }
 
 /* Right-hand side -> x-pencils, transformed along x: straight from b's array when the
@@ -40,15 +58,11 @@ static PetscErrorCode ExecuteFast(PPEFastR2R r, const PetscScalar *in, PetscScal
 static PetscErrorCode ForwardX(PPEFFTPTDMA *f, Vec rhs)
 {
   const PetscScalar *ra;
-  PetscLogEvent      ev = f->plan2d ? PPE_FFTPTDMAFFTxyFwd : PPE_FFTPTDMAFFTxFwd;
 
   PetscFunctionBegin;
   PetscCall(VecGetArrayRead(rhs, &ra));
-  if (f->fast[0] && f->fxd[0].p[0] && !f->rinv) { /* any alignment: the fast passes copy */
-    PetscCall(ExecuteFast(f->fr[0][0], ra, f->xbuf, ev));
-    f->direct[0]++;
-  } else if (f->fxd[0].p[0] && !f->rinv && fftw_alignment_of((double *)ra) == f->xalign) {
-    PetscCall(Execute(&f->fxd[0], ra, f->xbuf, ev));
+  if (!f->rinv && DirectOK(f, 0, ra)) {
+    PetscCall(TransformX(f, 0, PETSC_TRUE, ra, f->xbuf));
     f->direct[0]++;
   } else {
     if (f->rinv) {
@@ -57,8 +71,7 @@ static PetscErrorCode ForwardX(PPEFFTPTDMA *f, Vec rhs)
       PetscCall(PPETransposeForwardScaled(&f->tda, ra, sa, f->xbuf)); /* (sigma + Lx + Ly + Lz) u = rhs / rowscale */
       PetscCall(VecRestoreArrayRead(f->rinv, &sa));
     } else PetscCall(PPETransposeForward(&f->tda, ra, f->xbuf));
-    if (f->fast[0]) PetscCall(ExecuteFast(f->fr[0][0], f->xbuf, f->xbuf, ev));
-    else PetscCall(Execute(&f->fx[0], f->xbuf, f->xbuf, ev));
+    PetscCall(TransformX(f, 0, PETSC_FALSE, f->xbuf, f->xbuf));
   }
   PetscCall(VecRestoreArrayRead(rhs, &ra));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -128,8 +141,7 @@ PetscErrorCode PPEFFTPTDMAApply(PPEFFTPTDMA *f, const PPESeparable *sep, Mat A, 
   }
   PetscCall(ForwardX(f, rhs));
   if (f->P[0] > 1) PetscCall(PPETransposeForward(&f->txy, f->xbuf, f->ybuf));
-  if (f->fast[1]) PetscCall(ExecuteFast(f->fr[1][0], f->ybuf, f->sbuf, PPE_FFTPTDMAFFTyFwd));
-  else if (!f->plan2d) PetscCall(Execute(&f->fy[0], f->ybuf, f->sbuf, PPE_FFTPTDMAFFTyFwd));
+  PetscCall(TransformY(f, 0));
   if (f->specproj) PetscCall(ZeroMean(f, PETSC_TRUE, &shift)); /* b's mean: A^+ b, zero mean, for any b */
   PetscCall(PetscLogEventBegin(PPE_FFTPTDMAZSolve, 0, 0, 0, 0));
   if (f->zbuf != f->sbuf) {
@@ -139,20 +151,17 @@ PetscErrorCode PPEFFTPTDMAApply(PPEFFTPTDMA *f, const PPESeparable *sep, Mat A, 
   } else PetscCall(PPETridiagSolve(f->td, f->sbuf));
   PetscCall(PetscLogEventEnd(PPE_FFTPTDMAZSolve, 0, 0, 0, 0));
   if (f->specmean) PetscCall(ZeroMean(f, PETSC_TRUE, &shift));
-  if (f->fast[1]) PetscCall(ExecuteFast(f->fr[1][1], f->sbuf, f->ybuf, PPE_FFTPTDMAFFTyBwd));
-  else if (!f->plan2d) PetscCall(Execute(&f->fy[1], f->sbuf, f->ybuf, PPE_FFTPTDMAFFTyBwd));
+  PetscCall(TransformY(f, 1));
   if (f->P[0] > 1) PetscCall(PPETransposeBackward(&f->txy, f->ybuf, f->xbuf));
   /* x backward straight into x's array when it is the x-pencil (no box, mean already removed) */
   if (f->box) PetscCall(VecCopy(f->xout, x)); /* outside the box; the box is overwritten below */
   PetscCall(VecGetArray(x, &xa));
-  xdirect = (PetscBool)(f->fxd[1].p[0] && (!f->singular || f->specmean) && (f->fast[0] || fftw_alignment_of(xa) == f->xalign));
+  xdirect = (PetscBool)((!f->singular || f->specmean) && DirectOK(f, 1, xa));
   if (xdirect) {
-    if (f->fast[0]) PetscCall(ExecuteFast(f->fr[0][1], f->xbuf, xa, PPE_FFTPTDMAFFTxBwd));
-    else PetscCall(Execute(&f->fxd[1], f->xbuf, xa, f->plan2d ? PPE_FFTPTDMAFFTxyBwd : PPE_FFTPTDMAFFTxBwd));
+    PetscCall(TransformX(f, 1, PETSC_TRUE, f->xbuf, xa));
     f->direct[1]++;
   } else {
-    if (f->fast[0]) PetscCall(ExecuteFast(f->fr[0][1], f->xbuf, f->xbuf, PPE_FFTPTDMAFFTxBwd));
-    else PetscCall(Execute(&f->fx[1], f->xbuf, f->xbuf, f->plan2d ? PPE_FFTPTDMAFFTxyBwd : PPE_FFTPTDMAFFTxBwd));
+    PetscCall(TransformX(f, 1, PETSC_FALSE, f->xbuf, f->xbuf));
     if (!f->specmean) PetscCall(ZeroMean(f, PETSC_FALSE, &shift));
     PetscCall(PPETransposeBackwardShifted(&f->tda, f->xbuf, shift, xa));
   }

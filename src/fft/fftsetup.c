@@ -121,19 +121,22 @@ static PetscErrorCode ImportWisdom(PPEFFTPTDMA *f)
   PetscFunctionBegin;
   f->wisdom[0] = f->wisdom[1] = -1;
   if (!f->wisdomfile[0]) PetscFunctionReturn(PETSC_SUCCESS);
-  if (f->rank == 0) {
+  if (f->rank == 0) { /* len: -1 no file, -2 unreadable (raised on every rank below) */
     FILE *fp = fopen(f->wisdomfile, "r");
+    long  n  = -1;
+
     if (fp) {
-      long n;
-      PetscCheck(fseek(fp, 0, SEEK_END) == 0 && (n = ftell(fp)) >= 0 && fseek(fp, 0, SEEK_SET) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "PC fftptdma: cannot read the FFTW wisdom file %s", f->wisdomfile);
-      len = (PetscInt)n;
-      PetscCall(PetscMalloc1(len + 1, &text));
-      PetscCheck((long)fread(text, 1, (size_t)len, fp) == n, PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "PC fftptdma: cannot read the FFTW wisdom file %s", f->wisdomfile);
-      text[len] = 0;
+      if (fseek(fp, 0, SEEK_END) == 0 && (n = ftell(fp)) >= 0 && fseek(fp, 0, SEEK_SET) == 0) {
+        PetscCall(PetscMalloc1(n + 1, &text));
+        if ((long)fread(text, 1, (size_t)n, fp) != n) n = -2;
+        else text[n] = 0;
+      } else n = -2;
       (void)fclose(fp);
     }
+    len = (PetscInt)n;
   }
   PetscCallMPI(MPI_Bcast(&len, 1, MPIU_INT, 0, f->comm));
+  PetscCheck(len != -2, f->comm, PETSC_ERR_FILE_READ, "PC fftptdma: cannot read the FFTW wisdom file %s", f->wisdomfile);
   f->wisdom[0] = 0;
   if (len < 0) PetscFunctionReturn(PETSC_SUCCESS);
   if (f->rank) PetscCall(PetscMalloc1(len + 1, &text));
@@ -150,6 +153,7 @@ static PetscErrorCode ExportWisdom(PPEFFTPTDMA *f)
 {
   char        *mine, *all = NULL;
   PetscMPIInt  n, *cnt = NULL, *dsp = NULL;
+  PetscBool    ok = PETSC_FALSE;
 
   PetscFunctionBegin;
   if (!f->wisdomfile[0]) PetscFunctionReturn(PETSC_SUCCESS);
@@ -169,27 +173,19 @@ static PetscErrorCode ExportWisdom(PPEFFTPTDMA *f)
     FILE *fp;
     for (PetscMPIInt r = 1; r < f->size; r++) (void)fftw_import_wisdom_from_string(all + dsp[r]);
     fp = fopen(f->wisdomfile, "w");
-    PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "PC fftptdma: cannot write the FFTW wisdom file %s", f->wisdomfile);
-    fftw_export_wisdom_to_file(fp);
-    PetscCheck(fclose(fp) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "PC fftptdma: cannot write the FFTW wisdom file %s", f->wisdomfile);
+    if (fp) {
+      fftw_export_wisdom_to_file(fp);
+      ok = (PetscBool)(fclose(fp) == 0);
+    }
     PetscCall(PetscFree(all));
     PetscCall(PetscFree2(cnt, dsp));
   }
+  PetscCallMPI(MPI_Bcast(&ok, 1, PPE_MPI_BOOL, 0, f->comm)); /* an error on every rank, not on rank 0 alone */
+  PetscCheck(ok, f->comm, PETSC_ERR_FILE_WRITE, "PC fftptdma: cannot write the FFTW wisdom file %s", f->wisdomfile);
   f->wisdom[1] = 1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-   The transforms on the host, each a batch of one-plane plans (PPEFFTBatch):
-     x: r2r kind on the nyl contiguous lines of an x-pencil plane, or r2c in place on lines
-        padded to Ns[0] = 2 (nx/2 + 1) doubles (cplx[0]);
-     y: r2r kind on the stride-nxs lines of a y-pencil plane (on the real and imaginary parts
-        alike after an x r2c), a complex DFT of the half spectrum (ydft), or r2c from the real
-        y-pencil to the spectral pencil (cplx[1]);
-     x and y in one 2D plan per plane when the x-pencils hold whole planes (py = 1) and both
-        directions are r2r kinds or both periodic (r2c/c2r): FFTW then picks the order and
-        the buffering of the two passes itself.
-*/
 /* A DCT-II/III or DST-II/III pair: the kinds the fast transforms replace (their DCT-IV path
    loses digits along long lines, so the IV kinds stay with FFTW). */
 static PetscBool Fastable(const PPEFFT1dKind *k)
@@ -236,14 +232,13 @@ static PetscErrorCode TimeForward(PPEFFTPTDMA *f, PetscBool fast, PPEFastR2R fr[
 /*
    The fast DCT/DST (src/fft/fastdct.c) for the directions whose pair is DCT-II/III or
    DST-II/III and that are not r2c: made for -pc_fftptdma_dct fast, or made and timed
-   against FFTW's kinds for auto (two alternating forward passes each on the pencils; the
-   faster kept). With 2D plans (py = 1) both directions must have a fast pair. x runs on the
+   against FFTW's kinds for auto (below; the faster kept). With 2D plans (py = 1) both directions must have a fast pair. x runs on the
    x-pencil layout (the Vec's, for the direct path), y on the y-pencil lines.
 */
 static PetscErrorCode ChooseDCT(PPEFFTPTDMA *f, unsigned flags)
 {
   PetscBool can[2];
-  PetscInt  n0 = f->N[0], n1 = f->N[1], nyl = f->xbox[4], nzl = f->xbox[5], nxs = f->ybox[3];
+  PetscInt  n0 = f->N[0], n1 = f->N[1], nyl = f->xbox[4], nzl = f->xbox[5], nxs = f->ybox[3], nloc = f->xbox[3] * nyl * nzl;
 
   PetscFunctionBegin;
   f->dct_s[0] = f->dct_s[1] = 0;
@@ -253,7 +248,7 @@ static PetscErrorCode ChooseDCT(PPEFFTPTDMA *f, unsigned flags)
   if (f->dct == PC_FFTPTDMA_DCT_FFTW || !(can[0] || can[1])) PetscFunctionReturn(PETSC_SUCCESS);
   /* auto effort: the fast kinds' r2c/c2r plans are of one cache block each; a sixteenth of
      the transforms' planning budget per plan is enough */
-  if (f->planner == PC_FFTPTDMA_PLANNER_AUTO) fftw_set_timelimit(PPE_FFT_AUTO_BUDGET * (double)(f->xbox[3] * f->xbox[4] * f->xbox[5]) / 16.0);
+  if (f->planner == PC_FFTPTDMA_PLANNER_AUTO) fftw_set_timelimit(PPE_FFT_AUTO_BUDGET * (double)nloc / 16.0);
   if (can[0]) {
     PetscInt loop[1][2] = {{nyl * nzl, n0}};
     PetscCall(PPEFastR2RCreate(f->kind[0].fwd, n0, 1, 1, loop, flags, &f->fr[0][0]));
@@ -281,8 +276,8 @@ static PetscErrorCode ChooseDCT(PPEFFTPTDMA *f, unsigned flags)
       PetscInt loop[2][2] = {{nxs, 1}, {kp, nxs * n1}};
       PetscCall(PPEFastR2RCreate(f->kind[1].fwd, n1, nxs, 2, loop, flags, &fr[1]));
     }
-    PetscCall(PetscCalloc1(f->xbox[3] * f->xbox[4] * f->xbox[5], &tmp)); /* aligned like a Vec's array (the direct plans') */
-    PetscCall(PetscArrayzero(f->xbuf, f->xbox[3] * f->xbox[4] * f->xbox[5]));
+    PetscCall(PetscCalloc1(nloc, &tmp)); /* aligned like a Vec's array (the direct plans') */
+    PetscCall(PetscArrayzero(f->xbuf, nloc));
     for (int r = 0; r < 3; r++)
       for (int v = 0; v < 2; v++) {
         PetscCall(TimeForward(f, (PetscBool)v, fr, kp, tmp, &t));
@@ -300,11 +295,20 @@ static PetscErrorCode ChooseDCT(PPEFFTPTDMA *f, unsigned flags)
   }
   f->fast[0] = (PetscBool)(f->fr[0][0] != NULL);
   f->fast[1] = (PetscBool)(f->fr[1][0] != NULL);
-  if (f->plan2d) f->plan2d = PETSC_FALSE; /* x and y apart, both fast */
+  f->plan2d  = PETSC_FALSE; /* x and y apart (with 2D plans both are fast) */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
+   The transforms on the host, each a batch of one-plane plans (PPEFFTBatch):
+     x: r2r kind on the nyl contiguous lines of an x-pencil plane, or r2c in place on lines
+        padded to Ns[0] = 2 (nx/2 + 1) doubles (cplx[0]);
+     y: r2r kind on the stride-nxs lines of a y-pencil plane (on the real and imaginary parts
+        alike after an x r2c), a complex DFT of the half spectrum (ydft), or r2c from the real
+        y-pencil to the spectral pencil (cplx[1]);
+     x and y in one 2D plan per plane when the x-pencils hold whole planes (py = 1) and both
+        directions are r2r kinds or both periodic (r2c/c2r): FFTW then picks the order and
+        the buffering of the two passes itself.
    Planner effort. estimate, measure and patient apply to every plan. auto measures the plans
    the solves will run (the direct x plans when the x-pencils are the DMDA's boxes, else the
    in-place ones; the y plans) under FFTW's time limit, a share of PPE_FFT_AUTO_BUDGET times
@@ -319,6 +323,7 @@ static PetscErrorCode CreatePlans(PPEFFTPTDMA *f)
   PetscBool         direct = (PetscBool)(f->daaligned && !f->box);
   PetscInt          n0 = f->N[0], n1 = f->N[1], nyl = f->xbox[4], nzl = f->xbox[5], nxs = f->ybox[3], ns0 = f->Ns[0];
   PetscInt          xa = f->xbox[3]; /* x-pencil line length in the array: n0, or ns0 padded for r2c */
+  PetscInt          nloc = f->xbox[3] * f->xbox[4] * f->xbox[5];
   double           *xb = f->xbuf, *yb = f->ybuf, *sb = f->sbuf;
   fftw_r2r_kind     kf[2], kb[2];
   PetscLogDouble    t0, t1;
@@ -333,17 +338,16 @@ static PetscErrorCode CreatePlans(PPEFFTPTDMA *f)
     PetscCall(PetscLogEventEnd(PPE_FFTPTDMAPlan, 0, 0, 0, 0));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  fflags = flags;
-  if (pl == PC_FFTPTDMA_PLANNER_AUTO) {
-    PetscInt nplans = (f->P[0] == 1 && (f->cplx[0] ? f->ydft : !f->cplx[1])) ? 2 : 4; /* measured plans: 2D, or x and y */
-    fftw_set_timelimit(PPE_FFT_AUTO_BUDGET * (double)(f->xbox[3] * f->xbox[4] * f->xbox[5]) / (double)nplans);
+  f->plan2d = (PetscBool)(f->P[0] == 1 && (f->cplx[0] ? f->ydft : !f->cplx[1]));
+  fflags    = flags;
+  if (pl == PC_FFTPTDMA_PLANNER_AUTO) { /* the measured plans: 2D forward and backward, or x and y */
+    fftw_set_timelimit(PPE_FFT_AUTO_BUDGET * (double)nloc / (f->plan2d ? 2.0 : 4.0));
     fflags = direct ? FFTW_ESTIMATE : FFTW_MEASURE;
   }
   kf[0] = f->kind[1].fwd; /* 2D plans: y outer, x inner */
   kf[1] = f->kind[0].fwd;
   kb[0] = f->kind[1].bwd;
   kb[1] = f->kind[0].bwd;
-  f->plan2d = (PetscBool)(f->P[0] == 1 && (f->cplx[0] ? f->ydft : !f->cplx[1]));
   if (f->plan2d) {
     if (f->cplx[0]) {
       fftw_iodim64 fw[2] = {IODim(n1, ns0, ns0 / 2), IODim(n0, 1, 1)}, bw[2] = {IODim(n1, ns0 / 2, ns0), IODim(n0, 1, 1)};

@@ -308,7 +308,7 @@ static PetscErrorCode PCView_FFTPTDMA(PC pc, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  z method asked for: %s, FFTW planner asked for: %s, r2c for periodic directions: %s, pencil grid asked for: ", PCFFTPTDMAZSolves[ff->zsolve], PCFFTPTDMAPlanners[ff->planner], ff->r2c ? "yes" : "no"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  z method asked for: %s, FFTW planner asked for: %s, r2c for periodic directions: %s, DCT/DST: %s, pencil grid asked for: ", PCFFTPTDMAZSolves[ff->zsolve], PCFFTPTDMAPlanners[ff->planner], ff->r2c ? "yes" : "no", PCFFTPTDMADCTs[ff->dct]));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
   if (ff->pgrid[0]) PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " x %" PetscInt_FMT "\n", ff->pgrid[0], ff->pgrid[1]));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "automatic\n"));
@@ -357,7 +357,7 @@ static PetscErrorCode PCDestroy_FFTPTDMA(PC pc)
 +  -pc_fftptdma_zsolve <ptdma|transpose|distd2|auto> - z method (default auto)
 .  -pc_fftptdma_pgrid <py,pz> - pencil grid, py*pz = ranks (default: the DMDA's pz where every z block has >= 2 points)
 .  -pc_fftptdma_approximate <bool> - assembled operators: the nearest separable operator when the matrix is not separable
-.  -pc_fftptdma_planner <estimate|measure|patient|auto> - FFTW planner effort (default auto: measure up to 2^17 points per x-y plane, estimate above)
+.  -pc_fftptdma_planner <estimate|measure|patient|auto> - FFTW planner effort (default auto: measure the plans the solves run under a time limit of about two solves)
 .  -pc_fftptdma_wisdom <file> - FFTW wisdom file, imported before planning and written after
 .  -pc_fftptdma_r2c <bool> - periodic directions through r2c/c2r (default true; false: R2HC/HC2R)
 -  -pc_fftptdma_dct <auto|fftw|fast> - DCT/DST kinds: the faster of FFTW's and the fast ones, timed at set-up (default auto)

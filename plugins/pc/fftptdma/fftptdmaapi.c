@@ -163,8 +163,9 @@ PetscErrorCode PCFFTPTDMAGetApproximate(PC pc, PetscBool *flg)
 
    Notes:
    Each transform is planned for one x-y plane and run on every plane, so planning costs a
-   plane's worth of FFTW's trials, not the pencil's. auto measures up to 2^17 points per plane
-   and estimates above, which keeps the set-up within a few solves. With a wisdom file
+   plane's worth of FFTW's trials, not the pencil's. auto measures the plans the solves run
+   under FFTW's time limit (about two solves' worth in all) and estimates the fallback plans,
+   which keeps the set-up within a few solves. With a wisdom file
    (PCFFTPTDMASetWisdomFile()) a second run reuses the first run's measurements.
 
    Level: advanced
