@@ -1,5 +1,6 @@
 /*
-   Single-source point bodies of the Chebyshev iteration (paper 002, Algorithms 2 and 4)
+   Single-source point bodies of the Chebyshev iteration (Pennati et al. (2025), Algorithms 2
+   and 4)
    for M x = b with the operator P = D^-1 A, D a positive diagonal (the grid's volume
    weights W, or the identity), eigenvalues of P in [alpha, beta]:
 
@@ -12,24 +13,26 @@
    formed here from t = A y. Plain C over arrays; dinv == NULL means D = I. The host stencil
    can also evaluate KernelCI2 inside its sweep (src/backend/host), point by point with
    ppe_ci_point(), without storing t.
+
+   References:
+     L. Pennati, M. I. Andersson, K. Steiniger, R. Widera, T. Narwal, M. Bussmann and
+     S. Markidis, "A Parallel and Highly-Portable HPC Poisson Solver: Preconditioned
+     Bi-CGSTAB with alpaka", arXiv:2503.08935, 2025: Algorithms 2 and 4 (the Chebyshev
+     iteration and its kernels KernelCI1, KernelCI2).
 */
 #ifndef PPE_KERNELS_CHEBYCI_H
 #define PPE_KERNELS_CHEBYCI_H
 
-#if defined(__CUDACC__) || defined(__HIPCC__)
-  #define PPE_CHD __host__ __device__ static inline
-#else
-  #define PPE_CHD static inline
-#endif
+#include "hd.h"
 
 /* b <- dinv * b_in (the scaled right-hand side) */
-PPE_CHD void ppe_ci_scale(long n, const double *dinv, const double *bin, double *b)
+PPE_HD void ppe_ci_scale(long n, const double *dinv, const double *bin, double *b)
 {
   for (long i = 0; i < n; i++) b[i] = dinv[i] * bin[i];
 }
 
 /* KernelCI1: z = b/theta, y = c1 (2 b - (dinv t)/theta), c1 = 2 rho/delta, t = A b */
-PPE_CHD void ppe_ci_first(long n, double theta, double c1, const double *dinv, const double *b, const double *t, double *z, double *y)
+PPE_HD void ppe_ci_first(long n, double theta, double c1, const double *dinv, const double *b, const double *t, double *z, double *y)
 {
   if (dinv) {
     for (long i = 0; i < n; i++) {
@@ -46,13 +49,13 @@ PPE_CHD void ppe_ci_first(long n, double theta, double c1, const double *dinv, c
 
 /* One point of KernelCI2, s2 = 2 sigma, d2 = 2/delta, t = (A y) at the point, dinv = 1 when
    D = I. The stencil's fused sweep calls the same function, so both give the same bits. */
-PPE_CHD double ppe_ci_point(double rho, double rho_old, double s2, double d2, double dinv, double b, double t, double y, double z)
+PPE_HD double ppe_ci_point(double rho, double rho_old, double s2, double d2, double dinv, double b, double t, double y, double z)
 {
   return rho * (s2 * y + d2 * (b - dinv * t) - rho_old * z);
 }
 
 /* KernelCI2: w = rho (2 sigma y + (2/delta)(b - dinv t) - rho_old z), t = A y */
-PPE_CHD void ppe_ci_step(long n, double rho, double rho_old, double s2, double d2, const double *dinv, const double *b, const double *t, const double *y, const double *z, double *w)
+PPE_HD void ppe_ci_step(long n, double rho, double rho_old, double s2, double d2, const double *dinv, const double *b, const double *t, const double *y, const double *z, double *w)
 {
   if (dinv) {
     for (long i = 0; i < n; i++) w[i] = ppe_ci_point(rho, rho_old, s2, d2, dinv[i], b[i], t[i], y[i], z[i]);

@@ -29,11 +29,7 @@
 
 #include <math.h>
 
-#if defined(__CUDACC__) || defined(__HIPCC__)
-  #define PPE_FFT_HD __host__ __device__ static inline
-#else
-  #define PPE_FFT_HD static inline
-#endif
+#include "hd.h"
 
 /* The real kinds (the order of FFTW's names). */
 enum {
@@ -81,14 +77,14 @@ static inline int ppe_fft_setup(int kind, long n, long inner, long lines, ppe_ff
 }
 
 /* Offset of element j of line l. */
-PPE_FFT_HD long ppe_fft_offset(const ppe_fft_lines *F, long l, long j)
+PPE_HD long ppe_fft_offset(const ppe_fft_lines *F, long l, long j)
 {
   return (l % F->inner) + (l / F->inner) * F->inner * F->n + j * F->inner;
 }
 
 /* cos and sin of -pi m / q, m reduced modulo 2 q first so that the argument stays in
    (-2 pi, 0]. */
-PPE_FFT_HD void ppe_fft_phase(long m, long q, double *c, double *s)
+PPE_HD void ppe_fft_phase(long m, long q, double *c, double *s)
 {
   double th = -PPE_FFT_PI * (double)(m % (2 * q)) / (double)q;
 
@@ -98,7 +94,7 @@ PPE_FFT_HD void ppe_fft_phase(long m, long q, double *c, double *s)
 
 /* Pre pass, element j < L of line l: z[2 (l L + j) + {0, 1}] from the line of x; element 0
    also keeps x_0 and x_{n-1} in ends[2 l + {0, 1}]. */
-PPE_FFT_HD void ppe_fft_pre(const ppe_fft_lines *F, const double *x, long l, long j, double *z, double *ends)
+PPE_HD void ppe_fft_pre(const ppe_fft_lines *F, const double *x, long l, long j, double *z, double *ends)
 {
   double *zj = z + 2 * (l * F->L + j), re = 0.0, im = 0.0;
   long    n  = F->n;
@@ -127,7 +123,7 @@ PPE_FFT_HD void ppe_fft_pre(const ppe_fft_lines *F, const double *x, long l, lon
 }
 
 /* Post pass, output k < n of line l: y's element k from the DFT in z and the ends. */
-PPE_FFT_HD void ppe_fft_post(const ppe_fft_lines *F, const double *z, const double *ends, long l, long k, double *y)
+PPE_HD void ppe_fft_post(const ppe_fft_lines *F, const double *z, const double *ends, long l, long k, double *y)
 {
   const double *w = z + 2 * l * F->L;
   long          n = F->n;

@@ -16,11 +16,18 @@
 #ifndef PPE_KERNELS_STENCIL7_H
 #define PPE_KERNELS_STENCIL7_H
 
-#if defined(__CUDACC__) || defined(__HIPCC__)
-  #define PPE_HD __host__ __device__ static inline
-#else
-  #define PPE_HD static inline
-#endif
+#include "hd.h"
+
+/* Faces of a rank's box, in the order of PPEFace (include/ppekit/grid.h): the index of the
+   halo face buffers and of the neighbour flags nb[] on the host and on a device. */
+enum {
+  PPE_XLO,
+  PPE_XHI,
+  PPE_YLO,
+  PPE_YHI,
+  PPE_ZLO,
+  PPE_ZHI
+};
 
 /* The 1D tables of one direction (see PPEGrid1d). */
 typedef struct {

@@ -26,11 +26,7 @@
 #ifndef PPE_KERNELS_TILEILU_H
 #define PPE_KERNELS_TILEILU_H
 
-#if defined(__CUDACC__) || defined(__HIPCC__)
-  #define PPE_TILEILU_HD __host__ __device__ static inline
-#else
-  #define PPE_TILEILU_HD static inline
-#endif
+#include "hd.h"
 
 /* Kinds of factor values per point, in storage order. A symmetric operator stores only the
    first three and the inverse pivot (PPE_TILEILU_NCOEF_SYM): its scaled upper coupling
@@ -58,12 +54,12 @@ enum {
 #define PPE_TILEILU_BWD_EXPR(y, dinv, ut, zt, un, zn, ue, ze)    ((dinv) * (y) - (ut) * (zt) - (un) * (zn) - (ue) * (ze))
 
 /* The two point bodies. */
-PPE_TILEILU_HD double ppe_tileilu_fwd(double r, double lb, double yb, double ls, double ys, double lw, double yw)
+PPE_HD double ppe_tileilu_fwd(double r, double lb, double yb, double ls, double ys, double lw, double yw)
 {
   return PPE_TILEILU_FWD_EXPR(r, lb, yb, ls, ys, lw, yw);
 }
 
-PPE_TILEILU_HD double ppe_tileilu_bwd(double y, double dinv, double ut, double zt, double un, double zn, double ue, double ze)
+PPE_HD double ppe_tileilu_bwd(double y, double dinv, double ut, double zt, double un, double zn, double ue, double ze)
 {
   return PPE_TILEILU_BWD_EXPR(y, dinv, ut, zt, un, zn, ue, ze);
 }
@@ -74,7 +70,7 @@ PPE_TILEILU_HD double ppe_tileilu_bwd(double y, double dinv, double ut, double z
    index of the tile's first point in the box; sy, sz: box strides of y and z; ex, ey, ez:
    the tile's extent. r and z are box arrays (z may not alias r).
 */
-PPE_TILEILU_HD void ppe_tileilu_tile_xyz(const double *F, int sym, long nloc, long sy, long sz, long p0, long ex, long ey, long ez, const double *r, double *z)
+PPE_HD void ppe_tileilu_tile_xyz(const double *F, int sym, long nloc, long sy, long sz, long p0, long ex, long ey, long ez, const double *r, double *z)
 {
   const double *LW = F + PPE_TILEILU_LW * nloc, *LS = F + PPE_TILEILU_LS * nloc, *LB = F + PPE_TILEILU_LB * nloc;
   const double *UE = sym ? 0 : F + PPE_TILEILU_UE * nloc, *UN = sym ? 0 : F + PPE_TILEILU_UN * nloc, *UT = sym ? 0 : F + PPE_TILEILU_UT * nloc;
@@ -107,7 +103,7 @@ PPE_TILEILU_HD void ppe_tileilu_tile_xyz(const double *F, int sym, long nloc, lo
    (nc kinds: PPE_TILEILU_NCOEF, or PPE_TILEILU_NCOEF_SYM when sym); tx, ty, tz: the full
    tile shape (padded points have zero factors and zero values).
 */
-PPE_TILEILU_HD void ppe_tileilu_lane_zyx(const double *F, int sym, long lanes, long lane, long tx, long ty, long tz, double *v)
+PPE_HD void ppe_tileilu_lane_zyx(const double *F, int sym, long lanes, long lane, long tx, long ty, long tz, double *v)
 {
   long txy = tx * ty, q = 0, nc = sym ? PPE_TILEILU_NCOEF_SYM : PPE_TILEILU_NCOEF, kd = sym ? PPE_TILEILU_DINV_SYM : PPE_TILEILU_DINV;
 

@@ -10,21 +10,17 @@
 #ifndef PPE_KERNELS_TRANSPOSE_H
 #define PPE_KERNELS_TRANSPOSE_H
 
-#if defined(__CUDACC__) || defined(__HIPCC__)
-  #define PPE_TP_HD __host__ __device__ static inline
-#else
-  #define PPE_TP_HD static inline
-#endif
+#include "hd.h"
 
 /* Offset, in array box arr, of point (i, j, k) of box (indices relative to the box). */
-PPE_TP_HD long ppe_tp_offset(const long arr[6], const long box[6], long i, long j, long k)
+PPE_HD long ppe_tp_offset(const long arr[6], const long box[6], long i, long j, long k)
 {
   return ((box[2] + k - arr[2]) * arr[4] + (box[1] + j - arr[1])) * arr[3] + (box[0] + i - arr[0]);
 }
 
 /* n consecutive values: t = s * scale + shift; without scale t = s + shift; products alone
    when shift is zero (so a pack and a direct copy give the same bits). */
-PPE_TP_HD void ppe_tp_row(long n, const double *s, const double *scale, double shift, double *t)
+PPE_HD void ppe_tp_row(long n, const double *s, const double *scale, double shift, double *t)
 {
   if (scale) {
     if (shift != 0.0)

@@ -30,21 +30,28 @@
    0), where p_i = B_i - l_i C_{i-1} would lose the shift to cancellation; for other lines
    it is the same elimination. "pre" kernels take factors computed at set-up (with the same
    expressions, src/tridiag/tdsetup.c); "fly" kernels recompute them in scratch arrays
-   (paper 000, Algorithm 1 vs 2). A lane with mask 0 (a pinned singular line) gets its last
-   unknown set to zero.
+   (Diez, Peeters and Costa (2025), Algorithm 1 vs 2). A lane with mask 0 (a pinned singular
+   line) gets its last unknown set to zero.
+
+   Notation of the bodies: PPE_TD_GROUPS(g, R) and PPE_TD_LANES(l, R) are the loops over the
+   groups and the lanes of the block R; ppe_td_row(x, g, i) (ppe_td_crow for a read-only
+   view) is row i of group g of view x, held in a restrict pointer p, and p[l * x.ls] is
+   lane l of it.
+
+   References:
+     R. Diez, J. Peeters and P. Costa, "A pencil-distributed finite-difference solver for
+     extreme-scale calculations of turbulent wall flows at high Reynolds number",
+     arXiv:2502.06296, 2025.
 */
 #ifndef PPE_KERNELS_TRIDIAG_H
 #define PPE_KERNELS_TRIDIAG_H
 
+#include <stddef.h>
+#include "hd.h" /* PPE_HD_INLINE: inlined into each host instance, where the views' strides become constants */
+
 #if defined(__CUDACC__) || defined(__HIPCC__)
-  #define PPE_TD_HD       __host__ __device__ static inline
   #define PPE_TD_RESTRICT __restrict__
-#elif defined(__GNUC__)
-  /* inlined into each host instance, where the views' strides become constants */
-  #define PPE_TD_HD       static inline __attribute__((always_inline))
-  #define PPE_TD_RESTRICT restrict
 #else
-  #define PPE_TD_HD       static inline
   #define PPE_TD_RESTRICT restrict
 #endif
 
@@ -72,19 +79,11 @@
 #if defined(__GNUC__) && !defined(__CUDACC__) && !defined(__HIPCC__)
   #define PPE_TD_PREFETCH(p) __builtin_prefetch((const void *)(p), 1, 3)
 #else
-  #define PPE_TD_PREFETCH(p) ((void)0)
+  #define PPE_TD_PREFETCH(p) ((void)(p))
 #endif
 #ifndef PPE_TD_PF
   #define PPE_TD_PF 8
 #endif
-/* within PPE_TD_GROUPS: prefetch the lanes of row pointer p of view x, PPE_TD_PF rows ahead */
-#define PPE_TD_AHEAD(p, x, i, iend) \
-  do { \
-    if ((i) + PPE_TD_PF < (iend)) { \
-      PPE_TD_PREFETCH((p) + PPE_TD_PF * (x).rs + (long)R.l0 * (x).ls); \
-      PPE_TD_PREFETCH((p) + PPE_TD_PF * (x).rs + (long)(R.l1 - 1) * (x).ls); \
-    } \
-  } while (0)
 
 /* The block of lanes a call works on. */
 typedef struct {
@@ -108,22 +107,38 @@ typedef struct {
   ppe_td_carr mask;       /* per lane: 1, or 0 for a pinned line */
 } ppe_td_coefs;
 
-/* Loops and row pointers: within PPE_TD_GROUPS, P(p, x, i) declares p as row i of view x
-   for group g (W: writable), and E(p, x) is lane l of that row. */
-#define PPE_TD_GROUPS(R) for (int g = (R).g0; g < (R).g1; g++)
-#define PPE_TD_LANE(R)   PPE_TD_SIMD PPE_TD_NOUNROLL for (int l = (R).l0; l < (R).l1; l++)
-#define PPE_TD_W(p, x, i) double *PPE_TD_RESTRICT p = (x).v + (long)g * (x).gs + (long)(i) * (x).rs
-#define PPE_TD_P(p, x, i) const double *PPE_TD_RESTRICT p = (x).v + (long)g * (x).gs + (long)(i) * (x).rs
-#define PPE_TD_E(p, x)    (p)[(long)l * (x).ls]
-/* the row excess r_i of the fly kernels, from row pointers ke, kw and the lane's shift ks */
-#define PPE_TD_P_R(K, i) \
-  PPE_TD_P(ke, (K).e, i); \
-  PPE_TD_P(kw, (K).w, i); \
-  PPE_TD_P(ks, (K).shift, 0)
-#define PPE_TD_E_R(K) (PPE_TD_E(ke, (K).e) + PPE_TD_E(ks, (K).shift) * PPE_TD_E(kw, (K).w))
+/* The loops of a body over the block R: the groups g, and the lanes l of a group (the inner
+   loop: vectorised on the host, one lane per thread on a GPU). */
+#define PPE_TD_GROUPS(g, R) for (int g = (R).g0; g < (R).g1; g++)
+#define PPE_TD_LANES(l, R)  PPE_TD_SIMD PPE_TD_NOUNROLL for (int l = (R).l0; l < (R).l1; l++)
+
+/* Row i of group g of a writable view; lane l of the row is row[l * x.ls]. */
+PPE_HD_INLINE double *ppe_td_row(ppe_td_arr x, int g, long i)
+{
+  return x.v + (long)g * x.gs + i * x.rs;
+}
+
+/* Row i of group g of a read-only view. */
+PPE_HD_INLINE const double *ppe_td_crow(ppe_td_carr x, int g, long i)
+{
+  return x.v + (long)g * x.gs + i * x.rs;
+}
+
+/* Prefetch the lanes of R of the row `rows` rows past row p of view x (host only). */
+PPE_HD_INLINE void ppe_td_prefetch_row(const double *p, ppe_td_arr x, ppe_td_lanes R, long rows)
+{
+  PPE_TD_PREFETCH(p + rows * x.rs + (long)R.l0 * x.ls);
+  PPE_TD_PREFETCH(p + rows * x.rs + (long)(R.l1 - 1) * x.ls);
+}
+
+/* The row excess r_i = e_i + shift * w_i of the fly kernels, lane l of group g. */
+PPE_HD_INLINE double ppe_td_excess(ppe_td_coefs K, int g, long i, int l)
+{
+  return ppe_td_crow(K.e, g, i)[l * K.e.ls] + ppe_td_crow(K.shift, g, 0)[l * K.shift.ls] * ppe_td_crow(K.w, g, i)[l * K.w.ls];
+}
 
 /* A read-only view of a scratch array. */
-PPE_TD_HD ppe_td_carr ppe_td_const(ppe_td_arr x)
+PPE_HD_INLINE ppe_td_carr ppe_td_const(ppe_td_arr x)
 {
   ppe_td_carr c;
 
@@ -135,40 +150,43 @@ PPE_TD_HD ppe_td_carr ppe_td_const(ppe_td_arr x)
 }
 
 /* Forward sweep y_i = d_i - (A_i ip_{i-1}) y_{i-1}, rows i0..i1-1 (pre-computed factors). */
-PPE_TD_HD void ppe_td_forward(ppe_td_lanes R, long i0, long i1, ppe_td_carr A, ppe_td_carr ip, ppe_td_arr d)
+PPE_HD_INLINE void ppe_td_forward(ppe_td_lanes R, long i0, long i1, ppe_td_carr A, ppe_td_carr ip, ppe_td_arr d)
 {
-  for (long i = i0; i < i1; i++) PPE_TD_GROUPS(R)
+  for (long i = i0; i < i1; i++) PPE_TD_GROUPS(g, R)
     {
-      PPE_TD_W(y, d, i);
-      PPE_TD_P(y1, d, i - 1);
-      PPE_TD_P(a, A, i);
-      PPE_TD_P(p, ip, i - 1);
-      PPE_TD_AHEAD(y, d, i, i1);
-      PPE_TD_LANE(R) PPE_TD_E(y, d) = PPE_TD_E(y, d) - (PPE_TD_E(a, A) * PPE_TD_E(p, ip)) * PPE_TD_E(y1, d);
+      double *PPE_TD_RESTRICT       y  = ppe_td_row(d, g, i);
+      const double *PPE_TD_RESTRICT y1 = ppe_td_row(d, g, i - 1);
+      const double *PPE_TD_RESTRICT a  = ppe_td_crow(A, g, i);
+      const double *PPE_TD_RESTRICT p  = ppe_td_crow(ip, g, i - 1);
+
+      if (i + PPE_TD_PF < i1) ppe_td_prefetch_row(y, d, R, PPE_TD_PF);
+      PPE_TD_LANES(l, R) y[l * d.ls] = y[l * d.ls] - (a[l * A.ls] * p[l * ip.ls]) * y1[l * d.ls];
     }
 }
 
 /* Backward sweep x_i = (y_i - C_i x_{i+1}) ip_i, rows i = i1-1 down to i0. */
-PPE_TD_HD void ppe_td_backward(ppe_td_lanes R, long i0, long i1, ppe_td_carr C, ppe_td_carr ip, ppe_td_arr d)
+PPE_HD_INLINE void ppe_td_backward(ppe_td_lanes R, long i0, long i1, ppe_td_carr C, ppe_td_carr ip, ppe_td_arr d)
 {
-  for (long i = i1 - 1; i >= i0; i--) PPE_TD_GROUPS(R)
+  for (long i = i1 - 1; i >= i0; i--) PPE_TD_GROUPS(g, R)
     {
-      PPE_TD_W(y, d, i);
-      PPE_TD_P(y1, d, i + 1);
-      PPE_TD_P(c, C, i);
-      PPE_TD_P(p, ip, i);
-      PPE_TD_LANE(R) PPE_TD_E(y, d) = (PPE_TD_E(y, d) - PPE_TD_E(c, C) * PPE_TD_E(y1, d)) * PPE_TD_E(p, ip);
+      double *PPE_TD_RESTRICT       y  = ppe_td_row(d, g, i);
+      const double *PPE_TD_RESTRICT y1 = ppe_td_row(d, g, i + 1);
+      const double *PPE_TD_RESTRICT c  = ppe_td_crow(C, g, i);
+      const double *PPE_TD_RESTRICT p  = ppe_td_crow(ip, g, i);
+
+      PPE_TD_LANES(l, R) y[l * d.ls] = (y[l * d.ls] - c[l * C.ls] * y1[l * d.ls]) * p[l * ip.ls];
     }
 }
 
 /* Row i of d times a per-lane (rs = 0) or per-row factor s. */
-PPE_TD_HD void ppe_td_scale(ppe_td_lanes R, long i, ppe_td_carr s, long is, ppe_td_arr d)
+PPE_HD_INLINE void ppe_td_scale(ppe_td_lanes R, long i, ppe_td_carr s, long is, ppe_td_arr d)
 {
-  PPE_TD_GROUPS(R)
+  PPE_TD_GROUPS(g, R)
   {
-    PPE_TD_W(y, d, i);
-    PPE_TD_P(f, s, is);
-    PPE_TD_LANE(R) PPE_TD_E(y, d) = PPE_TD_E(y, d) * PPE_TD_E(f, s);
+    double *PPE_TD_RESTRICT       y = ppe_td_row(d, g, i);
+    const double *PPE_TD_RESTRICT f = ppe_td_crow(s, g, is);
+
+    PPE_TD_LANES(l, R) y[l * d.ls] = y[l * d.ls] * f[l * s.ls];
   }
 }
 
@@ -176,7 +194,7 @@ PPE_TD_HD void ppe_td_scale(ppe_td_lanes R, long i, ppe_td_carr s, long is, ppe_
    Thomas, rows 0..n-1 (n >= 2), pre-computed: ip_0..ip_{n-2} and last = 1/p_{n-1}
    (0 for a pinned lane). Forward y_i = d_i - l_i y_{i-1}; backward x_i = (y_i - C_i x_{i+1}) ip_i.
 */
-PPE_TD_HD void ppe_td_thomas(ppe_td_lanes R, long n, ppe_td_carr A, ppe_td_carr C, ppe_td_carr ip, ppe_td_carr last, ppe_td_arr d)
+PPE_HD_INLINE void ppe_td_thomas(ppe_td_lanes R, long n, ppe_td_carr A, ppe_td_carr C, ppe_td_carr ip, ppe_td_carr last, ppe_td_arr d)
 {
   ppe_td_forward(R, 1, n, A, ip, d);
   ppe_td_scale(R, n - 1, last, 0, d);
@@ -184,73 +202,88 @@ PPE_TD_HD void ppe_td_thomas(ppe_td_lanes R, long n, ppe_td_carr A, ppe_td_carr 
 }
 
 /*
-   Forward sweep with the factors computed on the fly (rows i0..i1-1, i0 >= 1): ip in s and
-   sig in t, both already set for row i0-1.
-*/
-PPE_TD_HD void ppe_td_forward_fly(ppe_td_lanes R, long i0, long i1, ppe_td_coefs K, ppe_td_arr s, ppe_td_arr t, ppe_td_arr d)
-{
-  for (long i = i0; i < i1; i++) PPE_TD_GROUPS(R)
-    {
-      PPE_TD_P_R(K, i);
-      PPE_TD_P(a, K.a, i);
-      PPE_TD_P(c, K.c, i);
-      PPE_TD_W(si, s, i);
-      PPE_TD_P(s1, s, i - 1);
-      PPE_TD_W(ti, t, i);
-      PPE_TD_P(t1, t, i - 1);
-      PPE_TD_W(y, d, i);
-      PPE_TD_P(y1, d, i - 1);
-      PPE_TD_AHEAD(y, d, i, i1);
-      PPE_TD_LANE(R)
-      {
-        double li = PPE_TD_E(a, K.a) * PPE_TD_E(s1, s);
+   The factors computed on the fly, rows i0..i1-1 (i0 >= 1), with ip in s and sig in sig,
+   both already set for row i0-1:
 
-        PPE_TD_E(ti, t) = PPE_TD_E_R(K) - PPE_TD_E(a, K.a) * (PPE_TD_E(t1, t) * PPE_TD_E(s1, s));
-        PPE_TD_E(si, s) = 1.0 / (PPE_TD_E(ti, t) - PPE_TD_E(c, K.c));
-        PPE_TD_E(y, d)  = PPE_TD_E(y, d) - li * PPE_TD_E(y1, d);
+     l_i = A_i ip_{i-1},  sig_i = r_i - A_i (sig_{i-1} ip_{i-1}),  ip_i = 1 / (sig_i - C_i),
+
+   and, in the same pass, the sweeps that use l_i, each where its view is given (not NULL):
+
+     h   h_i = r_i - l_i h_{i-1}    (the column h of periodic Thomas)
+     d   y_i = d_i - l_i y_{i-1}    (the forward sweep of the data, prefetched ahead)
+     al  al_i = -(l_i al_{i-1})     (the forward part of al of the reconstruction)
+*/
+PPE_HD_INLINE void ppe_td_fly_sweep(ppe_td_lanes R, long i0, long i1, ppe_td_coefs K, ppe_td_arr s, ppe_td_arr sig, const ppe_td_arr *h, const ppe_td_arr *d, const ppe_td_arr *al)
+{
+  for (long i = i0; i < i1; i++) PPE_TD_GROUPS(g, R)
+    {
+      const double *PPE_TD_RESTRICT a   = ppe_td_crow(K.a, g, i);
+      const double *PPE_TD_RESTRICT c   = ppe_td_crow(K.c, g, i);
+      double *PPE_TD_RESTRICT       si  = ppe_td_row(s, g, i);
+      const double *PPE_TD_RESTRICT s1  = ppe_td_row(s, g, i - 1);
+      double *PPE_TD_RESTRICT       ti  = ppe_td_row(sig, g, i);
+      const double *PPE_TD_RESTRICT t1  = ppe_td_row(sig, g, i - 1);
+      double *PPE_TD_RESTRICT       hi  = h ? ppe_td_row(*h, g, i) : NULL;
+      const double *PPE_TD_RESTRICT h1  = h ? ppe_td_row(*h, g, i - 1) : NULL;
+      double *PPE_TD_RESTRICT       y   = d ? ppe_td_row(*d, g, i) : NULL;
+      const double *PPE_TD_RESTRICT y1  = d ? ppe_td_row(*d, g, i - 1) : NULL;
+      double *PPE_TD_RESTRICT       ali = al ? ppe_td_row(*al, g, i) : NULL;
+      const double *PPE_TD_RESTRICT al1 = al ? ppe_td_row(*al, g, i - 1) : NULL;
+
+      if (d && i + PPE_TD_PF < i1) ppe_td_prefetch_row(y, *d, R, PPE_TD_PF);
+      PPE_TD_LANES(l, R)
+      {
+        double r  = ppe_td_excess(K, g, i, l);
+        double li = a[l * K.a.ls] * s1[l * s.ls];
+
+        ti[l * sig.ls] = r - a[l * K.a.ls] * (t1[l * sig.ls] * s1[l * s.ls]);
+        si[l * s.ls]   = 1.0 / (ti[l * sig.ls] - c[l * K.c.ls]);
+        if (h) hi[l * h->ls] = r - li * h1[l * h->ls];
+        if (d) y[l * d->ls] = y[l * d->ls] - li * y1[l * d->ls];
+        if (al) ali[l * al->ls] = -(li * al1[l * al->ls]);
       }
     }
 }
 
 /* Start of a chain at row i: sig = r_i - A_i (with A = 0 for a line's first row), ip = 1/(sig - C_i). */
-PPE_TD_HD void ppe_td_chain_start(ppe_td_lanes R, long i, int with_a, ppe_td_coefs K, ppe_td_arr s, ppe_td_arr t)
+PPE_HD_INLINE void ppe_td_chain_start(ppe_td_lanes R, long i, int with_a, ppe_td_coefs K, ppe_td_arr s, ppe_td_arr t)
 {
-  PPE_TD_GROUPS(R)
+  PPE_TD_GROUPS(g, R)
   {
-    PPE_TD_P_R(K, i);
-    PPE_TD_P(a, K.a, i);
-    PPE_TD_P(c, K.c, i);
-    PPE_TD_W(si, s, i);
-    PPE_TD_W(ti, t, i);
-    PPE_TD_LANE(R)
+    const double *PPE_TD_RESTRICT a  = ppe_td_crow(K.a, g, i);
+    const double *PPE_TD_RESTRICT c  = ppe_td_crow(K.c, g, i);
+    double *PPE_TD_RESTRICT       si = ppe_td_row(s, g, i);
+    double *PPE_TD_RESTRICT       ti = ppe_td_row(t, g, i);
+
+    PPE_TD_LANES(l, R)
     {
-      PPE_TD_E(ti, t) = PPE_TD_E_R(K) - (with_a ? PPE_TD_E(a, K.a) : 0.0);
-      PPE_TD_E(si, s) = 1.0 / (PPE_TD_E(ti, t) - PPE_TD_E(c, K.c));
+      ti[l * t.ls] = ppe_td_excess(K, g, i, l) - (with_a ? a[l * K.a.ls] : 0.0);
+      si[l * s.ls] = 1.0 / (ti[l * t.ls] - c[l * K.c.ls]);
     }
   }
 }
 
 /* Thomas with the factors computed on the fly: ip in s, sig in t (n rows each). */
-PPE_TD_HD void ppe_td_thomas_fly(ppe_td_lanes R, long n, ppe_td_coefs K, ppe_td_arr s, ppe_td_arr t, ppe_td_arr d)
+PPE_HD_INLINE void ppe_td_thomas_fly(ppe_td_lanes R, long n, ppe_td_coefs K, ppe_td_arr s, ppe_td_arr t, ppe_td_arr d)
 {
   ppe_td_chain_start(R, 0, 0, K, s, t);
-  ppe_td_forward_fly(R, 1, n - 1, K, s, t, d);
-  PPE_TD_GROUPS(R)
+  ppe_td_fly_sweep(R, 1, n - 1, K, s, t, NULL, &d, NULL);
+  PPE_TD_GROUPS(g, R)
   {
-    PPE_TD_P_R(K, n - 1);
-    PPE_TD_P(a, K.a, n - 1);
-    PPE_TD_P(mk, K.mask, 0);
-    PPE_TD_P(s1, s, n - 2);
-    PPE_TD_P(t1, t, n - 2);
-    PPE_TD_W(y, d, n - 1);
-    PPE_TD_P(y1, d, n - 2);
-    PPE_TD_LANE(R)
-    {
-      double li = PPE_TD_E(a, K.a) * PPE_TD_E(s1, s);
-      double p  = PPE_TD_E_R(K) - PPE_TD_E(a, K.a) * (PPE_TD_E(t1, t) * PPE_TD_E(s1, s));
-      double m  = PPE_TD_E(mk, K.mask);
+    const double *PPE_TD_RESTRICT a  = ppe_td_crow(K.a, g, n - 1);
+    const double *PPE_TD_RESTRICT mk = ppe_td_crow(K.mask, g, 0);
+    const double *PPE_TD_RESTRICT s1 = ppe_td_row(s, g, n - 2);
+    const double *PPE_TD_RESTRICT t1 = ppe_td_row(t, g, n - 2);
+    double *PPE_TD_RESTRICT       y  = ppe_td_row(d, g, n - 1);
+    const double *PPE_TD_RESTRICT y1 = ppe_td_row(d, g, n - 2);
 
-      PPE_TD_E(y, d) = (PPE_TD_E(y, d) - li * PPE_TD_E(y1, d)) * (m * (1.0 / (m != 0.0 ? p : 1.0)));
+    PPE_TD_LANES(l, R)
+    {
+      double li = a[l * K.a.ls] * s1[l * s.ls];
+      double p  = ppe_td_excess(K, g, n - 1, l) - a[l * K.a.ls] * (t1[l * t.ls] * s1[l * s.ls]);
+      double m  = mk[l * K.mask.ls];
+
+      y[l * d.ls] = (y[l * d.ls] - li * y1[l * d.ls]) * (m * (1.0 / (m != 0.0 ? p : 1.0)));
     }
   }
   ppe_td_backward(R, 0, n - 1, K.c, ppe_td_const(s), d);
@@ -265,117 +298,98 @@ PPE_TD_HD void ppe_td_thomas_fly(ppe_td_lanes R, long n, ppe_td_coefs K, ppe_td_
    sinv = 1/(r_{n-1} - C_{n-1} h_0 - A_{n-1} h_{n-2}) (0 for a pinned lane): the Schur
    complement in its excess form, without cancellation.
 */
-PPE_TD_HD void ppe_td_pthomas(ppe_td_lanes R, long n, ppe_td_carr A, ppe_td_carr C, ppe_td_carr ip, ppe_td_carr q, ppe_td_carr sinv, ppe_td_arr d)
+PPE_HD_INLINE void ppe_td_pthomas(ppe_td_lanes R, long n, ppe_td_carr A, ppe_td_carr C, ppe_td_carr ip, ppe_td_carr q, ppe_td_carr sinv, ppe_td_arr d)
 {
   ppe_td_forward(R, 1, n - 1, A, ip, d);
   ppe_td_scale(R, n - 2, ip, n - 2, d);
   ppe_td_backward(R, 0, n - 2, C, ip, d);
-  PPE_TD_GROUPS(R)
+  PPE_TD_GROUPS(g, R)
   {
-    PPE_TD_W(x, d, n - 1);
-    PPE_TD_P(y0, d, 0);
-    PPE_TD_P(y2, d, n - 2);
-    PPE_TD_P(a, A, n - 1);
-    PPE_TD_P(c, C, n - 1);
-    PPE_TD_P(si, sinv, 0);
-    PPE_TD_LANE(R) PPE_TD_E(x, d) = (PPE_TD_E(x, d) - PPE_TD_E(c, C) * PPE_TD_E(y0, d) - PPE_TD_E(a, A) * PPE_TD_E(y2, d)) * PPE_TD_E(si, sinv);
+    double *PPE_TD_RESTRICT       x  = ppe_td_row(d, g, n - 1);
+    const double *PPE_TD_RESTRICT y0 = ppe_td_row(d, g, 0);
+    const double *PPE_TD_RESTRICT y2 = ppe_td_row(d, g, n - 2);
+    const double *PPE_TD_RESTRICT a  = ppe_td_crow(A, g, n - 1);
+    const double *PPE_TD_RESTRICT c  = ppe_td_crow(C, g, n - 1);
+    const double *PPE_TD_RESTRICT si = ppe_td_crow(sinv, g, 0);
+
+    PPE_TD_LANES(l, R) x[l * d.ls] = (x[l * d.ls] - c[l * C.ls] * y0[l * d.ls] - a[l * A.ls] * y2[l * d.ls]) * si[l * sinv.ls];
   }
-  for (long i = 0; i < n - 1; i++) PPE_TD_GROUPS(R)
+  for (long i = 0; i < n - 1; i++) PPE_TD_GROUPS(g, R)
     {
-      PPE_TD_W(y, d, i);
-      PPE_TD_P(x, d, n - 1);
-      PPE_TD_P(qi, q, i);
-      PPE_TD_LANE(R) PPE_TD_E(y, d) = PPE_TD_E(y, d) - PPE_TD_E(qi, q) * PPE_TD_E(x, d);
+      double *PPE_TD_RESTRICT       y  = ppe_td_row(d, g, i);
+      const double *PPE_TD_RESTRICT x  = ppe_td_row(d, g, n - 1);
+      const double *PPE_TD_RESTRICT qi = ppe_td_crow(q, g, i);
+
+      PPE_TD_LANES(l, R) y[l * d.ls] = y[l * d.ls] - qi[l * q.ls] * x[l * d.ls];
     }
 }
 
 /* Periodic Thomas on the fly: factors in s, h in t, sig in u (n rows each). */
-PPE_TD_HD void ppe_td_pthomas_fly(ppe_td_lanes R, long n, ppe_td_coefs K, ppe_td_arr s, ppe_td_arr t, ppe_td_arr u, ppe_td_arr d)
+PPE_HD_INLINE void ppe_td_pthomas_fly(ppe_td_lanes R, long n, ppe_td_coefs K, ppe_td_arr s, ppe_td_arr t, ppe_td_arr u, ppe_td_arr d)
 {
   ppe_td_chain_start(R, 0, 1, K, s, u);
-  PPE_TD_GROUPS(R)
+  PPE_TD_GROUPS(g, R)
   {
-    PPE_TD_P_R(K, 0);
-    PPE_TD_W(h, t, 0);
-    PPE_TD_LANE(R) PPE_TD_E(h, t) = PPE_TD_E_R(K);
-  }
-  for (long i = 1; i < n - 1; i++) PPE_TD_GROUPS(R)
-    {
-      PPE_TD_P_R(K, i);
-      PPE_TD_P(a, K.a, i);
-      PPE_TD_P(c, K.c, i);
-      PPE_TD_W(si, s, i);
-      PPE_TD_P(s1, s, i - 1);
-      PPE_TD_W(ui, u, i);
-      PPE_TD_P(u1, u, i - 1);
-      PPE_TD_W(h, t, i);
-      PPE_TD_P(h1, t, i - 1);
-      PPE_TD_W(y, d, i);
-      PPE_TD_P(y1, d, i - 1);
-      PPE_TD_AHEAD(y, d, i, n - 1);
-      PPE_TD_LANE(R)
-      {
-        double li = PPE_TD_E(a, K.a) * PPE_TD_E(s1, s);
+    double *PPE_TD_RESTRICT       h  = ppe_td_row(t, g, 0);
 
-        PPE_TD_E(ui, u) = PPE_TD_E_R(K) - PPE_TD_E(a, K.a) * (PPE_TD_E(u1, u) * PPE_TD_E(s1, s));
-        PPE_TD_E(si, s) = 1.0 / (PPE_TD_E(ui, u) - PPE_TD_E(c, K.c));
-        PPE_TD_E(h, t)  = PPE_TD_E_R(K) - li * PPE_TD_E(h1, t);
-        PPE_TD_E(y, d)  = PPE_TD_E(y, d) - li * PPE_TD_E(y1, d);
-      }
-    }
+    PPE_TD_LANES(l, R) h[l * t.ls] = ppe_td_excess(K, g, 0, l);
+  }
+  ppe_td_fly_sweep(R, 1, n - 1, K, s, u, &t, &d, NULL);
   ppe_td_scale(R, n - 2, ppe_td_const(s), n - 2, d);
   ppe_td_scale(R, n - 2, ppe_td_const(s), n - 2, t);
   ppe_td_backward(R, 0, n - 2, K.c, ppe_td_const(s), d);
   ppe_td_backward(R, 0, n - 2, K.c, ppe_td_const(s), t);
-  PPE_TD_GROUPS(R)
+  PPE_TD_GROUPS(g, R)
   {
-    PPE_TD_P_R(K, n - 1);
-    PPE_TD_P(a, K.a, n - 1);
-    PPE_TD_P(c, K.c, n - 1);
-    PPE_TD_P(mk, K.mask, 0);
-    PPE_TD_P(h0, t, 0);
-    PPE_TD_P(h2, t, n - 2);
-    PPE_TD_W(x, d, n - 1);
-    PPE_TD_P(y0, d, 0);
-    PPE_TD_P(y2, d, n - 2);
-    PPE_TD_LANE(R)
-    {
-      double den = PPE_TD_E_R(K) - PPE_TD_E(c, K.c) * PPE_TD_E(h0, t) - PPE_TD_E(a, K.a) * PPE_TD_E(h2, t);
-      double m   = PPE_TD_E(mk, K.mask);
+    const double *PPE_TD_RESTRICT a  = ppe_td_crow(K.a, g, n - 1);
+    const double *PPE_TD_RESTRICT c  = ppe_td_crow(K.c, g, n - 1);
+    const double *PPE_TD_RESTRICT mk = ppe_td_crow(K.mask, g, 0);
+    const double *PPE_TD_RESTRICT h0 = ppe_td_row(t, g, 0);
+    const double *PPE_TD_RESTRICT h2 = ppe_td_row(t, g, n - 2);
+    double *PPE_TD_RESTRICT       x  = ppe_td_row(d, g, n - 1);
+    const double *PPE_TD_RESTRICT y0 = ppe_td_row(d, g, 0);
+    const double *PPE_TD_RESTRICT y2 = ppe_td_row(d, g, n - 2);
 
-      PPE_TD_E(x, d) = (PPE_TD_E(x, d) - PPE_TD_E(c, K.c) * PPE_TD_E(y0, d) - PPE_TD_E(a, K.a) * PPE_TD_E(y2, d)) * (m * (1.0 / (m != 0.0 ? den : 1.0)));
+    PPE_TD_LANES(l, R)
+    {
+      double den = ppe_td_excess(K, g, n - 1, l) - c[l * K.c.ls] * h0[l * t.ls] - a[l * K.a.ls] * h2[l * t.ls];
+      double m   = mk[l * K.mask.ls];
+
+      x[l * d.ls] = (x[l * d.ls] - c[l * K.c.ls] * y0[l * d.ls] - a[l * K.a.ls] * y2[l * d.ls]) * (m * (1.0 / (m != 0.0 ? den : 1.0)));
     }
   }
-  for (long i = 0; i < n - 1; i++) PPE_TD_GROUPS(R)
+  for (long i = 0; i < n - 1; i++) PPE_TD_GROUPS(g, R)
     {
-      PPE_TD_W(y, d, i);
-      PPE_TD_P(x, d, n - 1);
-      PPE_TD_P(h, t, i);
-      PPE_TD_LANE(R) PPE_TD_E(y, d) = PPE_TD_E(y, d) - (PPE_TD_E(h, t) - 1.0) * PPE_TD_E(x, d);
+      double *PPE_TD_RESTRICT       y = ppe_td_row(d, g, i);
+      const double *PPE_TD_RESTRICT x = ppe_td_row(d, g, n - 1);
+      const double *PPE_TD_RESTRICT h = ppe_td_row(t, g, i);
+
+      PPE_TD_LANES(l, R) y[l * d.ls] = y[l * d.ls] - (h[l * t.ls] - 1.0) * x[l * d.ls];
     }
 }
 
 /* The boundary right-hand sides of the reduction, from g = T^{-1} d in place (m >= 2). */
-PPE_TD_HD void ppe_td_reduce_ends(ppe_td_lanes R, long m, ppe_td_carr A, ppe_td_carr C, ppe_td_arr d, ppe_td_arr r0, ppe_td_arr r1)
+PPE_HD_INLINE void ppe_td_reduce_ends(ppe_td_lanes R, long m, ppe_td_carr A, ppe_td_carr C, ppe_td_arr d, ppe_td_arr r0, ppe_td_arr r1)
 {
-  PPE_TD_GROUPS(R)
+  PPE_TD_GROUPS(g, R)
   {
-    PPE_TD_P(y0, d, 0);
-    PPE_TD_P(y1, d, 1);
-    PPE_TD_P(y2, d, m - 2);
-    PPE_TD_P(y3, d, m - 1);
-    PPE_TD_P(c, C, 0);
-    PPE_TD_P(a, A, m - 1);
-    PPE_TD_W(o0, r0, 0);
-    PPE_TD_W(o1, r1, 0);
-    PPE_TD_LANE(R)
+    const double *PPE_TD_RESTRICT y0 = ppe_td_row(d, g, 0);
+    const double *PPE_TD_RESTRICT y1 = ppe_td_row(d, g, 1);
+    const double *PPE_TD_RESTRICT y2 = ppe_td_row(d, g, m - 2);
+    const double *PPE_TD_RESTRICT y3 = ppe_td_row(d, g, m - 1);
+    const double *PPE_TD_RESTRICT c  = ppe_td_crow(C, g, 0);
+    const double *PPE_TD_RESTRICT a  = ppe_td_crow(A, g, m - 1);
+    double *PPE_TD_RESTRICT       o0 = ppe_td_row(r0, g, 0);
+    double *PPE_TD_RESTRICT       o1 = ppe_td_row(r1, g, 0);
+
+    PPE_TD_LANES(l, R)
     {
       if (m >= 3) {
-        PPE_TD_E(o0, r0) = PPE_TD_E(y0, d) - PPE_TD_E(c, C) * PPE_TD_E(y1, d);
-        PPE_TD_E(o1, r1) = PPE_TD_E(y3, d) - PPE_TD_E(a, A) * PPE_TD_E(y2, d);
+        o0[l * r0.ls] = y0[l * d.ls] - c[l * C.ls] * y1[l * d.ls];
+        o1[l * r1.ls] = y3[l * d.ls] - a[l * A.ls] * y2[l * d.ls];
       } else {
-        PPE_TD_E(o0, r0) = PPE_TD_E(y0, d);
-        PPE_TD_E(o1, r1) = PPE_TD_E(y3, d);
+        o0[l * r0.ls] = y0[l * d.ls];
+        o1[l * r1.ls] = y3[l * d.ls];
       }
     }
   }
@@ -388,7 +402,7 @@ PPE_TD_HD void ppe_td_reduce_ends(ppe_td_lanes R, long m, ppe_td_carr A, ppe_td_
    with right-hand sides
      r0 = d_0 - C_0 g_1,   r1 = d_{m-1} - A_{m-1} g_{m-2}   (m = 2: r0 = d_0, r1 = d_1).
 */
-PPE_TD_HD void ppe_td_reduce(ppe_td_lanes R, long m, ppe_td_carr A, ppe_td_carr C, ppe_td_carr ip, ppe_td_arr d, ppe_td_arr r0, ppe_td_arr r1)
+PPE_HD_INLINE void ppe_td_reduce(ppe_td_lanes R, long m, ppe_td_carr A, ppe_td_carr C, ppe_td_carr ip, ppe_td_arr d, ppe_td_arr r0, ppe_td_arr r1)
 {
   if (m >= 3) {
     ppe_td_forward(R, 2, m - 1, A, ip, d);
@@ -399,11 +413,11 @@ PPE_TD_HD void ppe_td_reduce(ppe_td_lanes R, long m, ppe_td_carr A, ppe_td_carr 
 }
 
 /* The local reduction with the interior factors computed on the fly: ip in s, sig in u. */
-PPE_TD_HD void ppe_td_reduce_fly(ppe_td_lanes R, long m, ppe_td_coefs K, ppe_td_arr s, ppe_td_arr u, ppe_td_arr d, ppe_td_arr r0, ppe_td_arr r1)
+PPE_HD_INLINE void ppe_td_reduce_fly(ppe_td_lanes R, long m, ppe_td_coefs K, ppe_td_arr s, ppe_td_arr u, ppe_td_arr d, ppe_td_arr r0, ppe_td_arr r1)
 {
   if (m >= 3) {
     ppe_td_chain_start(R, 1, 1, K, s, u);
-    ppe_td_forward_fly(R, 2, m - 1, K, s, u, d);
+    ppe_td_fly_sweep(R, 2, m - 1, K, s, u, NULL, &d, NULL);
     ppe_td_scale(R, m - 2, ppe_td_const(s), m - 2, d);
     ppe_td_backward(R, 1, m - 2, K.c, ppe_td_const(s), d);
   }
@@ -411,18 +425,19 @@ PPE_TD_HD void ppe_td_reduce_fly(ppe_td_lanes R, long m, ppe_td_coefs K, ppe_td_
 }
 
 /* The boundary rows take the boundary unknowns. */
-PPE_TD_HD void ppe_td_recon_ends(ppe_td_lanes R, long m, ppe_td_carr x0, ppe_td_carr x1, ppe_td_arr d)
+PPE_HD_INLINE void ppe_td_recon_ends(ppe_td_lanes R, long m, ppe_td_carr x0, ppe_td_carr x1, ppe_td_arr d)
 {
-  PPE_TD_GROUPS(R)
+  PPE_TD_GROUPS(g, R)
   {
-    PPE_TD_W(y0, d, 0);
-    PPE_TD_W(y3, d, m - 1);
-    PPE_TD_P(b0, x0, 0);
-    PPE_TD_P(b1, x1, 0);
-    PPE_TD_LANE(R)
+    double *PPE_TD_RESTRICT       y0 = ppe_td_row(d, g, 0);
+    double *PPE_TD_RESTRICT       y3 = ppe_td_row(d, g, m - 1);
+    const double *PPE_TD_RESTRICT b0 = ppe_td_crow(x0, g, 0);
+    const double *PPE_TD_RESTRICT b1 = ppe_td_crow(x1, g, 0);
+
+    PPE_TD_LANES(l, R)
     {
-      PPE_TD_E(y0, d) = PPE_TD_E(b0, x0);
-      PPE_TD_E(y3, d) = PPE_TD_E(b1, x1);
+      y0[l * d.ls] = b0[l * x0.ls];
+      y3[l * d.ls] = b1[l * x1.ls];
     }
   }
 }
@@ -432,17 +447,18 @@ PPE_TD_HD void ppe_td_recon_ends(ppe_td_lanes R, long m, ppe_td_carr x0, ppe_td_
      x_i = g_i - al_i x0 - be_i x1,   i = 1..m-2,
    where al = T^{-1} (A_1 e_1) and be = T^{-1} (C_{m-2} e_{m-2}) (pre-computed).
 */
-PPE_TD_HD void ppe_td_recon(ppe_td_lanes R, long m, ppe_td_carr al, ppe_td_carr be, ppe_td_carr x0, ppe_td_carr x1, ppe_td_arr d)
+PPE_HD_INLINE void ppe_td_recon(ppe_td_lanes R, long m, ppe_td_carr al, ppe_td_carr be, ppe_td_carr x0, ppe_td_carr x1, ppe_td_arr d)
 {
-  for (long i = 1; i < m - 1; i++) PPE_TD_GROUPS(R)
+  for (long i = 1; i < m - 1; i++) PPE_TD_GROUPS(g, R)
     {
-      PPE_TD_W(y, d, i);
-      PPE_TD_P(p, al, i);
-      PPE_TD_P(q, be, i);
-      PPE_TD_P(b0, x0, 0);
-      PPE_TD_P(b1, x1, 0);
-      PPE_TD_AHEAD(y, d, i, m - 1);
-      PPE_TD_LANE(R) PPE_TD_E(y, d) = PPE_TD_E(y, d) - PPE_TD_E(p, al) * PPE_TD_E(b0, x0) - PPE_TD_E(q, be) * PPE_TD_E(b1, x1);
+      double *PPE_TD_RESTRICT       y  = ppe_td_row(d, g, i);
+      const double *PPE_TD_RESTRICT p  = ppe_td_crow(al, g, i);
+      const double *PPE_TD_RESTRICT q  = ppe_td_crow(be, g, i);
+      const double *PPE_TD_RESTRICT b0 = ppe_td_crow(x0, g, 0);
+      const double *PPE_TD_RESTRICT b1 = ppe_td_crow(x1, g, 0);
+
+      if (i + PPE_TD_PF < m - 1) ppe_td_prefetch_row(y, d, R, PPE_TD_PF);
+      PPE_TD_LANES(l, R) y[l * d.ls] = y[l * d.ls] - p[l * al.ls] * b0[l * x0.ls] - q[l * be.ls] * b1[l * x1.ls];
     }
   ppe_td_recon_ends(R, m, x0, x1, d);
 }
@@ -452,72 +468,53 @@ PPE_TD_HD void ppe_td_recon(ppe_td_lanes R, long m, ppe_td_carr al, ppe_td_carr 
    (s, with sig in u) and the forward part of al (t: t_1 = A_1, t_i = -(l_i t_{i-1})); the
    backward sweep finishes al and be (be in u) and updates d.
 */
-PPE_TD_HD void ppe_td_recon_fly(ppe_td_lanes R, long m, ppe_td_coefs K, ppe_td_arr s, ppe_td_arr t, ppe_td_arr u, ppe_td_carr x0, ppe_td_carr x1, ppe_td_arr d)
+PPE_HD_INLINE void ppe_td_recon_fly(ppe_td_lanes R, long m, ppe_td_coefs K, ppe_td_arr s, ppe_td_arr t, ppe_td_arr u, ppe_td_carr x0, ppe_td_carr x1, ppe_td_arr d)
 {
   if (m >= 3) {
     ppe_td_chain_start(R, 1, 1, K, s, u);
-    PPE_TD_GROUPS(R)
+    PPE_TD_GROUPS(g, R)
     {
-      PPE_TD_P(a, K.a, 1);
-      PPE_TD_W(al, t, 1);
-      PPE_TD_LANE(R) PPE_TD_E(al, t) = PPE_TD_E(a, K.a);
-    }
-    for (long i = 2; i < m - 1; i++) PPE_TD_GROUPS(R)
-      {
-        PPE_TD_P_R(K, i);
-        PPE_TD_P(a, K.a, i);
-        PPE_TD_P(c, K.c, i);
-        PPE_TD_W(si, s, i);
-        PPE_TD_P(s1, s, i - 1);
-        PPE_TD_W(ui, u, i);
-        PPE_TD_P(u1, u, i - 1);
-        PPE_TD_W(al, t, i);
-        PPE_TD_P(al1, t, i - 1);
-        PPE_TD_LANE(R)
-        {
-          double li = PPE_TD_E(a, K.a) * PPE_TD_E(s1, s);
+      const double *PPE_TD_RESTRICT a  = ppe_td_crow(K.a, g, 1);
+      double *PPE_TD_RESTRICT       al = ppe_td_row(t, g, 1);
 
-          PPE_TD_E(ui, u) = PPE_TD_E_R(K) - PPE_TD_E(a, K.a) * (PPE_TD_E(u1, u) * PPE_TD_E(s1, s));
-          PPE_TD_E(si, s) = 1.0 / (PPE_TD_E(ui, u) - PPE_TD_E(c, K.c));
-          PPE_TD_E(al, t) = -(li * PPE_TD_E(al1, t));
-        }
-      }
-    PPE_TD_GROUPS(R)
+      PPE_TD_LANES(l, R) al[l * t.ls] = a[l * K.a.ls];
+    }
+    ppe_td_fly_sweep(R, 2, m - 1, K, s, u, NULL, NULL, &t);
+    PPE_TD_GROUPS(g, R)
     {
-      PPE_TD_P(c, K.c, m - 2);
-      PPE_TD_P(si, s, m - 2);
-      PPE_TD_W(al, t, m - 2);
-      PPE_TD_W(be, u, m - 2);
-      PPE_TD_W(y, d, m - 2);
-      PPE_TD_P(b0, x0, 0);
-      PPE_TD_P(b1, x1, 0);
-      PPE_TD_LANE(R)
+      const double *PPE_TD_RESTRICT c  = ppe_td_crow(K.c, g, m - 2);
+      const double *PPE_TD_RESTRICT si = ppe_td_row(s, g, m - 2);
+      double *PPE_TD_RESTRICT       al = ppe_td_row(t, g, m - 2);
+      double *PPE_TD_RESTRICT       be = ppe_td_row(u, g, m - 2);
+      double *PPE_TD_RESTRICT       y  = ppe_td_row(d, g, m - 2);
+      const double *PPE_TD_RESTRICT b0 = ppe_td_crow(x0, g, 0);
+      const double *PPE_TD_RESTRICT b1 = ppe_td_crow(x1, g, 0);
+
+      PPE_TD_LANES(l, R)
       {
-        PPE_TD_E(al, t) = PPE_TD_E(al, t) * PPE_TD_E(si, s);
-        PPE_TD_E(be, u) = PPE_TD_E(c, K.c) * PPE_TD_E(si, s);
-        PPE_TD_E(y, d)  = PPE_TD_E(y, d) - PPE_TD_E(al, t) * PPE_TD_E(b0, x0) - PPE_TD_E(be, u) * PPE_TD_E(b1, x1);
+        al[l * t.ls] = al[l * t.ls] * si[l * s.ls];
+        be[l * u.ls] = c[l * K.c.ls] * si[l * s.ls];
+        y[l * d.ls]  = y[l * d.ls] - al[l * t.ls] * b0[l * x0.ls] - be[l * u.ls] * b1[l * x1.ls];
       }
     }
-    for (long i = m - 3; i >= 1; i--) PPE_TD_GROUPS(R)
+    for (long i = m - 3; i >= 1; i--) PPE_TD_GROUPS(g, R)
       {
-        PPE_TD_P(c, K.c, i);
-        PPE_TD_P(si, s, i);
-        PPE_TD_W(al, t, i);
-        PPE_TD_P(al1, t, i + 1);
-        PPE_TD_W(be, u, i);
-        PPE_TD_P(be1, u, i + 1);
-        PPE_TD_W(y, d, i);
-        PPE_TD_P(b0, x0, 0);
-        PPE_TD_P(b1, x1, 0);
-        if (i - PPE_TD_PF >= 1) { /* this sweep goes down the rows */
-          PPE_TD_PREFETCH(y - PPE_TD_PF * d.rs + (long)R.l0 * d.ls);
-          PPE_TD_PREFETCH(y - PPE_TD_PF * d.rs + (long)(R.l1 - 1) * d.ls);
-        }
-        PPE_TD_LANE(R)
+        const double *PPE_TD_RESTRICT c   = ppe_td_crow(K.c, g, i);
+        const double *PPE_TD_RESTRICT si  = ppe_td_row(s, g, i);
+        double *PPE_TD_RESTRICT       al  = ppe_td_row(t, g, i);
+        const double *PPE_TD_RESTRICT al1 = ppe_td_row(t, g, i + 1);
+        double *PPE_TD_RESTRICT       be  = ppe_td_row(u, g, i);
+        const double *PPE_TD_RESTRICT be1 = ppe_td_row(u, g, i + 1);
+        double *PPE_TD_RESTRICT       y   = ppe_td_row(d, g, i);
+        const double *PPE_TD_RESTRICT b0  = ppe_td_crow(x0, g, 0);
+        const double *PPE_TD_RESTRICT b1  = ppe_td_crow(x1, g, 0);
+
+        if (i - PPE_TD_PF >= 1) ppe_td_prefetch_row(y, d, R, -PPE_TD_PF); /* this sweep goes down the rows */
+        PPE_TD_LANES(l, R)
         {
-          PPE_TD_E(al, t) = (PPE_TD_E(al, t) - PPE_TD_E(c, K.c) * PPE_TD_E(al1, t)) * PPE_TD_E(si, s);
-          PPE_TD_E(be, u) = (-(PPE_TD_E(c, K.c) * PPE_TD_E(be1, u))) * PPE_TD_E(si, s);
-          PPE_TD_E(y, d)  = PPE_TD_E(y, d) - PPE_TD_E(al, t) * PPE_TD_E(b0, x0) - PPE_TD_E(be, u) * PPE_TD_E(b1, x1);
+          al[l * t.ls] = (al[l * t.ls] - c[l * K.c.ls] * al1[l * t.ls]) * si[l * s.ls];
+          be[l * u.ls] = (-(c[l * K.c.ls] * be1[l * u.ls])) * si[l * s.ls];
+          y[l * d.ls]  = y[l * d.ls] - al[l * t.ls] * b0[l * x0.ls] - be[l * u.ls] * b1[l * x1.ls];
         }
       }
   }
@@ -542,5 +539,20 @@ typedef struct {
   ppe_td_carr x0, x1;                  /* recon: boundary unknowns, per lane */
   ppe_td_arr  s, t, u;                 /* scratch of the fly kernels, block-local */
 } PPETdArgs;
+
+/* The coefficients of the fly kernels of a call, with the views as given (the generic call of
+   the host and the device threads). */
+PPE_HD_INLINE ppe_td_coefs ppe_td_args_coefs(const PPETdArgs *x)
+{
+  ppe_td_coefs K;
+
+  K.a     = x->a;
+  K.e     = x->e;
+  K.c     = x->c;
+  K.w     = x->w;
+  K.shift = x->shift;
+  K.mask  = x->mask;
+  return K;
+}
 
 #endif

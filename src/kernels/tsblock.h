@@ -20,14 +20,7 @@
 #ifndef PPE_KERNELS_TSBLOCK_H
 #define PPE_KERNELS_TSBLOCK_H
 
-#if defined(__CUDACC__) || defined(__HIPCC__)
-  #define PPE_TS_HD __host__ __device__ static inline
-#elif defined(__GNUC__)
-  /* always inlined, so that the host's AVX2 loops get AVX2 bodies */
-  #define PPE_TS_HD static inline __attribute__((always_inline))
-#else
-  #define PPE_TS_HD static inline
-#endif
+#include "hd.h" /* PPE_HD_INLINE: the host's AVX2 loops get AVX2 bodies */
 
 #define PPE_TS_TA    2 /* x columns of a Gram tile */
 #define PPE_TS_TB    4 /* y columns of a Gram tile; columns produced together by combine */
@@ -49,7 +42,7 @@ typedef double ppe_ts_v4 __attribute__((vector_size(4 * sizeof(double))));
 #endif
 
 /* out[a + PPE_TS_TA*b] = sum over rows [p0,p1) of x[a][p] * y[b][p]. */
-PPE_TS_HD void ppe_ts_gram_tile(const double *const x[PPE_TS_TA], const double *const y[PPE_TS_TB], long p0, long p1, double out[PPE_TS_TA * PPE_TS_TB])
+PPE_HD_INLINE void ppe_ts_gram_tile(const double *const x[PPE_TS_TA], const double *const y[PPE_TS_TB], long p0, long p1, double out[PPE_TS_TA * PPE_TS_TB])
 {
   double acc[PPE_TS_TA][PPE_TS_TB][PPE_TS_LANES];
   long   p = p0;
@@ -91,7 +84,7 @@ PPE_TS_HD void ppe_ts_gram_tile(const double *const x[PPE_TS_TA], const double *
    (B is column-major with leading dimension ldb; the columns j >= nj are padding, computed
    from valid memory and dropped). t may alias s (each entry is read before it is written:
    S = S - Q B in place), never q. */
-PPE_TS_HD void ppe_ts_combine_tile(int k, const double *const q[], const double *const s[PPE_TS_TB], const double *B, int ldb, int nj, long p0, long p1, double *const t[PPE_TS_TB])
+PPE_HD_INLINE void ppe_ts_combine_tile(int k, const double *const q[], const double *const s[PPE_TS_TB], const double *B, int ldb, int nj, long p0, long p1, double *const t[PPE_TS_TB])
 {
   long p = p0;
 
@@ -127,7 +120,7 @@ PPE_TS_HD void ppe_ts_combine_tile(int k, const double *const q[], const double 
 }
 
 /* x[p] += sum_{i<k} q[i][p] a[i];  r[p] -= sum_{i<k} aq[i][p] a[i]  for rows [p0,p1). */
-PPE_TS_HD void ppe_ts_axpy_rows(int k, const double *const q[], const double *const aq[], const double *a, long p0, long p1, double *x, double *r)
+PPE_HD_INLINE void ppe_ts_axpy_rows(int k, const double *const q[], const double *const aq[], const double *a, long p0, long p1, double *x, double *r)
 {
   long p = p0;
 
@@ -173,7 +166,7 @@ PPE_TS_HD void ppe_ts_axpy_rows(int k, const double *const q[], const double *co
 
 /* out[p] = c1 az[p] - c2 z[p] - zold[p] for rows [p0,p1); out may alias zold (and, with
    zold == NULL, the last term is dropped). */
-PPE_TS_HD void ppe_ts_cheb_rows(double c1, const double *az, double c2, const double *z, const double *zold, long p0, long p1, double *out)
+PPE_HD_INLINE void ppe_ts_cheb_rows(double c1, const double *az, double c2, const double *z, const double *zold, long p0, long p1, double *out)
 {
   if (zold)
     for (long p = p0; p < p1; p++) out[p] = c1 * az[p] - c2 * z[p] - zold[p];

@@ -12,48 +12,14 @@
        4. compute the surface points.
 
      -ppe_stencil_overlap 0 finishes the exchange before step 2; the results are
-     bitwise identical because every point is computed by the same expression.
+     bitwise identical because every point is computed by the same expression. Every
+     application with the exchange (MatMult and the fused ones of stencillocal.c) runs
+     this sequence through PPEStencilRunWithHalo() (stencildev.c).
 
    The operator is symmetric, so MatMultTranspose is MatMult.
 */
 #include <ppekit/private/stencilimpl.h>
 #include <ppekit/private/deviceimpl.h>
-
-/* Table of the box and its neighbours on this rank. */
-PetscErrorCode PPEStencilBoxSetUp(PPEGrid grid, PPEStencilBox *B)
-{
-  PetscInt s[3], m[3];
-
-  PetscFunctionBegin;
-  PetscCall(DMDAGetCorners(grid->da, &s[0], &s[1], &s[2], &m[0], &m[1], &m[2]));
-  B->X.w     = grid->dir[0].w;
-  B->X.tlo   = grid->dir[0].tlo;
-  B->X.thi   = grid->dir[0].thi;
-  B->X.d     = grid->dir[0].d;
-  B->Y.w     = grid->dir[1].w;
-  B->Y.tlo   = grid->dir[1].tlo;
-  B->Y.thi   = grid->dir[1].thi;
-  B->Y.d     = grid->dir[1].d;
-  B->Z.w     = grid->dir[2].w;
-  B->Z.tlo   = grid->dir[2].tlo;
-  B->Z.thi   = grid->dir[2].thi;
-  B->Z.d     = grid->dir[2].d;
-  B->sigma   = grid->shift;
-  B->xs      = s[0];
-  B->ys      = s[1];
-  B->zs      = s[2];
-  B->xm      = m[0];
-  B->ym      = m[1];
-  B->zm      = m[2];
-  B->avx2    = PPEStencilHostHasAVX2();
-  for (int d = 0; d < 3; d++) {
-    B->N[d]           = grid->N[d];
-    B->per[d]         = (PetscBool)(grid->bc[2 * d] == PPE_BC_PERIODIC);
-    B->nb[2 * d]      = (PetscBool)(s[d] > 0 || B->per[d]);
-    B->nb[2 * d + 1]  = (PetscBool)(s[d] + m[d] < grid->N[d] || B->per[d]);
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 /*
    The halo star forest: one leaf per value of the six face buffers, rooted at the owned
@@ -121,26 +87,6 @@ PetscErrorCode PPEStencilHaloSetUp(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-   PPEStencilRunSetUp - an application of the full operator (halo faces st->faces) on
-   arrays xa -> ya, on the matrix's back end (its device data made at the first use)
-*/
-PetscErrorCode PPEStencilRunSetUp(Mat A, const double *xa, double *ya, PPEStencilRun *R)
-{
-  Mat_PPEStencil *st = (Mat_PPEStencil *)A->data;
-
-  PetscFunctionBegin;
-  if (st->backend != PPE_BACKEND_HOST && !st->dev) PetscCall(PPEStencilDevCreate(st->backend, &st->box, &st->faces, st->halo, (size_t)st->nhalo, &st->dev));
-  PetscCall(PetscMemzero(R, sizeof(*R)));
-  R->box   = &st->box;
-  R->dev   = st->dev;
-  R->x     = xa;
-  R->faces = &st->faces;
-  R->hbase = st->halo;
-  R->y     = ya;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode MatMult_PPEStencil(Mat A, Vec x, Vec y)
 {
   Mat_PPEStencil    *st = (Mat_PPEStencil *)A->data;
@@ -154,26 +100,10 @@ static PetscErrorCode MatMult_PPEStencil(Mat A, Vec x, Vec y)
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArrayWrite(y, &ya));
   PetscCall(PPEStencilRunSetUp(A, xa, ya, &R));
-  if (st->has_halo) PetscCall(PetscSFBcastBegin(st->sf, MPIU_SCALAR, xa, st->halo, MPI_REPLACE));
-  if (!st->overlap && st->has_halo) {
-    PetscCall(PetscLogEventBegin(PPE_StencilHalo, A, 0, 0, 0));
-    PetscCall(PetscSFBcastEnd(st->sf, MPIU_SCALAR, xa, st->halo, MPI_REPLACE));
-    PetscCall(PetscLogEventEnd(PPE_StencilHalo, A, 0, 0, 0));
-  }
-  PetscCall(PetscLogEventBegin(PPE_StencilCore, A, 0, 0, 0));
-  PetscCall(PPEStencilRunCore(&R));
-  PetscCall(PetscLogEventEnd(PPE_StencilCore, A, 0, 0, 0));
-  if (st->overlap && st->has_halo) {
-    PetscCall(PetscLogEventBegin(PPE_StencilHalo, A, 0, 0, 0));
-    PetscCall(PetscSFBcastEnd(st->sf, MPIU_SCALAR, xa, st->halo, MPI_REPLACE));
-    PetscCall(PetscLogEventEnd(PPE_StencilHalo, A, 0, 0, 0));
-  }
-  PetscCall(PetscLogEventBegin(PPE_StencilSurf, A, 0, 0, 0));
-  PetscCall(PPEStencilRunSurface(&R));
-  PetscCall(PetscLogEventEnd(PPE_StencilSurf, A, 0, 0, 0));
+  PetscCall(PPEStencilRunWithHalo(A, &R));
   PetscCall(VecRestoreArrayRead(x, &xa));
   PetscCall(VecRestoreArrayWrite(y, &ya));
-  PetscCall(PetscLogFlops(13.0 * st->box.xm * st->box.ym * st->box.zm));
+  PetscCall(PetscLogFlops(PPE_STENCIL_FLOPS * st->box.xm * st->box.ym * st->box.zm));
   PetscCall(PetscLogEventEnd(PPE_StencilMult, A, x, y, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -197,15 +127,11 @@ static PetscErrorCode MatMultAdd_PPEStencil(Mat A, Vec x, Vec z, Vec y)
 static PetscErrorCode MatGetDiagonal_PPEStencil(Mat A, Vec v)
 {
   Mat_PPEStencil *st = (Mat_PPEStencil *)A->data;
-  PPEStencilBox  *B  = &st->box;
   PetscScalar    *a;
-  PetscInt        l = 0;
 
   PetscFunctionBegin;
   PetscCall(VecGetArrayWrite(v, &a));
-  for (PetscInt k = B->zs; k < B->zs + B->zm; k++)
-    for (PetscInt j = B->ys; j < B->ys + B->ym; j++)
-      for (PetscInt i = B->xs; i < B->xs + B->xm; i++) a[l++] = ppe_s7_point_coef(B->X, B->Y, B->Z, B->sigma, i, j, k).c0;
+  PPEStencilBoxDiagonal(&st->box, a);
   PetscCall(VecRestoreArrayWrite(v, &a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -483,32 +409,6 @@ PetscErrorCode PPEStencilGetBackend(Mat A, PPEBackend *b)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscUseMethod(A, "PPEStencilGetBackend_C", (Mat, PPEBackend *), (A, b));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-   PPEStencilAttachNullSpace - marks an operator of the grid as symmetric (and positive
-   definite when the grid is not singular) and attaches the constant null space (also as
-   transpose null space, so that KSP projects the right-hand side) when it is singular
-
-   Collective
-
-   Level: intermediate
-@*/
-PetscErrorCode PPEStencilAttachNullSpace(PPEGrid grid, Mat A)
-{
-  PetscFunctionBegin;
-  PetscCall(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));
-  PetscCall(MatSetOption(A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
-  if (grid->singular) {
-    MatNullSpace nsp;
-    PetscCall(MatNullSpaceCreate(PetscObjectComm((PetscObject)A), PETSC_TRUE, 0, NULL, &nsp));
-    PetscCall(MatSetNullSpace(A, nsp));
-    PetscCall(MatSetTransposeNullSpace(A, nsp));
-    PetscCall(MatNullSpaceDestroy(&nsp));
-  } else {
-    PetscCall(MatSetOption(A, MAT_SPD, PETSC_TRUE));
-  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -1,7 +1,8 @@
 /*
    The assembled twin of the stencil operator: same coefficients (from the same
    single-source function), stored in any matrix DMCreateMatrix() makes for the
-   grid's DMDA (AIJ, hyprestruct, ...), for preconditioners that need entries.
+   grid's DMDA (AIJ, hyprestruct, ...), for preconditioners that need entries; and the
+   properties both forms share (symmetry, the constant null space of a singular grid).
 */
 #include <ppekit/private/stencilimpl.h>
 
@@ -49,6 +50,32 @@ PetscErrorCode PPEStencilAssembleInto(PPEGrid grid, Mat B)
   PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
   PetscCall(PetscLogEventEnd(PPE_StencilAsm, B, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PPEStencilAttachNullSpace - marks an operator of the grid as symmetric (and positive
+   definite when the grid is not singular) and attaches the constant null space (also as
+   transpose null space, so that KSP projects the right-hand side) when it is singular
+
+   Collective
+
+   Level: intermediate
+@*/
+PetscErrorCode PPEStencilAttachNullSpace(PPEGrid grid, Mat A)
+{
+  PetscFunctionBegin;
+  PetscCall(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MatSetOption(A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
+  if (grid->singular) {
+    MatNullSpace nsp;
+    PetscCall(MatNullSpaceCreate(PetscObjectComm((PetscObject)A), PETSC_TRUE, 0, NULL, &nsp));
+    PetscCall(MatSetNullSpace(A, nsp));
+    PetscCall(MatSetTransposeNullSpace(A, nsp));
+    PetscCall(MatNullSpaceDestroy(&nsp));
+  } else {
+    PetscCall(MatSetOption(A, MAT_SPD, PETSC_TRUE));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -1,21 +1,30 @@
 /*
-   The two phases of one application of MATPPESTENCIL, on the host or on a device back end.
+   The back-end side of MATPPESTENCIL: the box a back end works on, and one application of
+   the operator run in phases on the host or on a device back end.
 
    Every application (MatMult, the rank-local block, the fused dot products, the fused
    Chebyshev step) is: start the halo exchange, compute the core points, finish the
-   exchange, compute the surface points. PPEStencilRunCore/RunSurface do the two computing
-   phases. On the host they call the row loops of src/backend/host. On a device:
+   exchange, compute the surface points. PPEStencilRunWithHalo() runs that sequence, each
+   step timed by its event; PPEStencilRunCore/RunSurface do the two computing phases. On the
+   host they call the row loops of src/backend/host. On a device:
 
      core:    x (and the operands of a fused step) copied in, core launch, both queued on
               the stream, so the device computes the core while the host waits for the halo
-              messages (paper 004, Table II: overlap of the exchange with the core);
+              messages (the overlap of the exchange with the core of Ali et al. (2019),
+              Table II);
      surface: the halo faces copied in, surface launch, the result copied out, wait.
 
    The operator's 1D tables stay on the device from set-up to destroy; vectors are copied in
    and out at each application (Debian's PETSc has no device vectors).
+
+   References:
+     Y. Ali, N. Onodera, Y. Idomura, T. Ina and T. Imamura, "GPU acceleration of
+     communication avoiding Chebyshev basis conjugate gradient solver for multiphase CFD
+     simulations", ScalA workshop at SC19 (IEEE/ACM), 2019.
 */
 #include <ppekit/private/stencilimpl.h>
 #include <ppekit/private/deviceimpl.h>
+#include <backend/host/simd.h>
 
 struct _n_PPEStencilDev {
   const PPEDeviceOps *ops;
@@ -31,6 +40,45 @@ struct _n_PPEStencilDev {
 };
 
 #define DEVCALL(d, expr) PPEDeviceCall((d)->ops, expr)
+
+/* Table of the box and its neighbours on this rank. */
+PetscErrorCode PPEStencilBoxSetUp(PPEGrid grid, PPEStencilBox *B)
+{
+  PetscInt    s[3], m[3];
+  ppe_s7_dir *dir[3] = {&B->X, &B->Y, &B->Z};
+
+  PetscFunctionBegin;
+  PetscCall(DMDAGetCorners(grid->da, &s[0], &s[1], &s[2], &m[0], &m[1], &m[2]));
+  B->sigma = grid->shift;
+  B->xs    = s[0];
+  B->ys    = s[1];
+  B->zs    = s[2];
+  B->xm    = m[0];
+  B->ym    = m[1];
+  B->zm    = m[2];
+  B->avx2  = PPEHostHasAVX2();
+  for (int d = 0; d < 3; d++) {
+    dir[d]->w       = grid->dir[d].w;
+    dir[d]->tlo     = grid->dir[d].tlo;
+    dir[d]->thi     = grid->dir[d].thi;
+    dir[d]->d       = grid->dir[d].d;
+    B->N[d]         = grid->N[d];
+    B->per[d]       = (PetscBool)(grid->bc[2 * d] == PPE_BC_PERIODIC);
+    B->nb[2 * d]    = (PetscBool)(s[d] > 0 || B->per[d]);
+    B->nb[2 * d + 1] = (PetscBool)(s[d] + m[d] < grid->N[d] || B->per[d]);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The diagonal of the operator on box B, in the order of the box (x fastest). */
+void PPEStencilBoxDiagonal(const PPEStencilBox *B, PetscScalar *a)
+{
+  PetscInt l = 0;
+
+  for (PetscInt k = B->zs; k < B->zs + B->zm; k++)
+    for (PetscInt j = B->ys; j < B->ys + B->ym; j++)
+      for (PetscInt i = B->xs; i < B->xs + B->xm; i++) a[l++] = ppe_s7_point_coef(B->X, B->Y, B->Z, B->sigma, i, j, k).c0;
+}
 
 static PetscErrorCode DevAlloc(PPEStencilDev d, double **p, size_t n)
 {
@@ -205,5 +253,61 @@ PetscErrorCode PPEStencilRunSurface(const PPEStencilRun *R)
     else DEVCALL(d, d->ops->copy(R->y, d->y, d->n * sizeof(double), PPE_DEV_D2H, d->stream));
     DEVCALL(d, d->ops->sync(d->stream));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   PPEStencilRunSetUp - an application of the full operator (halo faces st->faces) on
+   arrays xa -> ya, on the matrix's back end (its device data made at the first use)
+*/
+PetscErrorCode PPEStencilRunSetUp(Mat A, const double *xa, double *ya, PPEStencilRun *R)
+{
+  Mat_PPEStencil *st = (Mat_PPEStencil *)A->data;
+
+  PetscFunctionBegin;
+  if (st->backend != PPE_BACKEND_HOST && !st->dev) PetscCall(PPEStencilDevCreate(st->backend, &st->box, &st->faces, st->halo, (size_t)st->nhalo, &st->dev));
+  PetscCall(PetscMemzero(R, sizeof(*R)));
+  R->box   = &st->box;
+  R->dev   = st->dev;
+  R->x     = xa;
+  R->faces = &st->faces;
+  R->hbase = st->halo;
+  R->y     = ya;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Finish the halo exchange of x started by PPEStencilRunWithHalo(), timed by PPEStencilHalo. */
+static PetscErrorCode HaloEnd(Mat A, const double *x)
+{
+  Mat_PPEStencil *st = (Mat_PPEStencil *)A->data;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(PPE_StencilHalo, A, 0, 0, 0));
+  PetscCall(PetscSFBcastEnd(st->sf, MPIU_SCALAR, x, st->halo, MPI_REPLACE));
+  PetscCall(PetscLogEventEnd(PPE_StencilHalo, A, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   PPEStencilRunWithHalo - the application R of the full operator A (made by
+   PPEStencilRunSetUp() on the input R->x) around the halo exchange of R->x: start the
+   exchange, compute the core points, finish the exchange, compute the surface points. With
+   overlap off the exchange is finished before the core points (same bits). Events:
+   PPEStencilHalo (the wait for the exchange), PPEStencilCore, PPEStencilSurf.
+*/
+PetscErrorCode PPEStencilRunWithHalo(Mat A, const PPEStencilRun *R)
+{
+  Mat_PPEStencil *st = (Mat_PPEStencil *)A->data;
+
+  PetscFunctionBegin;
+  if (st->has_halo) PetscCall(PetscSFBcastBegin(st->sf, MPIU_SCALAR, R->x, st->halo, MPI_REPLACE));
+  if (!st->overlap && st->has_halo) PetscCall(HaloEnd(A, R->x));
+  PetscCall(PetscLogEventBegin(PPE_StencilCore, A, 0, 0, 0));
+  PetscCall(PPEStencilRunCore(R));
+  PetscCall(PetscLogEventEnd(PPE_StencilCore, A, 0, 0, 0));
+  if (st->overlap && st->has_halo) PetscCall(HaloEnd(A, R->x));
+  PetscCall(PetscLogEventBegin(PPE_StencilSurf, A, 0, 0, 0));
+  PetscCall(PPEStencilRunSurface(R));
+  PetscCall(PetscLogEventEnd(PPE_StencilSurf, A, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

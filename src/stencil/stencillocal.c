@@ -14,7 +14,12 @@
      partial sums are not reduced: the caller merges them into one global reduction.
 
    - either operator fused with a Chebyshev step (PPEStencilMultCI, for PC chebyci): the
-     sweep writes the next iterate instead of A x.
+     sweep writes the next iterate instead of A x (KernelCI2 of Pennati et al. (2025)).
+
+   References:
+     L. Pennati, M. I. Andersson, K. Steiniger, R. Widera, T. Narwal, M. Bussmann and
+     S. Markidis, "A Parallel and Highly-Portable HPC Poisson Solver: Preconditioned
+     Bi-CGSTAB with alpaka", arXiv:2503.08935, 2025.
 */
 #include <ppekit/private/stencilimpl.h>
 
@@ -106,7 +111,7 @@ static PetscErrorCode MatMult_PPEStencilLocal(Mat Ab, Vec x, Vec y)
   PetscCall(LocalRun(L, xa, ya, NULL));
   PetscCall(VecRestoreArrayRead(x, &xa));
   PetscCall(VecRestoreArrayWrite(y, &ya));
-  PetscCall(PetscLogFlops(13.0 * L->box.xm * L->box.ym * L->box.zm));
+  PetscCall(PetscLogFlops(PPE_STENCIL_FLOPS * L->box.xm * L->box.ym * L->box.zm));
   PetscCall(PetscLogEventEnd(PPE_StencilLocal, Ab, x, y, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -114,17 +119,12 @@ static PetscErrorCode MatMult_PPEStencilLocal(Mat Ab, Vec x, Vec y)
 static PetscErrorCode MatGetDiagonal_PPEStencilLocal(Mat Ab, Vec v)
 {
   PPEStencilLocal *L;
-  PPEStencilBox   *B;
   PetscScalar     *a;
-  PetscInt         l = 0;
 
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(Ab, &L));
-  B = &L->box;
   PetscCall(VecGetArrayWrite(v, &a));
-  for (PetscInt k = B->zs; k < B->zs + B->zm; k++)
-    for (PetscInt j = B->ys; j < B->ys + B->ym; j++)
-      for (PetscInt i = B->xs; i < B->xs + B->xm; i++) a[l++] = ppe_s7_point_coef(B->X, B->Y, B->Z, B->sigma, i, j, k).c0;
+  PPEStencilBoxDiagonal(&L->box, a);
   PetscCall(VecRestoreArrayWrite(v, &a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -269,39 +269,24 @@ PetscErrorCode PPEStencilMultDot(Mat A, Vec x, Vec y, PetscInt n, const Vec u[],
   }
   PetscCall(PPEStencilRunSetUp(A, xa, ya, &R));
   R.dot = &dot;
-  if (st->has_halo) PetscCall(PetscSFBcastBegin(st->sf, MPIU_SCALAR, xa, st->halo, MPI_REPLACE));
-  if (!st->overlap && st->has_halo) {
-    PetscCall(PetscLogEventBegin(PPE_StencilHalo, A, 0, 0, 0));
-    PetscCall(PetscSFBcastEnd(st->sf, MPIU_SCALAR, xa, st->halo, MPI_REPLACE));
-    PetscCall(PetscLogEventEnd(PPE_StencilHalo, A, 0, 0, 0));
-  }
-  PetscCall(PetscLogEventBegin(PPE_StencilCore, A, 0, 0, 0));
-  PetscCall(PPEStencilRunCore(&R));
-  PetscCall(PetscLogEventEnd(PPE_StencilCore, A, 0, 0, 0));
-  if (st->overlap && st->has_halo) {
-    PetscCall(PetscLogEventBegin(PPE_StencilHalo, A, 0, 0, 0));
-    PetscCall(PetscSFBcastEnd(st->sf, MPIU_SCALAR, xa, st->halo, MPI_REPLACE));
-    PetscCall(PetscLogEventEnd(PPE_StencilHalo, A, 0, 0, 0));
-  }
-  PetscCall(PetscLogEventBegin(PPE_StencilSurf, A, 0, 0, 0));
-  PetscCall(PPEStencilRunSurface(&R));
-  PetscCall(PetscLogEventEnd(PPE_StencilSurf, A, 0, 0, 0));
+  PetscCall(PPEStencilRunWithHalo(A, &R));
   for (PetscInt q = 0; q < n; q++) {
     if (ua[q]) PetscCall(VecRestoreArrayRead(u[q], &ua[q]));
     ldot[q] = dot.s[q];
   }
   PetscCall(VecRestoreArrayRead(x, &xa));
   PetscCall(VecRestoreArrayWrite(y, &ya));
-  PetscCall(PetscLogFlops((13.0 + 2.0 * n) * st->box.xm * st->box.ym * st->box.zm));
+  PetscCall(PetscLogFlops((PPE_STENCIL_FLOPS + PPE_STENCIL_DOT_FLOPS * n) * st->box.xm * st->box.ym * st->box.zm));
   PetscCall(PetscLogEventEnd(PPE_StencilMult, A, x, y, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
-   PPEStencilMultCI - one fused Chebyshev step (KernelCI2 of paper 002) on x, written to ci->w:
-   w = rho (s2 x + d2 (b - dinv A x) - rho_old z), with A the full operator (halo exchange,
-   overlapped as in MatMult) or, when local, the rank-local block (no exchange). A x is never
-   stored; the bits are those of MatMult (or PPEStencilMultLocal) followed by ppe_ci_step().
+   PPEStencilMultCI - one fused Chebyshev step (KernelCI2 of Pennati et al. (2025)) on x,
+   written to ci->w: w = rho (s2 x + d2 (b - dinv A x) - rho_old z), with A the full
+   operator (halo exchange, overlapped as in MatMult) or, when local, the rank-local block
+   (no exchange). A x is never stored; the bits are those of MatMult (or
+   PPEStencilMultLocal) followed by ppe_ci_step().
 */
 PetscErrorCode PPEStencilMultCI(Mat A, PetscBool local, Vec x, const PPEStencilCI *ci)
 {
@@ -320,7 +305,7 @@ PetscErrorCode PPEStencilMultCI(Mat A, PetscBool local, Vec x, const PPEStencilC
     PetscCall(MatShellGetContext(Ab, &L));
     PetscCall(PetscLogEventBegin(PPE_StencilLocal, Ab, x, 0, 0));
     PetscCall(LocalRun(L, xa, NULL, ci));
-    PetscCall(PetscLogFlops(13.0 * np));
+    PetscCall(PetscLogFlops(PPE_STENCIL_FLOPS * np));
     PetscCall(PetscLogEventEnd(PPE_StencilLocal, Ab, x, 0, 0));
   } else {
     PPEStencilRun R;
@@ -328,24 +313,8 @@ PetscErrorCode PPEStencilMultCI(Mat A, PetscBool local, Vec x, const PPEStencilC
     PetscCall(PPEStencilRunSetUp(A, xa, NULL, &R));
     R.ci = ci;
     PetscCall(PetscLogEventBegin(PPE_StencilMult, A, x, 0, 0));
-    if (st->has_halo) PetscCall(PetscSFBcastBegin(st->sf, MPIU_SCALAR, xa, st->halo, MPI_REPLACE));
-    if (!st->overlap && st->has_halo) {
-      PetscCall(PetscLogEventBegin(PPE_StencilHalo, A, 0, 0, 0));
-      PetscCall(PetscSFBcastEnd(st->sf, MPIU_SCALAR, xa, st->halo, MPI_REPLACE));
-      PetscCall(PetscLogEventEnd(PPE_StencilHalo, A, 0, 0, 0));
-    }
-    PetscCall(PetscLogEventBegin(PPE_StencilCore, A, 0, 0, 0));
-    PetscCall(PPEStencilRunCore(&R));
-    PetscCall(PetscLogEventEnd(PPE_StencilCore, A, 0, 0, 0));
-    if (st->overlap && st->has_halo) {
-      PetscCall(PetscLogEventBegin(PPE_StencilHalo, A, 0, 0, 0));
-      PetscCall(PetscSFBcastEnd(st->sf, MPIU_SCALAR, xa, st->halo, MPI_REPLACE));
-      PetscCall(PetscLogEventEnd(PPE_StencilHalo, A, 0, 0, 0));
-    }
-    PetscCall(PetscLogEventBegin(PPE_StencilSurf, A, 0, 0, 0));
-    PetscCall(PPEStencilRunSurface(&R));
-    PetscCall(PetscLogEventEnd(PPE_StencilSurf, A, 0, 0, 0));
-    PetscCall(PetscLogFlops(13.0 * np));
+    PetscCall(PPEStencilRunWithHalo(A, &R));
+    PetscCall(PetscLogFlops(PPE_STENCIL_FLOPS * np));
     PetscCall(PetscLogEventEnd(PPE_StencilMult, A, x, 0, 0));
   }
   PetscCall(VecRestoreArrayRead(x, &xa));

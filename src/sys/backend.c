@@ -6,8 +6,12 @@
    A back end that was not built is an error naming the configure option; a device back end
    without a usable device is an error with the runtime's own message (never a crash). The
    default, "auto", is the first device back end built that has a device, else the host.
+
+   Also the host's own choice, the instruction set of its loops: PPEHostHasAVX2(), the CPU
+   test of every host back end (src/backend/host/simd.h).
 */
 #include <ppekit/private/deviceimpl.h>
+#include <backend/host/simd.h>
 
 const char *const PPEBackends[] = {"host", "cuda", "hip", "emu", "PPEBackend", "PPE_BACKEND_", NULL};
 
@@ -209,4 +213,20 @@ PetscErrorCode PPEBackendView(PPEBackend b, PetscViewer viewer)
   if (dev[0]) PetscCall(PetscViewerASCIIPrintf(viewer, "back end: %s (%s)\n", PPEBackends[b], dev));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "back end: %s\n", PPEBackends[b]));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether the CPU runs the AVX2 instances of the host loops: tested once per process. */
+PetscBool PPEHostHasAVX2(void)
+{
+#if PPE_HOST_HAVE_AVX2
+  static int have = -1; /* -1: not tested yet */
+
+  if (have < 0) {
+    __builtin_cpu_init();
+    have = __builtin_cpu_supports("avx2") ? 1 : 0;
+  }
+  return have ? PETSC_TRUE : PETSC_FALSE;
+#else
+  return PETSC_FALSE;
+#endif
 }

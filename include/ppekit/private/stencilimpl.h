@@ -1,6 +1,11 @@
 /*
    Private layout of the matrix-free stencil (MATPPESTENCIL) and the back-end
    entry points that apply it to the rank's box.
+
+   References:
+     L. Pennati, M. I. Andersson, K. Steiniger, R. Widera, T. Narwal, M. Bussmann and
+     S. Markidis, "A Parallel and Highly-Portable HPC Poisson Solver: Preconditioned
+     Bi-CGSTAB with alpaka", arXiv:2503.08935, 2025.
 */
 #pragma once
 
@@ -11,15 +16,11 @@
 #include <kernels/krylov.h>
 #include <kernels/chebyci.h>
 
-/* Faces of the local box, in the order of PPEFace. */
-enum {
-  PPE_XLO,
-  PPE_XHI,
-  PPE_YLO,
-  PPE_YHI,
-  PPE_ZLO,
-  PPE_ZHI
-};
+/* Flops logged per point of an application of the operator: the 7 products and 6
+   differences of ppe_s7_apply() (the coefficients, made from the 1D tables, are not
+   counted); and per point of each fused dot product of its output (a product and a sum). */
+#define PPE_STENCIL_FLOPS     13.0
+#define PPE_STENCIL_DOT_FLOPS 2.0
 
 /* What a back end needs to apply the operator on this rank's box. */
 typedef struct {
@@ -53,19 +54,19 @@ typedef struct {
   double        s[2]; /* partial sums on this rank */
 } PPEStencilDot;
 
-/* The Chebyshev step fused into the sweep (KernelCI2 of paper 002): instead of (A x)_p the
-   sweep writes w_p = ppe_ci_point(rho, rho_old, s2, d2, dinv_p, b_p, (A x)_p, x_p, z_p). */
+/* The Chebyshev step fused into the sweep (KernelCI2 of Pennati et al. (2025)): instead of
+   (A x)_p the sweep writes w_p = ppe_ci_point(rho, rho_old, s2, d2, dinv_p, b_p, (A x)_p, x_p, z_p). */
 typedef struct {
   double        rho, rho_old, s2, d2; /* the step's scalars */
   const double *b, *z, *dinv;         /* arrays over the box (dinv NULL: D = I) */
   double       *w;                    /* output over the box */
 } PPEStencilCI;
 
-PETSC_INTERN PetscBool PPEStencilHostHasAVX2(void);
 PETSC_INTERN void      PPEStencilApply_Host(const PPEStencilBox *, const double *, const PPEStencilHalo *, double *, PPEStencilPhase);
 PETSC_INTERN void      PPEStencilApplyDot_Host(const PPEStencilBox *, const double *, const PPEStencilHalo *, double *, PPEStencilPhase, PPEStencilDot *);
 PETSC_INTERN void      PPEStencilApplyCI_Host(const PPEStencilBox *, const double *, const PPEStencilHalo *, PPEStencilPhase, const PPEStencilCI *);
 PETSC_INTERN PetscErrorCode PPEStencilBoxSetUp(PPEGrid, PPEStencilBox *);
+PETSC_INTERN void           PPEStencilBoxDiagonal(const PPEStencilBox *, PetscScalar *);
 
 /* Device data of an application (src/stencil/stencildev.c): tables, vectors, stream. */
 typedef struct _n_PPEStencilDev *PPEStencilDev;
@@ -89,6 +90,7 @@ PETSC_INTERN PetscErrorCode PPEStencilDevDestroy(PPEStencilDev *);
 PETSC_INTERN PetscErrorCode PPEStencilRunSetUp(Mat, const double *, double *, PPEStencilRun *);
 PETSC_INTERN PetscErrorCode PPEStencilRunCore(const PPEStencilRun *);
 PETSC_INTERN PetscErrorCode PPEStencilRunSurface(const PPEStencilRun *);
+PETSC_INTERN PetscErrorCode PPEStencilRunWithHalo(Mat, const PPEStencilRun *);
 
 typedef struct {
   PPEGrid        grid;      /* reference */

@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* bytes per GiB, for the device's memory in its name */
+#define PPE_DEV_GIB 1073741824.0
+
 static const char *PPE_DEV_NAME(ErrStr)(int err)
 {
   if (err >= PPE_DEV_FFT_ERR) {
@@ -50,12 +53,12 @@ static int PPE_DEV_NAME(DeviceName)(int dev, char *name, size_t len)
 #elif defined(PPE_DEV_CUDA)
   struct cudaDeviceProp p;
   PPE_DEV_TRY(cudaGetDeviceProperties(&p, dev));
-  snprintf(name, len, "%s (sm_%d%d, %.1f GiB)", p.name, p.major, p.minor, (double)p.totalGlobalMem / 1073741824.0);
+  snprintf(name, len, "%s (sm_%d%d, %.1f GiB)", p.name, p.major, p.minor, (double)p.totalGlobalMem / PPE_DEV_GIB);
   return 0;
 #else
   hipDeviceProp_t p;
   PPE_DEV_TRY(hipGetDeviceProperties(&p, dev));
-  snprintf(name, len, "%s (%s, %.1f GiB)", p.name, p.gcnArchName, (double)p.totalGlobalMem / 1073741824.0);
+  snprintf(name, len, "%s (%s, %.1f GiB)", p.name, p.gcnArchName, (double)p.totalGlobalMem / PPE_DEV_GIB);
   return 0;
 #endif
 }
@@ -90,19 +93,6 @@ static int PPE_DEV_NAME(Release)(void *p)
 #endif
 }
 
-PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevCopy)(void *dst, const void *src, size_t bytes, ppe_dev_copy_kind kind, void *stream)
-{
-  if (!bytes) return 0;
-#if defined(PPE_DEV_EMU)
-  (void)kind;
-  (void)stream;
-  memmove(dst, src, bytes);
-  return 0;
-#else
-  return (int)PPE_DEV_RT(MemcpyAsync)(dst, src, bytes, kind == PPE_DEV_H2D ? PPE_DEV_RT_H2D : kind == PPE_DEV_D2H ? PPE_DEV_RT_D2H : PPE_DEV_RT_D2D, (ppe_dev_stream_t)stream);
-#endif
-}
-
 static int PPE_DEV_NAME(StreamCreate)(void **stream)
 {
 #if defined(PPE_DEV_EMU)
@@ -124,16 +114,6 @@ static int PPE_DEV_NAME(StreamDestroy)(void *stream)
   return 0;
 #else
   return stream ? (int)PPE_DEV_RT(StreamDestroy)((ppe_dev_stream_t)stream) : 0;
-#endif
-}
-
-PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevSync)(void *stream)
-{
-#if defined(PPE_DEV_EMU)
-  (void)stream;
-  return 0;
-#else
-  return (int)PPE_DEV_RT(StreamSynchronize)((ppe_dev_stream_t)stream);
 #endif
 }
 

@@ -7,7 +7,8 @@
      HIP   VkFFT (header-only, its HIP back end; kernels compiled at plan time by hipRTC)
      emu   FFTW (the host's FFT library stands in for the device's)
 
-   Errors of the FFT library are returned as PPE_DEV_FFT_ERR + its own code.
+   Errors of the FFT library are returned as PPE_DEV_FFT_ERR + its own code, and the failures
+   of this file as PPE_DEV_FFT_ERR + one of the codes below.
 */
 #include "ops.h"
 
@@ -21,6 +22,11 @@
 #else
   #include <fftw3.h>
 #endif
+
+/* Failures of this file (added to PPE_DEV_FFT_ERR): */
+#define PPE_DEV_FFT_NOPLAN 1   /* emu: FFTW could not make the plan */
+#define PPE_DEV_FFT_BUFFER 2   /* emu: executed on another buffer than the one planned */
+#define PPE_DEV_FFT_NOMEM  999 /* no host memory for the plan's handle */
 
 typedef struct {
   ppe_fft_lines F;
@@ -95,7 +101,7 @@ PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevFFTPlan)(long L, long lines, double *z, vo
   int               e = 0;
 
   *plan = NULL;
-  if (!P) return PPE_DEV_FFT_ERR + 999;
+  if (!P) return PPE_DEV_FFT_ERR + PPE_DEV_FFT_NOMEM;
 #if defined(PPE_DEV_CUDA)
   {
     cufftResult r = cufftPlan1d(&P->h, (int)L, CUFFT_Z2Z, (int)lines);
@@ -138,7 +144,7 @@ PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevFFTPlan)(long L, long lines, double *z, vo
     (void)stream;
     P->z = z;
     P->p = fftw_plan_guru64_dft(1, &d, 1, &h, (fftw_complex *)z, (fftw_complex *)z, FFTW_FORWARD, FFTW_ESTIMATE);
-    e    = P->p ? 0 : PPE_DEV_FFT_ERR + 1;
+    e    = P->p ? 0 : PPE_DEV_FFT_ERR + PPE_DEV_FFT_NOPLAN;
   }
 #endif
   if (e) free(P);
@@ -168,7 +174,7 @@ PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevFFTExec)(void *plan, double *z, void *stre
     return r == VKFFT_SUCCESS ? 0 : PPE_DEV_FFT_ERR + (int)r;
   }
 #else
-  if (z != P->z) return PPE_DEV_FFT_ERR + 2; /* planned on another buffer */
+  if (z != P->z) return PPE_DEV_FFT_ERR + PPE_DEV_FFT_BUFFER;
   fftw_execute(P->p);
   return 0;
 #endif

@@ -32,9 +32,31 @@ PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevTSAxpy)(long n, int k, const double *const
 PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevTSCheb)(long n, double c1, const double *az, double c2, const double *z, const double *zold, double *out, void *stream);
 PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevTPCopy)(const double *src, const double *scale, double shift, const long sarr[6], const long box[6], const long tarr[6], double *dst, void *stream);
 
-/* memory and streams (device_dev.h), for the launchers that move small host arrays */
-PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevCopy)(void *dst, const void *src, size_t bytes, ppe_dev_copy_kind kind, void *stream);
-PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevSync)(void *stream);
+/* Copy and stream wait, for the table of device_dev.h and the launchers that move small host
+   arrays: static in every file that includes this one, so that no file of a back end calls
+   into another (the emulation's memory is host memory, its streams empty handles). */
+static inline int PPE_DEV_NAME(PPEDevCopy)(void *dst, const void *src, size_t bytes, ppe_dev_copy_kind kind, void *stream)
+{
+  if (!bytes) return 0;
+#if defined(PPE_DEV_EMU)
+  (void)kind;
+  (void)stream;
+  memmove(dst, src, bytes);
+  return 0;
+#else
+  return (int)PPE_DEV_RT(MemcpyAsync)(dst, src, bytes, kind == PPE_DEV_H2D ? PPE_DEV_RT_H2D : kind == PPE_DEV_D2H ? PPE_DEV_RT_D2H : PPE_DEV_RT_D2D, (ppe_dev_stream_t)stream);
+#endif
+}
+
+static inline int PPE_DEV_NAME(PPEDevSync)(void *stream)
+{
+#if defined(PPE_DEV_EMU)
+  (void)stream;
+  return 0;
+#else
+  return (int)PPE_DEV_RT(StreamSynchronize)((ppe_dev_stream_t)stream);
+#endif
+}
 
 PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevFFTPre)(const ppe_fft_lines *F, const double *x, double *z, double *ends, void *stream);
 PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevFFTPlan)(long L, long lines, double *z, void **plan, void *stream);

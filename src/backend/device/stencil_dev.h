@@ -33,17 +33,17 @@ PPE_DEV_KERNEL(ppe_dev_s7, ppe_dev_s7_args)
   double             uw, ue, us, un, ub, ut, v;
   ppe_s7_coef        c;
 
-  surface = (jj == 0 && B->nb[0 + 2]) || (jj == ym - 1 && B->nb[1 + 2]) || (kk == 0 && B->nb[0 + 4]) || (kk == zm - 1 && B->nb[1 + 4]) || (ii == 0 && B->nb[0]) || (ii == xm - 1 && B->nb[1]);
+  surface = (jj == 0 && B->nb[PPE_YLO]) || (jj == ym - 1 && B->nb[PPE_YHI]) || (kk == 0 && B->nb[PPE_ZLO]) || (kk == zm - 1 && B->nb[PPE_ZHI]) || (ii == 0 && B->nb[PPE_XLO]) || (ii == xm - 1 && B->nb[PPE_XHI]);
   if ((a->phase == PPE_DEV_CORE && surface) || (a->phase == PPE_DEV_SURFACE && !surface)) return;
   uc = x + t;
   if (!B->per[0] && (i == 0 || i == B->N[0] - 1)) c = ppe_s7_point_coef(B->X, B->Y, B->Z, B->sigma, i, j, k);
   else c = ppe_s7_point_coef(B->X, B->Y, B->Z, B->sigma, 1, j, k);
-  uw = ii > 0 ? uc[-1] : (B->nb[0] ? a->H.f[0][kk * ym + jj] : *uc);
-  ue = ii < xm - 1 ? uc[1] : (B->nb[1] ? a->H.f[1][kk * ym + jj] : *uc);
-  us = jj > 0 ? uc[-xm] : (B->nb[2] ? a->H.f[2][kk * xm + ii] : *uc);
-  un = jj < ym - 1 ? uc[xm] : (B->nb[3] ? a->H.f[3][kk * xm + ii] : *uc);
-  ub = kk > 0 ? uc[-xm * ym] : (B->nb[4] ? a->H.f[4][jj * xm + ii] : *uc);
-  ut = kk < zm - 1 ? uc[xm * ym] : (B->nb[5] ? a->H.f[5][jj * xm + ii] : *uc);
+  uw = ii > 0 ? uc[-1] : (B->nb[PPE_XLO] ? a->H.f[PPE_XLO][kk * ym + jj] : *uc);
+  ue = ii < xm - 1 ? uc[1] : (B->nb[PPE_XHI] ? a->H.f[PPE_XHI][kk * ym + jj] : *uc);
+  us = jj > 0 ? uc[-xm] : (B->nb[PPE_YLO] ? a->H.f[PPE_YLO][kk * xm + ii] : *uc);
+  un = jj < ym - 1 ? uc[xm] : (B->nb[PPE_YHI] ? a->H.f[PPE_YHI][kk * xm + ii] : *uc);
+  ub = kk > 0 ? uc[-xm * ym] : (B->nb[PPE_ZLO] ? a->H.f[PPE_ZLO][jj * xm + ii] : *uc);
+  ut = kk < zm - 1 ? uc[xm * ym] : (B->nb[PPE_ZHI] ? a->H.f[PPE_ZHI][jj * xm + ii] : *uc);
   v  = ppe_s7_apply(&c, *uc, uw, ue, us, un, ub, ut);
   if (a->fused) {
     const ppe_dev_ci *ci = &a->ci;

@@ -30,22 +30,9 @@ PPE_DEV_FN ppe_td_lanes ppe_dev_td_lane(const ppe_dev_td_args *a, long t)
   return L;
 }
 
-/* The coefficients of the fly kernels, as KernelAny builds them. */
-PPE_DEV_FN ppe_td_coefs ppe_dev_td_coefs(const PPETdArgs *x)
-{
-  ppe_td_coefs K;
-
-  K.a     = x->a;
-  K.e     = x->e;
-  K.c     = x->c;
-  K.w     = x->w;
-  K.shift = x->shift;
-  K.mask  = x->mask;
-  return K;
-}
-
-/* A kernel whose thread calls one body on its lane: CALL uses R, x (the views) and a->n. */
-#define PPE_DEV_TD_KERNEL(name, CALL) \
+/* A kernel whose thread calls one body on its lane: it declares the views x and the
+   thread's one-lane block R under the names given, then runs CALL (rows: a->n). */
+#define PPE_DEV_TD_KERNEL(name, x, R, CALL) \
   PPE_DEV_KERNEL(name, ppe_dev_td_args) \
   { \
     const PPETdArgs *x = &a->x; \
@@ -53,14 +40,14 @@ PPE_DEV_FN ppe_td_coefs ppe_dev_td_coefs(const PPETdArgs *x)
     CALL; \
   }
 
-PPE_DEV_TD_KERNEL(ppe_dev_td_thomas, ppe_td_thomas(R, a->n, x->a, x->c, x->ip, x->last, x->d))
-PPE_DEV_TD_KERNEL(ppe_dev_td_thomas_fly, ppe_td_thomas_fly(R, a->n, ppe_dev_td_coefs(x), x->s, x->t, x->d))
-PPE_DEV_TD_KERNEL(ppe_dev_td_pthomas, ppe_td_pthomas(R, a->n, x->a, x->c, x->ip, x->q, x->last, x->d))
-PPE_DEV_TD_KERNEL(ppe_dev_td_pthomas_fly, ppe_td_pthomas_fly(R, a->n, ppe_dev_td_coefs(x), x->s, x->t, x->u, x->d))
-PPE_DEV_TD_KERNEL(ppe_dev_td_reduce, ppe_td_reduce(R, a->n, x->a, x->c, x->ip, x->d, x->r0, x->r1))
-PPE_DEV_TD_KERNEL(ppe_dev_td_reduce_fly, ppe_td_reduce_fly(R, a->n, ppe_dev_td_coefs(x), x->s, x->u, x->d, x->r0, x->r1))
-PPE_DEV_TD_KERNEL(ppe_dev_td_recon, ppe_td_recon(R, a->n, x->al, x->be, x->x0, x->x1, x->d))
-PPE_DEV_TD_KERNEL(ppe_dev_td_recon_fly, ppe_td_recon_fly(R, a->n, ppe_dev_td_coefs(x), x->s, x->t, x->u, x->x0, x->x1, x->d))
+PPE_DEV_TD_KERNEL(ppe_dev_td_thomas, x, R, ppe_td_thomas(R, a->n, x->a, x->c, x->ip, x->last, x->d))
+PPE_DEV_TD_KERNEL(ppe_dev_td_thomas_fly, x, R, ppe_td_thomas_fly(R, a->n, ppe_td_args_coefs(x), x->s, x->t, x->d))
+PPE_DEV_TD_KERNEL(ppe_dev_td_pthomas, x, R, ppe_td_pthomas(R, a->n, x->a, x->c, x->ip, x->q, x->last, x->d))
+PPE_DEV_TD_KERNEL(ppe_dev_td_pthomas_fly, x, R, ppe_td_pthomas_fly(R, a->n, ppe_td_args_coefs(x), x->s, x->t, x->u, x->d))
+PPE_DEV_TD_KERNEL(ppe_dev_td_reduce, x, R, ppe_td_reduce(R, a->n, x->a, x->c, x->ip, x->d, x->r0, x->r1))
+PPE_DEV_TD_KERNEL(ppe_dev_td_reduce_fly, x, R, ppe_td_reduce_fly(R, a->n, ppe_td_args_coefs(x), x->s, x->u, x->d, x->r0, x->r1))
+PPE_DEV_TD_KERNEL(ppe_dev_td_recon, x, R, ppe_td_recon(R, a->n, x->al, x->be, x->x0, x->x1, x->d))
+PPE_DEV_TD_KERNEL(ppe_dev_td_recon_fly, x, R, ppe_td_recon_fly(R, a->n, ppe_td_args_coefs(x), x->s, x->t, x->u, x->x0, x->x1, x->d))
 
 #undef PPE_DEV_TD_KERNEL
 

@@ -11,18 +11,7 @@
    save the read-for-ownership of y, were measured slower on our machines and are not used.
 */
 #include <ppekit/private/stencilimpl.h>
-
-/* An AVX2 instance of the row loops, chosen at run time, on x86-64 with GCC or clang. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(PPE_NO_AVX2)
-  #define PPE_HAVE_AVX2_ROWS 1
-#else
-  #define PPE_HAVE_AVX2_ROWS 0
-#endif
-#if defined(__GNUC__)
-  #define PPE_INLINE static inline __attribute__((always_inline))
-#else
-  #define PPE_INLINE static inline
-#endif
+#include "simd.h"
 
 /* Pointers to the rows around (j,k): from the owned array, the halo, or the centre row
    itself where the neighbour does not exist (zero coefficient). */
@@ -31,7 +20,7 @@ typedef struct {
   double        w, e; /* west/east halo values for the row ends */
 } PPERow;
 
-PPE_INLINE void RowPointers(const PPEStencilBox *B, const double *x, const PPEStencilHalo *H, PetscInt j, PetscInt k, PPERow *r)
+PPE_HOST_INLINE void RowPointers(const PPEStencilBox *B, const double *x, const PPEStencilHalo *H, PetscInt j, PetscInt k, PPERow *r)
 {
   PetscInt xm = B->xm, ym = B->ym, zm = B->zm, jj = j - B->ys, kk = k - B->zs;
 
@@ -46,7 +35,7 @@ PPE_INLINE void RowPointers(const PPEStencilBox *B, const double *x, const PPESt
 }
 
 /* One end point ii of a row (0 or xm-1), with its own coefficients at a physical x end. */
-PPE_INLINE double RowEnd(const PPEStencilBox *B, const PPERow *r, const ppe_s7_coef *crow, PetscInt ii, PetscInt j, PetscInt k)
+PPE_HOST_INLINE double RowEnd(const PPEStencilBox *B, const PPERow *r, const ppe_s7_coef *crow, PetscInt ii, PetscInt j, PetscInt k)
 {
   PetscInt    i = B->xs + ii, xm = B->xm;
   ppe_s7_coef c = *crow;
@@ -58,67 +47,24 @@ PPE_INLINE double RowEnd(const PPEStencilBox *B, const PPERow *r, const ppe_s7_c
   return ppe_s7_apply(&c, r->c[ii], uw, ue, r->s[ii], r->n[ii], r->b[ii], r->t[ii]);
 }
 
+/* The row loops (stencil_host_body.h), generic and AVX2. */
+#define PPE_HOST_BODY "stencil_host_body.h"
+#include "simd_instances.h"
 
-/* The generic instance, for any CPU. */
-#define PPE_ROWS_SUFFIX _Generic
-#define PPE_ROWS_TARGET
-#include "stencil_host_rows.h"
-#undef PPE_ROWS_SUFFIX
-#undef PPE_ROWS_TARGET
-
-#if PPE_HAVE_AVX2_ROWS
-  #define PPE_ROWS_SUFFIX _AVX2
-  #define PPE_ROWS_TARGET __attribute__((target("avx2")))
-  #include "stencil_host_rows.h"
-  #undef PPE_ROWS_SUFFIX
-  #undef PPE_ROWS_TARGET
-  #endif
-
-PetscBool PPEStencilHostHasAVX2(void)
-{
-#if PPE_HAVE_AVX2_ROWS
-  static int have = -1;
-  if (have < 0) {
-    __builtin_cpu_init();
-    have = __builtin_cpu_supports("avx2") ? 1 : 0;
-  }
-  return have ? PETSC_TRUE : PETSC_FALSE;
-#else
-  return PETSC_FALSE;
-#endif
-}
-
+/* One phase of y = A x on the box (the AVX2 loops where B->avx2). */
 void PPEStencilApply_Host(const PPEStencilBox *B, const double *x, const PPEStencilHalo *H, double *y, PPEStencilPhase phase)
 {
-#if PPE_HAVE_AVX2_ROWS
-  if (B->avx2) {
-    Apply_AVX2(B, x, H, y, phase, NULL, NULL);
-    return;
-  }
-#endif
-  Apply_Generic(B, x, H, y, phase, NULL, NULL);
+  PPE_HOST_DISPATCH(B->avx2, Apply, (B, x, H, y, phase, NULL, NULL));
 }
 
 /* The same phase with the local dot products of y accumulated into dot->s[] (fused). */
 void PPEStencilApplyDot_Host(const PPEStencilBox *B, const double *x, const PPEStencilHalo *H, double *y, PPEStencilPhase phase, PPEStencilDot *dot)
 {
-#if PPE_HAVE_AVX2_ROWS
-  if (B->avx2) {
-    Apply_AVX2(B, x, H, y, phase, dot, NULL);
-    return;
-  }
-#endif
-  Apply_Generic(B, x, H, y, phase, dot, NULL);
+  PPE_HOST_DISPATCH(B->avx2, Apply, (B, x, H, y, phase, dot, NULL));
 }
 
 /* The same phase with the Chebyshev step fused: ci->w instead of y = A x (KernelCI2). */
 void PPEStencilApplyCI_Host(const PPEStencilBox *B, const double *x, const PPEStencilHalo *H, PPEStencilPhase phase, const PPEStencilCI *ci)
 {
-#if PPE_HAVE_AVX2_ROWS
-  if (B->avx2) {
-    Apply_AVX2(B, x, H, NULL, phase, NULL, ci);
-    return;
-  }
-#endif
-  Apply_Generic(B, x, H, NULL, phase, NULL, ci);
+  PPE_HOST_DISPATCH(B->avx2, Apply, (B, x, H, NULL, phase, NULL, ci));
 }

@@ -13,18 +13,8 @@
    run time when the CPU has it, as for the stencil.
 */
 #include <ppekit/private/tileiluimpl.h>
-#include <ppekit/private/stencilimpl.h>
+#include "simd.h"
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(PPE_NO_AVX2)
-  #define PPE_HAVE_AVX2_TILES 1
-#else
-  #define PPE_HAVE_AVX2_TILES 0
-#endif
-#if defined(__GNUC__)
-  #define PPE_INLINE static inline __attribute__((always_inline))
-#else
-  #define PPE_INLINE static inline
-#endif
 /* GCC/clang vector type of half a zyx group (4 lanes), loaded from 8-byte aligned data */
 #if defined(__GNUC__) && PPE_TILEILU_SZ == 8
   #define PPE_HAVE_VECTOR_EXT 1
@@ -49,7 +39,7 @@ void PPETileILUSweepXYZ_Host(const PPETileILU *T, const double *F, const double 
 
 /* Origins (index in the box) and extents of the lanes of group g; a zero extent for an
    empty lane. */
-PPE_INLINE void LaneBoxes(const PPETileILU *T, PetscInt g, size_t o[], PetscInt e[][3])
+PPE_HOST_INLINE void LaneBoxes(const PPETileILU *T, PetscInt g, size_t o[], PetscInt e[][3])
 {
   for (PetscInt l = 0; l < T->lanes; l++) {
     PetscInt t = g * T->lanes + l, ti[3], oo[3];
@@ -72,7 +62,7 @@ PPE_INLINE void LaneBoxes(const PPETileILU *T, PetscInt g, size_t o[], PetscInt 
 
 /* Whether the lanes of a group are full tiles side by side along x (lane l starts tx points
    after lane l-1): then a tile row of the group is one contiguous stretch of L tx values. */
-PPE_INLINE PetscBool Regular(const PPETileILU *T, const size_t o[], PetscInt e[][3])
+PPE_HOST_INLINE PetscBool Regular(const PPETileILU *T, const size_t o[], PetscInt e[][3])
 {
   for (PetscInt l = 0; l < T->lanes; l++)
     if (e[l][0] != T->tile[0] || e[l][1] != T->tile[1] || e[l][2] != T->tile[2] || o[l] != o[0] + (size_t)l * T->tile[0]) return PETSC_FALSE;
@@ -84,7 +74,7 @@ PPE_INLINE PetscBool Regular(const PPETileILU *T, const size_t o[], PetscInt e[]
    Row by row of the tiles: a regular group reads each row as one contiguous stretch and
    writes it transposed (for 1-point-wide tiles, a plain copy); otherwise lane by lane.
 */
-PPE_INLINE void GatherGroup(const PPETileILU *T, PetscInt g, const double *r, double *vg)
+PPE_HOST_INLINE void GatherGroup(const PPETileILU *T, PetscInt g, const double *r, double *vg)
 {
   const PetscInt L = T->lanes, tx = T->tile[0], ty = T->tile[1], tz = T->tile[2];
   const size_t   sy = (size_t)T->box[0], sz = sy * T->box[1];
@@ -118,7 +108,7 @@ PPE_INLINE void GatherGroup(const PPETileILU *T, PetscInt g, const double *r, do
 }
 
 /* z at the points of the tiles of group g = vg, in the same order as the gather. */
-PPE_INLINE void ScatterGroup(const PPETileILU *T, PetscInt g, const double *vg, double *z)
+PPE_HOST_INLINE void ScatterGroup(const PPETileILU *T, PetscInt g, const double *vg, double *z)
 {
   const PetscInt L = T->lanes, tx = T->tile[0], ty = T->tile[1], tz = T->tile[2];
   const size_t   sy = (size_t)T->box[0], sz = sy * T->box[1];
@@ -155,7 +145,7 @@ PPE_INLINE void ScatterGroup(const PPETileILU *T, PetscInt g, const double *vg, 
    contiguous stretch of the vector, read (written) once in address order: tiles one point
    wide (z lines) would otherwise touch one cache line per position and page.
 */
-PPE_INLINE PetscBool ChunkRegular(const PPETileILU *T, PetscInt g0, size_t *o0)
+PPE_HOST_INLINE PetscBool ChunkRegular(const PPETileILU *T, PetscInt g0, size_t *o0)
 {
   size_t   o[PPE_TILEILU_SZ], start = 0;
   PetscInt e[PPE_TILEILU_SZ][3];
@@ -169,7 +159,7 @@ PPE_INLINE PetscBool ChunkRegular(const PPETileILU *T, PetscInt g0, size_t *o0)
   return PETSC_TRUE;
 }
 
-PPE_INLINE void GatherChunk(const PPETileILU *T, PetscInt g0, const double *r, double *v)
+PPE_HOST_INLINE void GatherChunk(const PPETileILU *T, PetscInt g0, const double *r, double *v)
 {
   const PetscInt L = T->lanes, tx = T->tile[0], ty = T->tile[1], tz = T->tile[2], n = T->chunk;
   const size_t   sy = (size_t)T->box[0], sz = sy * T->box[1], gs = (size_t)T->npos * L;
@@ -191,7 +181,7 @@ PPE_INLINE void GatherChunk(const PPETileILU *T, PetscInt g0, const double *r, d
   for (PetscInt g = 0; g < n && g0 + g < T->ngroups; g++) GatherGroup(T, g0 + g, r, v + g * gs);
 }
 
-PPE_INLINE void ScatterChunk(const PPETileILU *T, PetscInt g0, const double *v, double *z)
+PPE_HOST_INLINE void ScatterChunk(const PPETileILU *T, PetscInt g0, const double *v, double *z)
 {
   const PetscInt L = T->lanes, tx = T->tile[0], ty = T->tile[1], tz = T->tile[2], n = T->chunk;
   const size_t   sy = (size_t)T->box[0], sz = sy * T->box[1], gs = (size_t)T->npos * L;
@@ -223,39 +213,16 @@ void PPETileILUScatter_Host(const PPETileILU *T, double *z)
   for (PetscInt g = 0; g < T->ngroups; g += T->chunk) ScatterChunk(T, g, T->v + (size_t)g * T->npos * T->lanes, z);
 }
 
-/* The generic instance, for any CPU. */
-#define PPE_TILES_SUFFIX _Generic
-#define PPE_TILES_TARGET
-#include "tileilu_host_groups.h"
-#undef PPE_TILES_SUFFIX
-#undef PPE_TILES_TARGET
-
-#if PPE_HAVE_AVX2_TILES
-  #define PPE_TILES_SUFFIX _AVX2
-  #define PPE_TILES_TARGET __attribute__((target("avx2")))
-  #include "tileilu_host_groups.h"
-  #undef PPE_TILES_SUFFIX
-  #undef PPE_TILES_TARGET
-#endif
+/* The group loops (tileilu_host_body.h), generic and AVX2. */
+#define PPE_HOST_BODY "tileilu_host_body.h"
+#include "simd_instances.h"
 
 void PPETileILUSweepZYX_Host(const PPETileILU *T, const double *F)
 {
-#if PPE_HAVE_AVX2_TILES
-  if (PPEStencilHostHasAVX2()) {
-    SweepZYX_AVX2(T, F);
-    return;
-  }
-#endif
-  SweepZYX_Generic(T, F);
+  PPE_HOST_DISPATCH(PPEHostHasAVX2(), SweepZYX, (T, F));
 }
 
 void PPETileILUApplyZYXFused_Host(const PPETileILU *T, const double *F, const double *r, double *z)
 {
-#if PPE_HAVE_AVX2_TILES
-  if (PPEStencilHostHasAVX2()) {
-    ApplyZYXFused_AVX2(T, F, r, z);
-    return;
-  }
-#endif
-  ApplyZYXFused_Generic(T, F, r, z);
+  PPE_HOST_DISPATCH(PPEHostHasAVX2(), ApplyZYXFused, (T, F, r, z));
 }

@@ -7,52 +7,17 @@
    reduced systems whose lanes are the lines a rank owns).
 */
 #include <ppekit/private/tridiagimpl.h>
+#include "simd.h"
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(PPE_NO_AVX2)
-  #define PPE_TD_HAVE_AVX2 1
-#else
-  #define PPE_TD_HAVE_AVX2 0
-#endif
-
-#define PPE_TDI_SUFFIX _Generic
-#define PPE_TDI_TARGET
-#include "tridiag_host_inst.h"
-#undef PPE_TDI_SUFFIX
-#undef PPE_TDI_TARGET
-
-#if PPE_TD_HAVE_AVX2
-  #define PPE_TDI_SUFFIX _AVX2
-  #define PPE_TDI_TARGET __attribute__((target("avx2")))
-  #include "tridiag_host_inst.h"
-  #undef PPE_TDI_SUFFIX
-  #undef PPE_TDI_TARGET
-#endif
-
-PetscBool PPETridiagHostHasAVX2(void)
-{
-#if PPE_TD_HAVE_AVX2
-  static int have = -1;
-  if (have < 0) {
-    __builtin_cpu_init();
-    have = __builtin_cpu_supports("avx2") ? 1 : 0;
-  }
-  return have ? PETSC_TRUE : PETSC_FALSE;
-#else
-  return PETSC_FALSE;
-#endif
-}
+/* The instances of full blocks (tridiag_host_body.h), generic and AVX2. */
+#define PPE_HOST_BODY "tridiag_host_body.h"
+#include "simd_instances.h"
 
 /* Any block, views as given (runtime strides). */
 static void KernelAny(PPETdKernel k, PetscBool fly, ppe_td_lanes R, long n, const PPETdArgs *x)
 {
-  ppe_td_coefs K;
+  ppe_td_coefs K = ppe_td_args_coefs(x);
 
-  K.a     = x->a;
-  K.e     = x->e;
-  K.c     = x->c;
-  K.w     = x->w;
-  K.shift = x->shift;
-  K.mask  = x->mask;
   switch (k) {
   case PPE_TD_K_THOMAS:
     if (fly) ppe_td_thomas_fly(R, n, K, x->s, x->t, x->d);
@@ -78,7 +43,7 @@ static void KernelAny(PPETdKernel k, PetscBool fly, ppe_td_lanes R, long n, cons
 /*
    PPETridiagKernel_Host - run kernel k on the block R of rows 0..n-1: the instance of a full
    block (PPE_TD_G groups of PPE_TRIDIAG_SZ lanes, unit lane stride) whose views have the
-   strides of mode (see tridiag_host_inst.h), or the generic body for anything else (partial
+   strides of mode (see tridiag_host_body.h), or the generic body for anything else (partial
    blocks, general strides, the reduced systems); avx2: use the AVX2 instances.
 */
 void PPETridiagKernel_Host(PPETdKernel k, PetscBool fly, PPETdMode mode, PetscBool avx2, ppe_td_lanes R, long n, const PPETdArgs *x)
@@ -89,12 +54,5 @@ void PPETridiagKernel_Host(PPETdKernel k, PetscBool fly, PPETdMode mode, PetscBo
     KernelAny(k, fly, R, n, x);
     return;
   }
-#if PPE_TD_HAVE_AVX2
-  if (avx2) {
-    TdFull_AVX2[k][fly ? 1 : 0][mode](n, x);
-    return;
-  }
-#endif
-  (void)avx2;
-  TdFull_Generic[k][fly ? 1 : 0][mode](n, x);
+  PPE_HOST_DISPATCH(avx2, RunFull, (k, fly ? 1 : 0, mode, n, x));
 }

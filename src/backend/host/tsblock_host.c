@@ -9,43 +9,21 @@
 */
 #include <ppekit/private/sstepimpl.h>
 #include <kernels/tsblock.h>
-
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(PPE_NO_AVX2)
-  #define PPE_HAVE_AVX2_TS 1
-#else
-  #define PPE_HAVE_AVX2_TS 0
-#endif
+#include "simd.h"
 
 #ifndef PPE_TS_CHUNK
   #define PPE_TS_CHUNK 128 /* rows per chunk: 2s+2 columns of a chunk stay in L1/L2 */
 #endif
 
-#define PPE_TS_SUFFIX _Generic
-#define PPE_TS_TARGET
-#include "tsblock_host_loops.h"
-#undef PPE_TS_SUFFIX
-#undef PPE_TS_TARGET
-
-#if PPE_HAVE_AVX2_TS
-  #define PPE_TS_SUFFIX _AVX2
-  #define PPE_TS_TARGET __attribute__((target("avx2")))
-  #include "tsblock_host_loops.h"
-  #undef PPE_TS_SUFFIX
-  #undef PPE_TS_TARGET
-#endif
+/* The chunked loops (tsblock_host_body.h), generic and AVX2. */
+#define PPE_HOST_BODY "tsblock_host_body.h"
+#include "simd_instances.h"
 
 static int ts_instance = -1; /* -1: not chosen yet; 0: generic; 1: AVX2 */
 
 static int TSInstance(void)
 {
-  if (ts_instance < 0) {
-#if PPE_HAVE_AVX2_TS
-    __builtin_cpu_init();
-    ts_instance = __builtin_cpu_supports("avx2") ? 1 : 0;
-#else
-    ts_instance = 0;
-#endif
-  }
+  if (ts_instance < 0) ts_instance = PPEHostHasAVX2() ? 1 : 0;
   return ts_instance;
 }
 
@@ -77,11 +55,7 @@ void PPETSGram_Host(PetscInt n, PetscInt nx, const double *const *x, PetscInt ny
   int           nxp = PadColumns((int)nx, x, PPE_TS_TA, xp), nyp = PadColumns((int)ny, y, PPE_TS_TB, yp);
 
   for (int i = 0; i < nxp * nyp; i++) acc[i] = 0.0;
-#if PPE_HAVE_AVX2_TS
-  if (TSInstance()) Gram_AVX2((long)n, (int)nx, xp, (int)ny, yp, (int)band, acc);
-  else
-#endif
-    Gram_Generic((long)n, (int)nx, xp, (int)ny, yp, (int)band, acc);
+  PPE_HOST_DISPATCH(TSInstance(), Gram, ((long)n, (int)nx, xp, (int)ny, yp, (int)band, acc));
   for (PetscInt b = 0; b < ny; b++)
     for (PetscInt a = 0; a < nx; a++) out[a + nx * b] = (b >= a - band) ? acc[a + nxp * b] : 0.0;
 }
@@ -95,27 +69,15 @@ void PPETSCombine_Host(PetscInt n, PetscInt k, const double *const *q, PetscInt 
   for (int j = 0; j < mp; j++) sp[j] = s[j < m ? j : m - 1]; /* padding: read, never written */
   for (int j = 0; j < mp; j++)
     for (int i = 0; i < k; i++) Bp[i + k * j] = j < m ? B[i + k * j] : 0.0;
-#if PPE_HAVE_AVX2_TS
-  if (TSInstance()) Combine_AVX2((long)n, (int)k, q, (int)m, sp, Bp);
-  else
-#endif
-    Combine_Generic((long)n, (int)k, q, (int)m, sp, Bp);
+  PPE_HOST_DISPATCH(TSInstance(), Combine, ((long)n, (int)k, q, (int)m, sp, Bp));
 }
 
 void PPETSAxpy_Host(PetscInt n, PetscInt k, const double *const *q, const double *const *aq, const double *a, double *x, double *r)
 {
-#if PPE_HAVE_AVX2_TS
-  if (TSInstance()) Axpy_AVX2((long)n, (int)k, q, aq, a, x, r);
-  else
-#endif
-    Axpy_Generic((long)n, (int)k, q, aq, a, x, r);
+  PPE_HOST_DISPATCH(TSInstance(), Axpy, ((long)n, (int)k, q, aq, a, x, r));
 }
 
 void PPETSCheb_Host(PetscInt n, double c1, const double *az, double c2, const double *z, const double *zold, double *out)
 {
-#if PPE_HAVE_AVX2_TS
-  if (TSInstance()) Cheb_AVX2((long)n, c1, az, c2, z, zold, out);
-  else
-#endif
-    Cheb_Generic((long)n, c1, az, c2, z, zold, out);
+  PPE_HOST_DISPATCH(TSInstance(), Cheb, ((long)n, c1, az, c2, z, zold, out));
 }

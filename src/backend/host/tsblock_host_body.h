@@ -1,14 +1,12 @@
 /*
-   Host loops of the tall-skinny block kernels, included twice by tsblock_host.c: once for
-   any x86-64/other CPU and once compiled for AVX2 (PPE_TS_SUFFIX, PPE_TS_TARGET). The rows
-   are cut into chunks of PPE_TS_CHUNK so that every column of a chunk is read from memory
-   once and reused from cache by all the tiles that need it.
+   Host loops of the tall-skinny block kernels: the template that tsblock_host.c compiles
+   once per instruction set (simd.h: PPE_HOST_FN names the instance's functions,
+   PPE_HOST_TARGET is its target attribute). The rows are cut into chunks of PPE_TS_CHUNK so
+   that every column of a chunk is read from memory once and reused from cache by all the
+   tiles that need it.
 */
-#define PPE_TS_CAT_(a, b) a##b
-#define PPE_TS_CAT(a, b)  PPE_TS_CAT_(a, b)
-#define PPE_TS_FN(name)   PPE_TS_CAT(name, PPE_TS_SUFFIX)
 
-PPE_TS_TARGET static void PPE_TS_FN(Gram)(long n, int nx, const double *const *xp, int ny, const double *const *yp, int band, double *acc)
+PPE_HOST_TARGET static void PPE_HOST_FN(Gram)(long n, int nx, const double *const *xp, int ny, const double *const *yp, int band, double *acc)
 {
   int nta = (nx + PPE_TS_TA - 1) / PPE_TS_TA, ntb = (ny + PPE_TS_TB - 1) / PPE_TS_TB, nxp = nta * PPE_TS_TA;
 
@@ -27,7 +25,7 @@ PPE_TS_TARGET static void PPE_TS_FN(Gram)(long n, int nx, const double *const *x
   }
 }
 
-PPE_TS_TARGET static void PPE_TS_FN(Combine)(long n, int k, const double *const *q, int m, double *const *sp, const double *Bp)
+PPE_HOST_TARGET static void PPE_HOST_FN(Combine)(long n, int k, const double *const *q, int m, double *const *sp, const double *Bp)
 {
   for (long p0 = 0; p0 < n; p0 += PPE_TS_CHUNK) {
     long p1 = p0 + PPE_TS_CHUNK < n ? p0 + PPE_TS_CHUNK : n;
@@ -39,16 +37,12 @@ PPE_TS_TARGET static void PPE_TS_FN(Combine)(long n, int k, const double *const 
   }
 }
 
-PPE_TS_TARGET static void PPE_TS_FN(Axpy)(long n, int k, const double *const *q, const double *const *aq, const double *a, double *x, double *r)
+PPE_HOST_TARGET static void PPE_HOST_FN(Axpy)(long n, int k, const double *const *q, const double *const *aq, const double *a, double *x, double *r)
 {
   ppe_ts_axpy_rows(k, q, aq, a, 0, n, x, r);
 }
 
-PPE_TS_TARGET static void PPE_TS_FN(Cheb)(long n, double c1, const double *az, double c2, const double *z, const double *zold, double *out)
+PPE_HOST_TARGET static void PPE_HOST_FN(Cheb)(long n, double c1, const double *az, double c2, const double *z, const double *zold, double *out)
 {
   ppe_ts_cheb_rows(c1, az, c2, z, zold, 0, n, out);
 }
-
-#undef PPE_TS_FN
-#undef PPE_TS_CAT
-#undef PPE_TS_CAT_

@@ -1,28 +1,22 @@
 /*
-   Row loops of the host stencil back end, instantiated by stencil_host.c once per
-   instruction set: PPE_ROWS_SUFFIX names the instance, PPE_ROWS_TARGET is its target
-   attribute (the compiler vectorises the interior loop for it).
+   Row loops of the host stencil back end: the template that stencil_host.c compiles once per
+   instruction set (simd.h: PPE_HOST_FN names the instance's functions, PPE_HOST_TARGET is
+   its target attribute, for which the compiler vectorises the interior loop).
 */
-
-#define PPE_CAT_(a, b) a##b
-#define PPE_CAT(a, b)  PPE_CAT_(a, b)
-#define PPE_ROWS(name) PPE_CAT(name, PPE_ROWS_SUFFIX)
 
 /* The streaming part of a row: interior points with the row's shared coefficients. The
    arrays never overlap y (different vectors), which restrict tells the vectoriser. */
-PPE_ROWS_TARGET static inline void PPE_ROWS(RowInterior)(PetscInt ma, PetscInt mb, const ppe_s7_coef *restrict crow, const double *restrict c, const double *restrict s, const double *restrict n, const double *restrict b, const double *restrict t, double *restrict y)
+PPE_HOST_TARGET static inline void PPE_HOST_FN(RowInterior)(PetscInt ma, PetscInt mb, const ppe_s7_coef *restrict crow, const double *restrict c, const double *restrict s, const double *restrict n, const double *restrict b, const double *restrict t, double *restrict y)
 {
   const ppe_s7_coef k = *crow;
 
-#if defined(__GNUC__) && !defined(__clang__)
-  #pragma GCC ivdep
-#endif
+  PPE_HOST_IVDEP
   for (PetscInt ii = ma; ii < mb; ii++) y[ii] = ppe_s7_apply(&k, c[ii], c[ii - 1], c[ii + 1], s[ii], n[ii], b[ii], t[ii]);
 }
 
 /* The same with the Chebyshev step fused (KernelCI2): w = ppe_ci_point(.., (A x)_p, x_p, ..)
    is written instead of (A x)_p, which is never stored. off: the row's offset in the box. */
-PPE_ROWS_TARGET static inline void PPE_ROWS(RowInteriorCI)(PetscInt ma, PetscInt mb, const ppe_s7_coef *restrict crow, const double *restrict c, const double *restrict s, const double *restrict n, const double *restrict b, const double *restrict t, const PPEStencilCI *ci, size_t off)
+PPE_HOST_TARGET static inline void PPE_HOST_FN(RowInteriorCI)(PetscInt ma, PetscInt mb, const ppe_s7_coef *restrict crow, const double *restrict c, const double *restrict s, const double *restrict n, const double *restrict b, const double *restrict t, const PPEStencilCI *ci, size_t off)
 {
   const ppe_s7_coef k = *crow;
   const double      rho = ci->rho, rold = ci->rho_old, s2 = ci->s2, d2 = ci->d2;
@@ -30,20 +24,16 @@ PPE_ROWS_TARGET static inline void PPE_ROWS(RowInteriorCI)(PetscInt ma, PetscInt
   double *restrict       w = ci->w + off;
 
   if (dv) {
-#if defined(__GNUC__) && !defined(__clang__)
-  #pragma GCC ivdep
-#endif
+    PPE_HOST_IVDEP
     for (PetscInt ii = ma; ii < mb; ii++) w[ii] = ppe_ci_point(rho, rold, s2, d2, dv[ii], rhs[ii], ppe_s7_apply(&k, c[ii], c[ii - 1], c[ii + 1], s[ii], n[ii], b[ii], t[ii]), c[ii], z[ii]);
   } else {
-#if defined(__GNUC__) && !defined(__clang__)
-  #pragma GCC ivdep
-#endif
+    PPE_HOST_IVDEP
     for (PetscInt ii = ma; ii < mb; ii++) w[ii] = ppe_ci_point(rho, rold, s2, d2, 1.0, rhs[ii], ppe_s7_apply(&k, c[ii], c[ii - 1], c[ii + 1], s[ii], n[ii], b[ii], t[ii]), c[ii], z[ii]);
   }
 }
 
 /* Store the value v of point ii of a row: y[ii] = v, or the fused Chebyshev step (xc = x_p). */
-PPE_ROWS_TARGET static inline void PPE_ROWS(Put)(const PPEStencilCI *ci, size_t off, PetscInt ii, double v, double xc, double *y)
+PPE_HOST_TARGET static inline void PPE_HOST_FN(Put)(const PPEStencilCI *ci, size_t off, PetscInt ii, double v, double xc, double *y)
 {
   size_t p = off + (size_t)ii;
 
@@ -52,21 +42,21 @@ PPE_ROWS_TARGET static inline void PPE_ROWS(Put)(const PPEStencilCI *ci, size_t 
 }
 
 /* Points ia <= ii < ib of a row (y is the row of the output; unused with ci). */
-PPE_ROWS_TARGET static inline void PPE_ROWS(Row)(const PPEStencilBox *B, const PPERow *r, PetscInt j, PetscInt k, PetscInt ia, PetscInt ib, double *restrict y, const PPEStencilCI *ci, size_t off)
+PPE_HOST_TARGET static inline void PPE_HOST_FN(Row)(const PPEStencilBox *B, const PPERow *r, PetscInt j, PetscInt k, PetscInt ia, PetscInt ib, double *restrict y, const PPEStencilCI *ci, size_t off)
 {
   PetscInt          xm = B->xm, ma = PetscMax(ia, 1), mb = PetscMin(ib, xm - 1);
   const ppe_s7_coef crow = ppe_s7_point_coef(B->X, B->Y, B->Z, B->sigma, 1, j, k); /* any interior i */
 
   if (ia >= ib) return;
-  if (ia == 0) PPE_ROWS(Put)(ci, off, 0, RowEnd(B, r, &crow, 0, j, k), r->c[0], y);
-  if (ci) PPE_ROWS(RowInteriorCI)(ma, mb, &crow, r->c, r->s, r->n, r->b, r->t, ci, off);
-  else PPE_ROWS(RowInterior)(ma, mb, &crow, r->c, r->s, r->n, r->b, r->t, y);
-  if (ib == xm && xm > 1) PPE_ROWS(Put)(ci, off, xm - 1, RowEnd(B, r, &crow, xm - 1, j, k), r->c[xm - 1], y);
+  if (ia == 0) PPE_HOST_FN(Put)(ci, off, 0, RowEnd(B, r, &crow, 0, j, k), r->c[0], y);
+  if (ci) PPE_HOST_FN(RowInteriorCI)(ma, mb, &crow, r->c, r->s, r->n, r->b, r->t, ci, off);
+  else PPE_HOST_FN(RowInterior)(ma, mb, &crow, r->c, r->s, r->n, r->b, r->t, y);
+  if (ib == xm && xm > 1) PPE_HOST_FN(Put)(ci, off, xm - 1, RowEnd(B, r, &crow, xm - 1, j, k), r->c[xm - 1], y);
 }
 
 /* Fused dot products: add y[ia..ib) . u_q[off+ia..off+ib) to the partial sums, while the
    row segment just computed is still in cache. */
-PPE_ROWS_TARGET static inline void PPE_ROWS(RowDot)(PPEStencilDot *dot, size_t off, PetscInt ia, PetscInt ib, const double *yr)
+PPE_HOST_TARGET static inline void PPE_HOST_FN(RowDot)(PPEStencilDot *dot, size_t off, PetscInt ia, PetscInt ib, const double *yr)
 {
   if (!dot || ib <= ia) return;
   for (PetscInt q = 0; q < dot->n; q++) dot->s[q] += ppe_dot_seg((long)(ib - ia), yr + ia, dot->u[q] + off + ia);
@@ -81,7 +71,7 @@ PPE_ROWS_TARGET static inline void PPE_ROWS(RowDot)(PPEStencilDot *dot, size_t o
    (each point is in exactly one segment). With ci != NULL the output is the fused Chebyshev
    step ci->w, and y is not used.
 */
-PPE_ROWS_TARGET static void PPE_ROWS(Apply)(const PPEStencilBox *B, const double *x, const PPEStencilHalo *H, double *y, PPEStencilPhase phase, PPEStencilDot *dot, const PPEStencilCI *ci)
+PPE_HOST_TARGET static void PPE_HOST_FN(Apply)(const PPEStencilBox *B, const double *x, const PPEStencilHalo *H, double *y, PPEStencilPhase phase, PPEStencilDot *dot, const PPEStencilCI *ci)
 {
   PetscInt  xm = B->xm, ye = B->ys + B->ym, ze = B->zs + B->zm;
   PetscBool wl = B->nb[PPE_XLO], wh = B->nb[PPE_XHI];
@@ -96,24 +86,23 @@ PPE_ROWS_TARGET static void PPE_ROWS(Apply)(const PPEStencilBox *B, const double
       if (phase == PPE_STENCIL_CORE && surface) continue;
       RowPointers(B, x, H, j, k, &r);
       if (phase == PPE_STENCIL_CORE) {
-        PPE_ROWS(Row)(B, &r, j, k, wl ? 1 : 0, wh ? xm - 1 : xm, yr, ci, off);
-        PPE_ROWS(RowDot)(dot, off, wl ? 1 : 0, wh ? xm - 1 : xm, yr);
+        PPE_HOST_FN(Row)(B, &r, j, k, wl ? 1 : 0, wh ? xm - 1 : xm, yr, ci, off);
+        PPE_HOST_FN(RowDot)(dot, off, wl ? 1 : 0, wh ? xm - 1 : xm, yr);
       } else if (surface) {
-        PPE_ROWS(Row)(B, &r, j, k, 0, xm, yr, ci, off);
-        PPE_ROWS(RowDot)(dot, off, 0, xm, yr);
+        PPE_HOST_FN(Row)(B, &r, j, k, 0, xm, yr, ci, off);
+        PPE_HOST_FN(RowDot)(dot, off, 0, xm, yr);
       } else {
         const ppe_s7_coef crow = ppe_s7_point_coef(B->X, B->Y, B->Z, B->sigma, 1, j, k);
         if (wl) {
-          PPE_ROWS(Put)(ci, off, 0, RowEnd(B, &r, &crow, 0, j, k), r.c[0], yr);
-          PPE_ROWS(RowDot)(dot, off, 0, 1, yr);
+          PPE_HOST_FN(Put)(ci, off, 0, RowEnd(B, &r, &crow, 0, j, k), r.c[0], yr);
+          PPE_HOST_FN(RowDot)(dot, off, 0, 1, yr);
         }
         if (wh && (xm > 1 || !wl)) {
-          PPE_ROWS(Put)(ci, off, xm - 1, RowEnd(B, &r, &crow, xm - 1, j, k), r.c[xm - 1], yr);
-          PPE_ROWS(RowDot)(dot, off, xm - 1, xm, yr);
+          PPE_HOST_FN(Put)(ci, off, xm - 1, RowEnd(B, &r, &crow, xm - 1, j, k), r.c[xm - 1], yr);
+          PPE_HOST_FN(RowDot)(dot, off, xm - 1, xm, yr);
         }
       }
     }
   }
 }
 
-#undef PPE_ROWS

@@ -1,7 +1,7 @@
 /*
-   Instances of the tridiagonal kernels for one instruction set, included by
-   tridiag_host.c with PPE_TDI_SUFFIX (name suffix) and PPE_TDI_TARGET (target
-   attribute) defined.
+   Instances of the tridiagonal kernels for full blocks: the template that tridiag_host.c
+   compiles once per instruction set (simd.h: PPE_HOST_FN names the instance's functions,
+   PPE_HOST_TARGET is its target attribute).
 
    A full block is PPE_TD_G groups of PPE_TRIDIAG_SZ lanes with unit lane stride: in the
    packed layout each group is contiguous, in the natural layout the groups are consecutive
@@ -10,10 +10,6 @@
    lane loop is a fixed-length unit-stride loop the compiler vectorises. One instance per
    kernel, fly or pre, and place of the coefficients and factors.
 */
-
-#define PPE_TDI_CAT_(a, b) a##b
-#define PPE_TDI_CAT(a, b)  PPE_TDI_CAT_(a, b)
-#define PPE_TDI(name)      PPE_TDI_CAT(name, PPE_TDI_SUFFIX)
 
 #define TD_FULL  ((ppe_td_lanes){0, PPE_TD_G, 0, PPE_TRIDIAG_SZ})
 #define TD_SH(x) ((ppe_td_carr){(x).v, 0, 1, 0})
@@ -35,15 +31,15 @@
 #define TD_CALL_RECON_FLY(CM, FM)   ppe_td_recon_fly(TD_FULL, n, TD_K(CM, x), TD_SC(x->s), TD_SC(x->t), TD_SC(x->u), TD_LN(x->x0), TD_LN(x->x1), TD_DT(x->d))
 
 #define TD_INST(kname, CALL) \
-  PPE_TDI_TARGET static void PPE_TDI(kname##_S)(long n, const PPETdArgs *x) \
+  PPE_HOST_TARGET static void PPE_HOST_FN(kname##_S)(long n, const PPETdArgs *x) \
   { \
     CALL(TD_SH, TD_SH); \
   } \
-  PPE_TDI_TARGET static void PPE_TDI(kname##_F)(long n, const PPETdArgs *x) \
+  PPE_HOST_TARGET static void PPE_HOST_FN(kname##_F)(long n, const PPETdArgs *x) \
   { \
     CALL(TD_SH, TD_PL); \
   } \
-  PPE_TDI_TARGET static void PPE_TDI(kname##_L)(long n, const PPETdArgs *x) \
+  PPE_HOST_TARGET static void PPE_HOST_FN(kname##_L)(long n, const PPETdArgs *x) \
   { \
     CALL(TD_PL, TD_PL); \
   }
@@ -57,12 +53,19 @@ TD_INST(ReduceFly, TD_CALL_REDUCE_FLY)
 TD_INST(Recon, TD_CALL_RECON)
 TD_INST(ReconFly, TD_CALL_RECON_FLY)
 
-#define TD_ROW(kname) {PPE_TDI(kname##_S), PPE_TDI(kname##_F), PPE_TDI(kname##_L)}
+#define TD_ROW(kname) {PPE_HOST_FN(kname##_S), PPE_HOST_FN(kname##_F), PPE_HOST_FN(kname##_L)}
 #define TD_K2(k, kf)  {TD_ROW(k), TD_ROW(kf)}
 /* [kernel][fly][mode] */
-static void (*const PPE_TDI(TdFull)[PPE_TD_K_NUM][2][PPE_TD_MODE_NUM])(long, const PPETdArgs *) = {
+static void (*const PPE_HOST_FN(TdFull)[PPE_TD_K_NUM][2][PPE_TD_MODE_NUM])(long, const PPETdArgs *) = {
   TD_K2(Thomas, ThomasFly), TD_K2(PThomas, PThomasFly), TD_K2(Reduce, ReduceFly), TD_K2(Recon, ReconFly),
 };
+
+/* Kernel k, fly or pre-computed, of a full block with the strides of mode. */
+PPE_HOST_TARGET static void PPE_HOST_FN(RunFull)(PPETdKernel k, int fly, PPETdMode mode, long n, const PPETdArgs *x)
+{
+  PPE_HOST_FN(TdFull)[k][fly][mode](n, x);
+}
+
 #undef TD_ROW
 #undef TD_K2
 #undef TD_INST
@@ -82,6 +85,3 @@ static void (*const PPE_TDI(TdFull)[PPE_TD_K_NUM][2][PPE_TD_MODE_NUM])(long, con
 #undef TD_CALL_REDUCE_FLY
 #undef TD_CALL_RECON
 #undef TD_CALL_RECON_FLY
-#undef PPE_TDI
-#undef PPE_TDI_CAT
-#undef PPE_TDI_CAT_

@@ -1,17 +1,8 @@
 /*
-   Group loops of the zyx tile sweeps, instantiated by tileilu_host.c once per instruction
-   set: PPE_TILES_SUFFIX names the instance, PPE_TILES_TARGET is its target attribute.
+   Group loops of the zyx tile sweeps: the template that tileilu_host.c compiles once per
+   instruction set (simd.h: PPE_HOST_FN names the instance's functions, PPE_HOST_TARGET is
+   its target attribute).
 */
-
-#define PPE_TCAT_(a, b) a##b
-#define PPE_TCAT(a, b)  PPE_TCAT_(a, b)
-#define PPE_TILES(name) PPE_TCAT(name, PPE_TILES_SUFFIX)
-
-#if defined(__GNUC__) && !defined(__clang__)
-  #define PPE_TILES_IVDEP _Pragma("GCC ivdep")
-#else
-  #define PPE_TILES_IVDEP
-#endif
 
 /*
    Forward then backward sweep of one group of L tiles of shape tx x ty x tz, in place on
@@ -19,7 +10,7 @@
    The lane loop of a position is independent across lanes (different tiles), which ivdep
    tells the vectoriser; neighbours outside the tile read zeros.
 */
-PPE_TILES_TARGET PPE_INLINE void PPE_TILES(Group)(const PetscInt L, const int sym, PetscInt tx, PetscInt ty, PetscInt tz, const double *restrict F, double *restrict v)
+PPE_HOST_TARGET PPE_HOST_INLINE void PPE_HOST_FN(Group)(const PetscInt L, const int sym, PetscInt tx, PetscInt ty, PetscInt tz, const double *restrict F, double *restrict v)
 {
   static const double zero[PPE_TILEILU_SZ] = {0.0};
   const PetscInt      txy = tx * ty, nc = sym ? PPE_TILEILU_NCOEF_SYM : PPE_TILEILU_NCOEF, kd = sym ? PPE_TILEILU_DINV_SYM : PPE_TILEILU_DINV;
@@ -32,7 +23,7 @@ PPE_TILES_TARGET PPE_INLINE void PPE_TILES(Group)(const PetscInt L, const int sy
         const double *f  = F + (size_t)q * nc * L;
         double       *vq = v + (size_t)q * L;
 
-        PPE_TILES_IVDEP
+        PPE_HOST_IVDEP
         for (PetscInt l = 0; l < L; l++) vq[l] = ppe_tileilu_fwd(vq[l], f[PPE_TILEILU_LB * L + l], yb[l], f[PPE_TILEILU_LS * L + l], ys[l], f[PPE_TILEILU_LW * L + l], yw[l]);
       }
   for (PetscInt c = tz - 1; c >= 0; c--)
@@ -47,7 +38,7 @@ PPE_TILES_TARGET PPE_INLINE void PPE_TILES(Group)(const PetscInt L, const int sy
         const double *ue = sym ? (a < tx - 1 ? F + ((size_t)(qq + 1) * nc + PPE_TILEILU_LW) * L : zero) : f + PPE_TILEILU_UE * L;
         double       *vq = v + (size_t)qq * L;
 
-        PPE_TILES_IVDEP
+        PPE_HOST_IVDEP
         for (PetscInt l = 0; l < L; l++) vq[l] = ppe_tileilu_bwd(vq[l], f[kd * L + l], ut[l], zt[l], un[l], zn[l], ue[l], ze[l]);
       }
 }
@@ -59,7 +50,7 @@ PPE_TILES_TARGET PPE_INLINE void PPE_TILES(Group)(const PetscInt L, const int sy
    values of the previous position stay in registers; absent neighbours are read from a
    zero vector through a pointer (no vector selects).
 */
-PPE_TILES_TARGET PPE_INLINE void PPE_TILES(Group8)(const int sym, PetscInt tx, PetscInt ty, PetscInt tz, const double *F, double *v)
+PPE_HOST_TARGET PPE_HOST_INLINE void PPE_HOST_FN(Group8)(const int sym, PetscInt tx, PetscInt ty, PetscInt tz, const double *F, double *v)
 {
   static const double zd[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   const ppe_v4d      *Z     = (const ppe_v4d *)zd;
@@ -108,37 +99,37 @@ PPE_TILES_TARGET PPE_INLINE void PPE_TILES(Group8)(const int sym, PetscInt tx, P
 #endif
 
 /* One group: full-width groups with a compile-time lane count, symmetric or general. */
-PPE_TILES_TARGET PPE_INLINE void PPE_TILES(SweepGroup)(const PPETileILU *T, const double *Fg, double *vg)
+PPE_HOST_TARGET PPE_HOST_INLINE void PPE_HOST_FN(SweepGroup)(const PPETileILU *T, const double *Fg, double *vg)
 {
   const PetscInt L = T->lanes, tx = T->tile[0], ty = T->tile[1], tz = T->tile[2];
 
 #if PPE_HAVE_VECTOR_EXT
   if (L == 8) {
-    if (T->sym) PPE_TILES(Group8)(1, tx, ty, tz, Fg, vg);
-    else PPE_TILES(Group8)(0, tx, ty, tz, Fg, vg);
+    if (T->sym) PPE_HOST_FN(Group8)(1, tx, ty, tz, Fg, vg);
+    else PPE_HOST_FN(Group8)(0, tx, ty, tz, Fg, vg);
     return;
   }
 #endif
-  if (T->sym) PPE_TILES(Group)(L, 1, tx, ty, tz, Fg, vg);
-  else PPE_TILES(Group)(L, 0, tx, ty, tz, Fg, vg);
+  if (T->sym) PPE_HOST_FN(Group)(L, 1, tx, ty, tz, Fg, vg);
+  else PPE_HOST_FN(Group)(L, 0, tx, ty, tz, Fg, vg);
 }
 
 /* Every group of the packed values T->v. */
-PPE_TILES_TARGET static void PPE_TILES(SweepZYX)(const PPETileILU *T, const double *F)
+PPE_HOST_TARGET static void PPE_HOST_FN(SweepZYX)(const PPETileILU *T, const double *F)
 {
   const size_t nf = (size_t)T->npos * T->nc * T->lanes, nv = (size_t)T->npos * T->lanes;
 
-  for (PetscInt g = 0; g < T->ngroups; g++) PPE_TILES(SweepGroup)(T, F + g * nf, T->v + g * nv);
+  for (PetscInt g = 0; g < T->ngroups; g++) PPE_HOST_FN(SweepGroup)(T, F + g * nf, T->v + g * nv);
 }
 
 /* Chunk by chunk: gather into the one-chunk buffer T->v, sweep its groups, scatter. */
-PPE_TILES_TARGET static void PPE_TILES(ApplyZYXFused)(const PPETileILU *T, const double *F, const double *r, double *z)
+PPE_HOST_TARGET static void PPE_HOST_FN(ApplyZYXFused)(const PPETileILU *T, const double *F, const double *r, double *z)
 {
   const size_t nf = (size_t)T->npos * T->nc * T->lanes, nv = (size_t)T->npos * T->lanes;
 
   for (PetscInt g0 = 0; g0 < T->ngroups; g0 += T->chunk) {
     GatherChunk(T, g0, r, T->v);
-    for (PetscInt g = g0; g < g0 + T->chunk && g < T->ngroups; g++) PPE_TILES(SweepGroup)(T, F + g * nf, T->v + (g - g0) * nv);
+    for (PetscInt g = g0; g < g0 + T->chunk && g < T->ngroups; g++) PPE_HOST_FN(SweepGroup)(T, F + g * nf, T->v + (g - g0) * nv);
     ScatterChunk(T, g0, T->v, z);
   }
 }
