@@ -146,7 +146,7 @@ static PetscErrorCode TryInfer(Mat A, DM da, PetscBool approx, PPESeparable **se
   PetscFunctionBegin;
   msg[0] = 0;
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  *code = PPESeparableInferFromMat(A, da, approx, sep);
+  *code = PPESeparableInferFromMat(A, da, approx, "-pc_fftptdma_approximate", sep);
   PetscCall(PetscPopErrorHandler());
   if (*code) {
     PetscCall(PPEErrorMessage(*code, &specific));
@@ -407,12 +407,12 @@ static PetscErrorCode Bench(MPI_Comm comm, PetscInt n)
   PetscCall(PPEStencilCreateAssembled(g, MATAIJ, &A));
   PetscCall(MPI_Barrier(comm));
   PetscCall(PetscTime(&t[1]));
-  PetscCall(PPESeparableInferFromMat(A, da, PETSC_FALSE, &sep));
+  PetscCall(PPESeparableInferFromMat(A, da, PETSC_FALSE, "-pc_fftptdma_approximate", &sep));
   PetscCall(PetscTime(&t[2]));
   PetscCall(PetscPrintf(comm, "how: %s\n", sep->how));
   PetscCall(FreeSeparable(&sep));
   PetscCall(PetscTime(&t[3]));
-  PetscCall(PPESeparableInferFromMat(A, da, PETSC_TRUE, &sep));
+  PetscCall(PPESeparableInferFromMat(A, da, PETSC_TRUE, "-pc_fftptdma_approximate", &sep));
   PetscCall(PetscTime(&t[4]));
   PetscCall(FreeSeparable(&sep));
   {
@@ -427,7 +427,7 @@ static PetscErrorCode Bench(MPI_Comm comm, PetscInt n)
     PetscCall(PetscTime(&tm1));
     PetscCall(MPI_Barrier(comm));
     PetscCall(PetscTime(&tinf0));
-    PetscCall(PPESeparableInferFromMat(A, da, PETSC_FALSE, &sep));
+    PetscCall(PPESeparableInferFromMat(A, da, PETSC_FALSE, "-pc_fftptdma_approximate", &sep));
     PetscCall(PetscTime(&tinf1));
     PetscCall(FreeSeparable(&sep));
     PetscCall(PetscPrintf(comm, "n=%" PetscInt_FMT "^3: assembly %.3f s, exact inference %.3f s, approximate inference %.3f s, MatMult %.4f s\n", n, t[1] - t[0], tinf1 - tinf0, t[4] - t[3], (tm1 - tm0) / 10));

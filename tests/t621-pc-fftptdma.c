@@ -265,7 +265,7 @@ static PetscErrorCode CheckBoxAndRowScale(MPI_Comm comm)
     PetscCall(MatCreateVecs(A, &x, &b));
     PetscCall(VecSetRandom(b, rnd));
     PetscCall(PetscMemzero(&f, sizeof(f)));
-    PetscCall(PPEFFTPTDMASetUp(&f, comm, da, &hand, NULL, PC_FFTPTDMA_ZSOLVE_AUTO, PC_FFTPTDMA_PLANNER_ESTIMATE, PETSC_TRUE, PC_FFTPTDMA_DCT_AUTO, NULL));
+    PetscCall(PPEFFTPTDMASetUp(&f, comm, da, &hand, NULL, PPE_FFT_ZSOLVE_AUTO, PPE_FFT_PLANNER_ESTIMATE, PETSC_TRUE, PPE_FFT_DCT_AUTO, NULL));
     PetscCall(PPEFFTPTDMAApply(&f, &hand, A, b, x));
     PetscCall(RelResidual(A, b, x, &rel));
     PetscCall(TapCheck(comm, (PetscBool)(rel < 1e-12), "%s: relative residual %.2e", c ? "box with identity rows outside (x both ends, y lower end), random row scale and identity diagonal, assembled" : "random row scale (diag(r) * assembled grid operator)", (double)rel));
@@ -314,7 +314,7 @@ static PetscErrorCode CheckReuse(MPI_Comm comm)
         sep->zdi[k] *= 1.5;
       }
     }
-    PetscCall(PPEFFTPTDMASetUp(&f, comm, da, sep, NULL, PC_FFTPTDMA_ZSOLVE_PTDMA, PC_FFTPTDMA_PLANNER_ESTIMATE, PETSC_TRUE, PC_FFTPTDMA_DCT_AUTO, NULL));
+    PetscCall(PPEFFTPTDMASetUp(&f, comm, da, sep, NULL, PPE_FFT_ZSOLVE_PTDMA, PPE_FFT_PLANNER_ESTIMATE, PETSC_TRUE, PPE_FFT_DCT_AUTO, NULL));
     if (!pass) p0 = f.fx[0].p[0];
     PetscCall(AssembleFromSep(sep, da, &A));
     PetscCall(MatCreateVecs(A, &x, &b));
@@ -372,7 +372,7 @@ static PetscErrorCode CheckCopyFree(MPI_Comm comm)
     PetscCall(PPESeparableCreateFromGrid(grid, &sep));
     PetscCall(PPEGridGetDM(grid, &da));
     PetscCall(PetscMemzero(&f, sizeof(f)));
-    PetscCall(PPEFFTPTDMASetUp(&f, comm, da, sep, NULL, PC_FFTPTDMA_ZSOLVE_PTDMA, PC_FFTPTDMA_PLANNER_ESTIMATE, PETSC_TRUE, PC_FFTPTDMA_DCT_AUTO, NULL));
+    PetscCall(PPEFFTPTDMASetUp(&f, comm, da, sep, NULL, PPE_FFT_ZSOLVE_PTDMA, PPE_FFT_PLANNER_ESTIMATE, PETSC_TRUE, PPE_FFT_DCT_AUTO, NULL));
     ok = (PetscBool)(ok && (c < 2 ? f.wz && !f.rinv : !f.wz && f.rinv)); /* folded where it depends on z only */
     PetscCall(AssembleFromSep(sep, da, &A));
     PetscCall(MatCreateVecs(A, &x, &b));

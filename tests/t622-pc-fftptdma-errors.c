@@ -165,7 +165,7 @@ int main(int argc, char **argv)
     sep->bc[1] = PPE_BC_NEUMANN;
     PetscCall(PetscMemzero(&f, sizeof(f)));
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-    code = PPEFFTPTDMASetUp(&f, comm, gda, sep, NULL, PC_FFTPTDMA_ZSOLVE_AUTO, PC_FFTPTDMA_PLANNER_ESTIMATE, PETSC_TRUE, PC_FFTPTDMA_DCT_AUTO, NULL);
+    code = PPEFFTPTDMASetUp(&f, comm, gda, sep, NULL, PPE_FFT_ZSOLVE_AUTO, PPE_FFT_PLANNER_ESTIMATE, PETSC_TRUE, PPE_FFT_DCT_AUTO, NULL);
     PetscCall(PetscPopErrorHandler());
     PetscCall(Expect(comm, "x BC pair periodic-neumann", code, PETSC_ERR_SUP, "x BC pair periodic-neumann is not supported: periodic needs both faces"));
     PetscCall(PPEFFTPTDMAReset(&f));

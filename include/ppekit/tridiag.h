@@ -10,17 +10,19 @@
 
    with coefficients set once (shared by all lines, or per line), an optional per-line
    shift times per-row weights (the lambda_x + lambda_y + sigma of an FFT-based Poisson
-   solve, paper 000 eq. 12), optionally periodic (a_0 of global row 0 couples x_{n-1},
+   solve, Diez, Peeters and Costa (2025), eq. 12), optionally periodic (a_0 of global row 0 couples x_{n-1},
    c_{n-1} of global row n-1 couples x_0). Only d changes from one solve to the next.
 
    Methods (PPETridiagSetMethod, -ppe_tridiag_method):
      thomas  the whole line on one rank: Thomas, or periodic Thomas (Sherman-Morrison);
      ptdma   local reduction to 2 boundary unknowns per line and rank, one all-to-all
              that gives each rank its share of the reduced systems (2P unknowns each),
-             reduced solve, the solutions sent back, local reconstruction (paper 000);
+             reduced solve, the solutions sent back, local reconstruction (P-TDMA of
+             Diez, Peeters and Costa (2025), Algorithms 1-2);
      distd2  the same local reduction, then neighbour-only 2x2 systems across each rank
              boundary, for lines whose dropped couplings are below the unit roundoff
-             (paper 001); refused with an error for lines where they are not;
+             (Akkurt et al. (2025), Algorithms 5-7); refused with an error for lines where
+             they are not;
      auto    thomas on one rank; otherwise distd2 for every line where it is exact and
              ptdma for the others.
 
@@ -34,6 +36,14 @@
    is consistent). Any other zero pivot is an error.
 
    See docs/tridiag.md.
+
+   References:
+     R. Diez, J. Peeters and P. Costa, "A pencil-distributed finite-difference solver for
+     extreme-scale calculations of turbulent wall flows at high Reynolds number",
+     arXiv:2502.06296, 2025.
+     S. Akkurt, S. Lemaire, P. Bartholomew and S. Laizet, "A distributed-memory tridiagonal
+     solver based on a specialised data structure optimised for CPU and GPU architectures",
+     Computer Physics Communications, 2025 (arXiv:2411.13532).
 */
 #pragma once
 

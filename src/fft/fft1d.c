@@ -9,9 +9,14 @@
      - DCT/DST kinds put wavenumber k in slot k;
      - the periodic R2HC (halfcomplex) puts the cosine of wavenumber s in slot s <= n/2 and
        the sine of wavenumber n - s in slot s > n/2, and 4 sin^2(pi s/n) = 4 sin^2(pi (n-s)/n),
-       so the wavenumber-ordered table is already in slot order (paper 000, Appendix A
-       reorders the eigenvalues of its packed layout the same way).
+       so the wavenumber-ordered table is already in slot order (Diez, Peeters and Costa
+       (2025), Appendix A, reorder the eigenvalues of their packed layout the same way).
    Test t401 checks forward K backward = norm Lambda against the dense K for every kind.
+
+   References:
+     R. Diez, J. Peeters and P. Costa, "A pencil-distributed finite-difference solver for
+     extreme-scale calculations of turbulent wall flows at high Reynolds number",
+     arXiv:2502.06296, 2025.
 */
 #include <ppekit/private/fftptdmaimpl.h>
 

@@ -4,9 +4,10 @@
      rhs   = b - A xout on the box rows (identity-row Dirichlet nodes outside the box:
              xout = b / idiag there), divided by the row scale
      DMDA -> x-pencils, FFT x, x -> y-pencils, FFT y,
-     z: one tridiagonal system per (kx,ky) line, in place across the z group (P-TDMA or
-        DistD2, paper 000 sec. 2.2.3) or on z-pencils after a transpose (Thomas, the
-        full-transpose method of paper 000 sec. 2.2.2),
+     z: one tridiagonal system per (kx,ky) line, in place across the z group (P-TDMA,
+        Diez, Peeters and Costa (2025) sec. 2.2.3, or DistD2, Akkurt et al. (2025)) or on
+        z-pencils after a transpose (Thomas, the full-transpose method of Diez, Peeters and
+        Costa (2025) sec. 2.2.2),
      singular operators: the zero mode was pinned; the mean of the result is removed (on the
         (0,0) z line for periodic/cell-Neumann transforms, else in the copy back),
      inverse FFT y, y -> x-pencils, inverse FFT x, x-pencils -> DMDA (xout outside the box).
@@ -14,6 +15,14 @@
    directly, and a row scale that depends on z only is folded into the z systems: the two
    copies between the DMDA and the x-pencils are then skipped (a row scale that varies in x
    or y is divided in the forward copy).
+
+   References:
+     R. Diez, J. Peeters and P. Costa, "A pencil-distributed finite-difference solver for
+     extreme-scale calculations of turbulent wall flows at high Reynolds number",
+     arXiv:2502.06296, 2025.
+     S. Akkurt, S. Lemaire, P. Bartholomew and S. Laizet, "A distributed-memory tridiagonal
+     solver based on a specialised data structure optimised for CPU and GPU architectures",
+     Computer Physics Communications, 2025 (arXiv:2411.13532).
 */
 #include <ppekit/private/fftptdmaimpl.h>
 
@@ -209,13 +218,13 @@ PetscErrorCode PPEFFTPTDMAView(PPEFFTPTDMA *f, PetscViewer viewer)
     const char *yn = f->ydft ? "complex DFT of x's half spectrum" : f->cplx[1] ? "real DFT r2c/c2r, complex half spectrum" : f->kind[1].name;
     PetscCall(PetscViewerASCIIPrintf(viewer, "transforms: x %s, y %s%s\n", xn, yn, f->cplx[0] && !f->ydft ? " (on the real and imaginary parts)" : ""));
     PetscCall(PetscViewerASCIIPrintf(viewer, "transform passes: %s\n", f->plan2d ? "one 2D FFTW plan per x-y plane (the x-pencils hold whole planes)" : "x lines per x-pencil plane, then y lines per y-pencil plane"));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "DCT/DST (-pc_fftptdma_dct %s): x %s, y %s", PCFFTPTDMADCTs[f->dct], f->fast[0] ? "fast (reorder + r2c/c2r + twiddle)" : "FFTW", f->fast[1] ? "fast (reorder + r2c/c2r + twiddle)" : "FFTW"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "DCT/DST (%s %s): x %s, y %s", PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_DCT), PPEFFTDCTs[f->dct], f->fast[0] ? "fast (reorder + r2c/c2r + twiddle)" : "FFTW", f->fast[1] ? "fast (reorder + r2c/c2r + twiddle)" : "FFTW"));
     PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
     if (f->dct_s[0] > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "; timed at set-up: FFTW %.3g ms, fast %.3g ms per forward pass", 1e3 * f->dct_s[0], 1e3 * f->dct_s[1]));
     PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
     PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "transforms: x %s, y %s\n", f->kind[0].name, f->kind[1].name));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "pencil grid: py x pz = %" PetscInt_FMT " x %" PetscInt_FMT " (%s)\n", f->P[0], f->P[1], f->pauto ? "automatic: the DMDA's pz kept where z blocks have >= 2 points" : "-pc_fftptdma_pgrid"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "pencil grid: py x pz = %" PetscInt_FMT " x %" PetscInt_FMT " (%s)\n", f->P[0], f->P[1], f->pauto ? "automatic: the DMDA's pz kept where z blocks have >= 2 points" : PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_PGRID)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "pencils of rank 0: x %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", y %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "%s\n", f->xbox[3], f->xbox[4], f->xbox[5], f->ybox[3], f->ybox[4], f->ybox[5], f->daaligned ? "; x-pencils are the DMDA's boxes (no redistribution)" : ""));
   if (f->backend != PPE_BACKEND_HOST) PetscCall(PetscViewerASCIIPrintf(viewer, "copies DMDA <-> x-pencils: box copies on the device (%" PetscInt_FMT " applications on rank 0)\n", f->solves));
   else
@@ -233,7 +242,7 @@ PetscErrorCode PPEFFTPTDMAView(PPEFFTPTDMA *f, PetscViewer viewer)
   PetscCall(MPIU_Allreduce(mod, tot, 3, MPIU_PETSCLOGDOUBLE, MPI_SUM, f->comm));
   PetscCall(PetscViewerASCIIPrintf(viewer, "bytes per solve to other ranks (all ranks): redistribution %.0f, x-y transposes %.0f, z %.0f\n", tot[0], tot[1], tot[2]));
   if (f->backend == PPE_BACKEND_HOST) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "FFTW planner: %s%s, planning %.3g s on rank 0 (one-plane plans run on every plane)\n", PCFFTPTDMAPlanners[f->planned], f->planner == PC_FFTPTDMA_PLANNER_AUTO ? " (FFTW_MEASURE under a time limit of about two solves on the plans the solves run, FFTW_ESTIMATE on the fallback plans)" : "", (double)f->plan_s));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "FFTW planner: %s%s, planning %.3g s on rank 0 (one-plane plans run on every plane)\n", PPEFFTPlanners[f->planned], f->planner == PPE_FFT_PLANNER_AUTO ? " (FFTW_MEASURE under a time limit of about two solves on the plans the solves run, FFTW_ESTIMATE on the fallback plans)" : "", (double)f->plan_s));
     if (f->wisdomfile[0]) PetscCall(PetscViewerASCIIPrintf(viewer, "FFTW wisdom file: %s (%s at set-up, %s)\n", f->wisdomfile, f->wisdom[0] == 1 ? "imported" : "not found", f->wisdom[1] == 1 ? "written back" : "not written"));
   }
   else PetscCall(PetscViewerASCIIPrintf(viewer, "device transforms: pre pass, %s batched complex DFT, post pass (src/kernels/fft.h); pencils resident on the device\n", f->backend == PPE_BACKEND_CUDA ? "cuFFT" : f->backend == PPE_BACKEND_HIP ? "VkFFT" : "FFTW (emulation)"));

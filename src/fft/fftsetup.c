@@ -8,21 +8,27 @@
      y-pencils  block r1 of x,  all y,          block r2 of z   (FFT y, stride nx; z solve in place)
      z-pencils  block r1 of x,  block r2 of y,  all z           (zsolve transpose: local Thomas)
    The x <-> y transposes run inside the P1 ranks with the same r2, the z solve and the
-   y <-> z transposes inside the P2 ranks with the same r1 (MPI_Comm_split, paper 003).
+   y <-> z transposes inside the P2 ranks with the same r1 (MPI_Comm_split process groups, as
+   in the transpose split method of Wapperom, Beris and Straka (2006)).
    The x-pencils are the DMDA's own boxes when px = 1, py = P1, pz = P2 and the box is the
    whole DMDA, so the redistribution from the DMDA is then a local copy.
 
-   The z systems after the transforms are, per (kx,ky) line (paper 000, eq. 12),
+   The z systems after the transforms are, per (kx,ky) line (Diez, Peeters and Costa (2025),
+   eq. 12),
        (Lz + lambda_x + lambda_y + sigma) u = rhs / (norm_x norm_y);
    the normalisations of the transforms are folded once into the coefficients:
        S (Lz + lambda) u = rhs,   S = norm_x norm_y.
+
+   References:
+     R. Diez, J. Peeters and P. Costa, "A pencil-distributed finite-difference solver for
+     extreme-scale calculations of turbulent wall flows at high Reynolds number",
+     arXiv:2502.06296, 2025.
+     P. Wapperom, A. N. Beris and M. A. Straka, "A new transpose split method for
+     three-dimensional FFTs: performance on an Origin2000 and Alphaserver cluster", Parallel
+     Computing 32, 2006.
 */
 #include <ppekit/private/fftptdmaimpl.h>
 #include <ppekit/private/tridiagimpl.h> /* PPETridiagSetMethodOptionName */
-
-const char *const PCFFTPTDMAZSolves[]  = {"ptdma", "transpose", "distd2", "auto", "PCFFTPTDMAZSolve", "PC_FFTPTDMA_ZSOLVE_", NULL};
-const char *const PCFFTPTDMADCTs[]     = {"auto", "fftw", "fast", "PCFFTPTDMADCT", "PC_FFTPTDMA_DCT_", NULL};
-const char *const PCFFTPTDMAPlanners[] = {"estimate", "measure", "patient", "auto", "PCFFTPTDMAPlanner", "PC_FFTPTDMA_PLANNER_", NULL};
 
 /* The DM checks of the PC, on the DM it is given. */
 PetscErrorCode PPEFFTPTDMACheckDM(DM da, const char what[])
@@ -50,7 +56,7 @@ static PetscErrorCode ChoosePencilGrid(PPEFFTPTDMA *f, const PetscInt pgrid[2], 
 
   PetscFunctionBegin;
   if (pgrid && pgrid[0] > 0 && pgrid[1] > 0) {
-    PetscCheck(pgrid[0] * pgrid[1] == size, f->comm, PETSC_ERR_ARG_INCOMP, "PC fftptdma: pencil grid %" PetscInt_FMT " x %" PetscInt_FMT " does not match the %d ranks (-pc_fftptdma_pgrid py,pz needs py*pz = number of ranks)", pgrid[0], pgrid[1], (int)size);
+    PetscCheck(pgrid[0] * pgrid[1] == size, f->comm, PETSC_ERR_ARG_INCOMP, "PC fftptdma: pencil grid %" PetscInt_FMT " x %" PetscInt_FMT " does not match the %d ranks (%s py,pz needs py*pz = number of ranks)", pgrid[0], pgrid[1], (int)size, PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_PGRID));
     f->P[0]  = pgrid[0];
     f->P[1]  = pgrid[1];
     f->pauto = PETSC_FALSE;
@@ -70,8 +76,8 @@ static PetscErrorCode ChoosePencilGrid(PPEFFTPTDMA *f, const PetscInt pgrid[2], 
     f->pauto = PETSC_TRUE;
   }
   PetscCheck(f->P[0] <= N[0] && f->P[0] <= N[1], f->comm, PETSC_ERR_ARG_SIZ, "PC fftptdma: pencil grid %" PetscInt_FMT " x %" PetscInt_FMT ": py = %" PetscInt_FMT " ranks per x-y group need at least one x and one y index each, but the box is %" PetscInt_FMT " x %" PetscInt_FMT, f->P[0], f->P[1], f->P[0], N[0], N[1]);
-  PetscCheck(N[2] / f->P[1] >= 2, f->comm, PETSC_ERR_ARG_SIZ, "PC fftptdma: fewer than 2 z points per rank in the z group: %" PetscInt_FMT " z points over pz = %" PetscInt_FMT " ranks of pencil grid %" PetscInt_FMT " x %" PetscInt_FMT "; use fewer ranks along z (-pc_fftptdma_pgrid py,pz)", N[2], f->P[1], f->P[0], f->P[1]);
-  if (f->zsolve == PC_FFTPTDMA_ZSOLVE_TRANSPOSE)
+  PetscCheck(N[2] / f->P[1] >= 2, f->comm, PETSC_ERR_ARG_SIZ, "PC fftptdma: fewer than 2 z points per rank in the z group: %" PetscInt_FMT " z points over pz = %" PetscInt_FMT " ranks of pencil grid %" PetscInt_FMT " x %" PetscInt_FMT "; use fewer ranks along z (%s py,pz)", N[2], f->P[1], f->P[0], f->P[1], PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_PGRID));
+  if (f->zsolve == PPE_FFT_ZSOLVE_TRANSPOSE)
     PetscCheck(f->P[1] <= N[1], f->comm, PETSC_ERR_ARG_SIZ, "PC fftptdma: zsolve transpose splits y over pz = %" PetscInt_FMT " ranks but ny = %" PetscInt_FMT, f->P[1], N[1]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -89,7 +95,7 @@ static void ChooseTransforms(PPEFFTPTDMA *f)
     if (px && f->P[0] <= f->N[0] / 2 + 1) {
       f->cplx[0] = PETSC_TRUE;
       f->ydft    = py;
-    } else if (py && !px && (f->zsolve != PC_FFTPTDMA_ZSOLVE_TRANSPOSE || f->P[1] <= f->N[1] / 2 + 1)) f->cplx[1] = PETSC_TRUE;
+    } else if (py && !px && (f->zsolve != PPE_FFT_ZSOLVE_TRANSPOSE || f->P[1] <= f->N[1] / 2 + 1)) f->cplx[1] = PETSC_TRUE;
   }
   f->Ns[0] = f->cplx[0] ? 2 * (f->N[0] / 2 + 1) : (f->cplx[1] ? 2 * f->N[0] : f->N[0]);
   f->Ns[1] = f->cplx[1] ? f->N[1] / 2 + 1 : f->N[1];
@@ -144,7 +150,7 @@ static PetscErrorCode ImportWisdom(PPEFFTPTDMA *f)
   PetscCallMPI(MPI_Bcast(text, mlen, MPI_CHAR, 0, f->comm));
   f->wisdom[0] = fftw_import_wisdom_from_string(text) ? 1 : 0;
   PetscCall(PetscFree(text));
-  PetscCheck(f->wisdom[0], f->comm, PETSC_ERR_FILE_UNEXPECTED, "PC fftptdma: %s is not an FFTW wisdom file (fftw_import_wisdom_from_string failed); remove it or point -pc_fftptdma_wisdom elsewhere", f->wisdomfile);
+  PetscCheck(f->wisdom[0], f->comm, PETSC_ERR_FILE_UNEXPECTED, "PC fftptdma: %s is not an FFTW wisdom file (fftw_import_wisdom_from_string failed); remove it or point %s elsewhere", f->wisdomfile, PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_WISDOM));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -231,7 +237,7 @@ static PetscErrorCode TimeForward(PPEFFTPTDMA *f, PetscBool fast, PPEFastR2R fr[
 
 /*
    The fast DCT/DST (src/fft/fastdct.c) for the directions whose pair is DCT-II/III or
-   DST-II/III and that are not r2c: made for -pc_fftptdma_dct fast, or made and timed
+   DST-II/III and that are not r2c: made for dct = fast, or made and timed
    against FFTW's kinds for auto (below; the faster kept). With 2D plans (py = 1) both directions must have a fast pair. x runs on the
    x-pencil layout (the Vec's, for the direct path), y on the y-pencil lines.
 */
@@ -245,10 +251,10 @@ static PetscErrorCode ChooseDCT(PPEFFTPTDMA *f, unsigned flags)
   can[0] = (PetscBool)(!f->cplx[0] && Fastable(&f->kind[0]));
   can[1] = (PetscBool)(!f->cplx[1] && !f->ydft && Fastable(&f->kind[1]));
   if (f->plan2d && !(can[0] && can[1])) can[0] = can[1] = PETSC_FALSE;
-  if (f->dct == PC_FFTPTDMA_DCT_FFTW || !(can[0] || can[1])) PetscFunctionReturn(PETSC_SUCCESS);
+  if (f->dct == PPE_FFT_DCT_FFTW || !(can[0] || can[1])) PetscFunctionReturn(PETSC_SUCCESS);
   /* auto effort: the fast kinds' r2c/c2r plans are of one cache block each; a sixteenth of
      the transforms' planning budget per plan is enough */
-  if (f->planner == PC_FFTPTDMA_PLANNER_AUTO) fftw_set_timelimit(PPE_FFT_AUTO_BUDGET * (double)nloc / 16.0);
+  if (f->planner == PPE_FFT_PLANNER_AUTO) fftw_set_timelimit(PPE_FFT_AUTO_BUDGET * (double)nloc / 16.0);
   if (can[0]) {
     PetscInt loop[1][2] = {{nyl * nzl, n0}};
     PetscCall(PPEFastR2RCreate(f->kind[0].fwd, n0, 1, 1, loop, flags, &f->fr[0][0]));
@@ -259,7 +265,7 @@ static PetscErrorCode ChooseDCT(PPEFFTPTDMA *f, unsigned flags)
     PetscCall(PPEFastR2RCreate(f->kind[1].fwd, n1, nxs, 2, loop, flags, &f->fr[1][0]));
     PetscCall(PPEFastR2RCreate(f->kind[1].bwd, n1, nxs, 2, loop, flags, &f->fr[1][1]));
   }
-  if (f->dct == PC_FFTPTDMA_DCT_AUTO && f->planner != PC_FFTPTDMA_PLANNER_ESTIMATE) { /* estimate: nothing timed, fast kept (repeatable) */
+  if (f->dct == PPE_FFT_DCT_AUTO && f->planner != PPE_FFT_PLANNER_ESTIMATE) { /* estimate: nothing timed, fast kept (repeatable) */
     /* timed on kp of the nzl planes (at least 4, an eighth of a large pencil; the fast
        objects of kp planes reuse the plans just made), three alternating passes each, the
        best kept, scaled to the pencil */
@@ -317,8 +323,8 @@ static PetscErrorCode ChooseDCT(PPEFFTPTDMA *f, unsigned flags)
 */
 static PetscErrorCode CreatePlans(PPEFFTPTDMA *f)
 {
-  PCFFTPTDMAPlanner pl    = f->planner;
-  unsigned          flags = pl == PC_FFTPTDMA_PLANNER_ESTIMATE ? FFTW_ESTIMATE : (pl == PC_FFTPTDMA_PLANNER_PATIENT ? FFTW_PATIENT : FFTW_MEASURE);
+  PPEFFTPlanner     pl    = f->planner;
+  unsigned          flags = pl == PPE_FFT_PLANNER_ESTIMATE ? FFTW_ESTIMATE : (pl == PPE_FFT_PLANNER_PATIENT ? FFTW_PATIENT : FFTW_MEASURE);
   unsigned          fflags; /* flags of the fallback in-place x plans */
   PetscBool         direct = (PetscBool)(f->daaligned && !f->box);
   PetscInt          n0 = f->N[0], n1 = f->N[1], nyl = f->xbox[4], nzl = f->xbox[5], nxs = f->ybox[3], ns0 = f->Ns[0];
@@ -340,7 +346,7 @@ static PetscErrorCode CreatePlans(PPEFFTPTDMA *f)
   }
   f->plan2d = (PetscBool)(f->P[0] == 1 && (f->cplx[0] ? f->ydft : !f->cplx[1]));
   fflags    = flags;
-  if (pl == PC_FFTPTDMA_PLANNER_AUTO) { /* the measured plans: 2D forward and backward, or x and y */
+  if (pl == PPE_FFT_PLANNER_AUTO) { /* the measured plans: 2D forward and backward, or x and y */
     fftw_set_timelimit(PPE_FFT_AUTO_BUDGET * (double)nloc / (f->plan2d ? 2.0 : 4.0));
     fflags = direct ? FFTW_ESTIMATE : FFTW_MEASURE;
   }
@@ -411,8 +417,8 @@ static PetscErrorCode CreatePlans(PPEFFTPTDMA *f)
     f->xalign = fftw_alignment_of(tmp);
     PetscCall(PetscFree(tmp));
   }
-  PetscCall(ChooseDCT(f, pl == PC_FFTPTDMA_PLANNER_ESTIMATE ? FFTW_ESTIMATE : flags));
-  if (pl == PC_FFTPTDMA_PLANNER_AUTO) fftw_set_timelimit(FFTW_NO_TIMELIMIT);
+  PetscCall(ChooseDCT(f, pl == PPE_FFT_PLANNER_ESTIMATE ? FFTW_ESTIMATE : flags));
+  if (pl == PPE_FFT_PLANNER_AUTO) fftw_set_timelimit(FFTW_NO_TIMELIMIT);
   PetscCall(ExportWisdom(f));
   PetscCall(PetscTime(&t1));
   f->plan_s = t1 - t0;
@@ -424,8 +430,11 @@ static PetscErrorCode CreatePlans(PPEFFTPTDMA *f)
    x and y factors are constant) is folded into the z systems, W (sigma + Lx + Ly + Lz) u =
    rhs becomes, per (kx,ky) line, W_z (Lz + lambda) u = rhs: the right-hand side is then
    transformed as it is, without a division pass. f->wz holds the scale per z plane of the
-   box; it stays NULL when there is no row scale or it varies in x or y (by more than 1e-14
-   relative within a z plane). */
+   box; it stays NULL when there is no row scale or it varies in x or y (by more than
+   PPE_FFT_ZONLY_RTOL relative within a z plane). */
+/* Spread of a z-only row scale within a z plane: cell volumes wx wy wz with constant wx wy
+   agree to a rounding or two (1e-16 each); a scale that varies more would be folded wrongly. */
+#define PPE_FFT_ZONLY_RTOL 1e-14
 static PetscErrorCode ZOnlyRowScale(PPEFFTPTDMA *f, DM da, const PPESeparable *sep)
 {
   PetscInt           xs, ys, zs, xm, ym, zm, nz = sep->n[2];
@@ -453,7 +462,7 @@ static PetscErrorCode ZOnlyRowScale(PPEFFTPTDMA *f, DM da, const PPESeparable *s
   PetscCall(VecRestoreArrayRead(sep->rowscale, &s));
   PetscCall(PetscMPIIntCast(2 * nz, &next));
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, ext, next, MPIU_REAL, MPIU_MAX, f->comm));
-  for (PetscInt k = 0; k < nz; k++) zonly = (PetscBool)(zonly && -ext[k] > 0 && ext[nz + k] + ext[k] <= 1e-14 * ext[nz + k]);
+  for (PetscInt k = 0; k < nz; k++) zonly = (PetscBool)(zonly && -ext[k] > 0 && ext[nz + k] + ext[k] <= PPE_FFT_ZONLY_RTOL * ext[nz + k]);
   if (zonly) {
     PetscCall(PetscMalloc1(nz, &f->wz));
     for (PetscInt k = 0; k < nz; k++) f->wz[k] = ext[nz + k];
@@ -464,7 +473,7 @@ static PetscErrorCode ZOnlyRowScale(PPEFFTPTDMA *f, DM da, const PPESeparable *s
 
 static PetscErrorCode SetUpZ(PPEFFTPTDMA *f, const PPESeparable *sep)
 {
-  PetscBool        inplace = (PetscBool)(f->zsolve != PC_FFTPTDMA_ZSOLVE_TRANSPOSE);
+  PetscBool        inplace = (PetscBool)(f->zsolve != PPE_FFT_ZSOLVE_TRANSPOSE);
   const PetscInt  *box     = inplace ? f->sbox : f->zbox;
   PetscInt         nsys    = box[3] * box[4], m = box[5], zs = box[2], pin[2] = {0, 1}, npin = 0;
   PetscReal       *a, *b, *c, *shift, *w, S = f->scale;
@@ -473,7 +482,7 @@ static PetscErrorCode SetUpZ(PPEFFTPTDMA *f, const PPESeparable *sep)
   PetscFunctionBegin;
   PetscCall(PPETridiagCreate(inplace ? f->zcomm : PETSC_COMM_SELF, &f->td));
   PetscCall(PPETridiagSetSizes(f->td, nsys, m));
-  PetscCall(PPETridiagSetMethodOptionName(f->td, "-pc_fftptdma_zsolve"));
+  PetscCall(PPETridiagSetMethodOptionName(f->td, PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_ZSOLVE)));
   PetscCall(PPETridiagSetBackend(f->td, f->backend));
   PetscCall(PetscMalloc5(m, &a, m, &b, m, &c, nsys, &shift, m, &w));
   for (PetscInt k = 0; k < m; k++) {
@@ -494,13 +503,13 @@ static PetscErrorCode SetUpZ(PPEFFTPTDMA *f, const PPESeparable *sep)
   if (f->singular && box[0] == 0 && box[1] == 0) npin = (f->cplx[0] || f->cplx[1]) ? 2 : 1;
   PetscCall(PPETridiagSetPinnedLines(f->td, npin, pin));
   switch (f->zsolve) {
-  case PC_FFTPTDMA_ZSOLVE_PTDMA:
+  case PPE_FFT_ZSOLVE_PTDMA:
     method = PPE_TRIDIAG_PTDMA;
     break;
-  case PC_FFTPTDMA_ZSOLVE_DISTD2:
+  case PPE_FFT_ZSOLVE_DISTD2:
     method = PPE_TRIDIAG_DISTD2;
     break;
-  case PC_FFTPTDMA_ZSOLVE_TRANSPOSE:
+  case PPE_FFT_ZSOLVE_TRANSPOSE:
     method = PPE_TRIDIAG_THOMAS;
     break;
   default:
@@ -512,6 +521,11 @@ static PetscErrorCode SetUpZ(PPEFFTPTDMA *f, const PPESeparable *sep)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The (0,0) z line W_z Lz is symmetric when each coupling and its transpose agree to this,
+   relative: computed from both sides of a face they differ by roundings (1e-16 each), while a
+   row scale that breaks the symmetry changes them at order one. */
+#define PPE_FFT_SYM_RTOL 1e-13
+
 /* The operator part of the set-up: eigenvalues in the transforms' output order, the z lines,
    the work vectors of the box and the row scaling. */
 static PetscErrorCode SetUpOperator(PPEFFTPTDMA *f, DM da, const PPESeparable *sep)
@@ -521,7 +535,7 @@ static PetscErrorCode SetUpOperator(PPEFFTPTDMA *f, DM da, const PPESeparable *s
   f->specmean = f->singular;
   for (int d = 0; d < 2; d++) /* periodic (R2HC) and cell Neumann (REDFT10): the backward transform of a mode other than 0 sums to 0 */
     f->specmean = (PetscBool)(f->specmean && (f->kind[d].fwd == FFTW_R2HC || f->kind[d].fwd == FFTW_REDFT10));
-  PetscCheck(!(f->singular && f->zsolve == PC_FFTPTDMA_ZSOLVE_DISTD2), f->comm, PETSC_ERR_ARG_INCOMP, "PC fftptdma: -pc_fftptdma_zsolve distd2 cannot solve the pinned zero mode of a singular operator (no Dirichlet face, no shift); use ptdma or auto (auto runs DistD2 on every line where it is exact)");
+  PetscCheck(!(f->singular && f->zsolve == PPE_FFT_ZSOLVE_DISTD2), f->comm, PETSC_ERR_ARG_INCOMP, "PC fftptdma: %s distd2 cannot solve the pinned zero mode of a singular operator (no Dirichlet face, no shift); use ptdma or auto (auto runs DistD2 on every line where it is exact)", PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_ZSOLVE));
   for (int d = 0; d < 2; d++) { /* per spectral slot: a complex value's real and imaginary parts share their wavenumber's */
     PetscReal *t;
     PetscBool  pairs = (PetscBool)(d == 0 && (f->cplx[0] || f->cplx[1]));
@@ -544,7 +558,7 @@ static PetscErrorCode SetUpOperator(PPEFFTPTDMA *f, DM da, const PPESeparable *s
     if (k == f->N[2] - 1 && sep->bc[5] != PPE_BC_PERIODIC) break;
     up = (f->wz ? f->wz[k] : 1.0) * sep->zhi[k];
     dn = (f->wz ? f->wz[k1] : 1.0) * sep->zlo[k1];
-    f->specproj = (PetscBool)(PetscAbsReal(up - dn) <= 1e-13 * PetscMax(PetscAbsReal(up), PetscAbsReal(dn)));
+    f->specproj = (PetscBool)(PetscAbsReal(up - dn) <= PPE_FFT_SYM_RTOL * PetscMax(PetscAbsReal(up), PetscAbsReal(dn)));
   }
   PetscCall(SetUpZ(f, sep));
   {
@@ -579,7 +593,7 @@ static PetscErrorCode ResetOperator(PPEFFTPTDMA *f)
 
 /* What the pencils, transposes and plans depend on: when it is unchanged at a new set-up
    (new operator values, shift or z coefficients on the same DMDA) they are kept. */
-static PetscErrorCode LayoutKey(MPI_Comm comm, DM da, const PPESeparable *sep, const PetscInt pgrid[2], PCFFTPTDMAZSolve zsolve, PCFFTPTDMAPlanner planner, PPEBackend backend, PetscBool r2c, PCFFTPTDMADCT dct, PetscInt key[])
+static PetscErrorCode LayoutKey(MPI_Comm comm, DM da, const PPESeparable *sep, const PetscInt pgrid[2], PPEFFTZSolve zsolve, PPEFFTPlanner planner, PPEBackend backend, PetscBool r2c, PPEFFTDCT dct, PetscInt key[])
 {
   PetscInt    q = 0, c[6], pd[3];
   PetscMPIInt size;
@@ -610,7 +624,7 @@ static PetscErrorCode LayoutKey(MPI_Comm comm, DM da, const PPESeparable *sep, c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPESeparable *sep, const PetscInt pgrid[2], PCFFTPTDMAZSolve zsolve, PCFFTPTDMAPlanner planner, PetscBool r2c, PCFFTPTDMADCT dct, const char wisdom[])
+PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPESeparable *sep, const PetscInt pgrid[2], PPEFFTZSolve zsolve, PPEFFTPlanner planner, PetscBool r2c, PPEFFTDCT dct, const char wisdom[])
 {
   PetscInt        M[3], pd[3], xs, ys, zs, xm, ym, zm, whole[6], dadata[6], key[PPE_FFTPTDMA_KEY];
   PPEBackend      backend;
@@ -730,7 +744,7 @@ PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPES
   } else f->ybuf = f->xbuf;
   if (f->cplx[1]) PetscCall(PetscMalloc1(f->sbox[3] * f->sbox[4] * f->sbox[5], &f->sbuf));
   else f->sbuf = f->ybuf;
-  if (f->zsolve == PC_FFTPTDMA_ZSOLVE_TRANSPOSE && f->P[1] > 1) {
+  if (f->zsolve == PPE_FFT_ZSOLVE_TRANSPOSE && f->P[1] > 1) {
     PetscCall(PetscMalloc1(f->zbox[3] * f->zbox[4] * f->zbox[5], &f->zbuf));
     PetscCall(PPETransposeCreate(f->zcomm, f->sbox, f->sbox, f->zbox, f->zbox, PPE_FFTPTDMATransYZ, &f->tyz));
   } else f->zbuf = f->sbuf;
@@ -743,7 +757,10 @@ PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPES
 
 PetscErrorCode PPEFFTPTDMAReset(PPEFFTPTDMA *f)
 {
+  char optname[PPE_FFT_OPTION_NUM][64]; /* settings' names: not made by the set-up, kept */
+
   PetscFunctionBegin;
+  PetscCall(PetscMemcpy(optname, f->optname, sizeof(optname)));
   for (int s = 0; s < 2; s++) {
     PPEFFTBatchDestroy(&f->fx[s]);
     PPEFFTBatchDestroy(&f->fy[s]);
@@ -761,5 +778,6 @@ PetscErrorCode PPEFFTPTDMAReset(PPEFFTPTDMA *f)
   if (f->zcomm != MPI_COMM_NULL && f->zcomm) PetscCallMPI(MPI_Comm_free(&f->zcomm));
   PetscCall(ResetOperator(f));
   PetscCall(PetscMemzero(f, sizeof(*f)));
+  PetscCall(PetscMemcpy(f->optname, optname, sizeof(optname)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

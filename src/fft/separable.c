@@ -93,7 +93,7 @@ PetscErrorCode PPESeparableDestroy(PPESeparable **sep)
 {
   PetscFunctionBegin;
   if (!*sep) PetscFunctionReturn(PETSC_SUCCESS);
-  /* three separate PetscMalloc1() arrays (also in src/fft/separableinfer.c) */
+  /* three separate PetscMalloc1() arrays (also in src/fft/separablefinish.c) */
   PetscCall(PetscFree((*sep)->zlo));
   PetscCall(PetscFree((*sep)->zdi));
   PetscCall(PetscFree((*sep)->zhi));

@@ -1,5 +1,6 @@
 /*
-   PPEGrid: creation, options, set-up, viewing and queries.
+   PPEGrid: creation, destruction, set-up and viewing (the settings and the options that
+   describe a grid before its set-up are in gridset.c, the queries after it in gridfield.c).
 */
 #include <ppekit/private/gridimpl.h>
 
@@ -11,8 +12,6 @@ const char *const PPELocations[]    = {"cell", "vertex", "PPELocation", "PPE_LOC
 const char *const PPEStretchTypes[] = {"none", "tanh", "user", "PPEStretchType", "PPE_STRETCH_", NULL};
 
 static const char PPEBCLetters[] = {'P', 'N', 'D'};
-/* what -ppe_grid_z_stretch accepts: user lines come from -ppe_grid_z_lines */
-static const char *const PPEStretchOptions[] = {"none", "tanh", "PPEStretchType", "PPE_STRETCH_", NULL};
 
 PetscErrorCode PPEParseBC(const char name[], PPEBCType *bc, PetscBool *found)
 {
@@ -34,8 +33,31 @@ PetscErrorCode PPEParseBC(const char name[], PPEBCType *bc, PetscBool *found)
 }
 
 /*@
-   PPEGridCreate - creates a grid with default settings: 32^3 cell-centred unknowns on the
-   unit cube, Neumann on every face, uniform z, no shift
+   PPEGridGetBCString - the six boundary conditions as letters P, N, D in face order
+   (xlo xhi ylo yhi zlo zhi), e.g. "PPPPNN"
+
+   Not Collective
+
+   Level: beginner
+@*/
+PetscErrorCode PPEGridGetBCString(PPEGrid grid, char s[7])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
+  for (int f = 0; f < 6; f++) s[f] = PPEBCLetters[grid->bc[f]];
+  s[6] = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Defaults of a new grid, named by the manual page of PPEGridCreate() (-help prints the
+   values at creation) */
+#define PPE_GRID_DEFAULT_N              32  /* unknowns per direction */
+#define PPE_GRID_DEFAULT_STRETCH_FACTOR 1.5 /* tanh clustering factor, once tanh is asked for */
+
+/*@
+   PPEGridCreate - creates a grid with default settings: 32^3 (PPE_GRID_DEFAULT_N)
+   cell-centred unknowns on the unit cube, Neumann on every face, uniform z (tanh factor
+   1.5, PPE_GRID_DEFAULT_STRETCH_FACTOR, once tanh is asked for), no shift
 
    Collective
 
@@ -58,7 +80,7 @@ PetscErrorCode PPEGridCreate(MPI_Comm comm, PPEGrid *grid)
   PetscCall(PPESysInitializePackage());
   PetscCall(PetscHeaderCreate(g, PPEGRID_CLASSID, "PPEGrid", "Pressure-Poisson grid", "PPEGrid", comm, PPEGridDestroy, PPEGridView));
   for (int d = 0; d < 3; d++) {
-    g->N[d]      = 32;
+    g->N[d]      = PPE_GRID_DEFAULT_N;
     g->L[d]      = 1.0;
     g->origin[d] = 0.0;
     g->procs[d]  = PETSC_DECIDE;
@@ -66,7 +88,7 @@ PetscErrorCode PPEGridCreate(MPI_Comm comm, PPEGrid *grid)
   for (int f = 0; f < 6; f++) g->bc[f] = PPE_BC_NEUMANN;
   g->location       = PPE_LOCATION_CELL;
   g->stretch        = PPE_STRETCH_NONE;
-  g->stretch_factor = 1.5;
+  g->stretch_factor = PPE_GRID_DEFAULT_STRETCH_FACTOR;
   *grid             = g;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -114,525 +136,6 @@ PetscErrorCode PPEGridDestroy(PPEGrid *grid)
   for (int d = 0; d < 3; d++) PetscCall(PPEGrid1dReset(&g->dir[d]));
   PetscCall(PetscFree(g->zlines));
   PetscCall(PetscHeaderDestroy(grid));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-#define PPEGridCheckNotSetUp(g) PetscCheck(!(g)->setupcalled, PetscObjectComm((PetscObject)(g)), PETSC_ERR_ORDER, "Change the grid before PPEGridSetUp(), not after")
-
-/*@
-   PPEGridSetSizes - sets the global number of unknowns in each direction
-
-   Logically Collective
-
-   Input Parameters:
-+  grid - the grid
--  nx, ny, nz - unknowns per direction, at least 3 each
-
-   Options Database Key:
-.  -ppe_grid_n <nx,ny,nz> - sizes (one value: the same in every direction)
-
-   Level: beginner
-@*/
-PetscErrorCode PPEGridSetSizes(PPEGrid grid, PetscInt nx, PetscInt ny, PetscInt nz)
-{
-  PetscInt n[3] = {nx, ny, nz};
-
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  PPEGridCheckNotSetUp(grid);
-  for (int d = 0; d < 3; d++) {
-    PetscCheck(n[d] >= 3, PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_OUTOFRANGE, "Grid needs at least 3 points in every direction: got %" PetscInt_FMT " in %c", n[d], "xyz"[d]);
-    grid->N[d] = n[d];
-  }
-  grid->sizes_set = PETSC_TRUE;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode PPEGridGetSizes(PPEGrid grid, PetscInt *nx, PetscInt *ny, PetscInt *nz)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  if (nx) *nx = grid->N[0];
-  if (ny) *ny = grid->N[1];
-  if (nz) *nz = grid->N[2];
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-   PPEGridSetLengths - sets the lengths of the box
-
-   Logically Collective
-
-   Input Parameters:
-+  grid - the grid
--  Lx, Ly, Lz - lengths, positive
-
-   Options Database Key:
-.  -ppe_grid_L <Lx,Ly,Lz> - lengths (one value: the same in every direction)
-
-   Level: beginner
-@*/
-PetscErrorCode PPEGridSetLengths(PPEGrid grid, PetscReal Lx, PetscReal Ly, PetscReal Lz)
-{
-  PetscReal L[3] = {Lx, Ly, Lz};
-
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  PPEGridCheckNotSetUp(grid);
-  for (int d = 0; d < 3; d++) {
-    PetscCheck(L[d] > 0 && PetscIsNormalReal(L[d]), PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_OUTOFRANGE, "Grid lengths must be positive and finite: got L%c = %g", "xyz"[d], (double)L[d]);
-    grid->L[d] = L[d];
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode PPEGridGetLengths(PPEGrid grid, PetscReal *Lx, PetscReal *Ly, PetscReal *Lz)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  if (Lx) *Lx = grid->L[0];
-  if (Ly) *Ly = grid->L[1];
-  if (Lz) *Lz = grid->L[2];
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-   PPEGridSetOrigin - sets the lower corner of the box
-
-   Logically Collective
-
-   Options Database Key:
-.  -ppe_grid_origin <x0,y0,z0> - lower corner
-
-   Level: beginner
-@*/
-PetscErrorCode PPEGridSetOrigin(PPEGrid grid, PetscReal x0, PetscReal y0, PetscReal z0)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  PPEGridCheckNotSetUp(grid);
-  PetscCheck(!PetscIsInfOrNanReal(x0) && !PetscIsInfOrNanReal(y0) && !PetscIsInfOrNanReal(z0), PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_OUTOFRANGE, "The grid origin must be finite: got (%g, %g, %g)", (double)x0, (double)y0, (double)z0);
-  grid->origin[0] = x0;
-  grid->origin[1] = y0;
-  grid->origin[2] = z0;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode PPEGridGetOrigin(PPEGrid grid, PetscReal *x0, PetscReal *y0, PetscReal *z0)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  if (x0) *x0 = grid->origin[0];
-  if (y0) *y0 = grid->origin[1];
-  if (z0) *z0 = grid->origin[2];
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-   PPEGridSetBC - sets the boundary condition of one face
-
-   Logically Collective
-
-   Input Parameters:
-+  grid - the grid
-.  face - PPE_FACE_XLO ... PPE_FACE_ZHI
--  bc - PPE_BC_PERIODIC, PPE_BC_NEUMANN or PPE_BC_DIRICHLET; periodic must be set on both
-        faces of a direction (checked by PPEGridSetUp())
-
-   Options Database Key:
-.  -ppe_bc <xlo,xhi,ylo,yhi,zlo,zhi> - each periodic, neumann or dirichlet (or P, N, D);
-                                       also a single six-letter word such as PPPPNN
-
-   Level: beginner
-@*/
-PetscErrorCode PPEGridSetBC(PPEGrid grid, PPEFace face, PPEBCType bc)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  PPEGridCheckNotSetUp(grid);
-  PetscCheck(face >= PPE_FACE_XLO && face <= PPE_FACE_ZHI, PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_OUTOFRANGE, "Face %d is not one of the six faces 0..5", (int)face);
-  PetscCheck(bc >= PPE_BC_PERIODIC && bc <= PPE_BC_DIRICHLET, PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_OUTOFRANGE, "Unknown boundary condition %d (allowed: periodic, neumann, dirichlet)", (int)bc);
-  grid->bc[face] = bc;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode PPEGridSetBCs(PPEGrid grid, const PPEBCType bc[6])
-{
-  PetscFunctionBegin;
-  for (int f = 0; f < 6; f++) PetscCall(PPEGridSetBC(grid, (PPEFace)f, bc[f]));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode PPEGridGetBC(PPEGrid grid, PPEFace face, PPEBCType *bc)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  *bc = grid->bc[face];
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-   PPEGridGetBCString - the six boundary conditions as letters P, N, D in face order
-   (xlo xhi ylo yhi zlo zhi), e.g. "PPPPNN"
-
-   Not Collective
-
-   Level: beginner
-@*/
-PetscErrorCode PPEGridGetBCString(PPEGrid grid, char s[7])
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  for (int f = 0; f < 6; f++) s[f] = PPEBCLetters[grid->bc[f]];
-  s[6] = 0;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-   PPEGridSetBCString - sets the six boundary conditions from six letters P, N, D (any case)
-   in face order xlo xhi ylo yhi zlo zhi, e.g. "PPPPNN" for a channel
-
-   Logically Collective
-
-   Level: beginner
-@*/
-PetscErrorCode PPEGridSetBCString(PPEGrid grid, const char s[])
-{
-  PPEBCType bc[6];
-  PetscBool found;
-  size_t    len;
-
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  PetscCall(PetscStrlen(s, &len));
-  PetscCheck(len == 6, PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_SIZ, "A boundary-condition string has 6 letters (xlo xhi ylo yhi zlo zhi), got \"%s\"", s);
-  for (int f = 0; f < 6; f++) {
-    char letter[2] = {s[f], 0};
-    PetscCall(PPEParseBC(letter, &bc[f], &found));
-    PetscCheck(found, PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown boundary condition '%c' at position %d of \"%s\": use the letters P, N, D", s[f], f + 1, s);
-  }
-  PetscCall(PPEGridSetBCs(grid, bc));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-   PPEGridSetLocation - places the unknowns at cell centres or vertices
-
-   Options Database Key:
-.  -ppe_grid_location <cell,vertex> - location
-
-   Level: beginner
-@*/
-PetscErrorCode PPEGridSetLocation(PPEGrid grid, PPELocation loc)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  PPEGridCheckNotSetUp(grid);
-  grid->location = loc;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode PPEGridGetLocation(PPEGrid grid, PPELocation *loc)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  *loc = grid->location;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-   PPEGridSetZStretch - chooses the spacing along z
-
-   Input Parameters:
-+  grid - the grid
-.  type - PPE_STRETCH_NONE or PPE_STRETCH_TANH (PPE_STRETCH_USER is set by PPEGridSetZLines())
--  factor - the tanh clustering factor beta > 0 (larger: finer at the walls)
-
-   Options Database Keys:
-+  -ppe_grid_z_stretch <none,tanh> - spacing
--  -ppe_grid_z_stretch_factor <beta> - clustering factor
-
-   Level: beginner
-@*/
-PetscErrorCode PPEGridSetZStretch(PPEGrid grid, PPEStretchType type, PetscReal factor)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  PPEGridCheckNotSetUp(grid);
-  PetscCheck(type != PPE_STRETCH_USER, PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_WRONG, "Give user mesh lines with PPEGridSetZLines()");
-  if (type == PPE_STRETCH_TANH) PetscCheck(factor > 0 && PetscIsNormalReal(factor), PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_OUTOFRANGE, "The tanh stretch factor must be positive and finite: got %g", (double)factor);
-  grid->stretch = type;
-  if (type == PPE_STRETCH_TANH) grid->stretch_factor = factor;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode PPEGridGetZStretch(PPEGrid grid, PPEStretchType *type, PetscReal *factor)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  if (type) *type = grid->stretch;
-  if (factor) *factor = grid->stretch_factor;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-   PPEGridSetZLines - gives the z mesh lines: the nz+1 cell faces (cell-centred) or the
-   mesh nodes including both boundary nodes (vertex-centred: nz-1, nz or nz+1 intervals for
-   0, 1 or 2 Dirichlet z faces; nz intervals when periodic)
-
-   Logically Collective
-
-   Input Parameters:
-+  grid - the grid
-.  n - number of lines (checked against the BCs and nz by PPEGridSetUp())
--  z - strictly increasing coordinates; z[0] and z[n-1] set the z extent of the box
-
-   Options Database Key:
-.  -ppe_grid_z_lines <z0,z1,...> - the lines
-
-   Level: intermediate
-@*/
-PetscErrorCode PPEGridSetZLines(PPEGrid grid, PetscInt n, const PetscReal z[])
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  PPEGridCheckNotSetUp(grid);
-  PetscCheck(n >= 2, PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_SIZ, "Need at least 2 z mesh lines, got %" PetscInt_FMT, n);
-  for (PetscInt m = 0; m < n; m++) PetscCheck(!PetscIsInfOrNanReal(z[m]), PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_OUTOFRANGE, "z mesh lines must be finite: line %" PetscInt_FMT " is %g", m, (double)z[m]);
-  PetscCall(PetscFree(grid->zlines));
-  PetscCall(PetscMalloc1(n, &grid->zlines));
-  PetscCall(PetscArraycpy(grid->zlines, z, n));
-  grid->nzlines = n;
-  grid->stretch = PPE_STRETCH_USER;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-   PPEGridSetShift - sets the Helmholtz shift sigma >= 0: the operator becomes W (sigma I - Lap_h)
-
-   Options Database Key:
-.  -ppe_grid_shift <sigma> - the shift
-
-   Level: intermediate
-@*/
-PetscErrorCode PPEGridSetShift(PPEGrid grid, PetscReal shift)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  PPEGridCheckNotSetUp(grid);
-  PetscCheck(shift >= 0 && !PetscIsInfOrNanReal(shift), PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_OUTOFRANGE, "The Helmholtz shift must be finite and >= 0 (a negative shift makes the operator indefinite): got %g", (double)shift);
-  grid->shift = shift;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode PPEGridGetShift(PPEGrid grid, PetscReal *shift)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  *shift = grid->shift;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-   PPEGridSetProcesses - sets the process grid of the DMDA the grid creates
-
-   Options Database Key:
-.  -ppe_grid_procs <px,py,pz> - processes per direction (default: PETSc decides)
-
-   Level: intermediate
-@*/
-PetscErrorCode PPEGridSetProcesses(PPEGrid grid, PetscInt px, PetscInt py, PetscInt pz)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  PPEGridCheckNotSetUp(grid);
-  grid->procs[0] = px;
-  grid->procs[1] = py;
-  grid->procs[2] = pz;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-   PPEGridSetDM - attaches the grid to an existing DMDA instead of creating one
-
-   Logically Collective
-
-   Input Parameters:
-+  grid - the grid
--  da - a 3D DMDA with one degree of freedom and stencil width >= 1; its sizes become the grid's
-        sizes unless sizes were set, in which case they must match; a direction is periodic in
-        the DMDA exactly when its BCs are periodic (checked by PPEGridSetUp())
-
-   Level: intermediate
-
-.seealso: PPEGridGetDM(), PPEGridGetFromDM()
-@*/
-PetscErrorCode PPEGridSetDM(PPEGrid grid, DM da)
-{
-  PetscBool isda;
-
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  PetscValidHeaderSpecific(da, DM_CLASSID, 2);
-  PPEGridCheckNotSetUp(grid);
-  PetscCall(PetscObjectTypeCompare((PetscObject)da, DMDA, &isda));
-  PetscCheck(isda, PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_WRONG, "PPEGrid needs a DMDA, got a DM of type %s", ((PetscObject)da)->type_name ? ((PetscObject)da)->type_name : "(not set)");
-  PetscCall(PetscObjectReference((PetscObject)da));
-  PetscCall(DMDestroy(&grid->da));
-  grid->da       = da;
-  grid->da_owned = PETSC_FALSE;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-   PPEGridGetDM - the DMDA of the grid (after PPEGridSetUp())
-
-   Not Collective
-
-   Level: beginner
-@*/
-PetscErrorCode PPEGridGetDM(PPEGrid grid, DM *da)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  PetscCheck(grid->setupcalled, PetscObjectComm((PetscObject)grid), PETSC_ERR_ORDER, "Call PPEGridSetUp() before PPEGridGetDM()");
-  *da = grid->da;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-   PPEGridGetFromDM - the grid set up on a DMDA, or NULL if there is none
-
-   Not Collective
-
-   Level: intermediate
-@*/
-PetscErrorCode PPEGridGetFromDM(DM da, PPEGrid *grid)
-{
-  PetscContainer c;
-
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(da, DM_CLASSID, 1);
-  *grid = NULL;
-  PetscCall(PetscObjectQuery((PetscObject)da, "PPEGrid", (PetscObject *)&c));
-  if (c) PetscCall(PetscContainerGetPointer(c, (void **)grid));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-   PPEGridSetFromOptions - reads the grid's options
-
-   Collective
-
-   Options Database Keys:
-+  -ppe_grid_n <nx,ny,nz> - sizes
-.  -ppe_grid_L <Lx,Ly,Lz> - lengths
-.  -ppe_grid_origin <x0,y0,z0> - lower corner
-.  -ppe_bc <xlo,xhi,ylo,yhi,zlo,zhi> - boundary conditions (periodic|neumann|dirichlet or P|N|D)
-.  -ppe_grid_location <cell,vertex> - location of the unknowns
-.  -ppe_grid_z_stretch <none,tanh> - z spacing
-.  -ppe_grid_z_stretch_factor <beta> - tanh clustering factor
-.  -ppe_grid_z_lines <z0,...> - z mesh lines given explicitly
-.  -ppe_grid_shift <sigma> - Helmholtz shift
-.  -ppe_grid_procs <px,py,pz> - process grid
--  -ppe_grid_view - view the grid after set-up
-
-   Level: beginner
-@*/
-PetscErrorCode PPEGridSetFromOptions(PPEGrid grid)
-{
-  /* one slot more than the largest count allowed: PETSc reads at most nmax values and
-     drops the rest silently, so a wrong count must be able to show up */
-  PetscInt       n[4] = {0}, nn = 4, np = 4, procs[4] = {0};
-  PetscReal      L[4] = {0}, o[4] = {0}, factor, shift;
-  PetscInt       nL = 4, no = 4, nbc = 7;
-  char          *bcs[7] = {NULL};
-  PetscBool      flg;
-  PPELocation    loc;
-  PPEStretchType st;
-  MPI_Comm       comm;
-
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  comm = PetscObjectComm((PetscObject)grid);
-  PetscObjectOptionsBegin((PetscObject)grid);
-  PetscOptionsHeadBegin(PetscOptionsObject, "PPEGrid options");
-  for (int d = 0; d < 3; d++) {
-    n[d]     = grid->N[d];
-    L[d]     = grid->L[d];
-    o[d]     = grid->origin[d];
-    procs[d] = grid->procs[d];
-  }
-  PetscCall(PetscOptionsIntArray("-ppe_grid_n", "Unknowns per direction nx,ny,nz (one value: all three)", "PPEGridSetSizes", n, &nn, &flg));
-  if (flg) {
-    PetscCheck(nn == 1 || nn == 3, comm, PETSC_ERR_ARG_SIZ, "-ppe_grid_n takes 1 or 3 values, got %" PetscInt_FMT, nn);
-    if (nn == 1) n[1] = n[2] = n[0];
-    PetscCall(PPEGridSetSizes(grid, n[0], n[1], n[2]));
-  }
-  PetscCall(PetscOptionsRealArray("-ppe_grid_L", "Box lengths Lx,Ly,Lz (one value: all three)", "PPEGridSetLengths", L, &nL, &flg));
-  if (flg) {
-    PetscCheck(nL == 1 || nL == 3, comm, PETSC_ERR_ARG_SIZ, "-ppe_grid_L takes 1 or 3 values, got %" PetscInt_FMT, nL);
-    if (nL == 1) L[1] = L[2] = L[0];
-    PetscCall(PPEGridSetLengths(grid, L[0], L[1], L[2]));
-  }
-  PetscCall(PetscOptionsRealArray("-ppe_grid_origin", "Lower corner x0,y0,z0", "PPEGridSetOrigin", o, &no, &flg));
-  if (flg) {
-    PetscCheck(no == 3, comm, PETSC_ERR_ARG_SIZ, "-ppe_grid_origin takes 3 values, got %" PetscInt_FMT, no);
-    PetscCall(PPEGridSetOrigin(grid, o[0], o[1], o[2]));
-  }
-  PetscCall(PetscOptionsStringArray("-ppe_bc", "Boundary conditions xlo,xhi,ylo,yhi,zlo,zhi: periodic|neumann|dirichlet or P|N|D (or one word like PPPPNN)", "PPEGridSetBCs", bcs, &nbc, &flg));
-  if (flg) {
-    PPEBCType bc[6];
-    PetscBool found;
-    size_t    len = 0;
-
-    if (nbc == 1) PetscCall(PetscStrlen(bcs[0], &len));
-    if (nbc == 1 && len == 6) {
-      PetscCall(PPEGridSetBCString(grid, bcs[0]));
-    } else {
-      PetscCheck(nbc == 6, comm, PETSC_ERR_ARG_SIZ, "-ppe_bc needs 6 boundary conditions (xlo,xhi,ylo,yhi,zlo,zhi) or one 6-letter word, got %" PetscInt_FMT " entries", nbc);
-      for (int f = 0; f < 6; f++) {
-        PetscCall(PPEParseBC(bcs[f], &bc[f], &found));
-        PetscCheck(found, comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown boundary condition name '%s' for face %s in -ppe_bc: use periodic, neumann, dirichlet (or P, N, D)", bcs[f], PPEFaces[f]);
-      }
-      PetscCall(PPEGridSetBCs(grid, bc));
-    }
-  }
-  for (int f = 0; f < nbc; f++) PetscCall(PetscFree(bcs[f]));
-  loc = grid->location;
-  PetscCall(PetscOptionsEnum("-ppe_grid_location", "Location of the unknowns", "PPEGridSetLocation", PPELocations, (PetscEnum)loc, (PetscEnum *)&loc, &flg));
-  if (flg) PetscCall(PPEGridSetLocation(grid, loc));
-  st     = grid->stretch == PPE_STRETCH_USER ? PPE_STRETCH_NONE : grid->stretch;
-  factor = grid->stretch_factor;
-  PetscCall(PetscOptionsEnum("-ppe_grid_z_stretch", "Spacing of the z mesh lines (none, tanh)", "PPEGridSetZStretch", PPEStretchOptions, (PetscEnum)st, (PetscEnum *)&st, &flg));
-  {
-    PetscBool fflg;
-
-    PetscCall(PetscOptionsReal("-ppe_grid_z_stretch_factor", "Clustering factor beta > 0 of the tanh stretching", "PPEGridSetZStretch", factor, &factor, &fflg));
-    PetscCheck(!fflg || (factor > 0 && PetscIsNormalReal(factor)), comm, PETSC_ERR_ARG_OUTOFRANGE, "The tanh stretch factor must be positive and finite: got -ppe_grid_z_stretch_factor %g", (double)factor);
-    if (flg) PetscCall(PPEGridSetZStretch(grid, st, factor));
-    else if (fflg) grid->stretch_factor = factor;
-  }
-  {
-    PetscInt   nz = grid->N[2] + 3, nl = nz;
-    PetscReal *z;
-
-    PetscCall(PetscCalloc1(nz, &z));
-    PetscCall(PetscOptionsRealArray("-ppe_grid_z_lines", "z mesh lines: cell faces or vertex nodes from z0 to z1", "PPEGridSetZLines", z, &nl, &flg));
-    if (flg) PetscCall(PPEGridSetZLines(grid, nl, z));
-    PetscCall(PetscFree(z));
-  }
-  shift = grid->shift;
-  PetscCall(PetscOptionsReal("-ppe_grid_shift", "Helmholtz shift sigma >= 0 of W (sigma I - Lap)", "PPEGridSetShift", shift, &shift, &flg));
-  if (flg) PetscCall(PPEGridSetShift(grid, shift));
-  PetscCall(PetscOptionsIntArray("-ppe_grid_procs", "Process grid px,py,pz of the DMDA", "PPEGridSetProcesses", procs, &np, &flg));
-  if (flg) {
-    PetscCheck(np == 3, comm, PETSC_ERR_ARG_SIZ, "-ppe_grid_procs takes 3 values, got %" PetscInt_FMT, np);
-    PetscCall(PPEGridSetProcesses(grid, procs[0], procs[1], procs[2]));
-  }
-  PetscCall(PetscOptionsName("-ppe_grid_view", "View the grid after set-up", "PPEGridView", NULL));
-  PetscOptionsHeadEnd();
-  PetscOptionsEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -169,6 +169,16 @@ PetscErrorCode PPEGrid1dSetUp(PPEGrid1d *d, PPELocation loc, PetscReal origin, P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* An eigenvalue is the smallest one again (not the second smallest distinct one) when it
+   exceeds it by at most this, relative: the closed forms and LAPACK give eigenvalues to a
+   few roundings (1e-15 relative), so a repeated one agrees far better, while the two
+   smallest distinct eigenvalues of a 1D operator differ by a factor of order one. */
+#define PPE_GRID_EIG_SAME_RTOL 1e-12
+/* ... and by at most this absolutely, for a smallest eigenvalue of 0 (singular operators),
+   where the relative test alone would take an exact 0 for a distinct value: far below any
+   nonzero eigenvalue of a grid, far above 0. */
+#define PPE_GRID_EIG_SAME_ATOL 1e-300
+
 /*
    Eigenvalues of W^-1 S: closed form on uniform grids, LAPACK otherwise (the symmetric
    W^-1/2 S W^-1/2 is tridiagonal, or tridiagonal plus corners when periodic).
@@ -227,6 +237,6 @@ PetscErrorCode PPEGrid1dComputeEigenvalues(PPEGrid1d *d, PPELocation loc)
   /* Second smallest distinct value: the smallest nonzero one when the 1D operator is singular. */
   d->eigmin2 = PETSC_MAX_REAL;
   for (PetscInt i = 0; i < n; i++)
-    if (d->eig[i] > d->eigmin * (1 + 1e-12) + 1e-300) d->eigmin2 = PetscMin(d->eigmin2, d->eig[i]);
+    if (d->eig[i] > d->eigmin * (1 + PPE_GRID_EIG_SAME_RTOL) + PPE_GRID_EIG_SAME_ATOL) d->eigmin2 = PetscMin(d->eigmin2, d->eig[i]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -51,28 +51,17 @@ static PetscErrorCode DeviceCreate(PPETridiag t)
   t->dev = D;
   PetscCall(PPEBackendGetOps(t->backend, &D->ops));
   DEVCALL(D, D->ops->stream_create(&D->stream));
-  PetscCall(DevCopy(D, t->a, lc, PETSC_FALSE, &p));
-  D->arr.a = p;
-  PetscCall(DevCopy(D, t->ex, lc, PETSC_FALSE, &p));
-  D->arr.ex = p;
-  PetscCall(DevCopy(D, t->c, lc, PETSC_FALSE, &p));
-  D->arr.c = p;
-  PetscCall(DevCopy(D, t->w, m, PETSC_FALSE, &p));
-  D->arr.w = p;
-  PetscCall(DevCopy(D, t->shift, nl, PETSC_FALSE, &p));
-  D->arr.shift = p;
-  PetscCall(DevCopy(D, t->mask, nl, PETSC_FALSE, &p));
-  D->arr.mask = p;
-  PetscCall(DevCopy(D, t->ip, lf, PETSC_FALSE, &p));
-  D->arr.ip = p;
-  PetscCall(DevCopy(D, t->q, lf, PETSC_FALSE, &p));
-  D->arr.q = p;
-  PetscCall(DevCopy(D, t->al, lf, PETSC_FALSE, &p));
-  D->arr.al = p;
-  PetscCall(DevCopy(D, t->be, lf, PETSC_FALSE, &p));
-  D->arr.be = p;
-  PetscCall(DevCopy(D, t->last, nl, PETSC_FALSE, &p));
-  D->arr.last = p;
+  /* the read-only arrays, in this order: coefficients, weights, lanes, factors */
+  {
+    const PetscReal  *src[] = {t->a, t->ex, t->c, t->w, t->shift, t->mask, t->ip, t->q, t->al, t->be, t->last};
+    const PetscReal **dst[] = {&D->arr.a, &D->arr.ex, &D->arr.c, &D->arr.w, &D->arr.shift, &D->arr.mask, &D->arr.ip, &D->arr.q, &D->arr.al, &D->arr.be, &D->arr.last};
+    const size_t      len[] = {lc, lc, lc, m, nl, nl, lf, lf, lf, lf, nl};
+
+    for (size_t i = 0; i < sizeof(src) / sizeof(src[0]); i++) {
+      PetscCall(DevCopy(D, src[i], len[i], PETSC_FALSE, &p));
+      *dst[i] = p;
+    }
+  }
   PetscCall(DevCopy(D, NULL, nl, PETSC_TRUE, &D->arr.rb0));
   PetscCall(DevCopy(D, NULL, nl, PETSC_TRUE, &D->arr.rb1));
   /* scratch of the fly kernels: 3 tiles covering every group */
@@ -188,7 +177,7 @@ PetscErrorCode PPETridiagSolveResident(PPETridiag t, PetscScalar dd[])
   PetscCall(PetscLogEventBegin(PPE_TridiagLocal, t, 0, 0, 0));
   PetscCall(SolveOn(t, dd, PETSC_FALSE));
   t->nsolves++;
-  PetscCall(PetscLogFlops((t->used == PPE_TRIDIAG_THOMAS ? (t->periodic ? 8.0 : 5.0) : 10.0) * t->nsys * t->m));
+  PetscCall(PetscLogFlops(PPETdSolveFlops(t)));
   PetscCall(PetscLogEventEnd(PPE_TridiagSolve, t, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,21 +1,27 @@
 /*
-   PPETridiag: creation, settings, options, viewing, packing and counters.
+   PPETridiag: creation, settings, options and viewing.
 
    Method:
      A batch of nsys tridiagonal systems split along a communicator by blocks of rows.
-     Set-up (tdsetup.c) factors the coefficients once: the Thomas factors (one-rank
-     batches), or the local reduction of every rank's block to its two boundary rows and
-     the reduced systems (P-TDMA) or neighbour 2x2 systems (DistD2). A solve (tdsolve.c)
-     then moves only right-hand-side values. Kernels: src/kernels/tridiag.h.
+     Set-up (tdsetup.c, tdreduce.c, tdfactor.c) factors the coefficients once: the Thomas
+     factors (one-rank batches), or the local reduction of every rank's block to its two
+     boundary rows and the reduced systems (P-TDMA) or neighbour 2x2 systems (DistD2). A
+     solve (tdsolve.c, tdexchange.c; tddevice.c on a device) then moves only right-hand-side
+     values; tdcounts.c counts what it sends. Kernels: src/kernels/tridiag.h.
 
    References:
-     P. Costa et al., "A GPU-accelerated FFT-based pressure solver with a pencil-distributed
-     parallel tridiagonal solver" (paper 000 in ../shared/papers): P-TDMA, Algorithms 1-2.
-     S. Akkurt et al., "DistD2-TDS" (paper 001): SZ-packed layout, DistD2, Table 3.
+     R. Diez, J. Peeters and P. Costa, "A pencil-distributed finite-difference solver for
+     extreme-scale calculations of turbulent wall flows at high Reynolds number",
+     arXiv:2502.06296, 2025: P-TDMA, Algorithms 1-2.
+     S. Akkurt, S. Lemaire, P. Bartholomew and S. Laizet, "A distributed-memory tridiagonal
+     solver based on a specialised data structure optimised for CPU and GPU architectures",
+     Computer Physics Communications, 2025 (arXiv:2411.13532): SZ-packed layout, DistD2,
+     Table 3.
 */
 #include <ppekit/private/tridiagimpl.h>
 #include <ppekit/private/deviceimpl.h>
 #include <ppekit/private/gridimpl.h>
+#include <backend/host/simd.h>
 
 PetscClassId      PPETRIDIAG_CLASSID;
 const char *const PPETridiagMethods[] = {"thomas", "ptdma", "distd2", "auto", "PPETridiagMethod", "PPE_TRIDIAG_", NULL};
@@ -59,7 +65,7 @@ PetscErrorCode PPETridiagCreate(MPI_Comm comm, PPETridiag *td)
   t->method     = PPE_TRIDIAG_AUTO;
   PetscCall(PetscStrncpy(t->methodopt, "-ppe_tridiag_method", sizeof(t->methodopt)));
   t->precompute = PETSC_TRUE;
-  t->avx2       = PPETridiagHostHasAVX2();
+  t->avx2       = PPEHostHasAVX2();
   *td           = t;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -494,7 +500,8 @@ PetscErrorCode PPETridiagGetMethod(PPETridiag td, PPETridiagMethod *method)
 
 /*@
    PPETridiagSetPrecompute - whether set-up stores the factors of the local eliminations of
-   every line (paper 000, Algorithm 2) or the solve recomputes them (Algorithm 1)
+   every line (Diez, Peeters and Costa (2025), Algorithm 2) or the solve recomputes them
+   (Algorithm 1)
 
    Logically Collective
 

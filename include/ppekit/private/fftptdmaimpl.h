@@ -1,7 +1,10 @@
 /*
    Private layout of the FFT + tridiagonal pressure solver (PC fftptdma): 1D real transforms
    per direction (src/fft/fft1d.c), grouped pencil transposes (src/transpose/transpose.c)
-   and the solver on pencils (src/fft/fftptdma.c, src/fft/fftsetup.c).
+   and the solver on pencils (src/fft/fftptdma.c, src/fft/fftsetup.c, src/fft/fftoptions.c).
+   The numerics have their own settings (PPEFFTZSolve, PPEFFTPlanner, PPEFFTDCT) and can be
+   used without PC fftptdma, which maps its options onto them and names its options in the
+   errors through PPEFFTPTDMASetOptionName().
 
    Index boxes are six integers {lo0, lo1, lo2, n0, n1, n2} in the coordinates of the
    separable operator's box (0 <= lo < n of PPESeparable); arrays holding a box are stored
@@ -10,7 +13,6 @@
 #pragma once
 
 #include <fftw3.h>
-#include <ppekit/fftptdma.h>
 #include <ppekit/private/separableimpl.h>
 #include <ppekit/private/deviceimpl.h>
 #include <ppekit/private/fastdct.h>
@@ -82,6 +84,43 @@ PETSC_EXTERN void           PPEFFTBatchDestroy(PPEFFTBatch *);
 
 #define PPE_FFTPTDMA_KEY 33 /* entries of the layout key */
 
+/* How the z lines are solved (string table PPEFFTZSolves, src/fft/fftoptions.c). */
+typedef enum {
+  PPE_FFT_ZSOLVE_PTDMA,     /* in place on the y-pencils across the z group: P-TDMA */
+  PPE_FFT_ZSOLVE_TRANSPOSE, /* transpose to z-pencils, local Thomas, transpose back */
+  PPE_FFT_ZSOLVE_DISTD2,    /* in place, DistD2 (refused for lines where it is not exact) */
+  PPE_FFT_ZSOLVE_AUTO       /* in place: Thomas when pz = 1, else DistD2 where exact, P-TDMA for the rest */
+} PPEFFTZSolve;
+PETSC_EXTERN const char *const PPEFFTZSolves[];
+
+/* FFTW planner effort at set-up (string table PPEFFTPlanners). */
+typedef enum {
+  PPE_FFT_PLANNER_ESTIMATE, /* FFTW_ESTIMATE */
+  PPE_FFT_PLANNER_MEASURE,  /* FFTW_MEASURE */
+  PPE_FFT_PLANNER_PATIENT,  /* FFTW_PATIENT */
+  PPE_FFT_PLANNER_AUTO      /* FFTW_MEASURE under a time limit on the plans the solves run, FFTW_ESTIMATE on the others */
+} PPEFFTPlanner;
+PETSC_EXTERN const char *const PPEFFTPlanners[];
+
+/* DCT/DST kinds of Neumann and Dirichlet directions (string table PPEFFTDCTs). */
+typedef enum {
+  PPE_FFT_DCT_AUTO, /* FFTW's and the fast ones timed at set-up, the faster kept */
+  PPE_FFT_DCT_FFTW, /* FFTW's r2r kinds */
+  PPE_FFT_DCT_FAST  /* reorder + r2c/c2r + twiddle (src/fft/fastdct.c) where the kind allows */
+} PPEFFTDCT;
+PETSC_EXTERN const char *const PPEFFTDCTs[];
+
+/* The settings an owner lets its users change, by the name its users know them by (an option
+   name), given in the errors and the view: PPEFFTPTDMASetOptionName(). Without a name, the
+   argument of PPEFFTPTDMASetUp() is named ("zsolve", "pgrid", "wisdom", "dct"). */
+typedef enum {
+  PPE_FFT_OPTION_ZSOLVE,
+  PPE_FFT_OPTION_PGRID,
+  PPE_FFT_OPTION_WISDOM,
+  PPE_FFT_OPTION_DCT,
+  PPE_FFT_OPTION_NUM
+} PPEFFTOption;
+
 /* The solver on pencils. Rank r of the communicator is (r1, r2) = (r % P1, r / P1) of the
    pencil grid P1 x P2: x-pencils {all x} x {block r1 of y} x {block r2 of z}, y-pencils
    {block r1 of x} x {all y} x {block r2 of z}, z-pencils {block r1 of x} x {block r2 of y}
@@ -120,20 +159,20 @@ typedef struct {
   PPEFFTBatch       fxd[2];    /* x (or x and y) forward from a Vec array to xbuf and backward from xbuf to a Vec array
                                   (daaligned only; else no plans) */
   int               xalign;    /* fftw_alignment_of() of the array fxd was planned with: Vec arrays must match */
-  PCFFTPTDMADCT     dct;       /* asked for: FFTW's DCT/DST kinds, the fast ones, or the faster of both (auto) */
+  PPEFFTDCT         dct;       /* asked for: FFTW's DCT/DST kinds, the fast ones, or the faster of both (auto) */
   PetscBool         fast[2];   /* direction d runs the fast DCT/DST (fr[d]) instead of FFTW's kind */
   PPEFastR2R        fr[2][2];  /* fast DCT/DST of x (on the x-pencil layout) and y, forward and backward */
   PetscLogDouble    dct_s[2];  /* auto: forward transforms timed at set-up, FFTW's and the fast ones (0: not timed) */
   PetscLogDouble    plan_s;    /* seconds spent planning the transforms (this rank) */
-  PCFFTPTDMAPlanner planned;   /* the planner effort used (auto resolved) */
+  PPEFFTPlanner     planned;   /* the planner effort used (auto resolved) */
   PetscInt          wisdom[2]; /* wisdom file: imported (1) or not found (0) at set-up, -1 without a file; exported (1) */
   char              wisdomfile[PETSC_MAX_PATH_LEN]; /* FFTW wisdom file ("" for none) */
   PetscBool         specmean;  /* singular: the mean is removed on the (kx,ky) = (0,0) z line after the z solve (the x and y
                                   backward transforms of every other mode sum to zero); else in the copy back */
   PetscBool         specproj;  /* singular and symmetric (left null vector = constant): b's mean is removed on the (0,0) z line
                                   before the z solve as well, so that the PC applies the pseudo-inverse A^+ */
-  PCFFTPTDMAPlanner planner;   /* FFTW planner effort */
-  PCFFTPTDMAZSolve  zsolve;    /* z method asked for */
+  PPEFFTPlanner     planner;   /* FFTW planner effort */
+  PPEFFTZSolve      zsolve;    /* z method asked for */
   PPETridiag        td;        /* z lines: in place on y-pencils (zcomm) or on z-pencils (self) */
   PetscReal        *lam[2];    /* eigenvalues of Lx and Ly per spectral slot (Ns[0], Ns[1] of them) */
   PetscReal         scale;     /* norm_x * norm_y, folded into the z coefficients */
@@ -150,13 +189,17 @@ typedef struct {
   PetscInt          relayouts; /* set-ups since the layout was built that kept it (pencils, transposes, plans) */
   PPEBackend        backend;   /* where the transforms and the z solve run (-ppe_backend, taken by the z batch) */
   struct _n_PPEFFTDev *dev;    /* device data (src/fft/fftdevice.c), made at the first application */
+  char              optname[PPE_FFT_OPTION_NUM][64]; /* names of the settings in errors and the view ("": the argument's);
+                                                        kept by PPEFFTPTDMAReset() */
 } PPEFFTPTDMA;
 
-PETSC_EXTERN PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *, MPI_Comm, DM, const PPESeparable *, const PetscInt[2], PCFFTPTDMAZSolve, PCFFTPTDMAPlanner, PetscBool, PCFFTPTDMADCT, const char[]);
+PETSC_EXTERN PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *, MPI_Comm, DM, const PPESeparable *, const PetscInt[2], PPEFFTZSolve, PPEFFTPlanner, PetscBool, PPEFFTDCT, const char[]);
 PETSC_EXTERN PetscErrorCode PPEFFTPTDMAApply(PPEFFTPTDMA *, const PPESeparable *, Mat, Vec, Vec);
 PETSC_EXTERN PetscErrorCode PPEFFTPTDMAReset(PPEFFTPTDMA *);
 PETSC_EXTERN PetscErrorCode PPEFFTPTDMAView(PPEFFTPTDMA *, PetscViewer);
 PETSC_EXTERN PetscErrorCode PPEFFTPTDMAGetCommCounts(PPEFFTPTDMA *, PetscLogDouble[3], PetscLogDouble[3]);
 PETSC_EXTERN PetscErrorCode PPEFFTPTDMACheckDM(DM, const char[]);
+PETSC_EXTERN PetscErrorCode PPEFFTPTDMASetOptionName(PPEFFTPTDMA *, PPEFFTOption, const char[]);
+PETSC_INTERN const char    *PPEFFTPTDMAOptionName(const PPEFFTPTDMA *, PPEFFTOption);
 PETSC_INTERN PetscErrorCode PPEFFTPTDMAApplyDevice(PPEFFTPTDMA *, Vec, Vec);
 PETSC_INTERN PetscErrorCode PPEFFTPTDMADeviceDestroy(PPEFFTPTDMA *);

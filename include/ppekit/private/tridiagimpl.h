@@ -32,7 +32,6 @@ typedef enum {
 } PPETdMode;
 
 
-PETSC_INTERN PetscBool PPETridiagHostHasAVX2(void);
 PETSC_EXTERN void      PPETridiagKernel_Host(PPETdKernel, PetscBool, PPETdMode, PetscBool, ppe_td_lanes, long, const PPETdArgs *);
 
 /* The owner's share of the reduced systems of the ptdma lines (rows 0..nr-1, nr = 2P). */
@@ -84,7 +83,7 @@ struct _p_PPETridiag {
   /* settings */
   PPETridiagMethod method;   /* requested */
   char             methodopt[64]; /* the option a user changes the method with, named in errors ("-ppe_tridiag_method"; an owner such as PC fftptdma names its own) */
-  PetscBool        precompute; /* store the per-line factors at set-up (Algorithm 2) */
+  PetscBool        precompute; /* store the per-line factors at set-up (Diez, Peeters and Costa (2025), Algorithm 2) */
   /* set-up */
   PetscBool        setupcalled;
   PPETridiagMethod used;     /* thomas, ptdma, distd2, or auto when the lines are mixed */
@@ -112,7 +111,58 @@ struct _p_PPETridiag {
 
 PETSC_INTERN PetscErrorCode PPETridiagSetUp_Private(PPETridiag);
 PETSC_INTERN PetscErrorCode PPETridiagReset_Private(PPETridiag);
+
+/* Set-up internals: src/tridiag/tdsetup.c (checks, coefficients, Thomas lines, driver) calls
+   tdreduce.c (lines split over the ranks); both call tdfactor.c (one line at a time). */
+
+/* Roundings per elimination allowed in a pivot before it counts as zero: one step of the
+   excess-form recurrence rounds three times (two products, a difference), so 8 leaves a
+   margin of more than two over what a nonsingular line can lose. */
+#define PPE_TD_PIVOT_ULPS 8.0
+
+/* Relative size under which a pivot is zero, for chains of n eliminations (the roundings add
+   up along the chain). */
+static inline PetscReal PPETdPivotTol(PetscInt n)
+{
+  return PPE_TD_PIVOT_ULPS * (PetscReal)(n + 1) * PETSC_MACHINE_EPSILON;
+}
+
+/* Element (s,k) of a coefficient: shared (m values) or per line (packed). */
+static inline PetscReal PPETdCoef(const PPETridiag t, const PetscReal *v, PetscInt s, PetscInt k)
+{
+  return t->perline ? v[((size_t)(s / PPE_TRIDIAG_SZ) * t->m + k) * PPE_TRIDIAG_SZ + s % PPE_TRIDIAG_SZ] : v[k];
+}
+
+/* Whether coefficient j (0: a, 2: c) of local row k is ignored: the ends of non-periodic lines. */
+static inline PetscBool PPETdIgnored(const PPETridiag t, int j, PetscInt k)
+{
+  if (t->periodic) return PETSC_FALSE;
+  return (PetscBool)((j == 0 && k == 0 && t->rank == 0) || (j == 2 && k == t->m - 1 && t->rank == t->size - 1));
+}
+
+/* Result of factoring one line: the row of the first bad pivot (-1: none), the last pivot. */
+typedef struct {
+  PetscInt  badrow;
+  PetscReal badp;
+  PetscReal lastp, lastscale;
+} PPETdFactorInfo;
+
+PETSC_INTERN PetscErrorCode PPETdRaise(MPI_Comm, PetscErrorCode, const char[]);
+PETSC_INTERN void           PPETdGetLine(const PPETridiag, PetscInt, PetscReal[], PetscReal[], PetscReal[]);
+PETSC_INTERN void           PPETdFactorThomas(PetscInt, PetscBool, const PetscReal[], const PetscReal[], const PetscReal[], PetscReal, PetscReal[], PetscReal[], PPETdFactorInfo *);
+PETSC_INTERN void           PPETdFactorReduce(PetscInt, const PetscReal[], const PetscReal[], const PetscReal[], PetscReal, PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[6], PPETdFactorInfo *);
+PETSC_INTERN void           PPETdCheckLast(PetscInt, PetscBool, const PPETdFactorInfo *, PetscReal, const char[], char[], size_t, PetscErrorCode *);
+PETSC_INTERN void           PPETdStoreLine(PPETridiag, PetscInt, PetscReal *, const PetscReal[]);
+PETSC_INTERN PetscErrorCode PPETdAllocFactor(PPETridiag, PetscReal **);
+PETSC_INTERN PetscErrorCode PPETridiagSetUpReduction(PPETridiag);
 PETSC_INTERN PetscErrorCode PPETridiagSolve_Private(PPETridiag, PetscScalar[], PetscBool);
+
+/* Flops of one solve, for the log: per row, 5 (Thomas), 8 (periodic Thomas: the second
+   sweep of Sherman-Morrison) or 10 (local reduction and reconstruction). */
+static inline PetscLogDouble PPETdSolveFlops(const PPETridiag t)
+{
+  return (t->used == PPE_TRIDIAG_THOMAS ? (t->periodic ? 8.0 : 5.0) : 10.0) * t->nsys * t->m;
+}
 
 /* The arrays of the batch a kernel call reads and writes: the host's or their device copies
    (src/tridiag/tddevice.c); scratch tiles of scrgroups groups of SZ lines. */

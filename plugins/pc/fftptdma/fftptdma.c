@@ -8,7 +8,7 @@
      second differences whose eigenvectors are those of a real DFT, DCT or DST (by location
      and BC pair) and Lz any tridiagonal matrix (stretched z). Transforming x and y leaves one
      tridiagonal system per (kx,ky) mode along z:
-         (Lz + lambda_x + lambda_y + sigma) u = rhs,                (paper 000, eq. 12)
+         (Lz + lambda_x + lambda_y + sigma) u = rhs,   (Diez, Peeters and Costa (2025), eq. 12)
      solved in place across the pz ranks of each z group (P-TDMA: local reduction, reduced
      systems of 2 pz unknowns; or DistD2) or after a transpose to z-pencils (full-transpose
      method). Set-up builds the pencils, the grouped transposes, the FFTW plans and the
@@ -20,13 +20,38 @@
      from the entries of an assembled matrix on a DMDA (src/fft/separableinfer.c).
 
    References:
-     ../shared/papers/000, sec. 2.2 (FFT + tridiagonal, FTM vs P-TDMA, Algorithms 1-2) and
-     Appendix A (real transforms, reordered eigenvalues); ../shared/papers/003 (pencil
-     transposes as all-to-all in MPI_Comm_split groups); ../shared/papers/001 (DistD2).
+     R. Diez, J. Peeters and P. Costa, "A pencil-distributed finite-difference solver for
+     extreme-scale calculations of turbulent wall flows at high Reynolds number",
+     arXiv:2502.06296, 2025: sec. 2.2 (FFT + tridiagonal, full-transpose method vs P-TDMA,
+     Algorithms 1-2) and Appendix A (real transforms, reordered eigenvalues).
+     P. Wapperom, A. N. Beris and M. A. Straka, "A new transpose split method for
+     three-dimensional FFTs: performance on an Origin2000 and Alphaserver cluster", Parallel
+     Computing 32, 2006 (pencil transposes as all-to-all exchanges in process groups).
+     S. Akkurt, S. Lemaire, P. Bartholomew and S. Laizet, "A distributed-memory tridiagonal
+     solver based on a specialised data structure optimised for CPU and GPU architectures",
+     Computer Physics Communications, 2025 (arXiv:2411.13532) (DistD2).
      The numerics are in src/fft/ and src/transpose/; see docs/types/fftptdma.md.
 */
 #include <petsc/private/pcimpl.h>
 #include <ppekit/private/fftptdmaimpl.h>
+
+const char *const PCFFTPTDMAZSolves[]  = {"ptdma", "transpose", "distd2", "auto", "PCFFTPTDMAZSolve", "PC_FFTPTDMA_ZSOLVE_", NULL};
+const char *const PCFFTPTDMADCTs[]     = {"auto", "fftw", "fast", "PCFFTPTDMADCT", "PC_FFTPTDMA_DCT_", NULL};
+const char *const PCFFTPTDMAPlanners[] = {"estimate", "measure", "patient", "auto", "PCFFTPTDMAPlanner", "PC_FFTPTDMA_PLANNER_", NULL};
+
+/* The options, also named in the errors of the numerics (PPEFFTPTDMASetOptionName()). */
+#define PCFFTPTDMA_OPTION_ZSOLVE      "-pc_fftptdma_zsolve"
+#define PCFFTPTDMA_OPTION_PGRID       "-pc_fftptdma_pgrid"
+#define PCFFTPTDMA_OPTION_APPROXIMATE "-pc_fftptdma_approximate"
+#define PCFFTPTDMA_OPTION_PLANNER     "-pc_fftptdma_planner"
+#define PCFFTPTDMA_OPTION_WISDOM      "-pc_fftptdma_wisdom"
+#define PCFFTPTDMA_OPTION_R2C         "-pc_fftptdma_r2c"
+#define PCFFTPTDMA_OPTION_DCT         "-pc_fftptdma_dct"
+
+/* The PC's settings as the numerics' (src/fft) */
+static const PPEFFTZSolve  ZSolveOf[]  = {[PC_FFTPTDMA_ZSOLVE_PTDMA] = PPE_FFT_ZSOLVE_PTDMA, [PC_FFTPTDMA_ZSOLVE_TRANSPOSE] = PPE_FFT_ZSOLVE_TRANSPOSE, [PC_FFTPTDMA_ZSOLVE_DISTD2] = PPE_FFT_ZSOLVE_DISTD2, [PC_FFTPTDMA_ZSOLVE_AUTO] = PPE_FFT_ZSOLVE_AUTO};
+static const PPEFFTPlanner PlannerOf[] = {[PC_FFTPTDMA_PLANNER_ESTIMATE] = PPE_FFT_PLANNER_ESTIMATE, [PC_FFTPTDMA_PLANNER_MEASURE] = PPE_FFT_PLANNER_MEASURE, [PC_FFTPTDMA_PLANNER_PATIENT] = PPE_FFT_PLANNER_PATIENT, [PC_FFTPTDMA_PLANNER_AUTO] = PPE_FFT_PLANNER_AUTO};
+static const PPEFFTDCT     DCTOf[]     = {[PC_FFTPTDMA_DCT_AUTO] = PPE_FFT_DCT_AUTO, [PC_FFTPTDMA_DCT_FFTW] = PPE_FFT_DCT_FFTW, [PC_FFTPTDMA_DCT_FAST] = PPE_FFT_DCT_FAST};
 
 typedef struct {
   PCFFTPTDMAZSolve  zsolve;      /* z method asked for */
@@ -209,7 +234,7 @@ static PetscErrorCode PCSetUp_FFTPTDMA(PC pc)
     PetscCall(MatGetDM(pc->pmat, &dm));
     if (!dm) dm = pc->dm;
     PetscCall(PPEFFTPTDMACheckDM(dm, "the assembled operator"));
-    PetscCall(PPESeparableInferFromMat(pc->pmat, dm, ff->approximate, &ff->sep));
+    PetscCall(PPESeparableInferFromMat(pc->pmat, dm, ff->approximate, PCFFTPTDMA_OPTION_APPROXIMATE, &ff->sep));
   }
   {
     /* the pencils and transposes are built on the PC's communicator from the DMDA's boxes: a
@@ -221,7 +246,7 @@ static PetscErrorCode PCSetUp_FFTPTDMA(PC pc)
     PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)dm), &nd));
     PetscCheck(cmp == MPI_IDENT || cmp == MPI_CONGRUENT, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_NOTSAMECOMM, "PC fftptdma: the operator's DMDA is on a communicator of %d ranks that is not the PC's (%d ranks); create the KSP or PC on the operator's communicator", (int)nd, (int)np);
   }
-  PetscCall(PPEFFTPTDMASetUp(&ff->f, PetscObjectComm((PetscObject)pc), dm, ff->sep, ff->pgrid, ff->zsolve, ff->planner, ff->r2c, ff->dct, ff->wisdom));
+  PetscCall(PPEFFTPTDMASetUp(&ff->f, PetscObjectComm((PetscObject)pc), dm, ff->sep, ff->pgrid, ZSolveOf[ff->zsolve], PlannerOf[ff->planner], ff->r2c, DCTOf[ff->dct], ff->wisdom));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -279,22 +304,22 @@ static PetscErrorCode PCSetFromOptions_FFTPTDMA(PC pc, PPEOptionItems PetscOptio
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "PC FFTPTDMA options");
-  PetscCall(PetscOptionsEnum("-pc_fftptdma_zsolve", "How the z lines are solved", "PCFFTPTDMASetZSolve", PCFFTPTDMAZSolves, (PetscEnum)zs, (PetscEnum *)&zs, &flg));
+  PetscCall(PetscOptionsEnum(PCFFTPTDMA_OPTION_ZSOLVE, "How the z lines are solved", "PCFFTPTDMASetZSolve", PCFFTPTDMAZSolves, (PetscEnum)zs, (PetscEnum *)&zs, &flg));
   if (flg) PetscCall(PCFFTPTDMASetZSolve(pc, zs));
-  PetscCall(PetscOptionsIntArray("-pc_fftptdma_pgrid", "Pencil grid py,pz with py*pz = ranks (default: automatic)", "PCFFTPTDMASetPencilGrid", pg, &n, &flg));
+  PetscCall(PetscOptionsIntArray(PCFFTPTDMA_OPTION_PGRID, "Pencil grid py,pz with py*pz = ranks (default: automatic)", "PCFFTPTDMASetPencilGrid", pg, &n, &flg));
   if (flg) {
-    PetscCheck(n == 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_SIZ, "-pc_fftptdma_pgrid needs 2 values py,pz, got %" PetscInt_FMT, n);
+    PetscCheck(n == 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_SIZ, PCFFTPTDMA_OPTION_PGRID " needs 2 values py,pz, got %" PetscInt_FMT, n);
     PetscCall(PCFFTPTDMASetPencilGrid(pc, pg[0], pg[1]));
   }
-  PetscCall(PetscOptionsBool("-pc_fftptdma_approximate", "Assembled operators: use the nearest separable operator when the matrix is not separable", "PCFFTPTDMASetApproximate", ap, &ap, &flg));
+  PetscCall(PetscOptionsBool(PCFFTPTDMA_OPTION_APPROXIMATE, "Assembled operators: use the nearest separable operator when the matrix is not separable", "PCFFTPTDMASetApproximate", ap, &ap, &flg));
   if (flg) PetscCall(PCFFTPTDMASetApproximate(pc, ap));
-  PetscCall(PetscOptionsEnum("-pc_fftptdma_planner", "FFTW planner effort at set-up", "PCFFTPTDMASetPlanner", PCFFTPTDMAPlanners, (PetscEnum)pl, (PetscEnum *)&pl, &flg));
+  PetscCall(PetscOptionsEnum(PCFFTPTDMA_OPTION_PLANNER, "FFTW planner effort at set-up", "PCFFTPTDMASetPlanner", PCFFTPTDMAPlanners, (PetscEnum)pl, (PetscEnum *)&pl, &flg));
   if (flg) PetscCall(PCFFTPTDMASetPlanner(pc, pl));
-  PetscCall(PetscOptionsString("-pc_fftptdma_wisdom", "FFTW wisdom file: imported before planning when it exists, written after (a later run plans in milliseconds)", "PCFFTPTDMASetWisdomFile", ff->wisdom, wis, sizeof(wis), &flg));
+  PetscCall(PetscOptionsString(PCFFTPTDMA_OPTION_WISDOM, "FFTW wisdom file: imported before planning when it exists, written after (a later run plans in milliseconds)", "PCFFTPTDMASetWisdomFile", ff->wisdom, wis, sizeof(wis), &flg));
   if (flg) PetscCall(PCFFTPTDMASetWisdomFile(pc, wis));
-  PetscCall(PetscOptionsBool("-pc_fftptdma_r2c", "Periodic directions through FFTW's r2c/c2r transforms (complex spectra); false: the halfcomplex R2HC/HC2R kinds", "PCFFTPTDMASetR2C", r2c, &r2c, &flg));
+  PetscCall(PetscOptionsBool(PCFFTPTDMA_OPTION_R2C, "Periodic directions through FFTW's r2c/c2r transforms (complex spectra); false: the halfcomplex R2HC/HC2R kinds", "PCFFTPTDMASetR2C", r2c, &r2c, &flg));
   if (flg) PetscCall(PCFFTPTDMASetR2C(pc, r2c));
-  PetscCall(PetscOptionsEnum("-pc_fftptdma_dct", "DCT/DST kinds of Neumann/Dirichlet directions: FFTW's, the fast ones (reorder + r2c + twiddle), or the faster timed at set-up", "PCFFTPTDMASetDCT", PCFFTPTDMADCTs, (PetscEnum)dc, (PetscEnum *)&dc, &flg));
+  PetscCall(PetscOptionsEnum(PCFFTPTDMA_OPTION_DCT, "DCT/DST kinds of Neumann/Dirichlet directions: FFTW's, the fast ones (reorder + r2c + twiddle), or the faster timed at set-up", "PCFFTPTDMASetDCT", PCFFTPTDMADCTs, (PetscEnum)dc, (PetscEnum *)&dc, &flg));
   if (flg) PetscCall(PCFFTPTDMASetDCT(pc, dc));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -354,13 +379,13 @@ static PetscErrorCode PCDestroy_FFTPTDMA(PC pc)
    on 2D pencils
 
    Options Database Keys:
-+  -pc_fftptdma_zsolve <ptdma|transpose|distd2|auto> - z method (default auto)
++  -pc_fftptdma_zsolve <ptdma|transpose|distd2|auto> - z method (default auto: PCFFTPTDMA_DEFAULT_ZSOLVE)
 .  -pc_fftptdma_pgrid <py,pz> - pencil grid, py*pz = ranks (default: the DMDA's pz where every z block has >= 2 points)
-.  -pc_fftptdma_approximate <bool> - assembled operators: the nearest separable operator when the matrix is not separable
-.  -pc_fftptdma_planner <estimate|measure|patient|auto> - FFTW planner effort (default auto: measure the plans the solves run under a time limit of about two solves)
-.  -pc_fftptdma_wisdom <file> - FFTW wisdom file, imported before planning and written after
-.  -pc_fftptdma_r2c <bool> - periodic directions through r2c/c2r (default true; false: R2HC/HC2R)
--  -pc_fftptdma_dct <auto|fftw|fast> - DCT/DST kinds: the faster of FFTW's and the fast ones, timed at set-up (default auto)
+.  -pc_fftptdma_approximate <bool> - assembled operators: the nearest separable operator when the matrix is not separable (default false: PCFFTPTDMA_DEFAULT_APPROXIMATE)
+.  -pc_fftptdma_planner <estimate|measure|patient|auto> - FFTW planner effort (default auto: PCFFTPTDMA_DEFAULT_PLANNER, measure the plans the solves run under a time limit of about two solves)
+.  -pc_fftptdma_wisdom <file> - FFTW wisdom file, imported before planning and written after (default: none)
+.  -pc_fftptdma_r2c <bool> - periodic directions through r2c/c2r (default true: PCFFTPTDMA_DEFAULT_R2C; false: R2HC/HC2R)
+-  -pc_fftptdma_dct <auto|fftw|fast> - DCT/DST kinds: the faster of FFTW's and the fast ones, timed at set-up (default auto: PCFFTPTDMA_DEFAULT_DCT)
 
    Level: intermediate
 
@@ -373,12 +398,14 @@ static PetscErrorCode PCDestroy_FFTPTDMA(PC pc)
    shift. With -ksp_type preonly it is a direct solver (relative residual about 1e-13).
    A singular operator (no Dirichlet face, no shift): the zero mode is pinned on purpose and
    the result has zero mean, consistent with the constant null space in CG and GMRES.
+   The defaults are the PCFFTPTDMA_DEFAULT_* macros of ppekit/fftptdma.h, named above.
    A NaN or Inf in the result (from the right-hand side) is reported as the PCFailedReason
    PC_SUBPC_ERROR of that application: -ksp_type preonly then gives KSP_DIVERGED_PC_FAILED,
    never converged; the next solve starts clean.
 
    References:
-   ../shared/papers/000 sec. 2.2 and Appendix A; ../shared/papers/003; docs/types/fftptdma.md
+   Diez, Peeters and Costa (2025), sec. 2.2 and Appendix A; Wapperom, Beris and Straka (2006);
+   Akkurt et al. (2025) (full forms at the top of this file); docs/types/fftptdma.md
 
 .seealso: PCFFTPTDMASetZSolve(), PCFFTPTDMASetPencilGrid(), PCFFTPTDMASetApproximate(), PCFFTPTDMASetPlanner(), PCFFTPTDMASetWisdomFile(), PCFFTPTDMASetR2C(), PCFFTPTDMASetDCT(), PCFFTPTDMAGetCommCounts()
 M*/
@@ -388,11 +415,17 @@ PETSC_EXTERN PetscErrorCode PCCreate_FFTPTDMA(PC pc)
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&ff));
-  pc->data    = (void *)ff;
-  ff->zsolve  = PC_FFTPTDMA_ZSOLVE_AUTO;
-  ff->planner = PC_FFTPTDMA_PLANNER_AUTO;
-  ff->r2c     = PETSC_TRUE;
-  ff->dct     = PC_FFTPTDMA_DCT_AUTO;
+  pc->data        = (void *)ff;
+  ff->zsolve      = PCFFTPTDMA_DEFAULT_ZSOLVE;
+  ff->planner     = PCFFTPTDMA_DEFAULT_PLANNER;
+  ff->r2c         = PCFFTPTDMA_DEFAULT_R2C;
+  ff->dct         = PCFFTPTDMA_DEFAULT_DCT;
+  ff->approximate = PCFFTPTDMA_DEFAULT_APPROXIMATE;
+  /* the numerics name these options in their errors and view */
+  PetscCall(PPEFFTPTDMASetOptionName(&ff->f, PPE_FFT_OPTION_ZSOLVE, PCFFTPTDMA_OPTION_ZSOLVE));
+  PetscCall(PPEFFTPTDMASetOptionName(&ff->f, PPE_FFT_OPTION_PGRID, PCFFTPTDMA_OPTION_PGRID));
+  PetscCall(PPEFFTPTDMASetOptionName(&ff->f, PPE_FFT_OPTION_WISDOM, PCFFTPTDMA_OPTION_WISDOM));
+  PetscCall(PPEFFTPTDMASetOptionName(&ff->f, PPE_FFT_OPTION_DCT, PCFFTPTDMA_OPTION_DCT));
 
   pc->ops->setup          = PCSetUp_FFTPTDMA;
   pc->ops->apply          = PCApply_FFTPTDMA;

@@ -14,7 +14,7 @@
 -  zs - PC_FFTPTDMA_ZSOLVE_PTDMA, PC_FFTPTDMA_ZSOLVE_TRANSPOSE, PC_FFTPTDMA_ZSOLVE_DISTD2 or PC_FFTPTDMA_ZSOLVE_AUTO
 
    Options Database Key:
-.  -pc_fftptdma_zsolve <ptdma|transpose|distd2|auto> - the method (default auto)
+.  -pc_fftptdma_zsolve <ptdma|transpose|distd2|auto> - the method (default auto: PCFFTPTDMA_DEFAULT_ZSOLVE)
 
    Notes:
    ptdma and distd2 solve in place on the y-pencils across the pz ranks of each z group
@@ -116,7 +116,7 @@ PetscErrorCode PCFFTPTDMAGetPencilGrid(PC pc, PetscInt *py, PetscInt *pz)
 -  flg - PETSC_TRUE to approximate
 
    Options Database Key:
-.  -pc_fftptdma_approximate <bool> - approximate (default false)
+.  -pc_fftptdma_approximate <bool> - approximate (default false: PCFFTPTDMA_DEFAULT_APPROXIMATE)
 
    Level: intermediate
 
@@ -156,7 +156,7 @@ PetscErrorCode PCFFTPTDMAGetApproximate(PC pc, PetscBool *flg)
    Input Parameters:
 +  pc - the preconditioner
 -  p - PC_FFTPTDMA_PLANNER_ESTIMATE, PC_FFTPTDMA_PLANNER_MEASURE, PC_FFTPTDMA_PLANNER_PATIENT or
-       PC_FFTPTDMA_PLANNER_AUTO (default)
+       PC_FFTPTDMA_PLANNER_AUTO (the default, PCFFTPTDMA_DEFAULT_PLANNER)
 
    Options Database Key:
 .  -pc_fftptdma_planner <estimate|measure|patient|auto> - the effort
@@ -252,7 +252,7 @@ PetscErrorCode PCFFTPTDMAGetWisdomFile(PC pc, const char *file[])
 
    Input Parameters:
 +  pc - the preconditioner
--  d - PC_FFTPTDMA_DCT_AUTO (default), PC_FFTPTDMA_DCT_FFTW or PC_FFTPTDMA_DCT_FAST
+-  d - PC_FFTPTDMA_DCT_AUTO (the default, PCFFTPTDMA_DEFAULT_DCT), PC_FFTPTDMA_DCT_FFTW or PC_FFTPTDMA_DCT_FAST
 
    Options Database Key:
 .  -pc_fftptdma_dct <auto|fftw|fast> - the choice
@@ -303,8 +303,8 @@ PetscErrorCode PCFFTPTDMAGetDCT(PC pc, PCFFTPTDMADCT *d)
 
    Input Parameters:
 +  pc - the preconditioner
--  flg - PETSC_TRUE (default): r2c/c2r, complex half spectra; PETSC_FALSE: the halfcomplex
-         real-to-real kinds R2HC/HC2R
+-  flg - PETSC_TRUE (the default, PCFFTPTDMA_DEFAULT_R2C): r2c/c2r, complex half spectra;
+         PETSC_FALSE: the halfcomplex real-to-real kinds R2HC/HC2R
 
    Options Database Key:
 .  -pc_fftptdma_r2c <bool> - the choice
