@@ -166,7 +166,7 @@ int main(int argc, char **argv)
         if (s <= 12) PetscCall(TapCheck(comm, (PetscBool)(rc.its <= (1 + itstol) * rcg.its + s - 1), "%s %s s=%" PetscInt_FMT ": %" PetscInt_FMT " iterations <= (1 + %g) x CG's %" PetscInt_FMT " + s - 1", pbnames[pb], pcnames[pc], s, rc.its, (double)itstol, rcg.its));
         /* at most two reductions per block, plus the first norm and the true residual check
            (and one per restart); and, where the fixed part is spread over enough iterations
-           (>= 100, -red_min_its), the target of issue 5: <= 2/s + 0.05 per iteration, cut blocks included,
+           (>= 100, -red_min_its), cbcg's target: <= 2/s + 0.05 reductions per iteration, cut blocks included,
            or the measured bound of a known excess (-red_known). PETSc's counter (which also
            sees the preconditioner's reductions) on 2 or more ranks, the method's own on any. */
         {

@@ -15,7 +15,7 @@ ppe_run_tap 2 t712-ksp-cbcg-solve "$prog" -ref_read "$ref" $svals
 # more ranks on two cores: fewer cases (each still compared with CG and with the 1-rank answer)
 ppe_run_tap 4 t712-ksp-cbcg-solve "$prog" -ref_read "$ref" -pcs 0,1 -svals 4,16
 ppe_run_tap 8 t712-ksp-cbcg-solve "$prog" -ref_read "$ref" -problems 0,2 -pcs 1 -svals 8
-# the acceptance problem of issue 5 where it is hardest: the stretched channel at 64^3 (1 rank,
+# the acceptance problem of KSP cbcg where it is hardest: the stretched channel at 64^3 (1 rank,
 # every preconditioner and block size), reductions per iteration held to 2/s + 0.05 except the
 # two known excesses, at their measured values (docs/types/cbcg.md, Limitations)
 if [ "$PPE_SANITIZERS" != yes ]; then

@@ -40,7 +40,7 @@ ecg=$(ppe_mpiexec 2 "$solve" -problem mms -ppe_grid_n 32 -ksp_type cg -pc_type j
 awk -v a="$ecb" -v b="$ecg" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 1e-8 * b) }'
 tap_check $? "2 ranks: cbcg's error against the exact solution equals CG's ($ecb vs $ecg)"
 
-# the two-reduction variant of paper 004 and the Newton basis: shown by -ksp_view, same answer
+# the two-reduction variant of Ali et al. (2019), Algorithm 2, and the Newton basis: shown by -ksp_view, same answer
 out=$(ppe_mpiexec 2 "$solve" -problem mms -ppe_grid_n 32 -ksp_type cbcg -ksp_cbcg_s 8 -pc_type jacobi -ksp_rtol 1e-10 -ksp_cbcg_single_reduction false -ksp_cbcg_basis newton -ksp_view -ppe_json 2>&1)
 e2=$(echo "$out" | json_get err_max)
 echo "$out" | grep -q "global reductions per block: 2 " && echo "$out" | grep -q "basis: newton, shifts = Leja-ordered Ritz values" && \

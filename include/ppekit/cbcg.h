@@ -1,8 +1,13 @@
 /*
    KSPCBCG ("cbcg"), registered by PPEKitInitializePackage(): Chebyshev-basis
-   communication-avoiding preconditioned CG (P-CBCG), s iterations of CG per block with two
-   global reductions, for symmetric positive (semi-)definite operators and preconditioners.
-   See docs/types/cbcg.md.
+   communication-avoiding preconditioned CG (P-CBCG), s iterations of CG per block with one
+   global reduction (or two), for symmetric positive (semi-)definite operators and
+   preconditioners. See docs/types/cbcg.md.
+
+   References:
+     Y. Ali, N. Onodera, Y. Idomura, T. Ina and T. Imamura, "GPU acceleration of communication
+     avoiding Chebyshev basis conjugate gradient solver for multiphase CFD simulations", ScalA
+     workshop at SC19 (IEEE/ACM), 2019.
 */
 #pragma once
 
@@ -34,7 +39,7 @@ PETSC_EXTERN const char *const KSPCBCGEigSources[];
 /*E
    KSPCBCGBasisType - the polynomial basis of the blocks of KSPCBCG
 
-+  KSP_CBCG_BASIS_CHEBYSHEV - Chebyshev polynomials scaled to the eigenvalue interval (paper 004, the default)
++  KSP_CBCG_BASIS_CHEBYSHEV - Chebyshev polynomials scaled to the eigenvalue interval (Ali et al. (2019), the default)
 -  KSP_CBCG_BASIS_NEWTON    - Newton polynomials prod (A M^-1 - theta_i) with the Leja-ordered Ritz values of the
                               previous block as shifts (computed from its Gram matrices: no extra reduction); the
                               first block of a solve uses the Chebyshev basis

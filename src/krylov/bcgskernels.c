@@ -1,8 +1,13 @@
 /*
-   Host launchers of the fused Bi-CGSTAB vector kernels (paper 002, Algorithm 3:
+   Host launchers of the fused Bi-CGSTAB vector kernels (Pennati et al. (2025), Algorithm 3:
    KernelBiCGS2, 4, 5, 6) and of local dot products, over the local arrays of Vecs, and the
    merged global reduction of a stage's partial sums. The arithmetic is in
    src/kernels/krylov.h; every launcher logs PPEBCGSFKernel and its flops.
+
+   References:
+     L. Pennati, M. I. Andersson, K. Steiniger, R. Widera, T. Narwal, M. Bussmann and
+     S. Markidis, "A Parallel and Highly-Portable HPC Poisson Solver: Preconditioned Bi-CGSTAB
+     with alpaka", arXiv:2503.08935, 2025.
 */
 #include <ppekit/private/krylovimpl.h>
 #include <kernels/krylov.h>

@@ -1,5 +1,5 @@
 /*
-   Preconditioned Chebyshev basis of s-step CG (paper 004, Algorithm 3).
+   Preconditioned Chebyshev basis of s-step CG (Ali et al. (2019), Algorithm 3; reference below).
 
    With eta = 2/(lmax - lmin) and zeta = (lmax + lmin)/(lmax - lmin), the Chebyshev
    polynomials T_j of the first kind shifted and scaled to [lmin, lmax] give
@@ -17,6 +17,11 @@
    KSP_PCApply(): that projection is a global reduction per application, and it is not
    needed (r and every z_j lie in the range of A; components of S in the null space are
    annihilated by A and removed once from the solution at the end).
+
+   References:
+     Y. Ali, N. Onodera, Y. Idomura, T. Ina and T. Imamura, "GPU acceleration of communication
+     avoiding Chebyshev basis conjugate gradient solver for multiphase CFD simulations", ScalA
+     workshop at SC19 (IEEE/ACM), 2019.
 */
 #include <ppekit/private/sstepimpl.h>
 

@@ -6,13 +6,26 @@
    CG's coefficients give the Lanczos tridiagonal matrix
        T(j,j)   = 1/alpha_j + beta_{j-1}/alpha_{j-1},   T(j,j+1) = sqrt(beta_j)/alpha_j,
    whose eigenvalues (Ritz values) approach the extreme eigenvalues from inside: the largest
-   converges much faster than a power iteration with the same number of products (paper 004
-   uses about a hundred power steps). The start vector is a hash of the global index, so a
-   run is reproducible; it is projected onto the range of A when a null space is attached.
+   converges much faster than a power iteration with the same number of products (Ali et al.
+   (2019) use about a hundred power steps). The start vector is a hash of the global index, so
+   a run is reproducible; it is projected onto the range of A when a null space is attached.
+
+   References:
+     Y. Ali, N. Onodera, Y. Idomura, T. Ina and T. Imamura, "GPU acceleration of communication
+     avoiding Chebyshev basis conjugate gradient solver for multiphase CFD simulations", ScalA
+     workshop at SC19 (IEEE/ACM), 2019.
 */
 #include <ppekit/private/sstepimpl.h>
 
-/* A deterministic value in [-1, 1) from an index (splitmix64 finaliser). */
+/* The process stops when r'z falls below PPE_LANCZOS_RZ_FLOOR times its last value: the
+   residual has lost about 14 orders of magnitude in one step, down to rounding in double
+   precision, so the Krylov space is invariant (or M is not positive definite there) and
+   further steps would only add Ritz values made of rounding errors. */
+#define PPE_LANCZOS_RZ_FLOOR 1e-28
+
+/* A deterministic value in [-1, 1) from an index: the splitmix64 finaliser (its golden-ratio
+   increment and two multipliers are that generator's constants), whose top 53 bits times 2^-53
+   give a double in [0, 1). */
 static PetscReal HashUnit(PetscInt64 i)
 {
   unsigned long long z = (unsigned long long)i + 0x9e3779b97f4a7c15ULL;
@@ -86,7 +99,7 @@ PetscErrorCode PPECBCGEstimateEigenvalues(Mat A, PC pc, MatNullSpace nsp, Vec tm
     PetscCall(PCApply(pc, r, z));
     PetscCall(VecDot(r, z, &rhonew));
     est->reductions++;
-    if (!(PetscRealPart(rhonew) > 1e-28 * PetscRealPart(rho))) { /* invariant subspace found (or M indefinite) */
+    if (!(PetscRealPart(rhonew) > PPE_LANCZOS_RZ_FLOOR * PetscRealPart(rho))) { /* invariant subspace found (or M indefinite) */
       est->breakdown  = PETSC_TRUE;
       est->indefinite = (PetscBool)(PetscRealPart(rhonew) < 0);
       break;

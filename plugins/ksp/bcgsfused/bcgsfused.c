@@ -1,7 +1,7 @@
 /*
    KSP bcgsfused: right-preconditioned Bi-CGSTAB with fused local work and merged reductions.
 
-   Method (paper 002, Algorithm 3; van der Vorst's Bi-CGSTAB with the preconditioned vectors
+   Method (Pennati et al. (2025), Algorithm 3; van der Vorst's Bi-CGSTAB with the preconditioned vectors
    kept, so the preconditioner may change between applications):
 
      r = b - A x, rt = r, p = r, rho = rt'r
@@ -24,19 +24,30 @@
    application are accumulated row by row inside it (PPEStencilMultDot): no second pass over
    the vectors, and the same output bits as MatMult. The solution is updated with ph and rh
    themselves, so nothing assumes M fixed: inner Krylov solves (PCKSP, PCBJACOBI with a KSP)
-   work, as in the paper's FBiCGS-G(BiCGS) and FBiCGS-BJ(BiCGS).
+   work, as in FBiCGS-G(BiCGS) and FBiCGS-BJ(BiCGS) of Pennati et al. (2025).
 
    Breakdowns: rt'w = 0 or rt'r = 0 give KSP_DIVERGED_BREAKDOWN_BICG; t = 0 with s != 0 or
    omega = 0 give KSP_DIVERGED_BREAKDOWN; t = 0 with s = 0 is an exact solution
    (KSP_CONVERGED_HAPPY_BREAKDOWN).
 
+   The type (options, set-up, solve, view, life cycle) is here, its public functions in
+   bcgsfusedapi.c.
+
    References:
-     H. A. van der Vorst, Bi-CGSTAB, SIAM J. Sci. Stat. Comput. 13 (1992) 631-644;
-     paper 002 (docs/types/bcgsfused.md), sec. III.A-B, Algorithm 3.
+     H. A. van der Vorst, "Bi-CGSTAB: a fast and smoothly converging variant of Bi-CG for the
+     solution of nonsymmetric linear systems", SIAM Journal on Scientific and Statistical
+     Computing 13, 631-644, 1992.
+     L. Pennati, M. I. Andersson, K. Steiniger, R. Widera, T. Narwal, M. Bussmann and
+     S. Markidis, "A Parallel and Highly-Portable HPC Poisson Solver: Preconditioned Bi-CGSTAB
+     with alpaka", arXiv:2503.08935, 2025, sec. III.A-B, Algorithm 3 (docs/types/bcgsfused.md).
 */
 #include <ppekit/private/krylovimpl.h>
 #include <ppekit/private/stencilimpl.h>
 #include <petsc/private/kspimpl.h>
+
+/* Default of -ksp_bcgsfused_fuse: fusing gives the same output bits as MatMult and saves a pass
+   over the vectors per operator application (no effect when the operator is not a MATPPESTENCIL) */
+#define BCGSFUSED_DEFAULT_FUSE PETSC_TRUE
 
 typedef struct {
   PetscBool fuse;       /* fuse operator and dot products when the operator is a MATPPESTENCIL */
@@ -257,12 +268,12 @@ static PetscErrorCode KSPDestroy_BCGSFused(KSP ksp)
 
 /*MC
    KSPBCGSFUSED - "bcgsfused" - right-preconditioned Bi-CGSTAB with fused kernels and three
-   merged global reductions per iteration (paper 002, Algorithm 3), for any preconditioner,
-   including ones that change between applications
+   merged global reductions per iteration (Pennati et al. (2025), Algorithm 3), for any
+   preconditioner, including ones that change between applications
 
    Options Database Key:
 .  -ksp_bcgsfused_fuse <bool> - fuse the operator apply with the dot products that follow it when
-                                the operator is a MATPPESTENCIL (default: true)
+                                the operator is a MATPPESTENCIL (default BCGSFUSED_DEFAULT_FUSE: true)
 
    Level: intermediate
 
@@ -275,7 +286,11 @@ static PetscErrorCode KSPDestroy_BCGSFused(KSP ksp)
    they and the two operator halo exchanges are the only communication of an iteration.
 
    References:
-   H. A. van der Vorst, SIAM J. Sci. Stat. Comput. 13 (1992); paper 002 of docs/, Algorithm 3.
+   H. A. van der Vorst, "Bi-CGSTAB: a fast and smoothly converging variant of Bi-CG for the
+   solution of nonsymmetric linear systems", SIAM Journal on Scientific and Statistical
+   Computing 13, 1992; L. Pennati, M. I. Andersson, K. Steiniger, R. Widera, T. Narwal,
+   M. Bussmann and S. Markidis, "A Parallel and Highly-Portable HPC Poisson Solver:
+   Preconditioned Bi-CGSTAB with alpaka", arXiv:2503.08935, 2025, Algorithm 3.
 
 .seealso: KSPBCGS, KSPFBCGS, KSPFBCGSR, PCCHEBYCI, KSPBCGSFusedSetFuse(),
           KSPBCGSFusedGetReductionCount()
@@ -286,7 +301,7 @@ PETSC_EXTERN PetscErrorCode KSPCreate_BCGSFused(KSP ksp)
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&bf));
-  bf->fuse  = PETSC_TRUE;
+  bf->fuse  = BCGSFUSED_DEFAULT_FUSE;
   ksp->data = (void *)bf;
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_RIGHT, 3));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_RIGHT, 1));
@@ -302,70 +317,5 @@ PETSC_EXTERN PetscErrorCode KSPCreate_BCGSFused(KSP ksp)
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPBCGSFusedSetFuse_C", KSPBCGSFusedSetFuse_BCGSFused));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPBCGSFusedGetFuse_C", KSPBCGSFusedGetFuse_BCGSFused));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPBCGSFusedGetReductionCount_C", KSPBCGSFusedGetReductionCount_BCGSFused));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-   KSPBCGSFusedSetFuse - fuse the operator apply with the dot products that follow it (when the
-   operator is a MATPPESTENCIL), or apply with MatMult and take the dots in a second pass (for
-   comparison: the iterates are the same up to the order of the local sums)
-
-   Logically Collective
-
-   Input Parameters:
-+  ksp - the KSPBCGSFUSED solver
--  flg - PETSC_TRUE to fuse (default)
-
-   Options Database Key:
-.  -ksp_bcgsfused_fuse <bool> - fuse
-
-   Level: advanced
-
-.seealso: KSPBCGSFUSED, KSPBCGSFusedGetFuse(), PPEStencilMultDot()
-@*/
-PetscErrorCode KSPBCGSFusedSetFuse(KSP ksp, PetscBool flg)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscValidLogicalCollectiveBool(ksp, flg, 2);
-  PetscTryMethod(ksp, "KSPBCGSFusedSetFuse_C", (KSP, PetscBool), (ksp, flg));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-   KSPBCGSFusedGetFuse - whether the operator apply and its dot products are fused
-
-   Not Collective
-
-   Level: advanced
-
-.seealso: KSPBCGSFUSED, KSPBCGSFusedSetFuse()
-@*/
-PetscErrorCode KSPBCGSFusedGetFuse(KSP ksp, PetscBool *flg)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscAssertPointer(flg, 2);
-  PetscUseMethod(ksp, "KSPBCGSFusedGetFuse_C", (KSP, PetscBool *), (ksp, flg));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-   KSPBCGSFusedGetReductionCount - the number of global reductions (synchronisation points) of
-   the last solve: the initial norm and three per iteration (one more at a t = 0 breakdown);
-   on one rank they cost nothing but are counted the same
-
-   Not Collective
-
-   Level: advanced
-
-.seealso: KSPBCGSFUSED, PPECountersGet()
-@*/
-PetscErrorCode KSPBCGSFusedGetReductionCount(KSP ksp, PetscInt *n)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscAssertPointer(n, 2);
-  PetscUseMethod(ksp, "KSPBCGSFusedGetReductionCount_C", (KSP, PetscInt *), (ksp, n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -19,11 +19,18 @@
      The coefficients come from the grid of a MATPPESTENCIL operator, or from the rows of an
      assembled matrix on a DMDA (MatGetDM(), or the PC's DM).
 
+   The type (options, set-up, apply, view, life cycle) is here, its public functions in
+   tileiluapi.c. The numerics are in src/tileilu/, the sweep bodies in src/kernels/tileilu.h.
+
    References:
-     ../shared/papers/004, sec. IV.B, Fig. 1 and Table I (block-Jacobi ILU on GPU tiles,
-     xyz -> zyx transpose); ../shared/papers/001, sec. 4.1 (SZ-packed batches);
-     Y. Saad, Iterative Methods for Sparse Linear Systems, 2nd ed., sec. 10.3 (ILU(0)).
-     The numerics are in src/tileilu/, the sweep bodies in src/kernels/tileilu.h.
+     Y. Ali, N. Onodera, Y. Idomura, T. Ina and T. Imamura, "GPU acceleration of communication
+     avoiding Chebyshev basis conjugate gradient solver for multiphase CFD simulations", ScalA
+     workshop at SC19 (IEEE/ACM), 2019, sec. IV.B, Fig. 1 and Table I (block-Jacobi ILU on GPU
+     tiles, xyz -> zyx transpose).
+     S. Akkurt, S. Lemaire, P. Bartholomew and S. Laizet, "A distributed-memory tridiagonal
+     solver based on a specialised data structure optimised for CPU and GPU architectures",
+     Computer Physics Communications, 2025 (arXiv:2411.13532), sec. 4.1 (SZ-packed batches).
+     Y. Saad, Iterative Methods for Sparse Linear Systems, 2nd ed., SIAM, 2003, sec. 10.3 (ILU(0)).
 */
 #include <petsc/private/pcimpl.h>
 #include <ppekit/private/deviceimpl.h>
@@ -37,6 +44,9 @@ const char *const PCTileILULayouts[] = {"xyz", "zyx", "PCTileILULayout", "PC_TIL
    tiles (two full SIMD groups) on a box of 32^3 points. */
 static const PetscInt        PCTileILUDefaultTile[3] = {8, 8, 32};
 static const PCTileILULayout PCTileILUDefaultLayout  = PC_TILEILU_LAYOUT_ZYX;
+/* Default of -pc_tileilu_fuse: each group of tiles is gathered, swept and scattered while its
+   buffer is in cache; the three separate passes exist to time the layout change (same numbers). */
+static const PetscBool PCTileILUDefaultFuse = PETSC_TRUE;
 
 typedef struct {
   PetscInt        tile[3]; /* requested tile shape bx, by, bz (clamped to each rank's box at set-up) */
@@ -262,9 +272,9 @@ static PetscErrorCode PCDestroy_TileILU(PC pc)
    rank's box, with the sweeps in the vector's layout (xyz) or over tiles in SIMD lanes (zyx)
 
    Options Database Keys:
-+  -pc_tileilu_tile <bx,by,bz> - tile shape (default 8,8,32); clamped to the local box (PetscInfo notes it)
-.  -pc_tileilu_layout <xyz|zyx> - layout of the factors and sweeps (default zyx)
--  -pc_tileilu_fuse <bool> - zyx: gather, sweep and scatter group by group (default) or in three timed passes
++  -pc_tileilu_tile <bx,by,bz> - tile shape (default PCTileILUDefaultTile = 8,8,32); clamped to the local box (PetscInfo notes it)
+.  -pc_tileilu_layout <xyz|zyx> - layout of the factors and sweeps (default PCTileILUDefaultLayout = zyx)
+-  -pc_tileilu_fuse <bool> - zyx: gather, sweep and scatter group by group (default PCTileILUDefaultFuse = true) or in three timed passes
 
    Level: intermediate
 
@@ -282,7 +292,12 @@ static PetscErrorCode PCDestroy_TileILU(PC pc)
    applies; PCApplyTranspose() is supported.
 
    References:
-   ../shared/papers/004 sec. IV.B and Table I; ../shared/papers/001 sec. 4.1; docs/types/tileilu.md
+   Y. Ali, N. Onodera, Y. Idomura, T. Ina and T. Imamura, "GPU acceleration of communication
+   avoiding Chebyshev basis conjugate gradient solver for multiphase CFD simulations", ScalA
+   workshop at SC19 (IEEE/ACM), 2019, sec. IV.B and Table I; S. Akkurt, S. Lemaire,
+   P. Bartholomew and S. Laizet, "A distributed-memory tridiagonal solver based on a specialised
+   data structure optimised for CPU and GPU architectures", Computer Physics Communications,
+   2025 (arXiv:2411.13532), sec. 4.1; docs/types/tileilu.md
 
 .seealso: PCBJACOBI, PCILU, PCTileILUSetTile(), PCTileILUSetLayout(), PCTileILUGetInfo()
 M*/
@@ -295,7 +310,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_TileILU(PC pc)
   pc->data = (void *)ti;
   for (int d = 0; d < 3; d++) ti->tile[d] = PCTileILUDefaultTile[d];
   ti->layout = PCTileILUDefaultLayout;
-  ti->fuse   = PETSC_TRUE;
+  ti->fuse   = PCTileILUDefaultFuse;
 
   pc->ops->setup          = PCSetUp_TileILU;
   pc->ops->apply          = PCApply_TileILU;
@@ -312,175 +327,5 @@ PETSC_EXTERN PetscErrorCode PCCreate_TileILU(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTileILUSetFuse_C", PCTileILUSetFuse_TileILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTileILUGetFuse_C", PCTileILUGetFuse_TileILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTileILUGetInfo_C", PCTileILUGetInfo_TileILU));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-   PCTileILUSetTile - sets the tile shape of PCTILEILU
-
-   Logically Collective
-
-   Input Parameters:
-+  pc - the preconditioner
--  bx, by, bz - points per tile in x, y and z (>= 1)
-
-   Options Database Key:
-.  -pc_tileilu_tile <bx,by,bz> - the tile shape (default 8,8,32)
-
-   Notes:
-   A size larger than the local box of a rank is clamped to the box on that rank (PetscInfo
-   says so); the shape used is shown by -ksp_view and PCTileILUGetInfo(). Changing the shape
-   after set-up refactorises at the next set-up.
-
-   Level: intermediate
-
-.seealso: PCTILEILU, PCTileILUGetTile(), PCTileILUSetLayout()
-@*/
-PetscErrorCode PCTileILUSetTile(PC pc, PetscInt bx, PetscInt by, PetscInt bz)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveInt(pc, bx, 2);
-  PetscValidLogicalCollectiveInt(pc, by, 3);
-  PetscValidLogicalCollectiveInt(pc, bz, 4);
-  PetscTryMethod(pc, "PCTileILUSetTile_C", (PC, PetscInt, PetscInt, PetscInt), (pc, bx, by, bz));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-   PCTileILUGetTile - the requested tile shape of PCTILEILU
-
-   Not Collective
-
-   Level: intermediate
-
-.seealso: PCTILEILU, PCTileILUSetTile(), PCTileILUGetInfo()
-@*/
-PetscErrorCode PCTileILUGetTile(PC pc, PetscInt *bx, PetscInt *by, PetscInt *bz)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscUseMethod(pc, "PCTileILUGetTile_C", (PC, PetscInt *, PetscInt *, PetscInt *), (pc, bx, by, bz));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-   PCTileILUSetLayout - sets the layout of the factors and sweeps of PCTILEILU
-
-   Logically Collective
-
-   Input Parameters:
-+  pc - the preconditioner
--  layout - PC_TILEILU_LAYOUT_XYZ or PC_TILEILU_LAYOUT_ZYX
-
-   Options Database Key:
-.  -pc_tileilu_layout <xyz|zyx> - the layout (default zyx)
-
-   Notes:
-   Both layouts compute the same numbers; zyx adds a gather and a scatter per application
-   and runs the sweeps of groups of tiles in SIMD lanes.
-
-   Level: intermediate
-
-.seealso: PCTILEILU, PCTileILULayout, PCTileILUSetTile()
-@*/
-PetscErrorCode PCTileILUSetLayout(PC pc, PCTileILULayout layout)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveEnum(pc, layout, 2);
-  PetscTryMethod(pc, "PCTileILUSetLayout_C", (PC, PCTileILULayout), (pc, layout));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-   PCTileILUGetLayout - the layout of PCTILEILU
-
-   Not Collective
-
-   Level: intermediate
-
-.seealso: PCTILEILU, PCTileILUSetLayout()
-@*/
-PetscErrorCode PCTileILUGetLayout(PC pc, PCTileILULayout *layout)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscUseMethod(pc, "PCTileILUGetLayout_C", (PC, PCTileILULayout *), (pc, layout));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-   PCTileILUSetFuse - in the zyx layout, run gather, sweeps and scatter group by group, or
-   as three passes over the box
-
-   Logically Collective
-
-   Input Parameters:
-+  pc - the preconditioner
--  fuse - PETSC_TRUE (default): each group of tiles is gathered into a buffer that stays in
-          the cache, swept and scattered; PETSC_FALSE: the whole vector is gathered into the
-          packed layout, swept, and scattered back, and -log_view times the three passes
-          (events PPETileGather, PPETileSweep, PPETileScatter)
-
-   Options Database Key:
-.  -pc_tileilu_fuse <bool> - fuse (default true)
-
-   Notes:
-   The results are identical; the unfused passes measure what the layout change costs. The
-   xyz layout has no gather or scatter and ignores this setting.
-
-   Level: advanced
-
-.seealso: PCTILEILU, PCTileILUSetLayout()
-@*/
-PetscErrorCode PCTileILUSetFuse(PC pc, PetscBool fuse)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveBool(pc, fuse, 2);
-  PetscTryMethod(pc, "PCTileILUSetFuse_C", (PC, PetscBool), (pc, fuse));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-   PCTileILUGetFuse - whether PCTILEILU fuses gather, sweeps and scatter in the zyx layout
-
-   Not Collective
-
-   Level: advanced
-
-.seealso: PCTILEILU, PCTileILUSetFuse()
-@*/
-PetscErrorCode PCTileILUGetFuse(PC pc, PetscBool *fuse)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscUseMethod(pc, "PCTileILUGetFuse_C", (PC, PetscBool *), (pc, fuse));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-   PCTileILUGetInfo - what PCTILEILU set up on this rank
-
-   Not Collective
-
-   Input Parameter:
-.  pc - the set-up preconditioner
-
-   Output Parameters:
-+  tile - the tile shape used (the requested one clamped to the local box), or NULL
-.  ntiles - the number of tiles of this rank, or NULL
--  bytes - the memory held by the factors and work arrays of this rank, or NULL
-
-   Level: intermediate
-
-.seealso: PCTILEILU, PCTileILUSetTile()
-@*/
-PetscErrorCode PCTileILUGetInfo(PC pc, PetscInt tile[3], PetscInt *ntiles, PetscLogDouble *bytes)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscUseMethod(pc, "PCTileILUGetInfo_C", (PC, PetscInt[3], PetscInt *, PetscLogDouble *), (pc, tile, ntiles, bytes));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

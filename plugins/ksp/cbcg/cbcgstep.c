@@ -1,18 +1,15 @@
 /*
-   The iteration of KSPCBCG (see cbcg.c for the method and docs/types/cbcg.md): blocks of s CG
-   iterations with two global reductions each, the Gram analysis and its fallbacks, the
-   convergence test confirmed on the true residual, the null space. The start of a solve, the
-   test of each block, the update of x and r and the end are shared with the one-reduction
-   iteration of cbcgsolve1.c (KSPCBCGSolveBegin, KSPCBCGTest, KSPCBCGVerdict, KSPCBCGAdvance,
-   KSPCBCGSolveEnd).
+   The steps both iterations of KSPCBCG share (the two-reduction one of cbcgsolve2.c, the
+   one-reduction one of cbcgsolve1.c; the method is described in cbcg.c and docs/types/cbcg.md):
+   the start of a solve, the convergence test of a block confirmed on the true residual, the
+   verdict on a block's Gram analysis, the update of x and r, the end of a solve with the null
+   space; and the bookkeeping of the three block buffers: the width of the next basis, the
+   rotation that makes it the current block, the Newton shifts from a block's Ritz values.
 */
 #include "cbcgimpl.h"
 
-/* Norm of the true residual w = b - A x, of the kind used by the convergence test, with one
-   reduction (u = M^-1 w when the test needs it). With sum != NULL the same reduction also
-   gives the sum of the entries of x (to remove a constant null space). */
 /* r = b - A x */
-PetscErrorCode KSPCBCGResidual(KSP ksp, Mat A, Vec r)
+static PetscErrorCode KSPCBCGResidual(KSP ksp, Mat A, Vec r)
 {
   PetscFunctionBegin;
   PetscCall(KSP_MatMult(ksp, A, ksp->vec_sol, r));
@@ -20,7 +17,10 @@ PetscErrorCode KSPCBCGResidual(KSP ksp, Mat A, Vec r)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode KSPCBCGTrueResidualNorm(KSP ksp, Mat A, Vec w, Vec u, PetscReal *norm, PetscScalar *sum)
+/* Norm of the true residual w = b - A x, of the kind used by the convergence test, with one
+   reduction (u = M^-1 w when the test needs it). With sum != NULL the same reduction also
+   gives the sum of the entries of x (to remove a constant null space). */
+static PetscErrorCode KSPCBCGTrueResidualNorm(KSP ksp, Mat A, Vec w, Vec u, PetscReal *norm, PetscScalar *sum)
 {
   PetscScalar d[4], xs = 0;
   Vec         v[2] = {w, u};
@@ -48,7 +48,7 @@ PetscErrorCode KSPCBCGTrueResidualNorm(KSP ksp, Mat A, Vec w, Vec u, PetscReal *
 }
 
 /* Sets ksp->reason for a norm that is not finite: a failed preconditioner or NaN/Inf. */
-PetscErrorCode KSPCBCGReasonNotFinite(KSP ksp)
+static PetscErrorCode KSPCBCGReasonNotFinite(KSP ksp)
 {
   PCFailedReason pcreason;
   PetscInt       loc, all;
@@ -80,6 +80,7 @@ PetscErrorCode KSPCBCGSolveBegin(KSP ksp, KSPCBCGRun *run)
   run->ct0         = petsc_allreduce_ct;
   run->N           = 1;
   run->lastrestart = PETSC_MAX_REAL;
+  run->fresh       = PETSC_TRUE;
   PetscCall(KSPCBCGAllocate(ksp));      /* again if s changed after set-up */
   PetscCall(KSPCBCGSetUpInterval(ksp)); /* redone only when an operator changed since set-up */
   PetscCall(PCGetOperators(ksp->pc, &run->A, &P));
@@ -117,18 +118,20 @@ PetscErrorCode KSPCBCGSolveBegin(KSP ksp, KSPCBCGRun *run)
 /*
    KSPCBCGTest - what a block does with the reduced r'r, r'z, z'z (z = M^-1 r) at iteration its:
    the norm of the kind the test uses, its checks (not finite, r'z < 0), the monitors and the
-   convergence test (unless skiptest: the residual was tested just before a restart), and a
-   convergence confirmed on the true residual (one more reduction). A false convergence
+   convergence test (unless run->skiptest: the residual was tested just before a restart), and
+   a convergence confirmed on the true residual (one more reduction). A false convergence
    restarts from the true residual, left in work[0]; after CBCG_MAX_RESTARTS, or when a restart
    did not lower it, KSP_DIVERGED_BREAKDOWN. Also stops at ksp->max_it.
 */
-PetscErrorCode KSPCBCGTest(KSP ksp, KSPCBCGRun *run, PetscInt its, PetscReal rr, PetscReal rz, PetscReal zz, PetscBool skiptest, KSPCBCGNext *next)
+PetscErrorCode KSPCBCGTest(KSP ksp, KSPCBCGRun *run, PetscInt its, PetscReal rr, PetscReal rz, PetscReal zz, KSPCBCGNext *next)
 {
-  KSP_CBCG *cb = (KSP_CBCG *)ksp->data;
-  PetscReal dp, tnorm;
+  KSP_CBCG *cb       = (KSP_CBCG *)ksp->data;
+  PetscBool skiptest = run->skiptest;
+  PetscReal dp, tnorm = 0; /* set by KSPCBCGTrueResidualNorm() before use */
 
   PetscFunctionBegin;
-  *next = KSPCBCG_STOP;
+  run->skiptest = PETSC_FALSE;
+  *next         = KSPCBCG_STOP;
   switch (ksp->normtype) {
   case KSP_NORM_PRECONDITIONED:
     dp = PetscSqrtReal(PetscAbsReal(zz));
@@ -184,7 +187,9 @@ PetscErrorCode KSPCBCGTest(KSP ksp, KSPCBCGRun *run, PetscInt its, PetscReal rr,
     run->lastrestart = tnorm;
     ksp->reason      = KSP_CONVERGED_ITERATING;
     PetscCall(VecCopy(ksp->work[3], ksp->work[0]));
-    *next = KSPCBCG_RESTART;
+    run->fresh    = PETSC_TRUE; /* from the true residual, already tested */
+    run->skiptest = PETSC_TRUE;
+    *next         = KSPCBCG_RESTART;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (ksp->reason) PetscFunctionReturn(PETSC_SUCCESS);
@@ -223,7 +228,9 @@ PetscErrorCode KSPCBCGVerdict(KSP ksp, KSPCBCGRun *run, PPEGramStatus st, const 
       PetscFunctionReturn(PETSC_SUCCESS);
     }
     PetscCall(KSPCBCGResidual(ksp, run->A, ksp->work[0]));
-    *next = KSPCBCG_RESTART;
+    run->fresh    = PETSC_TRUE; /* r was tested with this block: the restart does not test it again */
+    run->skiptest = PETSC_TRUE;
+    *next         = KSPCBCG_RESTART;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (st == PPE_GRAM_INDEFINITE) {
@@ -302,163 +309,71 @@ PetscErrorCode KSPCBCGSolveEnd(KSP ksp, KSPCBCGRun *run, PetscInt klast)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode KSPSolve_CBCG(KSP ksp)
+/*
+   KSPCBCGBlockWidth - the width kb of the next basis and the columns nq of the blocks
+   [Q_k Q_{k-1}] it is made A-conjugate to, after a block Q_k that was not a (re)start's only
+   block. Conjugating it to Q_k alone is exact when it is no wider than Q_k (Krylov structure),
+   or when Q_k started the iteration; after a cut block it is also conjugated to Q_{k-1}, which
+   allows k + k_{k-1} columns (any number when Q_{k-1} started the iteration), so s comes back
+   at once.
+*/
+PetscErrorCode KSPCBCGBlockWidth(const KSPCBCGBlocks *bk, PetscInt s, PetscInt *kb, PetscInt *nq)
 {
-  KSP_CBCG          *cb = (KSP_CBCG *)ksp->data;
-  KSPCBCGRun         run;
-  KSPCBCGNext        next;
-  Mat                A;
-  Vec                R = ksp->work[0], Z[2] = {ksp->work[1], ksp->work[2]}, ZR = ksp->work[6];
-  Vec                xv[2 * PPE_CBCG_SMAX + 2], yv[2 * PPE_CBCG_SMAX + 2];
-  PetscScalar        buf[(PPE_CBCG_SMAX + 2) * (PPE_CBCG_SMAX + 2)], g[PPE_CBCG_SMAX], C[2 * PPE_CBCG_SMAX * PPE_CBCG_SMAX];
-  PetscInt           cur = 0, old = 1, bas = 2; /* which of the three buffers holds Q_k, Q_{k-1}, the basis */
-  PetscInt           k = cb->s, ko = 0, its = 0;
-  PetscBool          fresh = PETSC_TRUE, curfirst = PETSC_TRUE, oldfirst = PETSC_FALSE, haveold = PETSC_FALSE, skiptest = PETSC_FALSE, stop;
-  PPEGramFactor      f, fo;
-  PPEGramStatus      st;
-  PPEBasisRecurrence reccur, recnext;                       /* recurrence of the current block's basis, of the next one's */
-  PetscScalar        Craw[2 * PPE_CBCG_SMAX * PPE_CBCG_SMAX]; /* [Q_k Q_{k-1}]' A S before the solve: S'AS from Q'AQ */
-  PetscInt           nqC = 0;
-  PetscBool          newton = PETSC_FALSE; /* recnext holds Ritz shifts */
-
   PetscFunctionBegin;
-  if (KSPCBCGSingle(cb)) { /* one reduction per block (the default for s >= 3): cbcgsolve1.c */
-    PetscCall(KSPSolve_CBCG_Single(ksp));
-    PetscFunctionReturn(PETSC_SUCCESS);
+  *kb = s;
+  *nq = bk->k;
+  if (!bk->curfirst && *kb > bk->k) {
+    if (bk->haveold) {
+      if (!bk->oldfirst) *kb = PetscMin(*kb, bk->k + bk->ko);
+      *nq = bk->k + bk->ko;
+    } else *kb = bk->k;
   }
-  PetscCall(KSPCBCGSolveBegin(ksp, &run));
-  A = run.A;
-  PetscCall(PPECBCGRecurrenceChebyshev(cb->lmin, cb->lmax, &recnext));
-
-  for (;;) {
-    PetscInt ny, knext, nq;
-
-    if (fresh) { /* a (re)start: Q = S, with no older block */
-      k = cb->s;
-      reccur = recnext;
-      if (newton) cb->stats.newton_blocks++;
-      PetscCall(PPECBCGBasisRecurrence(A, ksp->pc, &reccur, k, R, Z, cb->V[bas], cb->AV[bas])); /* S = M^-1 T_j(A M^-1) r, AS = A S */
-      PetscCall(VecCopy(cb->V[bas][0], ZR));                                                       /* z = M^-1 r */
-      {
-        PetscInt t = cur;
-        cur        = bas;
-        bas        = t;
-      }
-      curfirst = PETSC_TRUE;
-      haveold  = PETSC_FALSE;
-      fresh    = PETSC_FALSE;
-    }
-    ny = k + 2;
-    /* one reduction: [Q' A Q (upper, first subdiagonal), Q' r, r'z, z'z, r'r] with z = M^-1 r */
-    for (PetscInt j = 0; j < k; j++) {
-      xv[j] = cb->V[cur][j];
-      yv[j] = cb->AV[cur][j];
-    }
-    xv[k]     = ZR;
-    xv[k + 1] = R;
-    yv[k]     = R;
-    yv[k + 1] = ZR;
-    PetscCall(PPETSGram(ny, xv, ny, yv, 1, buf, 0, NULL));
-    run.nred++;
-    PetscCall(KSPCBCGTest(ksp, &run, its, PetscRealPart(buf[(k + 1) + ny * k]), PetscRealPart(buf[k + ny * k]), PetscRealPart(buf[k + ny * (k + 1)]), skiptest, &next));
-    skiptest = PETSC_FALSE;
-    if (next == KSPCBCG_STOP) break;
-    if (next == KSPCBCG_RESTART) { /* from the true residual, already tested */
-      fresh    = PETSC_TRUE;
-      skiptest = PETSC_TRUE;
-      continue;
-    }
-
-    /* the block's Gram matrix: analyse, cut to well-conditioned columns, restart, or stop */
-    PetscCall(PetscLogEventBegin(PPE_CBCGSmall, 0, 0, 0, 0));
-    PetscCall(PPEGramAnalyse(PetscMin(k, ksp->max_it - its), buf, ny, KSPCBCGCondMax(cb), curfirst, &f, &st));
-    PetscCall(PetscLogEventEnd(PPE_CBCGSmall, 0, 0, 0, 0));
-    PetscCall(KSPCBCGVerdict(ksp, &run, st, &f, k, its, (PetscBool)!curfirst, &next));
-    if (next == KSPCBCG_STOP) break;
-    if (next == KSPCBCG_RESTART) {
-      fresh    = PETSC_TRUE;
-      skiptest = PETSC_TRUE;
-      continue;
-    }
-    if (cb->basis == KSP_CBCG_BASIS_NEWTON && k >= 2) { /* Ritz values of M^-1 A on this block's basis: the next block's shifts */
-      PetscScalar SAS[PPE_CBCG_SMAX * PPE_CBCG_SMAX];
-      PetscReal   th[PPE_CBCG_SMAX];
-      PetscInt    m;
-      for (PetscInt j = 0; j < k; j++)
-        for (PetscInt i = 0; i <= j; i++) SAS[i + k * j] = SAS[j + k * i] = buf[i + ny * j];
-      if (!curfirst) { /* S'AS = Q'AQ + C' B */
-        for (PetscInt j = 0; j < k; j++)
-          for (PetscInt i = 0; i < k; i++) {
-            PetscScalar v = 0;
-            for (PetscInt q = 0; q < nqC; q++) v += Craw[q + nqC * i] * C[q + nqC * j];
-            SAS[i + k * j] += v;
-          }
-      }
-      PetscCall(PPEGramRitz(k, SAS, k, &reccur, CBCG_RITZ_COND, &m, th));
-      PetscCall(PetscInfo(ksp, "KSPCBCG: block %" PetscInt_FMT ": %" PetscInt_FMT " Ritz values [%g, %g]\n", cb->stats.blocks, m, m ? (double)th[0] : 0.0, m ? (double)th[m - 1] : 0.0));
-      if (m >= 1 && th[0] > -1e-8 * th[m - 1] && th[m - 1] > 0) {
-        for (PetscInt i = 0; i < m; i++) th[i] = PetscMax(th[i], 0);
-        PetscCall(PPECBCGRecurrenceNewton(m, th, &recnext));
-        cb->stats.ritz_min = th[0];
-        cb->stats.ritz_max = th[m - 1];
-        newton             = PETSC_TRUE;
-      } /* else the next block keeps the last shifts (or the Chebyshev basis) */
-    }
-    k                  = f.kuse;
-    cb->stats.cond_max = PetscMax(cb->stats.cond_max, f.cond);
-    PetscCall(PetscInfo(ksp, "KSPCBCG: block %" PetscInt_FMT ": %" PetscInt_FMT " columns, equilibrated Gram condition %g\n", cb->stats.blocks, k, (double)f.cond));
-
-    /* s iterations' worth of CG */
-    for (PetscInt j = 0; j < k; j++) g[j] = buf[j + ny * (ny - 2)]; /* Q' r: the column of r */
-    PetscCall(KSPCBCGAdvance(ksp, &run, k, &f, g, cb->V[cur], cb->AV[cur], &its, &stop));
-    if (stop) break;
-
-    /* The next block, A-conjugate to all earlier ones. Conjugating it to Q_k alone is exact
-       when it is no wider than Q_k (Krylov structure), or when Q_k started the iteration; after a cut
-       block it is also conjugated to Q_{k-1}, which allows k + k_{k-1} columns (any number
-       when Q_{k-1} started the iteration), so s comes back at once. */
-    knext = cb->s;
-    nq    = k;
-    if (!curfirst && knext > k) {
-      if (haveold) {
-        if (!oldfirst) knext = PetscMin(knext, k + ko);
-        nq = k + ko;
-      } else knext = k;
-    }
-    reccur = recnext;
-    if (newton) cb->stats.newton_blocks++;
-    PetscCall(PPECBCGBasisRecurrence(A, ksp->pc, &reccur, knext, R, Z, cb->V[bas], cb->AV[bas])); /* S, AS from r */
-    PetscCall(VecCopy(cb->V[bas][0], ZR));                                                           /* z = M^-1 r */
-    for (PetscInt j = 0; j < nq; j++) {
-      xv[j] = j < k ? cb->V[cur][j] : cb->V[old][j - k];
-      yv[j] = j < k ? cb->AV[cur][j] : cb->AV[old][j - k];
-    }
-    PetscCall(PPETSGram(nq, xv, knext, cb->AV[bas], PPE_TS_MAXCOLS, C, 0, NULL)); /* C = [Q_k Q_{k-1}]' A S: one reduction */
-    run.nred++;
-    nqC = nq;
-    PetscCall(PetscArraycpy(Craw, C, nq * knext));
-    PetscCall(PetscLogEventBegin(PPE_CBCGSmall, 0, 0, 0, 0));
-    PetscCall(PPEGramSolve(&f, knext, C, nq)); /* B = (Q'AQ)^-1 Q' A S */
-    if (nq > k) PetscCall(PPEGramSolve(&fo, knext, C + k, nq));
-    PetscCall(PetscLogEventEnd(PPE_CBCGSmall, 0, 0, 0, 0));
-    PetscCall(PetscLogEventBegin(PPE_CBCGUpdate, 0, 0, 0, 0));
-    PetscCall(PPETSCombine(nq, xv, yv, knext, cb->V[bas], cb->AV[bas], C)); /* S -= Q B, AS -= AQ B */
-    PetscCall(PetscLogEventEnd(PPE_CBCGUpdate, 0, 0, 0, 0));
-    { /* rotate: the basis becomes Q_{k+1}, Q_k becomes the older block */
-      PetscInt t = old;
-      old        = cur;
-      cur        = bas;
-      bas        = t;
-    }
-    ko       = k;
-    fo       = f;
-    oldfirst = curfirst;
-    haveold  = PETSC_TRUE;
-    curfirst = PETSC_FALSE;
-    k        = knext;
-  }
-
-  PetscCall(KSPCBCGSolveEnd(ksp, &run, k));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   KSPCBCGRotate - the basis just built (kb columns, Gram factor f, or NULL when it is analysed
+   later) becomes the current block; the current one becomes the older block when the basis
+   was conjugated against it (conj), else no older block is kept; first: the new block starts
+   the iteration (a start or a restart).
+*/
+PetscErrorCode KSPCBCGRotate(KSPCBCGBlocks *bk, PetscBool conj, PetscBool first, PetscInt kb, const PPEGramFactor *f)
+{
+  PetscInt t = bk->old;
+
+  PetscFunctionBegin;
+  if (conj) {
+    bk->oldfirst = bk->curfirst;
+    bk->haveold  = PETSC_TRUE;
+    bk->ko       = bk->k;
+    bk->fo       = bk->f;
+  } else bk->haveold = PETSC_FALSE;
+  bk->old      = bk->cur;
+  bk->cur      = bk->bas;
+  bk->bas      = t;
+  bk->curfirst = first;
+  bk->k        = kb;
+  if (f) bk->f = *f;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   KSPCBCGNewtonShifts - the m Ritz values th (ascending) of M^-1 A on a block's basis as the
+   shifts of the next block's Newton basis (recnext, and *newton set), when they are positive
+   up to rounding (the smallest above -CBCG_RITZ_NEG_TOL times the largest; clipped at 0).
+   Otherwise the next block keeps the last shifts (or the Chebyshev basis).
+*/
+PetscErrorCode KSPCBCGNewtonShifts(KSP ksp, PetscInt m, PetscReal th[], PPEBasisRecurrence *recnext, PetscBool *newton)
+{
+  KSP_CBCG *cb = (KSP_CBCG *)ksp->data;
+
+  PetscFunctionBegin;
+  if (m >= 1 && th[0] > -CBCG_RITZ_NEG_TOL * th[m - 1] && th[m - 1] > 0) {
+    for (PetscInt i = 0; i < m; i++) th[i] = PetscMax(th[i], 0);
+    PetscCall(PPECBCGRecurrenceNewton(m, th, recnext));
+    cb->stats.ritz_min = th[0];
+    cb->stats.ritz_max = th[m - 1];
+    *newton            = PETSC_TRUE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
