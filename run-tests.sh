@@ -8,8 +8,9 @@
 #      and the 1- and 2-rank tests (more ranks show as skipped)
 #   4. the device back ends: build-cuda/ and build-hip/ configured --with-cuda (nvcc, sm_80
 #      and sm_90) and --with-hip (Debian's hipcc, gfx90a), every device file compiled and
-#      linked; their tests t191-t195 run there (no GPU here: -ppe_backend cuda|hip must
-#      fail cleanly, auto must fall back to the host, the emulation must match the host)
+#      linked; their tests t191-t195 run there by make check-device (no GPU here:
+#      -ppe_backend cuda|hip must fail cleanly, auto must fall back to the host, the
+#      emulation must match the host)
 #   5. the installed package (ci/installed-check.sh): ppe-solve runs without LD_LIBRARY_PATH;
 #      examples/embed.c built with pkg-config ppekit alone links exactly one PETSc and runs
 #      on 2 ranks with PETSc's leak list (-malloc_dump) empty; compiled against another
@@ -42,9 +43,6 @@ elapsed() { echo "$(($(date +%s) - t0)) s"; }
 PPE_CONFIGURE_FLAGS=--enable-werror ./setup.sh --no-run || { echo "0 passed, 1 failed"; exit 1; }
 
 pass=0 fail=0 skip=0
-# the tests of the device trees (step 4)
-device_tests="tests/t191-device-stencil.sh tests/t192-device-tridiag.sh tests/t193-device-krylov.sh tests/t194-backend.sh tests/t195-device-fft.sh"
-device_programs="tests/t191-device-stencil tests/t192-device-tridiag tests/t193-device-krylov tests/t195-device-fft"
 # count BUILD_DIR: add the summary of BUILD_DIR/test-suite.log to the totals
 count() {
   local log="$1/test-suite.log" p f s
@@ -78,7 +76,7 @@ echo "== make check (build/) [at $(elapsed)]"
 rm -f build/test-suite.log
 PPE_REQUIRE_VALGRIND=yes make -C build -j"$jobs" check > build/check.out 2>&1
 count build
-# the fuzzer's report (issue 9 asks for it in CI's output): cases and outcomes by kind
+# the fuzzer's report, which CI's output must show: cases and outcomes by kind
 if [ -f build/tests/t960-fuzz.log ]; then
   echo "== option fuzzing report (build/tests/t960-fuzz.log)"
   sed -n '/^# ppe-fuzz:/,/^# documented options drawn/s/^# /   /p' build/tests/t960-fuzz.log
@@ -106,7 +104,8 @@ for be in cuda hip; do
     # all of it: the library, the tools, the examples and the plugins
     make -j"$jobs" > make.out 2>&1 || { tail -n 40 make.out; exit 1; }
     rm -f test-suite.log
-    make -j"$jobs" check TESTS="$device_tests" check_PROGRAMS="$device_programs" > check.out 2>&1
+    # the device tests t191-t195 (tests/Makemodule.am's PPE_DEVICE_TESTS)
+    make -j"$jobs" check-device > check.out 2>&1
     exit 0
   ) || fail=$((fail + 1))
   count build-$be

@@ -6,8 +6,8 @@
 #   ci/petsc-headers.sh PETSC_GIT BUILDDIR TAG...
 #
 # PETSC_GIT: a clone of PETSc's repository with its release tags (not part of CI: no
-# network there). BUILDDIR: a configured and built PPEKit tree (its config.h and
-# ppekitconf.h; ppekitconf.h's PETSc version is rewritten to the tag's). The configuration
+# network there). BUILDDIR: a configured and built PPEKit tree (its ppekitconf.h, whose
+# PETSc version is rewritten to the tag's). The configuration
 # headers PETSc generates (petscconf.h, ...) come from the PETSc of BUILDDIR, or from
 # $PETSC_CONF_INCLUDE (3.19 needs 3.18's: its deprecation macros are the older ones).
 # Prints the diagnostics per file and one summary line per tag; exits non-zero if any.
@@ -41,8 +41,8 @@ for tag in "$@"; do
       "$bld/include/ppekit/ppekitconf.h" > "$d/cfg/ppekit/ppekitconf.h"
   n=0
   for f in $(git -C "$top" ls-files 'src/*.c' 'plugins/*.c' 'examples/*.c' 'tests/*.c'); do
-    out=$(cd "$top" && mpicc -std=c11 -fsyntax-only -Wall -Wextra -Wno-unused-parameter -Werror -DHAVE_CONFIG_H \
-          -I"$bld" -I"$d/cfg" -I"$bld/include" -Iinclude -Isrc -Itests -Iexamples/bench -I"$d/include" "$f" 2>&1)
+    out=$(cd "$top" && mpicc -std=c11 -fsyntax-only -Wall -Wextra -Wno-unused-parameter -Werror \
+          -I"$d/cfg" -I"$bld/include" -Iinclude -Isrc -Itests -Iexamples/bench -I"$d/include" "$f" 2>&1)
     if [ -n "$out" ]; then
       n=$((n + 1))
       echo "== $tag: $f"

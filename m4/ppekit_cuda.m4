@@ -5,8 +5,8 @@
 #                       $CUDA_HOME, /usr/local/cuda, then nvcc on PATH)
 #   --with-cuda-arch=L  comma-separated SM list (default: 80,90)
 #   Default: on only when PETSc was built with CUDA. Asking for it without a
-#   toolkit stops configure. Sets NVCC, NVCCFLAGS, CUDA_CPPFLAGS, CUDA_LIBS,
-#   conditional HAVE_CUDA and define PPE_HAVE_CUDA.
+#   toolkit stops configure. Sets ppe_have_cuda, NVCC, NVCCFLAGS, CUDA_CPPFLAGS,
+#   CUDA_LIBS and the conditional HAVE_CUDA.
 
 AC_DEFUN([PPE_CUDA_CHECK], [
   AC_ARG_WITH([cuda],
@@ -52,7 +52,6 @@ _PPEEOF
           [AC_MSG_RESULT([no]); AC_MSG_ERROR([$NVCC cannot compile for architectures $with_cuda_arch (see config.log)])])
     rm -f conftest.cu conftest.o
     ppe_have_cuda=yes
-    AC_DEFINE([PPE_HAVE_CUDA], [1], [CUDA back end built])
   ])
   AC_SUBST([NVCCFLAGS])
   AC_SUBST([CUDA_CPPFLAGS])

@@ -5,8 +5,8 @@
 #                      $ROCM_PATH, /opt/rocm, then hipcc on PATH, e.g. Debian's)
 #   --with-hip-arch=L  comma-separated gfx list (default: gfx90a)
 #   Default: on only when PETSc was built with HIP. Asking for it without a
-#   toolkit stops configure. Sets HIPCC, HIPCCFLAGS, HIP_LIBS, conditional
-#   HAVE_HIP and define PPE_HAVE_HIP.
+#   toolkit stops configure. Sets ppe_have_hip, HIPCC, HIPCCFLAGS, HIP_LIBS and the
+#   conditional HAVE_HIP.
 
 AC_DEFUN([PPE_HIP_CHECK], [
   AC_ARG_WITH([hip],
@@ -53,7 +53,6 @@ _PPEEOF
     rm -f conftest.hip.cxx conftest.o
     HIP_LIBS="-lamdhip64 -lstdc++"
     ppe_have_hip=yes
-    AC_DEFINE([PPE_HAVE_HIP], [1], [HIP back end built])
   ])
   AC_SUBST([HIPCCFLAGS])
   AC_SUBST([HIP_LIBS])

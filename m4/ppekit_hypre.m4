@@ -6,7 +6,7 @@
 #                     MATHYPRESTRUCT); HYPRE_CFLAGS point at the headers PETSc
 #                     names in its petscvariables (HYPRE_INCLUDE).
 #   --without-hypre   do not use hypre even if PETSc has it.
-#   Sets ppe_have_hypre, HYPRE_CFLAGS, HYPRE_LIBS, conditional HAVE_HYPRE.
+#   Sets ppe_have_hypre, HYPRE_CFLAGS, HYPRE_LIBS.
 
 AC_DEFUN([PPE_HYPRE_CHECK], [
   AC_ARG_WITH([hypre],
@@ -27,8 +27,6 @@ AC_DEFUN([PPE_HYPRE_CHECK], [
     [AS_IF([test -f "$with_hypre/include/HYPRE.h"],
            [HYPRE_CFLAGS="-I$with_hypre/include"; HYPRE_LIBS="-L$with_hypre/lib -lHYPRE"; ppe_have_hypre=yes],
            [AC_MSG_ERROR([no HYPRE.h under $with_hypre/include])])])
-  AS_IF([test "x$ppe_have_hypre" = xyes], [AC_DEFINE([PPE_HAVE_HYPRE], [1], [hypre available])])
   AC_SUBST([HYPRE_CFLAGS])
   AC_SUBST([HYPRE_LIBS])
-  AM_CONDITIONAL([HAVE_HYPRE], [test "x$ppe_have_hypre" = xyes])
 ])

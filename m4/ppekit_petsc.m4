@@ -68,12 +68,9 @@ AC_DEFUN([_PPE_PETSC_HAS], [
 AC_DEFUN([PPE_PETSC_CHECK], [
   PETSC_CFLAGS=`$PKG_CONFIG --cflags $ppe_petsc_pcname`
   PETSC_LIBS=`$PKG_CONFIG --libs $ppe_petsc_pcname`
-  dnl nvcc rejects some of PETSc's flags (-Wdate-time): keep the -I part apart.
-  PETSC_INCLUDES=`$PKG_CONFIG --cflags-only-I $ppe_petsc_pcname`
   ppe_petsc_libdir=`$PKG_CONFIG --variable=libdir $ppe_petsc_pcname`
   AC_SUBST([PETSC_CFLAGS])
   AC_SUBST([PETSC_LIBS])
-  AC_SUBST([PETSC_INCLUDES])
 
   dnl the PETSc pkg-config directory, pinned into ppekit.pc and reported
   PETSC_PCDIR=`$PKG_CONFIG --variable=pcfiledir $ppe_petsc_pcname 2>/dev/null`
