@@ -2,7 +2,7 @@
 # ppe-bench -bench fft at a tiny size: every line is well-formed JSON with the keys the
 # docs section reads, PC fftptdma solves the channel problem exactly (true residual), the
 # iterative solvers reach rtol 1e-8, on 2 and 4 ranks the bytes per solve of each phase
-# equal the PC's model and paper 000's model (P-TDMA z bytes = 2 pz / nz of the transpose
+# equal the PC's model and that of Diez, Peeters and Costa (2025) (P-TDMA z bytes = 2 pz / nz of the transpose
 # method's), the FFTW floor (-bench_fft_bcs PPPPNN,NNNNNN,PPNNDN,NNPPND: periodic x and y, neither, x, y) prints one well-formed line
 # per BC code with every key and matches PC fftptdma's solution, and bad options get clear
 # errors. No timing is asserted.

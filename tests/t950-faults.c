@@ -1,4 +1,4 @@
-static const char help[] = "The bad-input and fault suite (issue 9): every case expects one specific outcome, a PETSc\n\
+static const char help[] = "The bad-input and fault suite (docs/reliability.md): every case expects one specific outcome, a PETSc\n\
 error code with a message, or a KSPConvergedReason (with its iteration count where it matters),\n\
 on every rank. Cases: grid and operator input (periodic on one face, BCs the DMDA does not have,\n\
 too few points, too few points per rank, no DMDA, dof 2, a non-separable matrix for fftptdma),\n\

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The bad-input and fault suite (issue 9, docs/reliability.md "Fault suite"): every case expects
+# The bad-input and fault suite (docs/reliability.md "Fault suite"): every case expects
 # one specific outcome and nothing may hang (a timeout is a failure of its own: 60 s for a
 # ppe-solve run on 8^3, lib.sh's 300 s for the program that runs the many API cases).
 # The API cases (every type: grid and operator, tridiagonal batches, PC fftptdma, chebyci,

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Determinism across rank counts and process grids, and bitwise repeatability (issue 9,
-# docs/reliability.md "Determinism"). Every type solves one problem on 1, 2, 3, 4, 6 and 8 ranks
+# Determinism across rank counts and process grids, and bitwise repeatability
+# (docs/reliability.md "Determinism"). Every type solves one problem on 1, 2, 3, 4, 6 and 8 ranks
 # with different DMDA process grids (and pencil grids for fftptdma); each run is compared with
 # the 1-rank run: the same iteration count (exact for the direct solver and for preconditioners
 # that do not depend on the decomposition, within 2 for the s-step and fused Krylov methods),

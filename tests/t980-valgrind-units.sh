@@ -1,5 +1,5 @@
 #!/bin/sh
-# valgrind memcheck on 1-rank runs of one C test of every type (issue 9): grid and operator
+# valgrind memcheck on 1-rank runs of one C test of every type: grid and operator
 # (t101), tridiagonal batches (t201), PC chebyci (t601), tileilu (t611), fftptdma (t621, every
 # 20th case, no large grid), KSP bcgsfused (t701), cbcg with its breakdown paths (t713), and the
 # fault program of every type's bad input (one create/destroy cycle instead of 200). Each

@@ -1,6 +1,6 @@
 #!/bin/sh
 # valgrind memcheck on ppe-solve at 1 rank, 8^3, every solver type as a user selects it
-# (issue 9): CG + Jacobi, PC fftptdma (P-TDMA on a stretched channel, DistD2 with a large
+# (docs/reliability.md "valgrind"): CG + Jacobi, PC fftptdma (P-TDMA on a stretched channel, DistD2 with a large
 # shift; FFTW's estimate planner: measure would time plans under valgrind), KSP cbcg,
 # bcgsfused + chebyci, CG + tileilu; and the paths that take the operator's rank-local block
 # (MatGetDiagonalBlock, a shell whose context destroy changed in PETSc 3.23): chebyci block

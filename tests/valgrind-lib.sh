@@ -1,5 +1,4 @@
-# Shared part of the valgrind memcheck tests t980 and t981 (issue 9, docs/reliability.md
-# "valgrind"): sourced after lib.sh. Every launch runs under memcheck (lib.sh's ppe_mpiexec with
+# Shared part of the valgrind memcheck tests t980 and t981 (docs/reliability.md "valgrind"): sourced after lib.sh. Every launch runs under memcheck (lib.sh's ppe_mpiexec with
 # PPE_VALGRIND=yes: --error-exitcode 23, tests/valgrind.supp and OpenMPI's suppressions); a report
 # is a failure of the launch and, through the ledger, one of its own. Leaks are not valgrind's job
 # here (--leak-check=no): LeakSanitizer in the sanitizer tree and PETSc's -malloc_dump in every

@@ -1,6 +1,6 @@
 /*
-   ppe-bench -bench fft: the exact FFT + tridiagonal pressure solve (PC fftptdma, paper 000
-   sec. 2.2) on the channel problem of ppe-solve (periodic x,y, Neumann walls, tanh-stretched
+   ppe-bench -bench fft: the exact FFT + tridiagonal pressure solve (PC fftptdma, Diez,
+   Peeters and Costa (2025), sec. 2.2) on the channel problem of ppe-solve (periodic x,y, Neumann walls, tanh-stretched
    z, cell-centred; any -ppe_grid_* option applies; -bench_fft_bcs gives other boundary
    conditions on the same grid and source, one problem per 6-letter code of P, N, D over
    xlo,xhi,ylo,yhi,zlo,zhi, default PPPPNN), against
@@ -38,15 +38,15 @@
    it attached, KSPSolve() also copies b and projects the null space out of it), the bare
    transforms and the floor alternate in -bench_reps repetitions after a warm-up, and each
    iterative solver alternates with fftptdma solves in -bench_fft_iter_reps repetitions (one
-   iterative solver held in memory at a time). Best times are reported with the ratios the
-   issue asks for: fftptdma / bare (bar <= 1.5) and fastest iterative / fftptdma (bar >= 10),
+   iterative solver held in memory at a time). Best times are reported with the ratios that
+   have acceptance bars: fftptdma / bare (bar <= 1.5) and fastest iterative / fftptdma (bar >= 10),
    and on the floor line PCApply / floor, KSPSolve with the null space / PCApply, KSPSolve /
    floor, and the fftptdma set-up in units of one PCApply (setup_solves).
 
    Bytes part (-bench_fft_bytes, default on more than 1 rank): for each pencil grid py,pz of
    -bench_fft_pgrids (default: every factorisation of the rank count) and both z methods
    (ptdma, transpose), the bytes sent per solve, read from PPEKit's counters (all ranks
-   together), next to the communication model of paper 000 sec. 2.2.3.
+   together), next to the communication model of Diez, Peeters and Costa (2025), sec. 2.2.3.
 
    One JSON line per measurement: "solve", "bare", "floor" (keys bcs, n, floor_kind, plan_s,
    fwd_s, z_s, bwd_s, floor_s, pcapply_s, ksp_s (null space detached), ksp_nullspace_s
@@ -54,6 +54,11 @@
    ratio_ksp_nullspace_pcapply, ratio_ksp_floor, ratio_ksp_nullspace_floor, setup_s,
    setup_solves, floor_vs_pc_rel, floor_rnorm_rel, and bare_s when bare ran), "skipped",
    "summary", "bytes".
+
+   References:
+     R. Diez, J. Peeters and P. Costa, "A pencil-distributed finite-difference solver for
+     extreme-scale calculations of turbulent wall flows at high Reynolds number",
+     arXiv:2502.06296, 2025.
 */
 #include "bench.h"
 #include <ctype.h>
@@ -1134,7 +1139,8 @@ static PetscErrorCode TimeSize(MPI_Comm comm, PetscInt n, const char bcs[], cons
   }
   PetscCall(MatDestroy(&Aaij));
 
-  /* the summary: the acceptance bars of issue 4, as information; every ratio uses the
+  /* the summary: the acceptance bars (fftptdma solve within 1.5 bare transforms, the fastest
+     iterative solver at least 10 times slower), as information; every ratio uses the
      fftptdma solves that alternated with the variant it is compared with */
   if (dofft) {
     PetscCall(PrintHead(comm, grid, "summary"));
@@ -1163,7 +1169,7 @@ static PetscErrorCode TimeSize(MPI_Comm comm, PetscInt n, const char bcs[], cons
    counters (PPECountersGet(): every message and all-to-all block, a rank's block to itself
    included) and the PC's own per-phase counts of the bytes sent to other ranks
    (PCFFTPTDMAGetCommCounts(): DMDA <-> x-pencils, x <-> y, z), next to the PC's model and
-   the model of paper 000 computed here from the sizes alone. */
+   the model of Diez, Peeters and Costa (2025) computed here from the sizes alone. */
 static PetscErrorCode BytesCase(MPI_Comm comm, PetscInt n, const PetscInt pgrid[2], PCFFTPTDMAZSolve zsolve, PetscBool pencil_dmda)
 {
   PPEGrid        grid;
@@ -1197,7 +1203,7 @@ static PetscErrorCode BytesCase(MPI_Comm comm, PetscInt n, const PetscInt pgrid[
   }
   PetscCall(MPIU_Allreduce(loc, tot, 6, MPIU_PETSCLOGDOUBLE, MPI_SUM, comm));
   PetscCall(MPIU_Allreduce(&dc.bytes_sent, &bytes, 1, MPIU_PETSCLOGDOUBLE, MPI_SUM, comm));
-  /* paper 000 sec. 2.2.2-2.2.3, 8-byte values sent to other ranks: each x <-> y transpose
+  /* Diez, Peeters and Costa (2025), sec. 2.2.2-2.2.3, 8-byte values sent to other ranks: each x <-> y transpose
      moves the share (py-1)/py of all N values; the full-transpose z method moves (pz-1)/pz
      of them each way; P-TDMA sends 2 boundary values per line and rank of the z group to
      the rank that solves that line's reduced system (2 pz unknowns) and gets 2 back. */

@@ -1,6 +1,6 @@
 /*
-   ppe-bench -bench tileilu: PC tileilu for a table of tile shapes (paper 004, Table I, scaled
-   from 256x128x512 to 128x64x256) against PETSc's bjacobi with ILU(0) and with ICC(0)
+   ppe-bench -bench tileilu: PC tileilu for a table of tile shapes (Ali et al. (2019), Table I,
+   scaled from 256x128x512 to 128x64x256) against PETSc's bjacobi with ILU(0) and with ICC(0)
    sub-solves on the assembled operator, on one problem (-bench_tileilu_problem, grid
    options as ppe-solve's): set-up time, time of one application per unknown (best of
    -bench_reps) in the xyz layout, the zyx layout fused group by group (the default) and
@@ -11,6 +11,11 @@
 
    Options: -bench_tileilu_tiles bx,by,bz,bx,by,bz,... (default: the table below),
    -bench_tileilu_cg 0 (apply times only).
+
+   References:
+     Y. Ali, N. Onodera, Y. Idomura, T. Ina and T. Imamura, "GPU acceleration of
+     communication avoiding Chebyshev basis conjugate gradient solver for multiphase CFD
+     simulations", ScalA workshop at SC19 (IEEE/ACM), 2019.
 */
 #define _POSIX_C_SOURCE 200112L /* clock_gettime() under -std=c11 */
 #include "bench.h"
@@ -24,8 +29,8 @@ static PetscReal CPUTime(void)
   return (PetscReal)ts.tv_sec + 1e-9 * (PetscReal)ts.tv_nsec;
 }
 
-/* The default table: the whole box (= bjacobi+ILU(0)), z slabs as the CPU version of the
-   paper, the paper's shapes, z lines, and tiles elongated in z. */
+/* The default table: the whole box (= bjacobi+ILU(0)), z slabs as the CPU version of Ali
+   et al., their tile shapes, z lines, and tiles elongated in z. */
 static const PetscInt default_tiles[][3] = {{1 << 20, 1 << 20, 1 << 20}, {1 << 20, 1 << 20, 16}, {16, 32, 4}, {16, 16, 4}, {8, 8, 16}, {16, 16, 1}, {8, 8, 1}, {4, 4, 4}, {2, 4, 64}, {1, 8, 8}, {1, 1, 1 << 20}, {16, 16, 16}, {8, 8, 32}, {16, 16, 32}};
 
 typedef struct {

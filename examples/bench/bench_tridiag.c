@@ -11,13 +11,18 @@
    on a dominant system with shared coefficients (-1, 4, -1), plus the Poisson case of an
    FFT solve (shared z operator of a Neumann line, a shift per line from 1e-3 to 8/h^2, the
    zero mode pinned) for ptdma with factors pre-computed or recomputed. One JSON line per
-   measurement: best of -bench_reps solves; gbs counts the bytes of paper 001's Table 3
+   measurement: best of -bench_reps solves; gbs counts the bytes of Table 3 of Akkurt et al.
    (16 per point for Thomas: read and write the data once; 32 for the reduction methods:
    twice); stream_copy_gbs is STREAM's copy loop over the same data, run before each solve
    to restore the right-hand side (the copy bandwidth of the same moment; the STREAM run at
    the start is stream_copy_gbs_start); err_rel against refined dense LAPACK solves of
    sampled lines; bytes_sent counted by the batch (all ranks) next to its model, and PETSc's
    own count.
+
+   References:
+     S. Akkurt, S. Lemaire, P. Bartholomew and S. Laizet, "A distributed-memory tridiagonal
+     solver based on a specialised data structure optimised for CPU and GPU architectures",
+     Computer Physics Communications, 2025 (arXiv:2411.13532).
 */
 #include "bench.h"
 #include <petscblaslapack.h>

@@ -128,7 +128,8 @@ print("ppe-bench -bench fft on 4 and 8 ranks (oversubscribed: bytes do not depen
       "%s^3 channel, every pencil grid py x pz = ranks, DMDA on the x-pencil process grid\n"
       "1 x py x pz (no redistribution) unless marked `petsc` (PETSc's 2x2x2). Bytes sent to other\n"
       "ranks per solve, all ranks together, by phase, from the PC's counters\n"
-      "(PCFFTPTDMAGetCommCounts); model: the PC's model; paper: paper 000's model computed by\n"
+      "(PCFFTPTDMAGetCommCounts); model: the PC's model; paper: the model of\n"
+      "[Diez, Peeters and Costa (2025)](algorithms.md#references) computed by\n"
       "the benchmark from the sizes alone (x<->y: 2*8*N*(py-1)/py; transpose z: 2*8*N*(pz-1)/pz;\n"
       "P-TDMA: 2 values per line and rank out and 2 back, 4*8*nx*ny*(pz-1)). PETSc's MPI count\n"
       "(PPECountersGet around KSPSolve) also counts each all-to-all block a rank sends itself.\n" % bn)
@@ -138,7 +139,7 @@ for d in sel("bytes"):
     print("| %d | %s | %d x %d | %s | %d | %d | %d | %d | %d | %d | %.1e |" % (
         d["ranks"], d["dmda"], d["pgrid"][0], d["pgrid"][1], d["zsolve"], d["bytes_redist"], d["bytes_xy"],
         d["bytes_z"], d["model_z"], d["paper_z"], d["petsc_bytes_sent"], d["rnorm_rel"]))
-print("\nAcceptance (issue 4): P-TDMA's z bytes match the model, and are at most 2*pz/nz of the\n"
+print("\nAcceptance: P-TDMA's z bytes match the model, and are at most 2*pz/nz of the\n"
       "transpose method's z bytes at 8 ranks.\n")
 print("| ranks | DMDA | py x pz | P-TDMA z bytes | = model and paper | transpose z bytes | ratio | 2*pz/nz | bar |")
 print("|---|---|---|---|---|---|---|---|---|")

@@ -13,8 +13,9 @@ import json, sys
 raw = sys.argv[1]
 rows = [json.loads(l) for l in raw.splitlines() if l.startswith("{")]
 print("## PC tileilu: tile shapes vs bjacobi+ILU(0)\n")
-print("`ppe-bench -bench tileilu` on 1 rank, 128x64x256 unknowns (paper 004's 256x128x512 halved in every\n"
-      "direction): for every tile shape, one application of the preconditioner per unknown (best of the\n"
+print("`ppe-bench -bench tileilu` on 1 rank, 128x64x256 unknowns (the 256x128x512 of\n"
+      "[Ali et al. (2019)](algorithms.md#references) halved in every direction): for every tile shape,\n"
+      "one application of the preconditioner per unknown (best of the\n"
       "repetitions, wall clock; CPU time of the process in parentheses) in the xyz layout, in the zyx layout\n"
       "fused chunk by chunk (the default), and\n"
       "in the zyx layout as three passes whose gather / sweep / scatter split comes from the log events;\n"

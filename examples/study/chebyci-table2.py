@@ -1,5 +1,8 @@
 #!/usr/bin/python3
-"""Regenerate Table II of the Bi-CGSTAB / Chebyshev-iteration paper (paper 002) with ppe-solve.
+"""Regenerate Table II of the Bi-CGSTAB / Chebyshev-iteration paper with ppe-solve: L. Pennati,
+M. I. Andersson, K. Steiniger, R. Widera, T. Narwal, M. Bussmann and S. Markidis, "A Parallel
+and Highly-Portable HPC Poisson Solver: Preconditioned Bi-CGSTAB with alpaka",
+arXiv:2503.08935, 2025.
 
 Runs the six solvers of the paper on its test problem (bicgstab-paper: -Lap u = sin x + cos y
 + 3 sin z - 2yz + 2, vertex-centred, DNNDND, rtol 1e-10 on the normalised right-hand side),
@@ -28,7 +31,7 @@ import argparse, json, math, os, re, shutil, statistics, subprocess, sys, tempfi
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
-# Paper 002, Table II (256^3, 64 GCDs on LUMI-G): outer its, PC its per outer it, TTS [s]
+# Pennati et al. (2025), Table II (256^3, 64 GCDs on LUMI-G): outer its, PC its per outer it, TTS [s]
 PAPER = {
     "BiCGS": ("1543 ± 245", "-", "5.0 ± 0.8"),
     "FBiCGS-G(BiCGS)": ("13 ± 3", "950 ± 10", "38 ± 8"),

@@ -1,6 +1,6 @@
 /*
    PC "chebyci": a fixed number of Chebyshev iterations as a linear preconditioner
-   (paper 002, Algorithms 2 and 4), in three modes:
+   (Pennati et al. (2025), Algorithms 2 and 4), in three modes:
 
      global  G(CI):       the full operator, with halo exchanges
      block   BJ(CI):      the rank-local block, each subdomain with its own eigenvalue bounds,
@@ -8,6 +8,11 @@
      nocomm  GNoComm(CI): the rank-local block with the global eigenvalue bounds, no exchange
 
    See docs/types/chebyci.md.
+
+   References:
+     L. Pennati, M. I. Andersson, K. Steiniger, R. Widera, T. Narwal, M. Bussmann and
+     S. Markidis, "A Parallel and Highly-Portable HPC Poisson Solver: Preconditioned
+     Bi-CGSTAB with alpaka", arXiv:2503.08935, 2025.
 */
 #pragma once
 
@@ -34,7 +39,7 @@ PETSC_EXTERN const char *const PCChebyCIModes[];
 /*E
    PCChebyCIEigSource - where the eigenvalue bounds come from
 
-+  PC_CHEBYCI_EIG_GRID       - the operator's PPEGrid: exact extremes from the 1D spectra (paper eqs. 8-11)
++  PC_CHEBYCI_EIG_GRID       - the operator's PPEGrid: exact extremes from the 1D spectra (Pennati et al., eqs. 8-11)
 .  PC_CHEBYCI_EIG_GERSHGORIN - the PPEGrid, largest eigenvalue by Gershgorin discs of the 1D operators
 .  PC_CHEBYCI_EIG_USER       - given with PCChebyCISetEigenvalues()
 -  PC_CHEBYCI_EIG_ESTIMATE   - Lanczos estimates (CG on a random vector), for any matrix

@@ -7,10 +7,15 @@
    PPE_PROBLEM_CHANNEL        wall-bounded channel: x,y periodic, Neumann walls in z,
                               tanh-stretched z, cell-centred; a smooth pressure with zero
                               normal derivative at the walls is the exact solution.
-   PPE_PROBLEM_BICGSTAB_PAPER the test problem of the Bi-CGSTAB/Chebyshev paper (paper 002,
-                              sec. IV): -Lap u = sin x + cos y + 3 sin z - 2yz + 2 on
+   PPE_PROBLEM_BICGSTAB_PAPER the test problem of Pennati et al. (2025), sec. IV (the
+                              Bi-CGSTAB/Chebyshev paper): -Lap u = sin x + cos y + 3 sin z - 2yz + 2 on
                               [3,28.5]x[2.5,28]x[10,35.5], vertex-centred, Dirichlet on x-,y+,z+,
                               Neumann on x+,y-,z- (homogeneous data); exact solution unknown.
+
+   References:
+     L. Pennati, M. I. Andersson, K. Steiniger, R. Widera, T. Narwal, M. Bussmann and
+     S. Markidis, "A Parallel and Highly-Portable HPC Poisson Solver: Preconditioned
+     Bi-CGSTAB with alpaka", arXiv:2503.08935, 2025.
 */
 #pragma once
 

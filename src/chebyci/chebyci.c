@@ -1,6 +1,6 @@
 /*
-   The Chebyshev iteration as a fixed-degree solve (paper 002, Algorithm 2; its distributed
-   form, Algorithm 4).
+   The Chebyshev iteration as a fixed-degree solve (Pennati et al. (2025), Algorithm 2; its
+   distributed form, Algorithm 4).
 
    Method:
      For P x = b with the eigenvalues of P in [alpha, beta], 0 < alpha < beta, and
@@ -20,11 +20,14 @@
      gives the same x, bit for bit, and the iteration needs no global reduction.
 
      P = D^-1 A with D a positive diagonal (the grid's volume weights W, whose D^-1 A is the
-     paper's operator, or I). Then x = p(D^-1 A) D^-1 b, and p(D^-1 A) D^-1 = D^-1 p(A D^-1)
+     operator of Pennati et al., or I). Then x = p(D^-1 A) D^-1 b, and p(D^-1 A) D^-1 = D^-1 p(A D^-1)
      is symmetric when A is: the preconditioner also serves CG.
 
    References:
-     paper 002 (see docs/types/chebyci.md), sec. III.A and III.B;
+     L. Pennati, M. I. Andersson, K. Steiniger, R. Widera, T. Narwal, M. Bussmann and
+     S. Markidis, "A Parallel and Highly-Portable HPC Poisson Solver: Preconditioned
+     Bi-CGSTAB with alpaka", arXiv:2503.08935, 2025,
+     sec. III.A and III.B (see docs/types/chebyci.md);
      Y. Saad, Iterative Methods for Sparse Linear Systems, 2nd ed., SIAM 2003, sec. 12.3.
 */
 #include <ppekit/private/chebyciimpl.h>

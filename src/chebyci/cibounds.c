@@ -1,14 +1,14 @@
 /*
    Eigenvalue bounds for the Chebyshev iteration.
 
-   From the grid (paper 002, eqs. 8-11). The operator is A = W (sigma I - Lap_h) with
+   From the grid (Pennati et al. (2025), eqs. 8-11). The operator is A = W (sigma I - Lap_h) with
    W = Wx Wy Wz, and
 
        W^-1 A = sigma I + Wx^-1 Sx (x) I (x) I + I (x) Wy^-1 Sy (x) I + I (x) I (x) Wz^-1 Sz,
 
    a Kronecker sum on every grid (uniform or stretched): its eigenvalues are sigma plus sums
    of the 1D eigenvalues, so its extremes are sigma + sum_d min mu_d and sigma + sum_d max mu_d
-   exactly (eqs. 10-11). W^-1 A is the paper's matrix P, Neumann rows [2 -2] included.
+   exactly (eqs. 10-11). W^-1 A is Pennati et al.'s matrix P, Neumann rows [2 -2] included.
 
    The rank-local block of a box [lo, hi) keeps this structure with every 1D operator
    replaced by its principal submatrix on [lo_d, hi_d) (couplings across the box dropped):
@@ -18,7 +18,7 @@
    the whole operator and the bounds are the global ones, bit for bit.
 
    Gershgorin: the largest 1D eigenvalue bounded by the discs of Wd^-1 Sd (4/h^2 on a uniform
-   direction, as the paper does for the Neumann matrices); the smallest stays exact, since
+   direction, as Pennati et al. do for the Neumann matrices); the smallest stays exact, since
    the discs only bound it below by 0.
 
    Without the weights (A itself): exact when W = I on the box; otherwise
@@ -27,6 +27,11 @@
 
    Estimate (any matrix): CG on a fixed random right-hand side with Lanczos extreme Ritz
    values (KSPComputeExtremeSingularValues), preconditioned by D^-1 when weighted.
+
+   References:
+     L. Pennati, M. I. Andersson, K. Steiniger, R. Widera, T. Narwal, M. Bussmann and
+     S. Markidis, "A Parallel and Highly-Portable HPC Poisson Solver: Preconditioned
+     Bi-CGSTAB with alpaka", arXiv:2503.08935, 2025, sec. II.A (eqs. 8-11).
 */
 #include <ppekit/private/chebyciimpl.h>
 #include <petscblaslapack.h>

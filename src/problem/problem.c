@@ -1,5 +1,10 @@
 /*
    Named problems: grid defaults, right-hand side and exact solution.
+
+   References:
+     L. Pennati, M. I. Andersson, K. Steiniger, R. Widera, T. Narwal, M. Bussmann and
+     S. Markidis, "A Parallel and Highly-Portable HPC Poisson Solver: Preconditioned
+     Bi-CGSTAB with alpaka", arXiv:2503.08935, 2025 (the bicgstab-paper problem, eq. 16).
 */
 #include <ppekit/private/gridimpl.h>
 
@@ -87,7 +92,7 @@ static PetscScalar ChannelSource(const PetscReal x[3], void *ctx)
   return (c->shift + k0) * m0 + (c->shift + k1) * m1;
 }
 
-/* Paper 002, eq. 16. */
+/* The right-hand side of Pennati et al. (2025), eq. 16. */
 static PetscScalar PaperSource(const PetscReal x[3], void *ctx)
 {
   return PetscSinReal(x[0]) + PetscCosReal(x[1]) + 3 * PetscSinReal(x[2]) - 2 * x[1] * x[2] + 2;

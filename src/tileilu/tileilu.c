@@ -15,14 +15,19 @@
 
      Layouts (src/kernels/tileilu.h): xyz sweeps each tile in place in the vector's order;
      zyx packs groups of tiles so that the same point of consecutive tiles is contiguous
-     (the SZ packing of paper 001, sec. 4.1, applied to tiles; paper 004, sec. IV.B and
-     Fig. 1c): the factors are permuted once at set-up, the values gathered and scattered at
+     (the SZ packing of Akkurt et al. (2025), sec. 4.1, applied to tiles; Ali et al. (2019),
+     sec. IV.B and Fig. 1c): the factors are permuted once at set-up, the values gathered and scattered at
      every apply.
 
    References:
      Y. Saad, Iterative Methods for Sparse Linear Systems, 2nd ed., SIAM 2003, sec. 10.3.
-     ../shared/papers/004 (block-Jacobi ILU on GPU tiles, Table I),
-     ../shared/papers/001 (SZ-packed batches, sec. 4.1).
+     Y. Ali, N. Onodera, Y. Idomura, T. Ina and T. Imamura, "GPU acceleration of
+     communication avoiding Chebyshev basis conjugate gradient solver for multiphase CFD
+     simulations", ScalA workshop at SC19 (IEEE/ACM), 2019 (block-Jacobi ILU on GPU tiles,
+     Table I).
+     S. Akkurt, S. Lemaire, P. Bartholomew and S. Laizet, "A distributed-memory tridiagonal
+     solver based on a specialised data structure optimised for CPU and GPU architectures",
+     Computer Physics Communications, 2025 (arXiv:2411.13532) (SZ-packed batches, sec. 4.1).
 */
 #include <ppekit/private/tileiluimpl.h>
 

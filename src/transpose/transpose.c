@@ -1,16 +1,21 @@
 /*
    Grouped pencil transposes: the values of a box distributed over a group of ranks are
    moved from one layout (A) to another (B) with one MPI_Alltoallv inside the group, as in
-   the transpose-split 3D FFT of paper 003 (yz and zx groups made with MPI_Comm_split; here
-   the groups are made by the caller, src/fft/fftsetup.c). Each rank sends to each peer the
+   the transpose-split 3D FFT of Wapperom, Beris and Straka (2006) (yz and zx groups made
+   with MPI_Comm_split; here the groups are made by the caller, src/fft/fftsetup.c). Each rank sends to each peer the
    intersection of its A box with the peer's B box; what stays on the rank is copied
-   directly. Boxes need not divide evenly (paper 003 pads; the counts of MPI_Alltoallv make
-   padding unnecessary here).
+   directly. Boxes need not divide evenly (Wapperom, Beris and Straka pad; the counts of
+   MPI_Alltoallv make padding unnecessary here).
 
    Bytes: fbytes/bbytes are what this rank hands to MPI for other ranks per exchange (the
    model); PETSc's wrappers of MPI_Alltoallv count the same send counts, the block a rank
    keeps included (it is zero here: self-blocks are copied, not sent), so PPECountersGet()'s
    bytes_sent sees the transposes.
+
+   References:
+     P. Wapperom, A. N. Beris and M. A. Straka, "A new transpose split method for
+     three-dimensional FFTs: performance on an Origin2000 and Alphaserver cluster",
+     Parallel Computing 32, 2006 (transpose split, process groups).
 */
 #include <ppekit/private/fftptdmaimpl.h>
 #include <kernels/transpose.h>

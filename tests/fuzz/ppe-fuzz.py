@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Option fuzzing of ppe-solve (issue 9).
+"""Option fuzzing of ppe-solve (docs/reliability.md, "Option fuzzing").
 
 Draws random combinations of PPEKit's options (every row of docs/options.md, read at
 run time) and of PETSc's KSP/PC options that make sense for a pressure-Poisson solve,

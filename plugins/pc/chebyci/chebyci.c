@@ -2,9 +2,9 @@
    PC chebyci: a fixed number of Chebyshev iterations as a linear preconditioner.
 
    Method:
-     M^-1 b = p(P) D^-1 b after its applications of the operator (Algorithm 2 of paper 002,
-     src/chebyci/chebyci.c), P = D^-1 A with D the grid's volume weights W (then P is the
-     paper's matrix and its spectrum is known exactly, eqs. 8-11) or D = I. The operator is
+     M^-1 b = p(P) D^-1 b after its applications of the operator (Algorithm 2 of Pennati et
+     al. (2025), src/chebyci/chebyci.c), P = D^-1 A with D the grid's volume weights W (then
+     P is their matrix and its spectrum is known exactly, eqs. 8-11) or D = I. The operator is
 
        global  the full pmat, halo exchange at every application          G(CI)
        block   the rank-local block A_ss, the subdomain's own bounds      BJ(CI)
@@ -14,13 +14,16 @@
      map is linear and fixed (no inner products), so it serves any Krylov method, and it is
      symmetric when A is (p(D^-1 A) D^-1 = D^-1 p(A D^-1)), so CG and cbcg can use it.
 
-     The bounds are rescaled before use (Bergamaschi et al., as the paper does):
-     [alpha, beta] = [fmin lmin, fmax lmax], paper values fmin = 100, fmax = 1 - 1e-4 (the
+     The bounds are rescaled before use (Bergamaschi et al., as Pennati et al. do):
+     [alpha, beta] = [fmin lmin, fmax lmax], their values fmin = 100, fmax = 1 - 1e-4 (the
      default fmin is capped at lmax/(10 lmin) for narrow spectra).
 
    References:
-     paper 002 (docs/types/chebyci.md): sec. II.A (eqs. 8-11), III.A (Algorithm 2, Table I),
-     III.B (Algorithm 4), IV (24 iterations, the rescaling).
+     L. Pennati, M. I. Andersson, K. Steiniger, R. Widera, T. Narwal, M. Bussmann and
+     S. Markidis, "A Parallel and Highly-Portable HPC Poisson Solver: Preconditioned
+     Bi-CGSTAB with alpaka", arXiv:2503.08935, 2025 (docs/types/chebyci.md): sec. II.A
+     (eqs. 8-11), III.A (Algorithm 2, Table I), III.B (Algorithm 4), IV (24 iterations, the
+     rescaling).
 
    The public setters and getters (PCChebyCISetMode() ...) are in chebyciapi.c.
 */
@@ -31,7 +34,7 @@
 const char *const PCChebyCIModes[]      = {"global", "block", "nocomm", "PCChebyCIMode", "PC_CHEBYCI_", NULL};
 const char *const PCChebyCIEigSources[] = {"grid", "gershgorin", "user", "estimate", "PCChebyCIEigSource", "PC_CHEBYCI_EIG_", NULL};
 
-/* Default rescaling of the bounds: the paper's for G(CI) and GNoComm(CI); none for BJ(CI). */
+/* Default rescaling of the bounds: Pennati et al.'s for G(CI) and GNoComm(CI); none for BJ(CI). */
 static const PetscReal PCChebyCIDefaultScale[3][2] = {
   {100.0, 1.0 - 1e-4},
   {1.0,   1.0       },
@@ -40,14 +43,14 @@ static const PetscReal PCChebyCIDefaultScale[3][2] = {
 
 typedef struct {
   PCChebyCIMode      mode;         /* which operator is applied */
-  PetscInt           its;          /* operator applications per application (paper: 24) */
+  PetscInt           its;          /* operator applications per application (Pennati et al.: 24) */
   PCChebyCIEigSource source;       /* where the bounds come from, as asked */
   PetscBool          source_set;   /* asked by the user (else: grid when there is one, estimate otherwise) */
   PetscReal          user[2];      /* given lmin, lmax */
   PetscBool          user_set;     /* they were given */
   PetscReal          scale[2];     /* factors on lmin and lmax */
   PetscBool          scale_set;    /* given (else the mode's default) */
-  PetscBool          weighted;     /* iterate on W^-1 A (the paper's operator), as asked */
+  PetscBool          weighted;     /* iterate on W^-1 A (Pennati et al.'s operator), as asked */
   PetscBool          weighted_set; /* asked by the user (else: yes when there is a grid) */
   PetscInt           est_its;      /* CG iterations of the estimate */
   PetscBool          fuse;         /* fuse the operator with the Chebyshev step on a MATPPESTENCIL */
@@ -349,8 +352,8 @@ static PetscErrorCode PCSetUp_ChebyCI(PC pc)
     } else PetscCall(PPEChebyCIEstimateBounds(P, jac->ci.dinv, jac->est_its, &jac->lmin, &jac->lmax));
     break;
   }
-  /* Default factors: the paper's, but the lower one never narrows the interval to a ratio
-     below 10 (the paper's 100 is meant for a wide spectrum; a shifted, well-conditioned
+  /* Default factors: Pennati et al.'s, but the lower one never narrows the interval to a ratio
+     below 10 (their 100 is meant for a wide spectrum; a shifted, well-conditioned
      operator would otherwise get an empty interval) */
   jac->fac[0] = jac->scale_set ? jac->scale[0] : PetscMax(1.0, PetscMin(PCChebyCIDefaultScale[jac->mode][0], 0.1 * jac->lmax / jac->lmin));
   jac->fac[1] = jac->scale_set ? jac->scale[1] : PCChebyCIDefaultScale[jac->mode][1];
@@ -438,7 +441,7 @@ static PetscErrorCode PCSetFromOptions_ChebyCI(PC pc, PPEOptionItems PetscOption
     PetscCheck(n == 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_SIZ, "-pc_chebyci_eig_scale needs two values min_factor,max_factor, got %" PetscInt_FMT, n);
     PetscCall(PCChebyCISetEigScale(pc, v[0], v[1]));
   }
-  PetscCall(PetscOptionsBool("-pc_chebyci_weighted", "Iterate on W^-1 A, W the grid's volume weights (the paper's operator; default: yes when there is a grid)", "PCChebyCISetWeighted", wgt, &wgt, &flg));
+  PetscCall(PetscOptionsBool("-pc_chebyci_weighted", "Iterate on W^-1 A, W the grid's volume weights (the operator of Pennati et al. 2025; default: yes when there is a grid)", "PCChebyCISetWeighted", wgt, &wgt, &flg));
   if (flg) PetscCall(PCChebyCISetWeighted(pc, wgt));
   PetscCall(PetscOptionsInt("-pc_chebyci_est_its", "CG iterations of the eigenvalue estimate (source estimate)", "PCChebyCISetEstimateIterations", est, &est, &flg));
   if (flg) PetscCall(PCChebyCISetEstimateIterations(pc, est));
@@ -454,7 +457,7 @@ static PetscErrorCode PCView_ChebyCI(PC pc, PetscViewer viewer)
   PC_ChebyCI *jac = (PC_ChebyCI *)pc->data;
   PetscBool   iascii;
   static const char *const what[] = {"full operator with halo exchange, G(CI)", "rank-local block with its own eigenvalue bounds, no exchange, BJ(CI)", "rank-local block with the global eigenvalue bounds, no exchange, GNoComm(CI)"};
-  static const char *const how[]  = {"exact extremes from the 1D spectra (paper eqs. 8-11)", "largest by Gershgorin discs, smallest exact", "given", "Lanczos estimate"};
+  static const char *const how[]  = {"exact extremes from the 1D spectra (Pennati et al. 2025, eqs. 8-11)", "largest by Gershgorin discs, smallest exact", "given", "Lanczos estimate"};
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
@@ -465,7 +468,7 @@ static PetscErrorCode PCView_ChebyCI(PC pc, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  (not set up: eigenvalue bounds not computed yet)\n"));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  operator iterated: %s\n", jac->wgt ? "W^-1 A, W the grid's volume weights (the paper's operator)" : "A"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  operator iterated: %s\n", jac->wgt ? "W^-1 A, W the grid's volume weights (the operator of Pennati et al. 2025)" : "A"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  eigenvalue source: %s, %s%s\n", PCChebyCIEigSources[jac->src], how[jac->src], jac->mode == PC_CHEBYCI_BLOCK ? ", per subdomain" : ""));
   if (jac->mode == PC_CHEBYCI_BLOCK) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  eigenvalue bounds of the subdomains: lmin in [%g, %g], lmax in [%g, %g]%s\n", (double)jac->over[0], (double)jac->over[1], (double)jac->over[2], (double)jac->over[3], jac->exact ? " (exact)" : ""));
@@ -571,7 +574,7 @@ static PetscErrorCode PCChebyCIGetWeighted_ChebyCI(PC pc, PetscBool *flg)
    The operator is the preconditioning matrix: a MATPPESTENCIL, an assembled matrix on a DMDA
    carrying a PPEGrid (PPEStencilCreateAssembled()), or any matrix with given or estimated
    bounds (modes block and nocomm need MatGetDiagonalBlock()). With the grid's weights the
-   iterated operator W^-1 A is the paper's matrix and its extreme eigenvalues are known exactly;
+   iterated operator W^-1 A is Pennati et al.'s matrix and its extreme eigenvalues are known exactly;
    block mode computes them for its own box from truncated 1D operators (LAPACK).
 
    The preconditioner is linear, fixed and symmetric for a symmetric operator: it works with
@@ -583,8 +586,10 @@ static PetscErrorCode PCChebyCIGetWeighted_ChebyCI(PC pc, PetscBool *flg)
    multiple of themselves, which the KSP removes with the null space.
 
    References:
-   paper 002 of docs/ (Bi-CGSTAB with Chebyshev-iteration preconditioners, Algorithms 2 and 4,
-   Table I); Y. Saad, Iterative Methods for Sparse Linear Systems, sec. 12.3.
+   L. Pennati, M. I. Andersson, K. Steiniger, R. Widera, T. Narwal, M. Bussmann and S. Markidis,
+   "A Parallel and Highly-Portable HPC Poisson Solver: Preconditioned Bi-CGSTAB with alpaka",
+   arXiv:2503.08935, 2025 (Chebyshev-iteration preconditioners, Algorithms 2 and 4, Table I);
+   Y. Saad, Iterative Methods for Sparse Linear Systems, sec. 12.3.
 
 .seealso: KSPBCGSFUSED, PCChebyCISetMode(), PCChebyCISetIterations(), PCChebyCISetEigenvalues(),
           PCChebyCISetEigScale(), PCChebyCIGetInterval(), KSPCHEBYSHEV

@@ -1,6 +1,11 @@
 /*
    PC chebyci: the public setters and getters (each dispatches to the method composed by
    PCCreate_ChebyCI() in chebyci.c). See the manual page PCCHEBYCI there.
+
+   References:
+     L. Pennati, M. I. Andersson, K. Steiniger, R. Widera, T. Narwal, M. Bussmann and
+     S. Markidis, "A Parallel and Highly-Portable HPC Poisson Solver: Preconditioned
+     Bi-CGSTAB with alpaka", arXiv:2503.08935, 2025.
 */
 #include <ppekit/private/ppeimpl.h>
 
@@ -56,14 +61,15 @@ PetscErrorCode PCChebyCIGetMode(PC pc, PCChebyCIMode *mode)
 
    Input Parameters:
 +  pc - the PCCHEBYCI preconditioner
--  its - the number of iterations, at least 1 (default 24, as in the paper)
+-  its - the number of iterations, at least 1 (default 24, as in Pennati et al. (2025))
 
    Options Database Key:
 .  -pc_chebyci_its <its> - the number of iterations
 
    Notes:
    In mode nocomm the halo values are taken as zero; their error reaches the centre of an
-   n^3 subdomain after about n/2 iterations, which the paper takes as the useful maximum.
+   n^3 subdomain after about n/2 iterations, which Pennati et al. (2025) take as the useful
+   maximum.
 
    Level: intermediate
 
@@ -191,8 +197,8 @@ PetscErrorCode PCChebyCISetEigenvalues(PC pc, PetscReal lmin, PetscReal lmax)
 .  -pc_chebyci_eig_scale <min_factor,max_factor> - the factors
 
    Notes:
-   Default: 100 and 1 - 1e-4 in modes global and nocomm (the paper's values for G(CI) and
-   GNoComm(CI)), 1 and 1 in mode block; the default 100 is lowered to max(1, lmax/(10 lmin))
+   Default: 100 and 1 - 1e-4 in modes global and nocomm (the values of Pennati et al. (2025)
+   for G(CI) and GNoComm(CI)), 1 and 1 in mode block; the default 100 is lowered to max(1, lmax/(10 lmin))
    when the spectrum is narrower than a ratio of 1000, so that the interval never empties. An interval slightly inside the spectrum damps the
    bulk of it faster and leaves the few extreme modes to the outer Krylov method.
 
@@ -230,7 +236,7 @@ PetscErrorCode PCChebyCIGetEigScale(PC pc, PetscReal *fmin, PetscReal *fmax)
 
 /*@
    PCChebyCISetWeighted - iterate on W^-1 A (W the grid's diagonal of volume weights: the
-   paper's operator, whose spectrum the grid knows exactly) or on A itself
+   operator of Pennati et al. (2025), whose spectrum the grid knows exactly) or on A itself
 
    Logically Collective
 
@@ -326,7 +332,7 @@ PetscErrorCode PCChebyCIGetInterval(PC pc, PetscReal *lmin, PetscReal *lmax, Pet
 
 /*@
    PCChebyCISetFuse - run each operator application and the Chebyshev update that follows it
-   as one sweep over the grid (the paper's KernelCI2; MATPPESTENCIL operators), or as MatMult
+   as one sweep over the grid (KernelCI2 of Pennati et al. (2025); MATPPESTENCIL operators), or as MatMult
    followed by a vector kernel (for comparison: the results are the same bits)
 
    Logically Collective
