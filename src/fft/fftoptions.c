@@ -1,8 +1,8 @@
 /*
    The settings of the FFT + tridiagonal solver on pencils that its owner chooses: the string
-   tables of its enumerations, and the names its errors and its view give the settings (an
+   tables of its enumerations, the names its errors and its view give the settings (an
    owner such as PC fftptdma gives its option names; a direct caller of PPEFFTPTDMASetUp()
-   sees the names of that function's arguments).
+   sees the names of that function's arguments), and the name that begins its errors.
 */
 #include <ppekit/private/fftptdmaimpl.h>
 
@@ -30,4 +30,22 @@ PetscErrorCode PPEFFTPTDMASetOptionName(PPEFFTPTDMA *f, PPEFFTOption o, const ch
 const char *PPEFFTPTDMAOptionName(const PPEFFTPTDMA *f, PPEFFTOption o)
 {
   return f->optname[o][0] ? f->optname[o] : PPEFFTOptionArguments[o];
+}
+
+/*
+   PPEFFTPTDMASetName - (developer) the name that begins the solver's errors, the one its users
+   know it by (PC fftptdma gives "PC fftptdma"); kept by PPEFFTPTDMAReset(). NULL or "" gives
+   back PPE_FFT_DEFAULT_NAME.
+*/
+PetscErrorCode PPEFFTPTDMASetName(PPEFFTPTDMA *f, const char name[])
+{
+  PetscFunctionBegin;
+  PetscCall(PetscStrncpy(f->name, name ? name : "", sizeof(f->name)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The name that begins the solver's errors. */
+const char *PPEFFTPTDMAName(const PPEFFTPTDMA *f)
+{
+  return f->name[0] ? f->name : PPE_FFT_DEFAULT_NAME;
 }

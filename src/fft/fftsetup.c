@@ -30,21 +30,22 @@
 #include <ppekit/private/fftptdmaimpl.h>
 #include <ppekit/private/tridiagimpl.h> /* PPETridiagSetMethodOptionName */
 
-/* The DM checks of the PC, on the DM it is given. */
-PetscErrorCode PPEFFTPTDMACheckDM(DM da, const char what[])
+/* The DM checks of the solver called name (PPEFFTPTDMAName(), or its owner's name), on the DM
+   of what. */
+PetscErrorCode PPEFFTPTDMACheckDM(const char name[], DM da, const char what[])
 {
   PetscBool       isda;
   PetscInt        dim, dof, sw;
   DMDAStencilType st;
 
   PetscFunctionBegin;
-  PetscCheck(da, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "PC fftptdma: %s has no DM; the operator must live on a 3D DMDA (MatGetDM() or PCSetDM())", what);
+  PetscCheck(da, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: %s has no DM; the operator must live on a 3D DMDA (MatGetDM() or PCSetDM())", name, what);
   PetscCall(PetscObjectTypeCompare((PetscObject)da, DMDA, &isda));
-  PetscCheck(isda, PetscObjectComm((PetscObject)da), PETSC_ERR_ARG_WRONG, "PC fftptdma: the DM of %s is not a DMDA; a 3D DMDA with dof 1 is needed", what);
+  PetscCheck(isda, PetscObjectComm((PetscObject)da), PETSC_ERR_ARG_WRONG, "%s: the DM of %s is not a DMDA; a 3D DMDA with dof 1 is needed", name, what);
   PetscCall(DMDAGetInfo(da, &dim, NULL, NULL, NULL, NULL, NULL, NULL, &dof, &sw, NULL, NULL, NULL, &st));
-  PetscCheck(dim == 3, PetscObjectComm((PetscObject)da), PETSC_ERR_ARG_WRONG, "PC fftptdma: the DMDA of %s has dimension %" PetscInt_FMT "; only 3D DMDAs are supported", what, dim);
-  PetscCheck(dof == 1, PetscObjectComm((PetscObject)da), PETSC_ERR_ARG_WRONG, "PC fftptdma: the DMDA of %s has dof = %" PetscInt_FMT "; only scalar fields (dof 1) are supported", what, dof);
-  PetscCheck(sw >= 1, PetscObjectComm((PetscObject)da), PETSC_ERR_ARG_WRONG, "PC fftptdma: the DMDA of %s has stencil width %" PetscInt_FMT "; a 7-point operator needs stencil width >= 1", what, sw);
+  PetscCheck(dim == 3, PetscObjectComm((PetscObject)da), PETSC_ERR_ARG_WRONG, "%s: the DMDA of %s has dimension %" PetscInt_FMT "; only 3D DMDAs are supported", name, what, dim);
+  PetscCheck(dof == 1, PetscObjectComm((PetscObject)da), PETSC_ERR_ARG_WRONG, "%s: the DMDA of %s has dof = %" PetscInt_FMT "; only scalar fields (dof 1) are supported", name, what, dof);
+  PetscCheck(sw >= 1, PetscObjectComm((PetscObject)da), PETSC_ERR_ARG_WRONG, "%s: the DMDA of %s has stencil width %" PetscInt_FMT "; a 7-point operator needs stencil width >= 1", name, what, sw);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -56,7 +57,7 @@ static PetscErrorCode ChoosePencilGrid(PPEFFTPTDMA *f, const PetscInt pgrid[2], 
 
   PetscFunctionBegin;
   if (pgrid && pgrid[0] > 0 && pgrid[1] > 0) {
-    PetscCheck(pgrid[0] * pgrid[1] == size, f->comm, PETSC_ERR_ARG_INCOMP, "PC fftptdma: pencil grid %" PetscInt_FMT " x %" PetscInt_FMT " does not match the %d ranks (%s py,pz needs py*pz = number of ranks)", pgrid[0], pgrid[1], (int)size, PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_PGRID));
+    PetscCheck(pgrid[0] * pgrid[1] == size, f->comm, PETSC_ERR_ARG_INCOMP, "%s: pencil grid %" PetscInt_FMT " x %" PetscInt_FMT " does not match the %d ranks (%s py,pz needs py*pz = number of ranks)", PPEFFTPTDMAName(f), pgrid[0], pgrid[1], (int)size, PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_PGRID));
     f->P[0]  = pgrid[0];
     f->P[1]  = pgrid[1];
     f->pauto = PETSC_FALSE;
@@ -70,15 +71,15 @@ static PetscErrorCode ChoosePencilGrid(PPEFFTPTDMA *f, const PetscInt pgrid[2], 
       }
       if (best > 0) break;
     }
-    PetscCheck(best > 0, f->comm, PETSC_ERR_ARG_SIZ, "PC fftptdma: no pencil grid fits %d ranks on %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " unknowns (needs py <= nx, py <= ny and >= 2 z points per rank)", (int)size, N[0], N[1], N[2]);
+    PetscCheck(best > 0, f->comm, PETSC_ERR_ARG_SIZ, "%s: no pencil grid fits %d ranks on %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " unknowns (needs py <= nx, py <= ny and >= 2 z points per rank)", PPEFFTPTDMAName(f), (int)size, N[0], N[1], N[2]);
     f->P[1]  = best;
     f->P[0]  = size / best;
     f->pauto = PETSC_TRUE;
   }
-  PetscCheck(f->P[0] <= N[0] && f->P[0] <= N[1], f->comm, PETSC_ERR_ARG_SIZ, "PC fftptdma: pencil grid %" PetscInt_FMT " x %" PetscInt_FMT ": py = %" PetscInt_FMT " ranks per x-y group need at least one x and one y index each, but the box is %" PetscInt_FMT " x %" PetscInt_FMT, f->P[0], f->P[1], f->P[0], N[0], N[1]);
-  PetscCheck(N[2] / f->P[1] >= 2, f->comm, PETSC_ERR_ARG_SIZ, "PC fftptdma: fewer than 2 z points per rank in the z group: %" PetscInt_FMT " z points over pz = %" PetscInt_FMT " ranks of pencil grid %" PetscInt_FMT " x %" PetscInt_FMT "; use fewer ranks along z (%s py,pz)", N[2], f->P[1], f->P[0], f->P[1], PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_PGRID));
+  PetscCheck(f->P[0] <= N[0] && f->P[0] <= N[1], f->comm, PETSC_ERR_ARG_SIZ, "%s: pencil grid %" PetscInt_FMT " x %" PetscInt_FMT ": py = %" PetscInt_FMT " ranks per x-y group need at least one x and one y index each, but the box is %" PetscInt_FMT " x %" PetscInt_FMT, PPEFFTPTDMAName(f), f->P[0], f->P[1], f->P[0], N[0], N[1]);
+  PetscCheck(N[2] / f->P[1] >= 2, f->comm, PETSC_ERR_ARG_SIZ, "%s: fewer than 2 z points per rank in the z group: %" PetscInt_FMT " z points over pz = %" PetscInt_FMT " ranks of pencil grid %" PetscInt_FMT " x %" PetscInt_FMT "; use fewer ranks along z (%s py,pz)", PPEFFTPTDMAName(f), N[2], f->P[1], f->P[0], f->P[1], PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_PGRID));
   if (f->zsolve == PPE_FFT_ZSOLVE_TRANSPOSE)
-    PetscCheck(f->P[1] <= N[1], f->comm, PETSC_ERR_ARG_SIZ, "PC fftptdma: zsolve transpose splits y over pz = %" PetscInt_FMT " ranks but ny = %" PetscInt_FMT, f->P[1], N[1]);
+    PetscCheck(f->P[1] <= N[1], f->comm, PETSC_ERR_ARG_SIZ, "%s: zsolve transpose splits y over pz = %" PetscInt_FMT " ranks but ny = %" PetscInt_FMT, PPEFFTPTDMAName(f), f->P[1], N[1]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -142,7 +143,7 @@ static PetscErrorCode ImportWisdom(PPEFFTPTDMA *f)
     len = (PetscInt)n;
   }
   PetscCallMPI(MPI_Bcast(&len, 1, MPIU_INT, 0, f->comm));
-  PetscCheck(len != -2, f->comm, PETSC_ERR_FILE_READ, "PC fftptdma: cannot read the FFTW wisdom file %s", f->wisdomfile);
+  PetscCheck(len != -2, f->comm, PETSC_ERR_FILE_READ, "%s: cannot read the FFTW wisdom file %s", PPEFFTPTDMAName(f), f->wisdomfile);
   f->wisdom[0] = 0;
   if (len < 0) PetscFunctionReturn(PETSC_SUCCESS);
   if (f->rank) PetscCall(PetscMalloc1(len + 1, &text));
@@ -150,7 +151,7 @@ static PetscErrorCode ImportWisdom(PPEFFTPTDMA *f)
   PetscCallMPI(MPI_Bcast(text, mlen, MPI_CHAR, 0, f->comm));
   f->wisdom[0] = fftw_import_wisdom_from_string(text) ? 1 : 0;
   PetscCall(PetscFree(text));
-  PetscCheck(f->wisdom[0], f->comm, PETSC_ERR_FILE_UNEXPECTED, "PC fftptdma: %s is not an FFTW wisdom file (fftw_import_wisdom_from_string failed); remove it or point %s elsewhere", f->wisdomfile, PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_WISDOM));
+  PetscCheck(f->wisdom[0], f->comm, PETSC_ERR_FILE_UNEXPECTED, "%s: %s is not an FFTW wisdom file (fftw_import_wisdom_from_string failed); remove it or point %s elsewhere", PPEFFTPTDMAName(f), f->wisdomfile, PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_WISDOM));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -187,7 +188,7 @@ static PetscErrorCode ExportWisdom(PPEFFTPTDMA *f)
     PetscCall(PetscFree2(cnt, dsp));
   }
   PetscCallMPI(MPI_Bcast(&ok, 1, PPE_MPI_BOOL, 0, f->comm)); /* an error on every rank, not on rank 0 alone */
-  PetscCheck(ok, f->comm, PETSC_ERR_FILE_WRITE, "PC fftptdma: cannot write the FFTW wisdom file %s", f->wisdomfile);
+  PetscCheck(ok, f->comm, PETSC_ERR_FILE_WRITE, "%s: cannot write the FFTW wisdom file %s", PPEFFTPTDMAName(f), f->wisdomfile);
   f->wisdom[1] = 1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -535,7 +536,7 @@ static PetscErrorCode SetUpOperator(PPEFFTPTDMA *f, DM da, const PPESeparable *s
   f->specmean = f->singular;
   for (int d = 0; d < 2; d++) /* periodic (R2HC) and cell Neumann (REDFT10): the backward transform of a mode other than 0 sums to 0 */
     f->specmean = (PetscBool)(f->specmean && (f->kind[d].fwd == FFTW_R2HC || f->kind[d].fwd == FFTW_REDFT10));
-  PetscCheck(!(f->singular && f->zsolve == PPE_FFT_ZSOLVE_DISTD2), f->comm, PETSC_ERR_ARG_INCOMP, "PC fftptdma: %s distd2 cannot solve the pinned zero mode of a singular operator (no Dirichlet face, no shift); use ptdma or auto (auto runs DistD2 on every line where it is exact)", PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_ZSOLVE));
+  PetscCheck(!(f->singular && f->zsolve == PPE_FFT_ZSOLVE_DISTD2), f->comm, PETSC_ERR_ARG_INCOMP, "%s: %s distd2 cannot solve the pinned zero mode of a singular operator (no Dirichlet face, no shift); use ptdma or auto (auto runs DistD2 on every line where it is exact)", PPEFFTPTDMAName(f), PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_ZSOLVE));
   for (int d = 0; d < 2; d++) { /* per spectral slot: a complex value's real and imaginary parts share their wavenumber's */
     PetscReal *t;
     PetscBool  pairs = (PetscBool)(d == 0 && (f->cplx[0] || f->cplx[1]));
@@ -633,7 +634,7 @@ PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPES
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PPE_FFTPTDMASetUp, 0, 0, 0, 0));
-  PetscCall(PPEFFTPTDMACheckDM(da, "the operator"));
+  PetscCall(PPEFFTPTDMACheckDM(PPEFFTPTDMAName(f), da, "the operator"));
   PetscCall(PPEBackendGetDefault(comm, &backend)); /* -ppe_backend: the transforms, the copies and the z solve */
   PetscCall(LayoutKey(comm, da, sep, pgrid, zsolve, planner, backend, r2c, dct, key));
   if (f->xbuf && f->comm == comm) {
@@ -663,13 +664,13 @@ PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPES
   PetscCallMPI(MPI_Comm_rank(comm, &f->rank));
   PetscCall(DMDAGetInfo(da, NULL, &M[0], &M[1], &M[2], &pd[0], &pd[1], &pd[2], NULL, NULL, NULL, NULL, NULL, NULL));
   for (int d = 0; d < 3; d++) {
-    PetscCheck(M[d] == sep->M[d], comm, PETSC_ERR_ARG_INCOMP, "PC fftptdma: the DMDA has %" PetscInt_FMT " points along %c but the operator description %" PetscInt_FMT, M[d], "xyz"[d], sep->M[d]);
+    PetscCheck(M[d] == sep->M[d], comm, PETSC_ERR_ARG_INCOMP, "%s: the DMDA has %" PetscInt_FMT " points along %c but the operator description %" PetscInt_FMT, PPEFFTPTDMAName(f), M[d], "xyz"[d], sep->M[d]);
     f->N[d] = sep->n[d];
-    PetscCheck(sep->n[d] >= 2 && sep->lo[d] >= 0 && sep->lo[d] + sep->n[d] <= M[d], comm, PETSC_ERR_ARG_OUTOFRANGE, "PC fftptdma: box of unknowns [%" PetscInt_FMT ", %" PetscInt_FMT ") along %c does not fit the DMDA (%" PetscInt_FMT " points) or has fewer than 2 points", sep->lo[d], sep->lo[d] + sep->n[d], "xyz"[d], M[d]);
+    PetscCheck(sep->n[d] >= 2 && sep->lo[d] >= 0 && sep->lo[d] + sep->n[d] <= M[d], comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: box of unknowns [%" PetscInt_FMT ", %" PetscInt_FMT ") along %c does not fit the DMDA (%" PetscInt_FMT " points) or has fewer than 2 points", PPEFFTPTDMAName(f), sep->lo[d], sep->lo[d] + sep->n[d], "xyz"[d], M[d]);
   }
-  PetscCheck((sep->bc[4] == PPE_BC_PERIODIC) == (sep->bc[5] == PPE_BC_PERIODIC), comm, PETSC_ERR_SUP, "PC fftptdma: z BC pair %s-%s is not supported: periodic needs both faces", PPEBCTypes[sep->bc[4]], PPEBCTypes[sep->bc[5]]);
+  PetscCheck((sep->bc[4] == PPE_BC_PERIODIC) == (sep->bc[5] == PPE_BC_PERIODIC), comm, PETSC_ERR_SUP, "%s: z BC pair %s-%s is not supported: periodic needs both faces", PPEFFTPTDMAName(f), PPEBCTypes[sep->bc[4]], PPEBCTypes[sep->bc[5]]);
   for (int d = 0; d < 2; d++) {
-    PetscCheck((sep->bc[2 * d] == PPE_BC_PERIODIC) == (sep->bc[2 * d + 1] == PPE_BC_PERIODIC), comm, PETSC_ERR_SUP, "PC fftptdma: %c BC pair %s-%s is not supported: periodic needs both faces (supported: periodic-periodic and any pair of neumann and dirichlet)", "xy"[d], PPEBCTypes[sep->bc[2 * d]], PPEBCTypes[sep->bc[2 * d + 1]]);
+    PetscCheck((sep->bc[2 * d] == PPE_BC_PERIODIC) == (sep->bc[2 * d + 1] == PPE_BC_PERIODIC), comm, PETSC_ERR_SUP, "%s: %c BC pair %s-%s is not supported: periodic needs both faces (supported: periodic-periodic and any pair of neumann and dirichlet)", PPEFFTPTDMAName(f), "xy"[d], PPEBCTypes[sep->bc[2 * d]], PPEBCTypes[sep->bc[2 * d + 1]]);
     PetscCall(PPEFFT1dGetKind(sep->loc[d], sep->bc[2 * d], sep->bc[2 * d + 1], f->N[d], &f->kind[d]));
   }
   f->box = (PetscBool)(sep->idiag != NULL);
@@ -695,7 +696,7 @@ PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPES
     PPEBlockSplit(f->N[1], f->P[0], f->r[0], &f->xdata[1], &f->xdata[4]);
     PPEBlockSplit(f->N[2], f->P[1], f->r[1], &f->xdata[2], &f->xdata[5]);
   }
-  PetscCheck(f->xdata[5] >= 2 || f->P[1] == 1, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "PC fftptdma: fewer than 2 z points on rank %d of the z group (DMDA z ownership)", (int)f->rank);
+  PetscCheck(f->xdata[5] >= 2 || f->P[1] == 1, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "%s: fewer than 2 z points on rank %d of the z group (DMDA z ownership)", PPEFFTPTDMAName(f), (int)f->rank);
   for (int d = 0; d < 6; d++) f->xbox[d] = f->xdata[d];
   if (f->cplx[0]) f->xbox[3] = f->Ns[0]; /* lines padded for the in-place r2c */
   if (f->cplx[0]) { /* y-pencils: whole complex values of x */
@@ -757,10 +758,11 @@ PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPES
 
 PetscErrorCode PPEFFTPTDMAReset(PPEFFTPTDMA *f)
 {
-  char optname[PPE_FFT_OPTION_NUM][64]; /* settings' names: not made by the set-up, kept */
+  char optname[PPE_FFT_OPTION_NUM][64], name[64]; /* settings' and solver's names: not made by the set-up, kept */
 
   PetscFunctionBegin;
   PetscCall(PetscMemcpy(optname, f->optname, sizeof(optname)));
+  PetscCall(PetscMemcpy(name, f->name, sizeof(name)));
   for (int s = 0; s < 2; s++) {
     PPEFFTBatchDestroy(&f->fx[s]);
     PPEFFTBatchDestroy(&f->fy[s]);
@@ -779,5 +781,6 @@ PetscErrorCode PPEFFTPTDMAReset(PPEFFTPTDMA *f)
   PetscCall(ResetOperator(f));
   PetscCall(PetscMemzero(f, sizeof(*f)));
   PetscCall(PetscMemcpy(f->optname, optname, sizeof(optname)));
+  PetscCall(PetscMemcpy(f->name, name, sizeof(name)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -25,7 +25,7 @@ PetscErrorCode PPESeparableCreateFromGrid(PPEGrid grid, PPESeparable **sepout)
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
   PetscCall(PPEGridSetUp(grid));
   for (int d = 0; d < 2; d++)
-    PetscCheck(grid->dir[d].uniform, PetscObjectComm((PetscObject)grid), PETSC_ERR_SUP, "PC fftptdma: the %c spacing is not uniform; FFTs need uniform x and y spacing (only z may be stretched)", "xy"[d]);
+    PetscCheck(grid->dir[d].uniform, PetscObjectComm((PetscObject)grid), PETSC_ERR_SUP, "The grid's %c spacing is not uniform; FFTs need uniform x and y spacing (only z may be stretched)", "xy"[d]);
   PetscCall(PetscNew(&sep));
   sep->source = PPE_SEPARABLE_GRID;
   for (int d = 0; d < 3; d++) {

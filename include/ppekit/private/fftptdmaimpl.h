@@ -113,6 +113,9 @@ PETSC_EXTERN const char *const PPEFFTDCTs[];
 /* The settings an owner lets its users change, by the name its users know them by (an option
    name), given in the errors and the view: PPEFFTPTDMASetOptionName(). Without a name, the
    argument of PPEFFTPTDMASetUp() is named ("zsolve", "pgrid", "wisdom", "dct"). */
+/* The name that begins the solver's errors when its owner gives none (PPEFFTPTDMASetName()). */
+#define PPE_FFT_DEFAULT_NAME "PPEFFTPTDMA"
+
 typedef enum {
   PPE_FFT_OPTION_ZSOLVE,
   PPE_FFT_OPTION_PGRID,
@@ -191,6 +194,7 @@ typedef struct {
   struct _n_PPEFFTDev *dev;    /* device data (src/fft/fftdevice.c), made at the first application */
   char              optname[PPE_FFT_OPTION_NUM][64]; /* names of the settings in errors and the view ("": the argument's);
                                                         kept by PPEFFTPTDMAReset() */
+  char              name[64];  /* the solver's name that begins its errors ("": PPE_FFT_DEFAULT_NAME), kept by PPEFFTPTDMAReset() */
 } PPEFFTPTDMA;
 
 PETSC_EXTERN PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *, MPI_Comm, DM, const PPESeparable *, const PetscInt[2], PPEFFTZSolve, PPEFFTPlanner, PetscBool, PPEFFTDCT, const char[]);
@@ -198,8 +202,10 @@ PETSC_EXTERN PetscErrorCode PPEFFTPTDMAApply(PPEFFTPTDMA *, const PPESeparable *
 PETSC_EXTERN PetscErrorCode PPEFFTPTDMAReset(PPEFFTPTDMA *);
 PETSC_EXTERN PetscErrorCode PPEFFTPTDMAView(PPEFFTPTDMA *, PetscViewer);
 PETSC_EXTERN PetscErrorCode PPEFFTPTDMAGetCommCounts(PPEFFTPTDMA *, PetscLogDouble[3], PetscLogDouble[3]);
-PETSC_EXTERN PetscErrorCode PPEFFTPTDMACheckDM(DM, const char[]);
+PETSC_EXTERN PetscErrorCode PPEFFTPTDMACheckDM(const char[], DM, const char[]);
 PETSC_EXTERN PetscErrorCode PPEFFTPTDMASetOptionName(PPEFFTPTDMA *, PPEFFTOption, const char[]);
 PETSC_INTERN const char    *PPEFFTPTDMAOptionName(const PPEFFTPTDMA *, PPEFFTOption);
+PETSC_EXTERN PetscErrorCode PPEFFTPTDMASetName(PPEFFTPTDMA *, const char[]);
+PETSC_INTERN const char    *PPEFFTPTDMAName(const PPEFFTPTDMA *);
 PETSC_INTERN PetscErrorCode PPEFFTPTDMAApplyDevice(PPEFFTPTDMA *, Vec, Vec);
 PETSC_INTERN PetscErrorCode PPEFFTPTDMADeviceDestroy(PPEFFTPTDMA *);

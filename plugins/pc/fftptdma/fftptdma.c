@@ -39,6 +39,9 @@ const char *const PCFFTPTDMAZSolves[]  = {"ptdma", "transpose", "distd2", "auto"
 const char *const PCFFTPTDMADCTs[]     = {"auto", "fftw", "fast", "PCFFTPTDMADCT", "PC_FFTPTDMA_DCT_", NULL};
 const char *const PCFFTPTDMAPlanners[] = {"estimate", "measure", "patient", "auto", "PCFFTPTDMAPlanner", "PC_FFTPTDMA_PLANNER_", NULL};
 
+/* How the PC's errors begin, also those of the numerics (PPEFFTPTDMASetName()). */
+#define PCFFTPTDMA_ERROR_NAME "PC fftptdma"
+
 /* The options, also named in the errors of the numerics (PPEFFTPTDMASetOptionName()). */
 #define PCFFTPTDMA_OPTION_ZSOLVE      "-pc_fftptdma_zsolve"
 #define PCFFTPTDMA_OPTION_PGRID       "-pc_fftptdma_pgrid"
@@ -222,18 +225,18 @@ static PetscErrorCode PCSetUp_FFTPTDMA(PC pc)
   PetscCall(PPESeparableDestroy(&ff->sep));
   PetscCall(MatGetType(pc->pmat, &ff->mtype));
   PetscCall(PetscObjectTypeCompare((PetscObject)pc->pmat, MATPPESTENCIL, &isst));
-  if (pc->dm) PetscCall(PPEFFTPTDMACheckDM(pc->dm, "the PC"));
+  if (pc->dm) PetscCall(PPEFFTPTDMACheckDM(PCFFTPTDMA_ERROR_NAME, pc->dm, "the PC"));
   if (isst) {
     PPEGrid grid;
 
     PetscCall(PPEStencilGetGrid(pc->pmat, &grid));
     PetscCall(PPEGridGetDM(grid, &dm));
-    PetscCall(PPEFFTPTDMACheckDM(dm, "the matrix-free operator"));
+    PetscCall(PPEFFTPTDMACheckDM(PCFFTPTDMA_ERROR_NAME, dm, "the matrix-free operator"));
     PetscCall(PPESeparableCreateFromGrid(grid, &ff->sep));
   } else {
     PetscCall(MatGetDM(pc->pmat, &dm));
     if (!dm) dm = pc->dm;
-    PetscCall(PPEFFTPTDMACheckDM(dm, "the assembled operator"));
+    PetscCall(PPEFFTPTDMACheckDM(PCFFTPTDMA_ERROR_NAME, dm, "the assembled operator"));
     PetscCall(PPESeparableInferFromMat(pc->pmat, dm, ff->approximate, PCFFTPTDMA_OPTION_APPROXIMATE, &ff->sep));
   }
   {
@@ -421,7 +424,8 @@ PETSC_EXTERN PetscErrorCode PCCreate_FFTPTDMA(PC pc)
   ff->r2c         = PCFFTPTDMA_DEFAULT_R2C;
   ff->dct         = PCFFTPTDMA_DEFAULT_DCT;
   ff->approximate = PCFFTPTDMA_DEFAULT_APPROXIMATE;
-  /* the numerics name these options in their errors and view */
+  /* the numerics name the PC and these options in their errors and view */
+  PetscCall(PPEFFTPTDMASetName(&ff->f, PCFFTPTDMA_ERROR_NAME));
   PetscCall(PPEFFTPTDMASetOptionName(&ff->f, PPE_FFT_OPTION_ZSOLVE, PCFFTPTDMA_OPTION_ZSOLVE));
   PetscCall(PPEFFTPTDMASetOptionName(&ff->f, PPE_FFT_OPTION_PGRID, PCFFTPTDMA_OPTION_PGRID));
   PetscCall(PPEFFTPTDMASetOptionName(&ff->f, PPE_FFT_OPTION_WISDOM, PCFFTPTDMA_OPTION_WISDOM));
