@@ -113,7 +113,7 @@ int main(int argc, char **argv)
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
     code = PCSetUp(pc);
     PetscCall(PetscPopErrorHandler());
-    PetscCall(Expect(comm, "zsolve distd2 on a singular operator", code, PETSC_ERR_ARG_INCOMP, "distd2 cannot solve the pinned zero mode of a singular operator"));
+    PetscCall(Expect(comm, "zsolve distd2 on a singular operator, named by the PC and its option", code, PETSC_ERR_ARG_INCOMP, "PC fftptdma: -pc_fftptdma_zsolve distd2 cannot solve the pinned zero mode of a singular operator"));
     PetscCall(PCDestroy(&pc));
     PetscCall(MatDestroy(&S));
     PetscCall(PPEGridDestroy(&g));
@@ -167,7 +167,15 @@ int main(int argc, char **argv)
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
     code = PPEFFTPTDMASetUp(&f, comm, gda, sep, NULL, PPE_FFT_ZSOLVE_AUTO, PPE_FFT_PLANNER_ESTIMATE, PETSC_TRUE, PPE_FFT_DCT_AUTO, NULL);
     PetscCall(PetscPopErrorHandler());
-    PetscCall(Expect(comm, "x BC pair periodic-neumann", code, PETSC_ERR_SUP, "x BC pair periodic-neumann is not supported: periodic needs both faces"));
+    PetscCall(Expect(comm, "x BC pair periodic-neumann, direct caller: the default name", code, PETSC_ERR_SUP, PPE_FFT_DEFAULT_NAME ": x BC pair periodic-neumann is not supported: periodic needs both faces"));
+    PetscCall(PPEFFTPTDMAReset(&f));
+    /* a name set by the caller begins the error and survives the reset */
+    PetscCall(PPEFFTPTDMASetName(&f, "my pressure solver"));
+    PetscCall(PPEFFTPTDMAReset(&f));
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    code = PPEFFTPTDMASetUp(&f, comm, gda, sep, NULL, PPE_FFT_ZSOLVE_AUTO, PPE_FFT_PLANNER_ESTIMATE, PETSC_TRUE, PPE_FFT_DCT_AUTO, NULL);
+    PetscCall(PetscPopErrorHandler());
+    PetscCall(Expect(comm, "x BC pair periodic-neumann, direct caller: the name it set", code, PETSC_ERR_SUP, "my pressure solver: x BC pair periodic-neumann"));
     PetscCall(PPEFFTPTDMAReset(&f));
     PetscCall(PPESeparableDestroy(&sep));
   }
