@@ -11,7 +11,8 @@
 #      and sm_90) and --with-hip (Debian's hipcc, gfx90a), every device file compiled and
 #      linked; their tests t191-t195 run there by make check-device (no GPU here:
 #      -ppe_backend cuda|hip must fail cleanly, auto must fall back to the host, the
-#      emulation must match the host)
+#      emulation must match the host); the PETSc-free GPU harness of tests/device builds with
+#      nvcc as on a bare GPU machine (ci/gpu-harness-build.sh; make check runs it emulated, t196)
 #   5. the installed package (ci/installed-check.sh): ppe-solve runs without LD_LIBRARY_PATH;
 #      examples/embed.c built with pkg-config ppekit alone links exactly one PETSc and runs
 #      on 2 ranks with PETSc's leak list (-malloc_dump) empty; compiled against another
@@ -128,6 +129,8 @@ installed() { checks ci/installed-check.sh "$@"; }
 echo "== installed package: ppe-solve without LD_LIBRARY_PATH, examples/embed.c built with pkg-config ppekit, run on 2 ranks [at $(elapsed)]"
 # another PETSc's headers: petsc64's (same release, 64-bit indices)
 installed "$top/install" /usr/lib/petscdir/petsc64-3.18/x86_64-linux-gnu-real/include
+echo "== the PETSc-free GPU harness builds with nvcc and fits a GPU machine's tree (tests/device/run-on-gpu.sh --build-only) [at $(elapsed)]"
+checks ci/gpu-harness-build.sh
 echo "== configure refuses complex and single-precision PETSc builds, by name [at $(elapsed)]"
 checks ci/configure-refusals.sh /usr/lib/petscdir/petsc3.18/x86_64-linux-gnu-real
 
@@ -171,7 +174,8 @@ if petsc325=$(bash ci/petsc-vendor.sh); then
     rm -f test-suite.log
     # the fuzzer's first 100 cases of its seed (150 ran against 3.18 in build/); rank loops
     # up to 4 ranks (6 and 8 ran in build/)
-    PPE_TEST_MAX_NP=4 PPE_FUZZ_CASES=100 PPE_REQUIRE_VALGRIND=yes make -j"$jobs" check > check.out 2>&1
+    # (the PETSc-free device harness, t196, ran in build/ and build-asan/)
+    PPE_TEST_HARNESS=no PPE_TEST_MAX_NP=4 PPE_FUZZ_CASES=100 PPE_REQUIRE_VALGRIND=yes make -j"$jobs" check > check.out 2>&1
     exit 0
   ) || fail=$((fail + 1))
   count build-petsc325
