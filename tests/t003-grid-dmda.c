@@ -1,12 +1,12 @@
 static const char help[] = "Grid attached to a user's DMDA: sizes taken from the DMDA, the grid found from\n\
-the DMDA, and clear errors for a size mismatch, a periodicity mismatch, dof > 1, a 2D DMDA\n\
-and a DM that is not a DMDA.\n\n";
+the DMDA, a 2D DMDA making a 2D grid, and clear errors for a size mismatch, a periodicity\n\
+mismatch, dof > 1, six boundary conditions on a 2D DMDA and a DM that is not a DMDA.\n\n";
 
 #include <ppekit.h>
 #include <petscdmshell.h>
 #include "tap.h"
 
-/* Runs PPEGridSetUp on a grid attached to da and checks the error code and message. */
+/* Attaches da to a grid and sets it up, and checks the error code and message. */
 static PetscErrorCode ExpectSetUpError(MPI_Comm comm, DM da, const char bcs[], PetscInt n, PetscErrorCode expect, const char text[], const char what[])
 {
   PPEGrid        g;
@@ -18,9 +18,9 @@ static PetscErrorCode ExpectSetUpError(MPI_Comm comm, DM da, const char bcs[], P
   PetscCall(PPEGridCreate(comm, &g));
   PetscCall(PPEGridSetBCString(g, bcs));
   if (n > 0) PetscCall(PPEGridSetSizes(g, n, n, n));
-  PetscCall(PPEGridSetDM(g, da));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  ierr = PPEGridSetUp(g);
+  ierr = PPEGridSetDM(g, da);
+  if (!ierr) ierr = PPEGridSetUp(g);
   PetscCall(PetscPopErrorHandler());
   if (ierr) {
     PetscCall(PPEErrorMessage(ierr, &msg));
@@ -69,9 +69,29 @@ int main(int argc, char **argv)
   PetscCall(ExpectSetUpError(comm, da, "NNNNNN", 8, PETSC_ERR_ARG_WRONG, "1 degree of freedom", "DMDA with 2 dof"));
   PetscCall(DMDestroy(&da));
 
-  PetscCall(DMDACreate2d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, 8, 8, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, &da2));
+  /* a 2D DMDA makes a 2D grid (nx x ny, faces xlo..yhi); with six BCs it is refused */
+  PetscCall(DMDACreate2d(comm, DM_BOUNDARY_PERIODIC, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, 8, 6, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, &da2));
   PetscCall(DMSetUp(da2));
-  PetscCall(ExpectSetUpError(comm, da2, "NNNNNN", 0, PETSC_ERR_ARG_WRONG, "3D DMDA", "2D DMDA"));
+  {
+    PPEGrid  g, found;
+    PetscInt nx, ny, nz, dim;
+    DM       dm;
+    char     bcs[7];
+
+    PetscCall(PPEGridCreate(comm, &g));
+    PetscCall(PPEGridSetBCString(g, "PPND"));
+    PetscCall(PPEGridSetDM(g, da2));
+    PetscCall(PPEGridSetUp(g));
+    PetscCall(PPEGridGetSizes(g, &nx, &ny, &nz));
+    PetscCall(PPEGridGetDimension(g, &dim));
+    PetscCall(PPEGridGetDM(g, &dm));
+    PetscCall(PPEGridGetBCString(g, bcs));
+    PetscCall(PPEGridGetFromDM(da2, &found));
+    PetscCall(TapCheck(comm, (PetscBool)(dim == 2 && found == g && dm == da2 && nx == 8 && ny == 6 && nz == 1 && !strcmp(bcs, "PPND")), "2D DMDA: a %" PetscInt_FMT "D grid %" PetscInt_FMT "x%" PetscInt_FMT " (nz %" PetscInt_FMT "), bc %s, its DM is the user's: %s, found from the DMDA: %s", dim, nx, ny, nz, bcs, dm == da2 ? "yes" : "no", found == g ? "yes" : "no"));
+    PetscCall(PPEGridDestroy(&g));
+  }
+  PetscCall(ExpectSetUpError(comm, da2, "PPNNNN", 0, PETSC_ERR_ARG_INCOMP, "cannot be 2D (a 2D DMDA) and 3D (a boundary-condition string of 6 letters)", "2D DMDA with six boundary conditions"));
+  PetscCall(ExpectSetUpError(comm, da2, "NNND", 0, PETSC_ERR_ARG_INCOMP, "boundary mismatch", "Neumann x on a periodic-x 2D DMDA"));
   PetscCall(DMDestroy(&da2));
 
   {

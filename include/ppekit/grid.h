@@ -89,8 +89,9 @@ typedef enum {
 } PPEStretchType;
 PETSC_EXTERN const char *const PPEStretchTypes[];
 
-/* Field and boundary-data callbacks: x is the point (x,y,z). For a Dirichlet face the
-   boundary callback returns the value, for a Neumann face the outward normal derivative. */
+/* Field and boundary-data callbacks: x is the point (x,y,z); on a 2D grid (x,y,0), and the
+   faces are xlo..yhi. For a Dirichlet face the boundary callback returns the value, for a
+   Neumann face the outward normal derivative. */
 typedef PetscScalar (*PPEFieldFn)(const PetscReal x[3], void *ctx);
 typedef PetscScalar (*PPEBoundaryFn)(PPEFace face, const PetscReal x[3], void *ctx);
 
@@ -101,6 +102,9 @@ PETSC_EXTERN PetscErrorCode PPEGridViewFromOptions(PPEGrid, PetscObject, const c
 PETSC_EXTERN PetscErrorCode PPEGridSetFromOptions(PPEGrid);
 PETSC_EXTERN PetscErrorCode PPEGridSetUp(PPEGrid);
 
+PETSC_EXTERN PetscErrorCode PPEGridSetDimension(PPEGrid, PetscInt);
+PETSC_EXTERN PetscErrorCode PPEGridGetDimension(PPEGrid, PetscInt *);
+PETSC_EXTERN PetscErrorCode PPEGridSetDimensionFromOptions(PPEGrid);
 PETSC_EXTERN PetscErrorCode PPEGridSetSizes(PPEGrid, PetscInt, PetscInt, PetscInt);
 PETSC_EXTERN PetscErrorCode PPEGridGetSizes(PPEGrid, PetscInt *, PetscInt *, PetscInt *);
 PETSC_EXTERN PetscErrorCode PPEGridSetLengths(PPEGrid, PetscReal, PetscReal, PetscReal);

@@ -6,7 +6,6 @@
 #include <ppekit/private/gridimpl.h>
 
 #define PPEGridCheckSetUp(g) PetscCheck((g)->setupcalled, PetscObjectComm((PetscObject)(g)), PETSC_ERR_ORDER, "Call PPEGridSetUp() first")
-#define PPEGridCheckDir(g, d) PetscCheck((d) >= 0 && (d) < 3, PetscObjectComm((PetscObject)(g)), PETSC_ERR_ARG_OUTOFRANGE, "Direction must be 0 (x), 1 (y) or 2 (z), got %" PetscInt_FMT, (PetscInt)(d))
 
 /*
    Bounds on the spectrum of A = sum_d (prod_{e != d} W_e) S_d + sigma W. The generalised
@@ -91,7 +90,7 @@ PetscErrorCode PPEGridGetEigenvalues(PPEGrid grid, PetscInt dir, const PetscReal
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
   PPEGridCheckSetUp(grid);
-  PPEGridCheckDir(grid, dir);
+  PetscCall(PPEGridDirection(grid, dir, &dir)); /* 2D: y is the grid's z */
   *lam = grid->dir[dir].eig;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -109,7 +108,7 @@ PetscErrorCode PPEGridGetLines(PPEGrid grid, PetscInt dir, PetscInt *n, const Pe
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
   PPEGridCheckSetUp(grid);
-  PPEGridCheckDir(grid, dir);
+  PetscCall(PPEGridDirection(grid, dir, &dir)); /* 2D: y is the grid's z */
   if (n) *n = grid->dir[dir].nint + 1;
   if (lines) *lines = grid->dir[dir].lines;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -134,7 +133,7 @@ PetscErrorCode PPEGridGetCoordinates(PPEGrid grid, PetscInt dir, const PetscReal
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
   PPEGridCheckSetUp(grid);
-  PPEGridCheckDir(grid, dir);
+  PetscCall(PPEGridDirection(grid, dir, &dir)); /* 2D: y is the grid's z */
   *x = grid->dir[dir].x;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -152,7 +151,7 @@ PetscErrorCode PPEGridGetWeights(PPEGrid grid, PetscInt dir, const PetscReal *w[
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
   PPEGridCheckSetUp(grid);
-  PPEGridCheckDir(grid, dir);
+  PetscCall(PPEGridDirection(grid, dir, &dir)); /* 2D: y is the grid's z */
   *w = grid->dir[dir].w;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -170,7 +169,7 @@ PetscErrorCode PPEGridGetReferenceSpacing(PPEGrid grid, PetscInt dir, PetscReal 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
   PPEGridCheckSetUp(grid);
-  PPEGridCheckDir(grid, dir);
+  PetscCall(PPEGridDirection(grid, dir, &dir)); /* 2D: y is the grid's z */
   *h = grid->dir[dir].href;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -180,7 +179,7 @@ PetscErrorCode PPEGridIsUniform(PPEGrid grid, PetscInt dir, PetscBool *uniform)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
   PPEGridCheckSetUp(grid);
-  PPEGridCheckDir(grid, dir);
+  PetscCall(PPEGridDirection(grid, dir, &dir)); /* 2D: y is the grid's z */
   *uniform = grid->dir[dir].uniform;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -230,8 +229,9 @@ PetscErrorCode PPEGridSampleField(PPEGrid grid, PPEFieldFn fn, void *ctx, Vec u)
   for (PetscInt k = zs; k < zs + zm; k++)
     for (PetscInt j = ys; j < ys + ym; j++)
       for (PetscInt i = xs; i < xs + xm; i++) {
-        PetscReal p[3] = {grid->dir[0].x[i], grid->dir[1].x[j], grid->dir[2].x[k]};
-        a[k][j][i]     = fn(p, ctx);
+        PetscReal p[3] = {grid->dir[0].x[i], grid->dir[1].x[j], grid->dir[2].x[k]}, q[3];
+        PetscCall(PPEGridUserPoint(grid, p, q));
+        a[k][j][i] = fn(q, ctx);
       }
   PetscCall(DMDAVecRestoreArray(grid->da, u, &a));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -274,28 +274,33 @@ PetscErrorCode PPEGridComputeRHS(PPEGrid grid, PPEFieldFn f, PPEBoundaryFn g, vo
       for (PetscInt i = xs; i < xs + xm; i++) {
         PetscInt    idx[3] = {i, j, k};
         PetscReal   p[3]   = {D[0].x[i], D[1].x[j], D[2].x[k]};
-        PetscReal   w[3]   = {D[0].w[i], D[1].w[j], D[2].w[k]};
-        PetscScalar val    = w[0] * w[1] * w[2] * f(p, ctx);
+        PetscReal   w[3]   = {D[0].w[i], D[1].w[j], D[2].w[k]}, pu[3];
+        PetscScalar val;
 
+        PetscCall(PPEGridUserPoint(grid, p, pu));
+        val = w[0] * w[1] * w[2] * f(pu, ctx);
         if (g) {
           for (int d = 0; d < 3; d++) {
             PPEGrid1d *o  = &D[d];
             PetscReal  wo = w[(d + 1) % 3] * w[(d + 2) % 3];
+            if (o->flat) continue; /* the missing direction of a 2D grid has no face */
             for (int side = 0; side < 2; side++) {
-              PetscInt  end = side ? o->n - 1 : 0;
-              PPEBCType bc  = o->bc[side];
-              PetscReal q[3];
+              PetscInt  end  = side ? o->n - 1 : 0;
+              PPEBCType bc   = o->bc[side];
+              PPEFace   face = (PPEFace)(2 * (grid->dim == 2 && d == 2 ? 1 : d) + side); /* the user's face */
+              PetscReal q[3], qu[3];
 
               if (idx[d] != end || bc == PPE_BC_PERIODIC) continue;
               q[0] = p[0];
               q[1] = p[1];
               q[2] = p[2];
               q[d] = o->bpos[side];
+              PetscCall(PPEGridUserPoint(grid, q, qu));
               if (bc == PPE_BC_DIRICHLET) {
                 PetscReal dist = side ? o->bpos[1] - o->x[o->n - 1] : o->x[0] - o->bpos[0];
-                val += wo / (o->href * dist) * g((PPEFace)(2 * d + side), q, ctx);
+                val += wo / (o->href * dist) * g(face, qu, ctx);
               } else {
-                val += wo / o->href * g((PPEFace)(2 * d + side), q, ctx);
+                val += wo / o->href * g(face, qu, ctx);
               }
             }
           }

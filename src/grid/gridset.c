@@ -11,18 +11,77 @@ static const char *const PPEStretchOptions[] = {"none", "tanh", "PPEStretchType"
 #define PPEGridCheckNotSetUp(g) PetscCheck(!(g)->setupcalled, PetscObjectComm((PetscObject)(g)), PETSC_ERR_ORDER, "Change the grid before PPEGridSetUp(), not after")
 
 /*@
+   PPEGridSetDimension - makes the grid two- or three-dimensional
+
+   Logically Collective
+
+   Input Parameters:
++  grid - the grid
+-  dim - 3 (the default) or 2
+
+   Options Database Key:
+.  -ppe_grid_dim <2,3> - the dimension (also implied by two values of -ppe_grid_n or a
+                         four-letter -ppe_bc)
+
+   Notes:
+   A 2D grid has directions x and y and faces xlo, xhi, ylo, yhi; every setter and getter
+   speaks of those (the third size, length and origin are ignored by the setters, and the
+   getters return 1, 0 and 0). Its y is the last direction: the one that can be stretched
+   (PPEGridSetZStretch(), PPEGridSetZLines() act on it) and along which PC fftptdma solves
+   its tridiagonal systems. Its DMDA (PPEGridGetDM()) is a 2D DMDA.
+
+   Level: beginner
+
+.seealso: PPEGridGetDimension(), PPEGridSetSizes(), PPEGridSetBCString()
+@*/
+PetscErrorCode PPEGridSetDimension(PPEGrid grid, PetscInt dim)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
+  PPEGridCheckNotSetUp(grid);
+  PetscCheck(dim == 2 || dim == 3, PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_OUTOFRANGE, "A PPEGrid is 2D or 3D, got dimension %" PetscInt_FMT, dim);
+  PetscCheck(!grid->dim_set || grid->dim == dim, PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_INCOMP, "The grid cannot be %dD (PPEGridSetDimension() or -ppe_grid_dim) and %dD (%s)", (int)dim, (int)grid->dim, grid->dim_from);
+  grid->dim      = dim;
+  grid->dim_set  = PETSC_TRUE;
+  grid->dim_from = "PPEGridSetDimension() or -ppe_grid_dim";
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PPEGridGetDimension(PPEGrid grid, PetscInt *dim)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
+  *dim = grid->dim;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A dimension implied by a setting (sizes, BC string, DMDA): adopted unless the user set
+   another one. */
+static PetscErrorCode PPEGridImplyDimension(PPEGrid grid, PetscInt dim, const char what[])
+{
+  PetscFunctionBegin;
+  PetscCheck(!grid->dim_set || grid->dim == dim, PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_INCOMP, "The grid cannot be %dD (%s) and %dD (%s)", (int)dim, what, (int)grid->dim, grid->dim_from);
+  grid->dim      = dim;
+  grid->dim_set  = PETSC_TRUE;
+  grid->dim_from = what;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
    PPEGridSetSizes - sets the global number of unknowns in each direction
 
    Logically Collective
 
    Input Parameters:
 +  grid - the grid
--  nx, ny, nz - unknowns per direction, at least 3 each
+-  nx, ny, nz - unknowns per direction, at least 3 each (nz is ignored on a 2D grid)
 
    Options Database Key:
-.  -ppe_grid_n <nx,ny,nz> - sizes (one value: the same in every direction)
+.  -ppe_grid_n <nx,ny[,nz]> - sizes (one value: the same in every direction; two: a 2D grid)
 
    Level: beginner
+
+.seealso: PPEGridSetDimension()
 @*/
 PetscErrorCode PPEGridSetSizes(PPEGrid grid, PetscInt nx, PetscInt ny, PetscInt nz)
 {
@@ -32,8 +91,8 @@ PetscErrorCode PPEGridSetSizes(PPEGrid grid, PetscInt nx, PetscInt ny, PetscInt 
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
   PPEGridCheckNotSetUp(grid);
   for (int d = 0; d < 3; d++) {
-    PetscCheck(n[d] >= 3, PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_OUTOFRANGE, "Grid needs at least 3 points in every direction: got %" PetscInt_FMT " in %c", n[d], "xyz"[d]);
-    grid->N[d] = n[d];
+    PetscCheck(n[d] >= 3 || d >= grid->dim, PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_OUTOFRANGE, "Grid needs at least 3 points in every direction: got %" PetscInt_FMT " in %c", n[d], "xyz"[d]);
+    grid->uN[d] = n[d];
   }
   grid->sizes_set = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -43,9 +102,9 @@ PetscErrorCode PPEGridGetSizes(PPEGrid grid, PetscInt *nx, PetscInt *ny, PetscIn
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  if (nx) *nx = grid->N[0];
-  if (ny) *ny = grid->N[1];
-  if (nz) *nz = grid->N[2];
+  if (nx) *nx = grid->uN[0];
+  if (ny) *ny = grid->uN[1];
+  if (nz) *nz = grid->dim == 2 ? 1 : grid->uN[2];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -70,9 +129,9 @@ PetscErrorCode PPEGridSetLengths(PPEGrid grid, PetscReal Lx, PetscReal Ly, Petsc
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
   PPEGridCheckNotSetUp(grid);
-  for (int d = 0; d < 3; d++) {
+  for (int d = 0; d < grid->dim; d++) {
     PetscCheck(L[d] > 0 && PetscIsNormalReal(L[d]), PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_OUTOFRANGE, "Grid lengths must be positive and finite: got L%c = %g", "xyz"[d], (double)L[d]);
-    grid->L[d] = L[d];
+    grid->uL[d] = L[d];
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -81,9 +140,9 @@ PetscErrorCode PPEGridGetLengths(PPEGrid grid, PetscReal *Lx, PetscReal *Ly, Pet
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  if (Lx) *Lx = grid->L[0];
-  if (Ly) *Ly = grid->L[1];
-  if (Lz) *Lz = grid->L[2];
+  if (Lx) *Lx = grid->uL[0];
+  if (Ly) *Ly = grid->uL[1];
+  if (Lz) *Lz = grid->dim == 2 ? 0.0 : grid->uL[2];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -103,9 +162,9 @@ PetscErrorCode PPEGridSetOrigin(PPEGrid grid, PetscReal x0, PetscReal y0, PetscR
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
   PPEGridCheckNotSetUp(grid);
   PetscCheck(!PetscIsInfOrNanReal(x0) && !PetscIsInfOrNanReal(y0) && !PetscIsInfOrNanReal(z0), PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_OUTOFRANGE, "The grid origin must be finite: got (%g, %g, %g)", (double)x0, (double)y0, (double)z0);
-  grid->origin[0] = x0;
-  grid->origin[1] = y0;
-  grid->origin[2] = z0;
+  grid->uorigin[0] = x0;
+  grid->uorigin[1] = y0;
+  grid->uorigin[2] = grid->dim == 2 ? 0.0 : z0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -113,9 +172,9 @@ PetscErrorCode PPEGridGetOrigin(PPEGrid grid, PetscReal *x0, PetscReal *y0, Pets
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  if (x0) *x0 = grid->origin[0];
-  if (y0) *y0 = grid->origin[1];
-  if (z0) *z0 = grid->origin[2];
+  if (x0) *x0 = grid->uorigin[0];
+  if (y0) *y0 = grid->uorigin[1];
+  if (z0) *z0 = grid->dim == 2 ? 0.0 : grid->uorigin[2];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -141,16 +200,18 @@ PetscErrorCode PPEGridSetBC(PPEGrid grid, PPEFace face, PPEBCType bc)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
   PPEGridCheckNotSetUp(grid);
-  PetscCheck(face >= PPE_FACE_XLO && face <= PPE_FACE_ZHI, PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_OUTOFRANGE, "Face %d is not one of the six faces 0..5", (int)face);
+  PetscCheck((int)face >= 0 && (int)face < 2 * (int)grid->dim, PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_OUTOFRANGE, "Face %d is not one of the %d faces 0..%d of a %dD grid", (int)face, 2 * (int)grid->dim, 2 * (int)grid->dim - 1, (int)grid->dim);
   PetscCheck(bc >= PPE_BC_PERIODIC && bc <= PPE_BC_DIRICHLET, PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_OUTOFRANGE, "Unknown boundary condition %d (allowed: periodic, neumann, dirichlet)", (int)bc);
-  grid->bc[face] = bc;
+  grid->ubc[face] = bc;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* (bc: 2 dim values, in face order) */
 PetscErrorCode PPEGridSetBCs(PPEGrid grid, const PPEBCType bc[6])
 {
   PetscFunctionBegin;
-  for (int f = 0; f < 6; f++) PetscCall(PPEGridSetBC(grid, (PPEFace)f, bc[f]));
+  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
+  for (int f = 0; f < 2 * grid->dim; f++) PetscCall(PPEGridSetBC(grid, (PPEFace)f, bc[f]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -158,17 +219,21 @@ PetscErrorCode PPEGridGetBC(PPEGrid grid, PPEFace face, PPEBCType *bc)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  *bc = grid->bc[face];
+  PetscCheck((int)face >= 0 && (int)face < 2 * (int)grid->dim, PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_OUTOFRANGE, "Face %d is not one of the %d faces 0..%d of a %dD grid", (int)face, 2 * (int)grid->dim, 2 * (int)grid->dim - 1, (int)grid->dim);
+  *bc = grid->ubc[face];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
-   PPEGridSetBCString - sets the six boundary conditions from six letters P, N, D (any case)
-   in face order xlo xhi ylo yhi zlo zhi, e.g. "PPPPNN" for a channel
+   PPEGridSetBCString - sets the boundary conditions from letters P, N, D (any case) in face
+   order: six for a 3D grid (xlo xhi ylo yhi zlo zhi, e.g. "PPPPNN" for a channel), four for
+   a 2D one (xlo xhi ylo yhi, e.g. "PPNN"); four letters make the grid 2D
 
    Logically Collective
 
    Level: beginner
+
+.seealso: PPEGridSetDimension()
 @*/
 PetscErrorCode PPEGridSetBCString(PPEGrid grid, const char s[])
 {
@@ -179,8 +244,9 @@ PetscErrorCode PPEGridSetBCString(PPEGrid grid, const char s[])
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
   PetscCall(PetscStrlen(s, &len));
-  PetscCheck(len == 6, PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_SIZ, "A boundary-condition string has 6 letters (xlo xhi ylo yhi zlo zhi), got \"%s\"", s);
-  for (int f = 0; f < 6; f++) {
+  PetscCheck(len == 6 || len == 4, PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_SIZ, "A boundary-condition string has 6 letters (xlo xhi ylo yhi zlo zhi) or, for a 2D grid, 4 (xlo xhi ylo yhi), got \"%s\"", s);
+  PetscCall(PPEGridImplyDimension(grid, (PetscInt)len / 2, len == 4 ? "a boundary-condition string of 4 letters" : "a boundary-condition string of 6 letters"));
+  for (int f = 0; f < (int)len; f++) {
     char letter[2] = {s[f], 0};
     PetscCall(PPEParseBC(letter, &bc[f], &found));
     PetscCheck(found, PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown boundary condition '%c' at position %d of \"%s\": use the letters P, N, D", s[f], f + 1, s);
@@ -311,7 +377,8 @@ PetscErrorCode PPEGridGetShift(PPEGrid grid, PetscReal *shift)
    PPEGridSetProcesses - sets the process grid of the DMDA the grid creates
 
    Options Database Key:
-.  -ppe_grid_procs <px,py,pz> - processes per direction (default: PETSc decides)
+.  -ppe_grid_procs <px,py[,pz]> - processes per direction (default: PETSc decides; pz is
+                                   ignored on a 2D grid)
 
    Level: intermediate
 @*/
@@ -320,9 +387,9 @@ PetscErrorCode PPEGridSetProcesses(PPEGrid grid, PetscInt px, PetscInt py, Petsc
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
   PPEGridCheckNotSetUp(grid);
-  grid->procs[0] = px;
-  grid->procs[1] = py;
-  grid->procs[2] = pz;
+  grid->uprocs[0] = px;
+  grid->uprocs[1] = py;
+  grid->uprocs[2] = pz;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -333,9 +400,10 @@ PetscErrorCode PPEGridSetProcesses(PPEGrid grid, PetscInt px, PetscInt py, Petsc
 
    Input Parameters:
 +  grid - the grid
--  da - a 3D DMDA with one degree of freedom and stencil width >= 1; its sizes become the grid's
-        sizes unless sizes were set, in which case they must match; a direction is periodic in
-        the DMDA exactly when its BCs are periodic (checked by PPEGridSetUp())
+-  da - a 3D or 2D DMDA with one degree of freedom and stencil width >= 1 (a 2D one makes
+        the grid 2D); its sizes become the grid's sizes unless sizes were set, in which case
+        they must match; a direction is periodic in the DMDA exactly when its BCs are periodic
+        (checked by PPEGridSetUp())
 
    Level: intermediate
 
@@ -344,6 +412,7 @@ PetscErrorCode PPEGridSetProcesses(PPEGrid grid, PetscInt px, PetscInt py, Petsc
 PetscErrorCode PPEGridSetDM(PPEGrid grid, DM da)
 {
   PetscBool isda;
+  PetscInt  dim;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
@@ -351,15 +420,20 @@ PetscErrorCode PPEGridSetDM(PPEGrid grid, DM da)
   PPEGridCheckNotSetUp(grid);
   PetscCall(PetscObjectTypeCompare((PetscObject)da, DMDA, &isda));
   PetscCheck(isda, PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_WRONG, "PPEGrid needs a DMDA, got a DM of type %s", ((PetscObject)da)->type_name ? ((PetscObject)da)->type_name : "(not set)");
+  PetscCall(DMGetDimension(da, &dim));
+  PetscCheck(dim == 2 || dim == 3, PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_WRONG, "PPEGrid needs a 2D or 3D DMDA, got dimension %" PetscInt_FMT, dim);
+  PetscCall(PPEGridImplyDimension(grid, dim, dim == 2 ? "a 2D DMDA" : "a 3D DMDA"));
   PetscCall(PetscObjectReference((PetscObject)da));
   PetscCall(DMDestroy(&grid->da));
-  grid->da       = da;
+  PetscCall(DMDestroy(&grid->da2));
+  if (dim == 2) grid->da2 = da; /* its 3D shadow is made by PPEGridSetUp() */
+  else grid->da = da;
   grid->da_owned = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
-   PPEGridGetDM - the DMDA of the grid (after PPEGridSetUp())
+   PPEGridGetDM - the DMDA of the grid (after PPEGridSetUp()): 2D for a 2D grid
 
    Not Collective
 
@@ -370,7 +444,7 @@ PetscErrorCode PPEGridGetDM(PPEGrid grid, DM *da)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
   PetscCheck(grid->setupcalled, PetscObjectComm((PetscObject)grid), PETSC_ERR_ORDER, "Call PPEGridSetUp() before PPEGridGetDM()");
-  *da = grid->da;
+  *da = grid->da2 ? grid->da2 : grid->da;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -394,21 +468,63 @@ PetscErrorCode PPEGridGetFromDM(DM da, PPEGrid *grid)
 }
 
 /*@
+   PPEGridSetDimensionFromOptions - reads the dimension alone: -ppe_grid_dim, or two values
+   of -ppe_grid_n or a four-letter -ppe_bc for a 2D grid (PPEGridSetFromOptions() calls it;
+   a program that sets problem defaults first, which depend on the dimension, calls it
+   before them)
+
+   Collective
+
+   Options Database Key:
+.  -ppe_grid_dim <2,3> - dimension
+
+   Level: intermediate
+
+.seealso: PPEGridSetDimension(), PPEGridSetFromOptions()
+@*/
+PetscErrorCode PPEGridSetDimensionFromOptions(PPEGrid grid)
+{
+  PetscInt    dim = grid->dim, n[4], nn = 4;
+  PetscBool   flg, nflg, bflg;
+  char        word[64];
+  const char *prefix;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
+  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)grid, &prefix));
+  PetscCall(PetscOptionsGetInt(((PetscObject)grid)->options, prefix, "-ppe_grid_dim", &dim, &flg));
+  if (flg) PetscCall(PPEGridSetDimension(grid, dim));
+  PetscCall(PetscOptionsGetIntArray(((PetscObject)grid)->options, prefix, "-ppe_grid_n", n, &nn, &nflg));
+  if (nflg && nn == 2) PetscCall(PPEGridImplyDimension(grid, 2, "-ppe_grid_n with two sizes"));
+  PetscCall(PetscOptionsGetString(((PetscObject)grid)->options, prefix, "-ppe_bc", word, sizeof(word), &bflg));
+  if (bflg) {
+    size_t len;
+    int    entries = 1;
+    PetscCall(PetscStrlen(word, &len));
+    for (size_t c = 0; c < len; c++) entries += word[c] == ',';
+    if ((entries == 1 && len == 4) || entries == 4) PetscCall(PPEGridImplyDimension(grid, 2, "-ppe_bc with four boundary conditions"));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
    PPEGridSetFromOptions - reads the grid's options
 
    Collective
 
    Options Database Keys:
-+  -ppe_grid_n <nx,ny,nz> - sizes
-.  -ppe_grid_L <Lx,Ly,Lz> - lengths
-.  -ppe_grid_origin <x0,y0,z0> - lower corner
-.  -ppe_bc <xlo,xhi,ylo,yhi,zlo,zhi> - boundary conditions (periodic|neumann|dirichlet or P|N|D)
++  -ppe_grid_dim <2,3> - dimension (see PPEGridSetDimension())
+.  -ppe_grid_n <nx,ny[,nz]> - sizes (two values: a 2D grid)
+.  -ppe_grid_L <Lx,Ly[,Lz]> - lengths
+.  -ppe_grid_origin <x0,y0[,z0]> - lower corner
+.  -ppe_bc <xlo,xhi,ylo,yhi[,zlo,zhi]> - boundary conditions (periodic|neumann|dirichlet or P|N|D;
+                                        four: a 2D grid)
 .  -ppe_grid_location <cell,vertex> - location of the unknowns
-.  -ppe_grid_z_stretch <none,tanh> - z spacing
+.  -ppe_grid_z_stretch <none,tanh> - spacing of the last direction (z; y in 2D)
 .  -ppe_grid_z_stretch_factor <beta> - tanh clustering factor
-.  -ppe_grid_z_lines <z0,...> - z mesh lines given explicitly
+.  -ppe_grid_z_lines <z0,...> - mesh lines of the last direction given explicitly
 .  -ppe_grid_shift <sigma> - Helmholtz shift
-.  -ppe_grid_procs <px,py,pz> - process grid
+.  -ppe_grid_procs <px,py[,pz]> - process grid
 -  -ppe_grid_view - view the grid after set-up
 
    Level: beginner
@@ -425,47 +541,53 @@ PetscErrorCode PPEGridSetFromOptions(PPEGrid grid)
   PPELocation    loc;
   PPEStretchType st;
   MPI_Comm       comm;
+  PetscInt       dim;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
   comm = PetscObjectComm((PetscObject)grid);
   PetscObjectOptionsBegin((PetscObject)grid);
   PetscOptionsHeadBegin(PetscOptionsObject, "PPEGrid options");
+  PetscCall(PPEGridSetDimensionFromOptions(grid));
+  dim = grid->dim;
+  PetscCall(PetscOptionsInt("-ppe_grid_dim", "Dimension of the grid: 2 or 3 (also implied by two values of -ppe_grid_n or four boundary conditions)", "PPEGridSetDimension", dim, &dim, &flg));
+  if (flg) PetscCall(PPEGridSetDimension(grid, dim));
   for (int d = 0; d < 3; d++) {
-    n[d]     = grid->N[d];
-    L[d]     = grid->L[d];
-    o[d]     = grid->origin[d];
-    procs[d] = grid->procs[d];
+    n[d]     = grid->uN[d];
+    L[d]     = grid->uL[d];
+    o[d]     = grid->uorigin[d];
+    procs[d] = grid->uprocs[d];
   }
-  PetscCall(PetscOptionsIntArray("-ppe_grid_n", "Unknowns per direction nx,ny,nz (one value: all three)", "PPEGridSetSizes", n, &nn, &flg));
+  dim = grid->dim;
+  PetscCall(PetscOptionsIntArray("-ppe_grid_n", "Unknowns per direction nx,ny[,nz] (one value: every direction; two: a 2D grid)", "PPEGridSetSizes", n, &nn, &flg));
   if (flg) {
-    PetscCheck(nn == 1 || nn == 3, comm, PETSC_ERR_ARG_SIZ, "-ppe_grid_n takes 1 or 3 values, got %" PetscInt_FMT, nn);
+    PetscCheck(nn == 1 || nn == dim, comm, PETSC_ERR_ARG_SIZ, "-ppe_grid_n takes 1 or %d values on a %dD grid, got %" PetscInt_FMT, (int)dim, (int)dim, nn);
     if (nn == 1) n[1] = n[2] = n[0];
     PetscCall(PPEGridSetSizes(grid, n[0], n[1], n[2]));
   }
-  PetscCall(PetscOptionsRealArray("-ppe_grid_L", "Box lengths Lx,Ly,Lz (one value: all three)", "PPEGridSetLengths", L, &nL, &flg));
+  PetscCall(PetscOptionsRealArray("-ppe_grid_L", "Box lengths Lx,Ly[,Lz] (one value: every direction)", "PPEGridSetLengths", L, &nL, &flg));
   if (flg) {
-    PetscCheck(nL == 1 || nL == 3, comm, PETSC_ERR_ARG_SIZ, "-ppe_grid_L takes 1 or 3 values, got %" PetscInt_FMT, nL);
+    PetscCheck(nL == 1 || nL == dim, comm, PETSC_ERR_ARG_SIZ, "-ppe_grid_L takes 1 or %d values on a %dD grid, got %" PetscInt_FMT, (int)dim, (int)dim, nL);
     if (nL == 1) L[1] = L[2] = L[0];
     PetscCall(PPEGridSetLengths(grid, L[0], L[1], L[2]));
   }
-  PetscCall(PetscOptionsRealArray("-ppe_grid_origin", "Lower corner x0,y0,z0", "PPEGridSetOrigin", o, &no, &flg));
+  PetscCall(PetscOptionsRealArray("-ppe_grid_origin", "Lower corner x0,y0[,z0]", "PPEGridSetOrigin", o, &no, &flg));
   if (flg) {
-    PetscCheck(no == 3, comm, PETSC_ERR_ARG_SIZ, "-ppe_grid_origin takes 3 values, got %" PetscInt_FMT, no);
+    PetscCheck(no == dim, comm, PETSC_ERR_ARG_SIZ, "-ppe_grid_origin takes %d values on a %dD grid, got %" PetscInt_FMT, (int)dim, (int)dim, no);
     PetscCall(PPEGridSetOrigin(grid, o[0], o[1], o[2]));
   }
-  PetscCall(PetscOptionsStringArray("-ppe_bc", "Boundary conditions xlo,xhi,ylo,yhi,zlo,zhi: periodic|neumann|dirichlet or P|N|D (or one word like PPPPNN)", "PPEGridSetBCs", bcs, &nbc, &flg));
+  PetscCall(PetscOptionsStringArray("-ppe_bc", "Boundary conditions xlo,xhi,ylo,yhi[,zlo,zhi]: periodic|neumann|dirichlet or P|N|D (or one word like PPPPNN, PPNN in 2D)", "PPEGridSetBCs", bcs, &nbc, &flg));
   if (flg) {
     PPEBCType bc[6];
     PetscBool found;
     size_t    len = 0;
 
     if (nbc == 1) PetscCall(PetscStrlen(bcs[0], &len));
-    if (nbc == 1 && len == 6) {
+    if (nbc == 1 && len == (size_t)(2 * dim)) {
       PetscCall(PPEGridSetBCString(grid, bcs[0]));
     } else {
-      PetscCheck(nbc == 6, comm, PETSC_ERR_ARG_SIZ, "-ppe_bc needs 6 boundary conditions (xlo,xhi,ylo,yhi,zlo,zhi) or one 6-letter word, got %" PetscInt_FMT " entries", nbc);
-      for (int f = 0; f < 6; f++) {
+      PetscCheck(nbc == 2 * dim, comm, PETSC_ERR_ARG_SIZ, "-ppe_bc needs %d boundary conditions (%s) or one %d-letter word on a %dD grid, got %" PetscInt_FMT " entries%s", 2 * (int)dim, dim == 2 ? "xlo,xhi,ylo,yhi" : "xlo,xhi,ylo,yhi,zlo,zhi", 2 * (int)dim, (int)dim, nbc, nbc == 1 ? (len == 4 || len == 6 ? " (a word of the other dimension)" : " (one word of the wrong length)") : "");
+      for (int f = 0; f < 2 * dim; f++) {
         PetscCall(PPEParseBC(bcs[f], &bc[f], &found));
         PetscCheck(found, comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown boundary condition name '%s' for face %s in -ppe_bc: use periodic, neumann, dirichlet (or P, N, D)", bcs[f], PPEFaces[f]);
       }
@@ -488,7 +610,7 @@ PetscErrorCode PPEGridSetFromOptions(PPEGrid grid)
     else if (fflg) grid->stretch_factor = factor;
   }
   {
-    PetscInt   nz = grid->N[2] + 3, nl = nz;
+    PetscInt   nz = grid->uN[dim - 1] + 3, nl = nz;
     PetscReal *z;
 
     PetscCall(PetscCalloc1(nz, &z));
@@ -501,7 +623,7 @@ PetscErrorCode PPEGridSetFromOptions(PPEGrid grid)
   if (flg) PetscCall(PPEGridSetShift(grid, shift));
   PetscCall(PetscOptionsIntArray("-ppe_grid_procs", "Process grid px,py,pz of the DMDA", "PPEGridSetProcesses", procs, &np, &flg));
   if (flg) {
-    PetscCheck(np == 3, comm, PETSC_ERR_ARG_SIZ, "-ppe_grid_procs takes 3 values, got %" PetscInt_FMT, np);
+    PetscCheck(np == dim, comm, PETSC_ERR_ARG_SIZ, "-ppe_grid_procs takes %d values on a %dD grid, got %" PetscInt_FMT, (int)dim, (int)dim, np);
     PetscCall(PPEGridSetProcesses(grid, procs[0], procs[1], procs[2]));
   }
   PetscCall(PetscOptionsName("-ppe_grid_view", "View the grid after set-up", "PPEGridView", NULL));

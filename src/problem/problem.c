@@ -56,14 +56,23 @@ static PetscScalar MMSData_Boundary(PPEFace face, const PetscReal x[3], void *ct
 static PetscScalar MMSData_Source(const PetscReal x[3], void *ctx) { return MMSSource(x, &((MMSData *)ctx)->mms); }
 static PetscScalar MMSData_Exact(const PetscReal x[3], void *ctx) { return MMSExact(x, &((MMSData *)ctx)->mms); }
 
-/* Channel pressure: two modes with zero normal derivative at both walls. */
+/* Channel pressure: two modes with zero normal derivative at both walls (z; y in 2D). */
 typedef struct {
   PetscReal L[3], o[3], shift;
+  PetscInt  dim;
 } ChannelCtx;
 
 static PetscScalar ChannelMode(const PetscReal x[3], const ChannelCtx *c, PetscReal *ksq, int mode)
 {
   PetscReal kx, ky, kz, px = 0;
+
+  if (c->dim == 2) { /* periodic x, walls at the ends of y */
+    kx   = (mode == 0 ? 2 : 4) * PETSC_PI / c->L[0];
+    ky   = (mode == 0 ? 1 : 2) * PETSC_PI / c->L[1];
+    px   = mode == 0 ? 0.0 : 0.5;
+    *ksq = kx * kx + ky * ky;
+    return (mode == 0 ? 1.0 : 0.5) * PetscCosReal(kx * (x[0] - c->o[0]) + px) * PetscCosReal(ky * (x[1] - c->o[1]));
+  }
   if (mode == 0) {
     kx = 2 * PETSC_PI / c->L[0];
     ky = 2 * PETSC_PI / c->L[1];
@@ -100,7 +109,9 @@ static PetscScalar PaperSource(const PetscReal x[3], void *ctx)
 
 /*@
    PPEProblemSetGridDefaults - sets the grid a problem is defined on; call before
-   PPEGridSetFromOptions() so that options can still change sizes (and, for mms, anything)
+   PPEGridSetFromOptions() so that options can still change sizes (and, for mms, anything),
+   and after the grid's dimension is known (PPEGridSetDimension() or
+   PPEGridSetDimensionFromOptions()): channel's defaults depend on it
 
    Logically Collective
 
@@ -114,6 +125,16 @@ PetscErrorCode PPEProblemSetGridDefaults(PPEProblemType type, PPEGrid grid)
     break;
   case PPE_PROBLEM_CHANNEL: {
     const PPEBCType bc[6] = {PPE_BC_PERIODIC, PPE_BC_PERIODIC, PPE_BC_PERIODIC, PPE_BC_PERIODIC, PPE_BC_NEUMANN, PPE_BC_NEUMANN};
+    const PPEBCType bc2[6] = {PPE_BC_PERIODIC, PPE_BC_PERIODIC, PPE_BC_NEUMANN, PPE_BC_NEUMANN, PPE_BC_NEUMANN, PPE_BC_NEUMANN}; /* 2D: the first four */
+    if (grid->dim == 2) { /* periodic x, walls at the ends of a stretched y */
+      PetscCall(PPEGridSetSizes(grid, 64, 64, 1));
+      PetscCall(PPEGridSetLengths(grid, 2 * PETSC_PI, 2.0, 0.0));
+      PetscCall(PPEGridSetOrigin(grid, 0, 0, 0));
+      PetscCall(PPEGridSetBCs(grid, bc2));
+      PetscCall(PPEGridSetLocation(grid, PPE_LOCATION_CELL));
+      PetscCall(PPEGridSetZStretch(grid, PPE_STRETCH_TANH, 1.5));
+      break;
+    }
     PetscCall(PPEGridSetSizes(grid, 64, 64, 64));
     PetscCall(PPEGridSetLengths(grid, 2 * PETSC_PI, PETSC_PI, 2.0));
     PetscCall(PPEGridSetOrigin(grid, 0, 0, 0));
@@ -123,6 +144,7 @@ PetscErrorCode PPEProblemSetGridDefaults(PPEProblemType type, PPEGrid grid)
   } break;
   case PPE_PROBLEM_BICGSTAB_PAPER: {
     const PPEBCType bc[6] = {PPE_BC_DIRICHLET, PPE_BC_NEUMANN, PPE_BC_NEUMANN, PPE_BC_DIRICHLET, PPE_BC_NEUMANN, PPE_BC_DIRICHLET};
+    PetscCheck(grid->dim == 3, PetscObjectComm((PetscObject)grid), PETSC_ERR_SUP, "Problem bicgstab-paper is 3D (Pennati et al. 2025, eq. 16); use mms or channel on a 2D grid");
     PetscCall(PPEGridSetSizes(grid, 256, 256, 256));
     PetscCall(PPEGridSetOrigin(grid, 3.0, 2.5, 10.0));
     PetscCall(PPEGridSetLengths(grid, 25.5, 25.5, 25.5));
@@ -159,28 +181,31 @@ PetscErrorCode PPEProblemComputeRHS(PPEProblemType type, PPEGrid grid, Vec b, Ve
   switch (type) {
   case PPE_PROBLEM_MMS: {
     MMSData md;
+    /* in the user's directions (2D: x, y; the third factor is cos(0) = 1) */
     for (int d = 0; d < 3; d++) {
-      PetscBool per = (PetscBool)(grid->bc[2 * d] == PPE_BC_PERIODIC);
-      md.mms.k[d]   = per ? 2 * PETSC_PI / grid->L[d] : 1.3 * PETSC_PI / grid->L[d];
-      md.mms.phi[d] = per ? 0.3 + 0.2 * d : 0.4 + 0.1 * d;
-      md.mms.o[d]   = grid->origin[d];
+      PetscBool per = (PetscBool)(grid->ubc[2 * d] == PPE_BC_PERIODIC);
+      md.mms.k[d]   = d >= grid->dim ? 0.0 : per ? 2 * PETSC_PI / grid->uL[d] : 1.3 * PETSC_PI / grid->uL[d];
+      md.mms.phi[d] = d >= grid->dim ? 0.0 : per ? 0.3 + 0.2 * d : 0.4 + 0.1 * d;
+      md.mms.o[d]   = d >= grid->dim ? 0.0 : grid->uorigin[d];
     }
     md.mms.shift = grid->shift;
-    for (int f = 0; f < 6; f++) md.bc[f] = grid->bc[f];
+    for (int f = 0; f < 6; f++) md.bc[f] = grid->ubc[f];
     PetscCall(PPEGridComputeRHS(grid, MMSData_Source, MMSData_Boundary, &md, b));
     if (u) PetscCall(PPEGridSampleField(grid, MMSData_Exact, &md, u));
     *known = PETSC_TRUE;
   } break;
   case PPE_PROBLEM_CHANNEL: {
     ChannelCtx c;
+    PetscInt   w = 2 * (grid->dim - 1); /* the lower wall: zlo, ylo in 2D */
     for (int d = 0; d < 3; d++) {
-      c.L[d] = grid->L[d];
-      c.o[d] = grid->origin[d];
+      c.L[d] = grid->uL[d];
+      c.o[d] = grid->uorigin[d];
     }
     c.shift = grid->shift;
-    /* Exact for periodic x,y and Neumann z (the defaults); other BCs get the same source
-       with homogeneous data, and no exact solution. */
-    *known = (PetscBool)(grid->bc[0] == PPE_BC_PERIODIC && grid->bc[2] == PPE_BC_PERIODIC && grid->bc[4] == PPE_BC_NEUMANN && grid->bc[5] == PPE_BC_NEUMANN);
+    c.dim   = grid->dim;
+    /* Exact for periodic x (and y in 3D) and Neumann walls (the defaults); other BCs get the
+       same source with homogeneous data, and no exact solution. */
+    *known = (PetscBool)(grid->ubc[0] == PPE_BC_PERIODIC && (grid->dim == 2 || grid->ubc[2] == PPE_BC_PERIODIC) && grid->ubc[w] == PPE_BC_NEUMANN && grid->ubc[w + 1] == PPE_BC_NEUMANN);
     PetscCall(PPEGridComputeRHS(grid, ChannelSource, NULL, &c, b));
     if (u && *known) PetscCall(PPEGridSampleField(grid, ChannelExact, &c, u));
   } break;

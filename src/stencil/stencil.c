@@ -199,7 +199,7 @@ static PetscErrorCode PPEStencilSetGrid_PPEStencil(Mat A, PPEGrid grid)
   PetscCall(MatSetSizes(A, nloc, nloc, N[0] * N[1] * N[2], N[0] * N[1] * N[2]));
   PetscCall(PetscLayoutSetUp(A->rmap));
   PetscCall(PetscLayoutSetUp(A->cmap));
-  PetscCall(MatSetDM(A, grid->da));
+  PetscCall(MatSetDM(A, grid->da2 ? grid->da2 : grid->da)); /* the user's DMDA: 2D on a 2D grid */
   PetscCall(PPEStencilHaloSetUp(A));
   PetscCall(PPEStencilAttachNullSpace(grid, A));
   /* a new grid is a new operator: PCs and KSPs set up on A must set up again (PCSetUp() and

@@ -9,6 +9,7 @@
 PetscErrorCode PPEStencilAssembleInto(PPEGrid grid, Mat B)
 {
   PPEStencilBox B0;
+  PetscBool     two = (PetscBool)(grid->dim == 2); /* B lives on the 2D DMDA: its j is the grid's z */
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PPE_StencilAsm, B, 0, 0, 0));
@@ -28,7 +29,7 @@ PetscErrorCode PPEStencilAssembleInto(PPEGrid grid, Mat B)
       for (PetscInt i = B0.xs; i < B0.xs + B0.xm; i++) {
         ppe_s7_coef c    = ppe_s7_point_coef(B0.X, B0.Y, B0.Z, B0.sigma, i, j, k);
         PetscInt    idx[3] = {i, j, k};
-        MatStencil  row = {.k = k, .j = j, .i = i}, col[7];
+        MatStencil  row = two ? (MatStencil){.k = 0, .j = k, .i = i} : (MatStencil){.k = k, .j = j, .i = i}, col[7];
         PetscScalar v[7];
         PetscReal   off[6] = {c.cw, c.ce, c.cs, c.cn, c.cb, c.ct};
         PetscInt    n      = 0;
@@ -42,6 +43,7 @@ PetscErrorCode PPEStencilAssembleInto(PPEGrid grid, Mat B)
           col[n] = row;
           if (d == 0) col[n].i = nbi;
           else if (d == 1) col[n].j = nbi;
+          else if (two) col[n].j = nbi;
           else col[n].k = nbi;
           v[n++] = -off[f];
         }

@@ -275,7 +275,7 @@ int main(int argc, char **argv)
   PetscLogStage      stage_setup, stage_solve;
   PetscLogDouble     t0;
   PetscReal          op_s, setup_s, *solve_s, rnorm, bnorm, emax = 0, el2 = 0, rhs_mean = 0, mem_mb, rtol, abstol, dtol;
-  PetscInt           its, maxit, N[3], procs[3];
+  PetscInt           its, maxit, N[3], procs[3], dim;
   PetscMPIInt        size, nrep;
   PetscBool          known = PETSC_FALSE, singular;
   PPECounters        c0, c1, cs = {0, 0, 0}, cmax;
@@ -299,6 +299,7 @@ int main(int argc, char **argv)
 
   /* Grid: the problem's defaults, then the options */
   PetscCall(PPEGridCreate(comm, &grid));
+  PetscCall(PPEGridSetDimensionFromOptions(grid)); /* the problem's defaults depend on it */
   PetscCall(PPEProblemSetGridDefaults(o.problem, grid));
   PetscCall(PPEGridSetFromOptions(grid));
   PetscCall(PPEGridSetUp(grid));
@@ -402,6 +403,7 @@ int main(int argc, char **argv)
   mem_mb = (PetscReal)ru.ru_maxrss / 1024.0;
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &mem_mb, 1, MPIU_REAL, MPIU_MAX, comm));
   PetscCall(PPEGridGetSizes(grid, &N[0], &N[1], &N[2]));
+  PetscCall(PPEGridGetDimension(grid, &dim));
   PetscCall(DMDAGetInfo(da, NULL, NULL, NULL, NULL, &procs[0], &procs[1], &procs[2], NULL, NULL, NULL, NULL, NULL, NULL));
   PetscCall(PPEGridGetBCString(grid, bcs));
   PetscCall(PPEGridGetLocation(grid, &loc));
@@ -414,7 +416,8 @@ int main(int argc, char **argv)
     PetscReal  med = solve_s[o.repeat / 2];
     PPEBackend backend;
 
-    PetscCall(PetscPrintf(comm, "ppe-solve: problem %s, grid %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " %s-centred, bc %s, z %s, %d ranks (%" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT ")\n", PPEProblemNames[o.problem], N[0], N[1], N[2], PPELocations[loc], bcs, PPEStretchTypes[stretch], (int)size, procs[0], procs[1], procs[2]));
+    if (dim == 2) PetscCall(PetscPrintf(comm, "ppe-solve: problem %s, 2D grid %" PetscInt_FMT "x%" PetscInt_FMT " %s-centred, bc %s, y %s, %d ranks (%" PetscInt_FMT "x%" PetscInt_FMT ")\n", PPEProblemNames[o.problem], N[0], N[1], PPELocations[loc], bcs, PPEStretchTypes[stretch], (int)size, procs[0], procs[1]));
+    else PetscCall(PetscPrintf(comm, "ppe-solve: problem %s, grid %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " %s-centred, bc %s, z %s, %d ranks (%" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT ")\n", PPEProblemNames[o.problem], N[0], N[1], N[2], PPELocations[loc], bcs, PPEStretchTypes[stretch], (int)size, procs[0], procs[1], procs[2]));
     PetscCall(PPEBackendGetDefault(comm, &backend));
     if (backend == PPE_BACKEND_HOST) PetscCall(PetscPrintf(comm, "  operator %s, KSP %s, PC %s\n", OperatorTypes[o.op], ksptype, pctype));
     else PetscCall(PetscPrintf(comm, "  operator %s, KSP %s, PC %s, back end %s\n", OperatorTypes[o.op], ksptype, pctype, PPEBackends[backend]));
@@ -436,7 +439,8 @@ int main(int argc, char **argv)
       JSONNumber(rtols, sizeof(rtols), PETSC_TRUE, rtol);
       JSONNumber(means, sizeof(means), PETSC_TRUE, rhs_mean);
       PetscCall(PetscGetVersionNumber(&v[0], &v[1], &v[2], NULL));
-      PetscCall(JSONAppend(&j, "{\"problem\": \"%s\", \"n\": [%d, %d, %d], \"location\": \"%s\", \"bc\": \"%s\", \"stretch\": \"%s\", \"shift\": %.17g, ", PPEProblemNames[o.problem], (int)N[0], (int)N[1], (int)N[2], PPELocations[loc], bcs, PPEStretchTypes[stretch], (double)shift));
+      if (dim == 2) PetscCall(JSONAppend(&j, "{\"problem\": \"%s\", \"dim\": 2, \"n\": [%d, %d], \"location\": \"%s\", \"bc\": \"%s\", \"stretch\": \"%s\", \"shift\": %.17g, ", PPEProblemNames[o.problem], (int)N[0], (int)N[1], PPELocations[loc], bcs, PPEStretchTypes[stretch], (double)shift));
+      else PetscCall(JSONAppend(&j, "{\"problem\": \"%s\", \"dim\": 3, \"n\": [%d, %d, %d], \"location\": \"%s\", \"bc\": \"%s\", \"stretch\": \"%s\", \"shift\": %.17g, ", PPEProblemNames[o.problem], (int)N[0], (int)N[1], (int)N[2], PPELocations[loc], bcs, PPEStretchTypes[stretch], (double)shift));
       PetscCall(JSONAppend(&j, "\"ranks\": %d, \"procs\": [%d, %d, %d], \"operator\": \"%s\", \"pmat\": \"%s\", \"ksp\": \"%s\", \"pc\": \"%s\", \"backend\": \"%s\", \"rtol\": %s, ", (int)size, (int)procs[0], (int)procs[1], (int)procs[2], OperatorTypes[o.op], PmatTypes[o.pmat], ksptype, pctype, PPEBackends[backend], rtols));
       PetscCall(JSONAppend(&j, "\"its\": %d, \"reason\": \"%s\", \"rnorm_rel\": %s, \"err_max\": %s, \"err_l2\": %s, \"rhs_mean_removed\": %s, ", (int)its, KSPConvergedReasons[reason], rrels, emaxs, el2s, means));
       if (inner.valid) PetscCall(JSONAppend(&j, "\"pc_its\": %d, ", (int)inner.its));

@@ -13,6 +13,7 @@ typedef struct {
   PetscInt    nint;    /* number of mesh intervals; nint+1 mesh lines */
   PPEBCType   bc[2];   /* lower and upper face */
   PetscBool   uniform; /* uniform spacing (always in x and y) */
+  PetscBool   flat;    /* the missing direction of a 2D grid: one unknown, no coupling, w = 1 */
   PetscReal   href;    /* reference spacing L/nint: the spacing of the uniform grid */
   PetscReal  *lines;   /* nint+1 mesh lines: cell faces (cell) or mesh nodes (vertex) */
   PetscReal  *x;       /* n coordinates of the unknowns */
@@ -26,8 +27,24 @@ typedef struct {
   PetscReal   eigmin, eigmax, eigmin2; /* smallest, largest and second smallest of eig */
 } PPEGrid1d;
 
+/*
+   A 2D grid (dim 2) is stored as the 3D grid nx x 1 x ny: its y direction is the grid's z
+   (the last direction: stretched, and the tridiagonal direction of PC fftptdma) and the
+   middle direction is flat (one unknown, no coupling, weight 1). Every solver reads the 3D
+   arrays below and the 3D shadow DMDA da, whose vectors have the layout of the user's 2D
+   DMDA da2 (same ownership, same ordering). The description as the user gives it (u*) is
+   mapped onto the 3D fields by PPEGridSetUp().
+*/
 struct _p_PPEGrid {
   PETSCHEADER(int);
+  PetscInt       dim;       /* 2 or 3 */
+  PetscBool      dim_set;   /* fixed by the user or implied by a setting (else 3) */
+  const char    *dim_from;  /* what fixed it, for the error when another setting disagrees */
+  PetscInt       uN[3];     /* the description in the user's directions (2D: entries 0 and 1; faces xlo..yhi) */
+  PetscReal      uL[3], uorigin[3];
+  PPEBCType      ubc[6];
+  PetscInt       uprocs[3];
+  DM             da2;       /* 2D: the user's 2D DMDA (da is its 3D shadow); NULL in 3D */
   PetscInt       N[3];      /* global sizes */
   PetscBool      sizes_set; /* set by the user (else taken from an attached DMDA) */
   PetscReal      L[3];      /* lengths */
@@ -54,3 +71,6 @@ PETSC_INTERN PetscErrorCode PPEGrid1dReset(PPEGrid1d *);
 PETSC_INTERN PetscErrorCode PPEGrid1dComputeEigenvalues(PPEGrid1d *, PPELocation);
 PETSC_INTERN PetscErrorCode PPEGridNumIntervals(PPELocation, PPEBCType, PPEBCType, PetscInt, PetscInt *);
 PETSC_INTERN PetscErrorCode PPEGridComputeOperatorBounds(PPEGrid);
+PETSC_INTERN PetscErrorCode PPEGrid1dSetUpFlat(PPEGrid1d *, PetscReal, PetscReal);
+PETSC_INTERN PetscErrorCode PPEGridDirection(PPEGrid, PetscInt, PetscInt *);
+PETSC_INTERN PetscErrorCode PPEGridUserPoint(PPEGrid, const PetscReal[3], PetscReal[3]);
