@@ -106,6 +106,7 @@ static PetscErrorCode DeviceCreate(PPEFFTPTDMA *f)
     long            lines = d ? (long)b[3] * b[5] : (long)b[4] * b[5];
     int             kf = KindOf(f->kind[d].fwd), kb = KindOf(f->kind[d].bwd);
 
+    if (d == 1 && f->flat) continue; /* 2D: the identity, no lines (Transform() skips it) */
     PetscCheck(kf >= 0 && kb >= 0 && !ppe_fft_setup(kf, n, inner, lines, &D->F[d][0]) && !ppe_fft_setup(kb, n, inner, lines, &D->F[d][1]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "No device transform for the %c kind %s on %ld points", "xy"[d], f->kind[d].name, n);
     PetscCheck(D->F[d][0].L == D->F[d][1].L, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Forward and backward %c transforms of different lengths", "xy"[d]);
     nc = PetscMax(nc, (size_t)lines * (size_t)D->F[d][0].L * 2);

@@ -47,7 +47,7 @@ static PetscErrorCode TransformY(PPEFFTPTDMA *f, int s)
   PetscScalar  *in  = s ? f->sbuf : f->ybuf, *out = s ? f->ybuf : f->sbuf;
 
   PetscFunctionBegin;
-  if (f->plan2d) PetscFunctionReturn(PETSC_SUCCESS);
+  if (f->plan2d || f->flat) PetscFunctionReturn(PETSC_SUCCESS); /* 2D: the identity */
   PetscCall(PetscLogEventBegin(ev, 0, 0, 0, 0));
   if (f->fast[1]) PetscCall(PPEFastR2RExecute(f->fr[1][s], in, out));
   else PPEFFTBatchExecute(&f->fy[s], in, out);
@@ -216,14 +216,17 @@ PetscErrorCode PPEFFTPTDMAView(PPEFFTPTDMA *f, PetscViewer viewer)
   if (f->backend == PPE_BACKEND_HOST) {
     const char *xn = f->cplx[0] ? "real DFT r2c/c2r, complex half spectrum" : f->kind[0].name;
     const char *yn = f->ydft ? "complex DFT of x's half spectrum" : f->cplx[1] ? "real DFT r2c/c2r, complex half spectrum" : f->kind[1].name;
-    PetscCall(PetscViewerASCIIPrintf(viewer, "transforms: x %s, y %s%s\n", xn, yn, f->cplx[0] && !f->ydft ? " (on the real and imaginary parts)" : ""));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "transform passes: %s\n", f->plan2d ? "one 2D FFTW plan per x-y plane (the x-pencils hold whole planes)" : "x lines per x-pencil plane, then y lines per y-pencil plane"));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "DCT/DST (%s %s): x %s, y %s", PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_DCT), PPEFFTDCTs[f->dct], f->fast[0] ? "fast (reorder + r2c/c2r + twiddle)" : "FFTW", f->fast[1] ? "fast (reorder + r2c/c2r + twiddle)" : "FFTW"));
+    if (f->flat) PetscCall(PetscViewerASCIIPrintf(viewer, "2D: x transforms (%s), tridiagonal solve along y (the last direction of the nx x 1 x ny shadow; no transform along its one-point middle)\n", xn));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "transforms: x %s, y %s%s\n", xn, yn, f->cplx[0] && !f->ydft ? " (on the real and imaginary parts)" : ""));
+    if (!f->flat) PetscCall(PetscViewerASCIIPrintf(viewer, "transform passes: %s\n", f->plan2d ? "one 2D FFTW plan per x-y plane (the x-pencils hold whole planes)" : "x lines per x-pencil plane, then y lines per y-pencil plane"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "DCT/DST (%s %s): x %s", PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_DCT), PPEFFTDCTs[f->dct], f->fast[0] ? "fast (reorder + r2c/c2r + twiddle)" : "FFTW"));
     PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
+    if (!f->flat) PetscCall(PetscViewerASCIIPrintf(viewer, ", y %s", f->fast[1] ? "fast (reorder + r2c/c2r + twiddle)" : "FFTW"));
     if (f->dct_s[0] > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "; timed at set-up: FFTW %.3g ms, fast %.3g ms per forward pass", 1e3 * f->dct_s[0], 1e3 * f->dct_s[1]));
     PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
     PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
-  } else PetscCall(PetscViewerASCIIPrintf(viewer, "transforms: x %s, y %s\n", f->kind[0].name, f->kind[1].name));
+  } else if (f->flat) PetscCall(PetscViewerASCIIPrintf(viewer, "2D: x transforms (%s), tridiagonal solve along y (the last direction of the nx x 1 x ny shadow; no transform along its one-point middle)\n", f->kind[0].name));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "transforms: x %s, y %s\n", f->kind[0].name, f->kind[1].name));
   PetscCall(PetscViewerASCIIPrintf(viewer, "pencil grid: py x pz = %" PetscInt_FMT " x %" PetscInt_FMT " (%s)\n", f->P[0], f->P[1], f->pauto ? "automatic: the DMDA's pz kept where z blocks have >= 2 points" : PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_PGRID)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "pencils of rank 0: x %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", y %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "%s\n", f->xbox[3], f->xbox[4], f->xbox[5], f->ybox[3], f->ybox[4], f->ybox[5], f->daaligned ? "; x-pencils are the DMDA's boxes (no redistribution)" : ""));
   if (f->backend != PPE_BACKEND_HOST) PetscCall(PetscViewerASCIIPrintf(viewer, "copies DMDA <-> x-pencils: box copies on the device (%" PetscInt_FMT " applications on rank 0)\n", f->solves));

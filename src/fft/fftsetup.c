@@ -56,6 +56,7 @@ static PetscErrorCode ChoosePencilGrid(PPEFFTPTDMA *f, const PetscInt pgrid[2], 
   PetscInt size = f->size, *N = f->N;
 
   PetscFunctionBegin;
+  PetscCheck(!f->flat || !pgrid || pgrid[0] <= 1, f->comm, PETSC_ERR_ARG_INCOMP, "%s: pencil grid %" PetscInt_FMT " x %" PetscInt_FMT " on a 2D problem: py must be 1 (there is no y to transform, the tridiagonal solve along the user's y runs over all %d ranks: %s 1,%d)", PPEFFTPTDMAName(f), pgrid ? pgrid[0] : 0, pgrid ? pgrid[1] : 0, (int)size, PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_PGRID), (int)size);
   if (pgrid && pgrid[0] > 0 && pgrid[1] > 0) {
     PetscCheck(pgrid[0] * pgrid[1] == size, f->comm, PETSC_ERR_ARG_INCOMP, "%s: pencil grid %" PetscInt_FMT " x %" PetscInt_FMT " does not match the %d ranks (%s py,pz needs py*pz = number of ranks)", PPEFFTPTDMAName(f), pgrid[0], pgrid[1], (int)size, PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_PGRID));
     f->P[0]  = pgrid[0];
@@ -71,6 +72,7 @@ static PetscErrorCode ChoosePencilGrid(PPEFFTPTDMA *f, const PetscInt pgrid[2], 
       }
       if (best > 0) break;
     }
+    PetscCheck(best > 0 || !f->flat, f->comm, PETSC_ERR_ARG_SIZ, "%s: a 2D problem runs its tridiagonal solve along the user's y over all %d ranks, which needs at least 2 points of %" PetscInt_FMT " per rank", PPEFFTPTDMAName(f), (int)size, N[2]);
     PetscCheck(best > 0, f->comm, PETSC_ERR_ARG_SIZ, "%s: no pencil grid fits %d ranks on %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " unknowns (needs py <= nx, py <= ny and >= 2 z points per rank)", PPEFFTPTDMAName(f), (int)size, N[0], N[1], N[2]);
     f->P[1]  = best;
     f->P[0]  = size / best;
@@ -78,7 +80,9 @@ static PetscErrorCode ChoosePencilGrid(PPEFFTPTDMA *f, const PetscInt pgrid[2], 
   }
   PetscCheck(f->P[0] <= N[0] && f->P[0] <= N[1], f->comm, PETSC_ERR_ARG_SIZ, "%s: pencil grid %" PetscInt_FMT " x %" PetscInt_FMT ": py = %" PetscInt_FMT " ranks per x-y group need at least one x and one y index each, but the box is %" PetscInt_FMT " x %" PetscInt_FMT, PPEFFTPTDMAName(f), f->P[0], f->P[1], f->P[0], N[0], N[1]);
   PetscCheck(N[2] / f->P[1] >= 2, f->comm, PETSC_ERR_ARG_SIZ, "%s: fewer than 2 z points per rank in the z group: %" PetscInt_FMT " z points over pz = %" PetscInt_FMT " ranks of pencil grid %" PetscInt_FMT " x %" PetscInt_FMT "; use fewer ranks along z (%s py,pz)", PPEFFTPTDMAName(f), N[2], f->P[1], f->P[0], f->P[1], PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_PGRID));
-  if (f->zsolve == PPE_FFT_ZSOLVE_TRANSPOSE)
+  if (f->zsolve == PPE_FFT_ZSOLVE_TRANSPOSE && f->flat) /* z-pencils split x (whole complex values with r2c) */
+    PetscCheck(f->P[1] <= N[0] / 2, f->comm, PETSC_ERR_ARG_SIZ, "%s: zsolve transpose of a 2D problem splits x over pz = %" PetscInt_FMT " ranks but nx = %" PetscInt_FMT " (needs pz <= nx/2)", PPEFFTPTDMAName(f), f->P[1], N[0]);
+  else if (f->zsolve == PPE_FFT_ZSOLVE_TRANSPOSE)
     PetscCheck(f->P[1] <= N[1], f->comm, PETSC_ERR_ARG_SIZ, "%s: zsolve transpose splits y over pz = %" PetscInt_FMT " ranks but ny = %" PetscInt_FMT, PPEFFTPTDMAName(f), f->P[1], N[1]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -230,7 +234,7 @@ static PetscErrorCode TimeForward(PPEFFTPTDMA *f, PetscBool fast, PPEFastR2R fr[
   if (fast && fr[0]) PetscCall(PPEFastR2RExecute(fr[0], f->xbuf, tmp));
   else PPEFFTBatchExecute(&bx, f->xbuf, f->fxd[0].p[0] ? tmp : f->xbuf);
   if (fast && fr[1]) PetscCall(PPEFastR2RExecute(fr[1], f->ybuf, f->sbuf));
-  else if (!f->plan2d) PPEFFTBatchExecute(&by, f->ybuf, f->sbuf);
+  else if (!f->plan2d && !f->flat) PPEFFTBatchExecute(&by, f->ybuf, f->sbuf);
   PetscCall(PetscTime(&t1));
   *t = t1 - t0;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -250,7 +254,7 @@ static PetscErrorCode ChooseDCT(PPEFFTPTDMA *f, unsigned flags)
   PetscFunctionBegin;
   f->dct_s[0] = f->dct_s[1] = 0;
   can[0] = (PetscBool)(!f->cplx[0] && Fastable(&f->kind[0]));
-  can[1] = (PetscBool)(!f->cplx[1] && !f->ydft && Fastable(&f->kind[1]));
+  can[1] = (PetscBool)(!f->flat && !f->cplx[1] && !f->ydft && Fastable(&f->kind[1]));
   if (f->plan2d && !(can[0] && can[1])) can[0] = can[1] = PETSC_FALSE;
   if (f->dct == PPE_FFT_DCT_FFTW || !(can[0] || can[1])) PetscFunctionReturn(PETSC_SUCCESS);
   /* auto effort: the fast kinds' r2c/c2r plans are of one cache block each; a sixteenth of
@@ -345,7 +349,7 @@ static PetscErrorCode CreatePlans(PPEFFTPTDMA *f)
     PetscCall(PetscLogEventEnd(PPE_FFTPTDMAPlan, 0, 0, 0, 0));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  f->plan2d = (PetscBool)(f->P[0] == 1 && (f->cplx[0] ? f->ydft : !f->cplx[1]));
+  f->plan2d = (PetscBool)(!f->flat && f->P[0] == 1 && (f->cplx[0] ? f->ydft : !f->cplx[1]));
   fflags    = flags;
   if (pl == PPE_FFT_PLANNER_AUTO) { /* the measured plans: 2D forward and backward, or x and y */
     fftw_set_timelimit(PPE_FFT_AUTO_BUDGET * (double)nloc / (f->plan2d ? 2.0 : 4.0));
@@ -376,7 +380,7 @@ static PetscErrorCode CreatePlans(PPEFFTPTDMA *f)
       PetscCall(PPEFFTBatchCreate(&f->fx[0], PPE_FFT_BATCH_R2R, 0, 1, &xd, 1, &l, &f->kind[0].fwd, nzl, n0 * nyl, n0 * nyl, xb, xb, fflags));
       PetscCall(PPEFFTBatchCreate(&f->fx[1], PPE_FFT_BATCH_R2R, 0, 1, &xd, 1, &l, &f->kind[0].bwd, nzl, n0 * nyl, n0 * nyl, xb, xb, fflags));
     }
-    if (f->ydft) { /* complex values: nxs / 2 of them per y line, strides in complex values */
+    if (f->flat) { /* 2D: the y transform is the identity, no plan */ } else if (f->ydft) { /* complex values: nxs / 2 of them per y line, strides in complex values */
       fftw_iodim64 yd = IODim(n1, nxs / 2, nxs / 2), l = IODim(nxs / 2, 1, 1);
       PetscCall(PPEFFTBatchCreate(&f->fy[0], PPE_FFT_BATCH_DFT, FFTW_FORWARD, 1, &yd, 1, &l, NULL, nzl, nxs * n1, nxs * n1, yb, yb, flags));
       PetscCall(PPEFFTBatchCreate(&f->fy[1], PPE_FFT_BATCH_DFT, FFTW_BACKWARD, 1, &yd, 1, &l, NULL, nzl, nxs * n1, nxs * n1, yb, yb, flags));
@@ -535,13 +539,14 @@ static PetscErrorCode SetUpOperator(PPEFFTPTDMA *f, DM da, const PPESeparable *s
   f->singular = sep->singular;
   f->specmean = f->singular;
   for (int d = 0; d < 2; d++) /* periodic (R2HC) and cell Neumann (REDFT10): the backward transform of a mode other than 0 sums to 0 */
-    f->specmean = (PetscBool)(f->specmean && (f->kind[d].fwd == FFTW_R2HC || f->kind[d].fwd == FFTW_REDFT10));
+    f->specmean = (PetscBool)(f->specmean && ((d == 1 && f->flat) || f->kind[d].fwd == FFTW_R2HC || f->kind[d].fwd == FFTW_REDFT10));
   PetscCheck(!(f->singular && f->zsolve == PPE_FFT_ZSOLVE_DISTD2), f->comm, PETSC_ERR_ARG_INCOMP, "%s: %s distd2 cannot solve the pinned zero mode of a singular operator (no Dirichlet face, no shift); use ptdma or auto (auto runs DistD2 on every line where it is exact)", PPEFFTPTDMAName(f), PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_ZSOLVE));
   for (int d = 0; d < 2; d++) { /* per spectral slot: a complex value's real and imaginary parts share their wavenumber's */
     PetscReal *t;
     PetscBool  pairs = (PetscBool)(d == 0 && (f->cplx[0] || f->cplx[1]));
     PetscCall(PetscMalloc1(f->N[d], &t));
-    PetscCall(PPEFFT1dEigenvalues(sep->loc[d], sep->bc[2 * d], sep->bc[2 * d + 1], f->N[d], sep->c[d], t));
+    if (d == 1 && f->flat) t[0] = 0; /* 2D: no coupling along the one y point */
+    else PetscCall(PPEFFT1dEigenvalues(sep->loc[d], sep->bc[2 * d], sep->bc[2 * d + 1], f->N[d], sep->c[d], t));
     PetscCall(PetscMalloc1(f->Ns[d], &f->lam[d]));
     for (PetscInt s = 0; s < f->Ns[d]; s++) f->lam[d][s] = t[pairs ? s / 2 : s]; /* r2c: wavenumber k <= n/2 in slot k */
     PetscCall(PetscFree(t));
@@ -663,15 +668,17 @@ PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPES
   PetscCallMPI(MPI_Comm_size(comm, &f->size));
   PetscCallMPI(MPI_Comm_rank(comm, &f->rank));
   PetscCall(DMDAGetInfo(da, NULL, &M[0], &M[1], &M[2], &pd[0], &pd[1], &pd[2], NULL, NULL, NULL, NULL, NULL, NULL));
+  f->flat = (PetscBool)(M[1] == 1 && sep->n[1] == 1);
   for (int d = 0; d < 3; d++) {
     PetscCheck(M[d] == sep->M[d], comm, PETSC_ERR_ARG_INCOMP, "%s: the DMDA has %" PetscInt_FMT " points along %c but the operator description %" PetscInt_FMT, PPEFFTPTDMAName(f), M[d], "xyz"[d], sep->M[d]);
     f->N[d] = sep->n[d];
-    PetscCheck(sep->n[d] >= 2 && sep->lo[d] >= 0 && sep->lo[d] + sep->n[d] <= M[d], comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: box of unknowns [%" PetscInt_FMT ", %" PetscInt_FMT ") along %c does not fit the DMDA (%" PetscInt_FMT " points) or has fewer than 2 points", PPEFFTPTDMAName(f), sep->lo[d], sep->lo[d] + sep->n[d], "xyz"[d], M[d]);
+    PetscCheck((sep->n[d] >= 2 || (d == 1 && f->flat)) && sep->lo[d] >= 0 && sep->lo[d] + sep->n[d] <= M[d], comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: box of unknowns [%" PetscInt_FMT ", %" PetscInt_FMT ") along %c does not fit the DMDA (%" PetscInt_FMT " points) or has fewer than 2 points", PPEFFTPTDMAName(f), sep->lo[d], sep->lo[d] + sep->n[d], "xyz"[d], M[d]);
   }
   PetscCheck((sep->bc[4] == PPE_BC_PERIODIC) == (sep->bc[5] == PPE_BC_PERIODIC), comm, PETSC_ERR_SUP, "%s: z BC pair %s-%s is not supported: periodic needs both faces", PPEFFTPTDMAName(f), PPEBCTypes[sep->bc[4]], PPEBCTypes[sep->bc[5]]);
   for (int d = 0; d < 2; d++) {
     PetscCheck((sep->bc[2 * d] == PPE_BC_PERIODIC) == (sep->bc[2 * d + 1] == PPE_BC_PERIODIC), comm, PETSC_ERR_SUP, "%s: %c BC pair %s-%s is not supported: periodic needs both faces (supported: periodic-periodic and any pair of neumann and dirichlet)", PPEFFTPTDMAName(f), "xy"[d], PPEBCTypes[sep->bc[2 * d]], PPEBCTypes[sep->bc[2 * d + 1]]);
-    PetscCall(PPEFFT1dGetKind(sep->loc[d], sep->bc[2 * d], sep->bc[2 * d + 1], f->N[d], &f->kind[d]));
+    if (d == 1 && f->flat) f->kind[1] = (PPEFFT1dKind){FFTW_DHT, FFTW_DHT, 1.0, "identity (one point)"}; /* 2D: a DHT of one point is the identity; no plan is made */
+    else PetscCall(PPEFFT1dGetKind(sep->loc[d], sep->bc[2 * d], sep->bc[2 * d + 1], f->N[d], &f->kind[d]));
   }
   f->box = (PetscBool)(sep->idiag != NULL);
   PetscCall(ChoosePencilGrid(f, pgrid, pd[2]));
@@ -714,9 +721,15 @@ PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPES
     f->sbox[3] = 2 * f->ybox[3];
     f->sbox[4] = f->Ns[1];
   }
-  f->zbox[0] = f->sbox[0];
-  f->zbox[3] = f->sbox[3];
-  PPEBlockSplit(f->sbox[4], f->P[1], f->r[1], &f->zbox[1], &f->zbox[4]);
+  if (f->flat) { /* 2D: z-pencils split x, in whole complex values after an r2c (the pinned lines 0 and 1 stay together) */
+    PetscInt u = f->cplx[0] ? 2 : 1;
+    PPEBlockSplit(f->sbox[3] / u, f->P[1], f->r[1], &f->zbox[0], &f->zbox[3]);
+    f->zbox[0] = f->sbox[0] + u * f->zbox[0], f->zbox[3] *= u;
+    f->zbox[1] = f->sbox[1], f->zbox[4] = f->sbox[4];
+  } else {
+    f->zbox[0] = f->sbox[0], f->zbox[3] = f->sbox[3];
+    PPEBlockSplit(f->sbox[4], f->P[1], f->r[1], &f->zbox[1], &f->zbox[4]);
+  }
   f->zbox[2] = 0;
   f->zbox[5] = f->N[2];
   PetscCall(PetscMPIIntCast(f->r[0], &r[0]));

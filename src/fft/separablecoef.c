@@ -28,7 +28,7 @@ static PetscErrorCode InferPlanesLocal(PPEInferCtx *c, PetscReal *acc)
       for (PetscInt i = c->s[0]; i < c->s[0] + c->m[0]; i++) {
         const PPEInferRow *w = &c->row[PPEInferLocalIndex(c, i, j, k)];
         PetscReal          rx;
-        PetscBool          ref = (PetscBool)(i == c->lo[0] + 1 && j == c->lo[1] + 1);
+        PetscBool          ref = (PetscBool)(i == c->lo[0] + 1 && j == PPEInferJRef(c));
 
         if (!PPEInferInterior(c, 0, i) || !PPEInferInterior(c, 1, j) || !PPEInferInBox(c, 0, i) || !PPEInferInBox(c, 1, j)) continue;
         if (!c->approx && !ref) continue;
@@ -62,8 +62,8 @@ PetscErrorCode PPEInferPlanes(PPEInferCtx *c)
   PetscCall(PetscMPIIntCast(2 + 4 * M2, &nacc));
   PetscCall(MPIU_Allreduce(acc, all, nacc, MPIU_REAL, MPIU_SUM, c->comm));
   PetscCheck(all[1] > 0, c->comm, PETSC_ERR_ARG_WRONG, "Operator inference: no row interior in x and y has negative x couplings");
-  c->c1 = all[0] / all[1];
-  PetscCheck(c->c1 > 0, c->comm, PETSC_ERR_ARG_WRONG, "Operator inference: the y couplings have the wrong sign (ratio to the x couplings %g): not a -Lap type operator", (double)c->c1);
+  c->c1 = c->flat ? 0 : all[0] / all[1]; /* 2D: no y coupling */
+  PetscCheck(c->flat || c->c1 > 0, c->comm, PETSC_ERR_ARG_WRONG, "Operator inference: the y couplings have the wrong sign (ratio to the x couplings %g): not a -Lap type operator", (double)c->c1);
   for (PetscInt k = c->lo[2]; k < c->lo[2] + c->n[2]; k++) {
     PetscReal cnt = all[2 + 3 * M2 + k];
     PetscCheck(cnt > 0, c->comm, PETSC_ERR_ARG_WRONG, "Operator inference: no usable row interior in x and y on z plane %" PetscInt_FMT, k);

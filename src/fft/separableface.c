@@ -51,6 +51,7 @@ PetscErrorCode PPEInferBox(PPEInferCtx *c)
   for (PetscInt d = 0; d < 3; d++) {
     c->lo[d] = c->ident[2 * d] ? 1 : 0;
     c->n[d]  = c->M[d] - c->ident[2 * d] - c->ident[2 * d + 1];
+    if (d == 1 && c->flat) continue; /* the one y point of a 2D shadow */
     PetscCheck(c->n[d] >= (d < 2 ? PPE_INFER_MIN_XY : PPE_INFER_MIN_Z), c->comm, PETSC_ERR_ARG_SIZ,
                "Operator inference: %" PetscInt_FMT " unknowns in %s between the identity-row faces; at least %d are needed", c->n[d], PPEInferDirNames[d], d < 2 ? PPE_INFER_MIN_XY : PPE_INFER_MIN_Z);
   }
@@ -71,8 +72,16 @@ static PetscErrorCode FaceRow(PPEInferCtx *c, const PPEInferRow *w, const PetscI
     PetscReal cd = d ? c->c1 : 1, ce = e ? c->c1 : 1, re;
 
     if (c->per[d] || x[d] != end || !PPEInferInterior(c, e, x[e])) continue;
-    if (!c->approx && (x[2] != c->kref || x[e] != c->lo[e] + 1)) continue;
-    PetscCall(PPEInferScaleFrom(c, w, e, ce, x[0], x[1], x[2], &re));
+    if (c->flat) { /* 2D: an x end row, scaled by its z couplings (rows interior in z; no y term in the diagonal) */
+      PetscInt k = x[2];
+      if (!c->approx && k != c->kref) continue;
+      if (!PPEInferInterior(c, 2, k) || !(c->zl[k] + c->zh[k] > 0)) continue;
+      PetscCall(PPEInferScaleFrom(c, w, 2, 0.5 * (c->zl[k] + c->zh[k]), x[0], x[1], x[2], &re));
+      ce = 0;
+    } else {
+      if (!c->approx && (x[2] != c->kref || x[e] != c->lo[e] + 1)) continue;
+      PetscCall(PPEInferScaleFrom(c, w, e, ce, x[0], x[1], x[2], &re));
+    }
     if (!(re > 0)) continue;
     acc[3 * f] += -w->nb[2 * d + (f % 2 ? 0 : 1)] / (re * cd);
     acc[3 * f + 1] += (w->diag / re - 2 * ce - c->zd[x[2]]) / cd;

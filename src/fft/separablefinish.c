@@ -11,7 +11,7 @@ PetscErrorCode PPEInferFinish(PPEInferCtx *c, DM da, const char *mtype, PetscBoo
 {
   PetscReal    sloc = 0, s, *pmin, *pmax, *gmin, *gmax, devloc = 0, devmax;
   PetscScalar *rs, *id = NULL;
-  PetscInt     i0 = c->lo[0] + 1, j0 = c->lo[1] + 1, nid = 0;
+  PetscInt     i0 = c->lo[0] + 1, j0 = PPEInferJRef(c), nid = 0;
   PetscBool    zonly = PETSC_TRUE, xyD = PETSC_FALSE, uniform;
   PetscMPIInt  nz;
   char         bcs[7], locs[64], idf[64] = "";
@@ -53,9 +53,10 @@ PetscErrorCode PPEInferFinish(PPEInferCtx *c, DM da, const char *mtype, PetscBoo
     if (!c->per[1]) def = PPEInferEndLocation(c->end[2]);
     if (!c->per[0]) def = PPEInferEndLocation(c->end[0]);
     sep->loc[0] = c->per[0] ? def : PPEInferEndLocation(c->end[0]);
-    sep->loc[1] = c->per[1] ? def : PPEInferEndLocation(c->end[2]);
+    sep->loc[1] = c->flat ? sep->loc[0] : c->per[1] ? def : PPEInferEndLocation(c->end[2]);
     sep->loc[2] = (c->ident[4] || c->ident[5]) ? PPE_LOCATION_VERTEX : def;
   }
+  if (c->flat) sep->bc[2] = sep->bc[3] = PPE_BC_NEUMANN; /* the one y point of a 2D shadow: no coupling, as a 2D PPEGrid stores it */
   sep->singular = (PetscBool)(!xyD && sep->bc[4] != PPE_BC_DIRICHLET && sep->bc[5] != PPE_BC_DIRICHLET && c->sigma == 0 && !zextra);
 
   /* vectors, and how the row scaling varies */
@@ -99,7 +100,8 @@ PetscErrorCode PPEInferFinish(PPEInferCtx *c, DM da, const char *mtype, PetscBoo
 
   for (PetscInt f = 0; f < 6; f++) bcs[f] = sep->bc[f] == PPE_BC_PERIODIC ? 'P' : sep->bc[f] == PPE_BC_NEUMANN ? 'N' : 'D';
   bcs[6] = 0;
-  if (sep->loc[0] == sep->loc[1] && sep->loc[1] == sep->loc[2]) PetscCall(PetscSNPrintf(locs, sizeof(locs), "%s-centred", sep->loc[0] == PPE_LOCATION_CELL ? "cell" : "vertex"));
+  if (c->flat && sep->loc[0] == sep->loc[2]) PetscCall(PetscSNPrintf(locs, sizeof(locs), "2D (nx x 1 x ny shadow), %s-centred", sep->loc[0] == PPE_LOCATION_CELL ? "cell" : "vertex"));
+  else if (sep->loc[0] == sep->loc[1] && sep->loc[1] == sep->loc[2]) PetscCall(PetscSNPrintf(locs, sizeof(locs), "%s-centred", sep->loc[0] == PPE_LOCATION_CELL ? "cell" : "vertex"));
   else PetscCall(PetscSNPrintf(locs, sizeof(locs), "x %s, y %s, z %s", PPELocations[sep->loc[0]], PPELocations[sep->loc[1]], PPELocations[sep->loc[2]]));
   if (nid) {
     PetscCall(PetscStrlcat(idf, " (identity rows on", sizeof(idf)));

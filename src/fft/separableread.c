@@ -21,8 +21,10 @@ PetscErrorCode PPEInferSetUpLayout(PPEInferCtx *c, Mat A, DM da)
   PetscCheck(dim == 3, c->comm, PETSC_ERR_ARG_WRONG, "Operator inference needs a 3D DMDA, not %" PetscInt_FMT "D", dim);
   PetscCheck(dof == 1, c->comm, PETSC_ERR_ARG_WRONG, "Operator inference needs a DMDA with one dof per point, not %" PetscInt_FMT, dof);
   PetscCheck(sw >= 1, c->comm, PETSC_ERR_ARG_WRONG, "Operator inference needs a DMDA of stencil width at least 1, not %" PetscInt_FMT, sw);
+  c->flat = (PetscBool)(c->M[1] == 1); /* a 2D DMDA seen through its nx x 1 x ny shadow (PPEDMDAGet3d) */
   for (PetscInt d = 0; d < 3; d++) {
-    c->per[d] = (PetscBool)(bt[d] == DM_BOUNDARY_PERIODIC);
+    c->per[d] = (PetscBool)(bt[d] == DM_BOUNDARY_PERIODIC || (d == 1 && c->flat)); /* no y neighbour, no y face */
+    if (d == 1 && c->flat) continue;
     PetscCheck(c->M[d] >= 3, c->comm, PETSC_ERR_ARG_SIZ, "Operator inference needs at least 3 DMDA points in %s, not %" PetscInt_FMT, PPEInferDirNames[d], c->M[d]);
   }
   PetscCall(MatGetSize(A, &Mm, &Nm));
@@ -81,7 +83,7 @@ static void ColumnToIJK(const PPEInferCtx *c, PetscInt g, PetscInt ijk[3])
 static inline PetscInt Offset(const PPEInferCtx *c, PetscInt d, PetscInt col, PetscInt x)
 {
   PetscInt dl = col - x;
-  if (c->per[d]) {
+  if (c->per[d] && c->M[d] > 1) { /* not the one y point of a 2D shadow: every column is at offset 0 there */
     if (dl == c->M[d] - 1) dl = -1;
     else if (dl == 1 - c->M[d]) dl = 1;
   }

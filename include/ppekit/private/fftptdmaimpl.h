@@ -137,6 +137,9 @@ typedef struct {
   MPI_Comm          xycomm;    /* the P1 ranks with this r2 (x <-> y transposes) */
   MPI_Comm          zcomm;     /* the P2 ranks with this r1, ordered by r2 (z solve, y <-> z transposes) */
   PetscInt          N[3];      /* box sizes */
+  PetscBool         flat;      /* a 2D problem: one point along y (N[1] = 1, the middle direction of a 2D grid's nx x 1 x ny
+                                  shadow); its transform is the identity (no plan), its eigenvalue 0, py = 1, and the z
+                                  pencils split x instead of y */
   PetscInt          xbox[6], ybox[6], zbox[6]; /* this rank's pencils (array boxes, in spectral slots along x once x
                                                   is transformed by r2c: the x-pencil's data box is xdata) */
   PetscInt          xdata[6];  /* the real data box of the x-pencil (xbox without the r2c padding) */

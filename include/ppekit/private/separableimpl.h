@@ -133,7 +133,9 @@ typedef struct {
   MPI_Comm    comm;
   PetscMPIInt rank, size;
   PetscInt    M[3];       /* global sizes */
-  PetscBool   per[3];     /* periodic DMDA direction */
+  PetscBool   per[3];     /* periodic DMDA direction (also the one-point y of a 2D DMDA's shadow: no y neighbour, no y face) */
+  PetscBool   flat;       /* a 2D DMDA's nx x 1 x ny shadow: y has one point and no coupling (c1 = 0), the x faces are
+                             read relative to the row scaling implied by the z couplings */
   PetscInt    s[3], m[3]; /* owned corner and sizes */
   PetscInt    pm[3];      /* process grid */
   PetscInt   *off[3];     /* prefix sums of the ownership ranges, pm[d]+1 each */
@@ -164,6 +166,12 @@ static inline PetscInt PPEInferLocalIndex(const PPEInferCtx *c, PetscInt i, Pets
 static inline PetscBool PPEInferInBox(const PPEInferCtx *c, PetscInt d, PetscInt x)
 {
   return (PetscBool)(x >= c->lo[d] && x < c->lo[d] + c->n[d]);
+}
+
+/* the y index of the reference rows: lo + 1, or 0 on the one y point of a 2D shadow */
+static inline PetscInt PPEInferJRef(const PPEInferCtx *c)
+{
+  return c->flat ? 0 : c->lo[1] + 1;
 }
 
 /* interior in direction d: both neighbours in the box */
