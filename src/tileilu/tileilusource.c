@@ -7,19 +7,36 @@
 #include <ppekit/private/tileiluimpl.h>
 #include <ppekit/private/stencilimpl.h>
 
-/* Box and periodicity from a 3D DMDA with one dof whose local size is n. */
-static PetscErrorCode SourceSetBox(DM da, PetscInt n, PPETileILUSource *src)
+/* Box and periodicity from a 2D or 3D DMDA with one dof whose local size is n. A 2D DMDA is
+   read through its 3D shadow nx x 1 x ny (PPEDMDAGet3d(): same ownership and ordering), so
+   the tiles and the rows are those of the 3D code with a flat middle direction. */
+static PetscErrorCode SourceSetBox(DM dm, PetscInt n, PPETileILUSource *src)
 {
-  PetscInt        dim, dof;
-  DMBoundaryType  bt[3];
+  PetscInt       dim, dof;
+  DMBoundaryType bt[3];
+  DM             da;
 
   PetscFunctionBegin;
-  PetscCall(DMDAGetInfo(da, &dim, &src->N[0], &src->N[1], &src->N[2], NULL, NULL, NULL, &dof, NULL, &bt[0], &bt[1], &bt[2], NULL));
-  PetscCheck(dim == 3, PetscObjectComm((PetscObject)da), PETSC_ERR_SUP, "PC tileilu needs a 3D DMDA, got a %" PetscInt_FMT "D one", dim);
+  PetscCall(DMGetDimension(dm, &dim));
+  PetscCheck(dim == 2 || dim == 3, PetscObjectComm((PetscObject)dm), PETSC_ERR_SUP, "PC tileilu needs a 2D or 3D DMDA, got a %" PetscInt_FMT "D one", dim);
+  PetscCall(PPEDMDAGet3d(dm, &da));
+  src->dim = dim;
+  PetscCall(DMDAGetInfo(da, NULL, &src->N[0], &src->N[1], &src->N[2], NULL, NULL, NULL, &dof, NULL, &bt[0], &bt[1], &bt[2], NULL));
   PetscCheck(dof == 1, PetscObjectComm((PetscObject)da), PETSC_ERR_SUP, "PC tileilu needs a DMDA with one degree of freedom per point, got %" PetscInt_FMT, dof);
   PetscCall(DMDAGetCorners(da, &src->s[0], &src->s[1], &src->s[2], &src->m[0], &src->m[1], &src->m[2]));
-  PetscCheck(src->m[0] * src->m[1] * src->m[2] == n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "PC tileilu: the operator has %" PetscInt_FMT " local rows but the DMDA box of this rank has %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " points", n, src->m[0], src->m[1], src->m[2]);
+  if (dim == 2)
+    PetscCheck(src->m[0] * src->m[2] == n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "PC tileilu: the operator has %" PetscInt_FMT " local rows but the 2D DMDA box of this rank has %" PetscInt_FMT " x %" PetscInt_FMT " points", n, src->m[0], src->m[2]);
+  else PetscCheck(src->m[0] * src->m[1] * src->m[2] == n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "PC tileilu: the operator has %" PetscInt_FMT " local rows but the DMDA box of this rank has %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " points", n, src->m[0], src->m[1], src->m[2]);
   for (int d = 0; d < 3; d++) src->per[d] = (PetscBool)(bt[d] == DM_BOUNDARY_PERIODIC);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A point of the box (3D indices of the shadow) as the user names it: (i,j,k), or (i,j) in 2D. */
+PetscErrorCode PPETileILUSourcePoint(const PPETileILUSource *src, PetscInt i, PetscInt j, PetscInt k, char buf[], size_t len)
+{
+  PetscFunctionBegin;
+  if (src->dim == 2) PetscCall(PetscSNPrintf(buf, len, "(%" PetscInt_FMT ",%" PetscInt_FMT ")", i, k));
+  else PetscCall(PetscSNPrintf(buf, len, "(%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ")", i, j, k));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -43,7 +60,7 @@ PetscErrorCode PPETileILUSourceCreate(Mat pmat, DM dm, PPETileILUSource *src)
   if (isst) {
     PetscCall(PPEStencilGetGrid(pmat, &src->grid));
     PetscCheck(src->grid, comm, PETSC_ERR_ARG_WRONGSTATE, "PC tileilu: the MATPPESTENCIL operator has no grid (PPEStencilSetGrid())");
-    PetscCall(SourceSetBox(src->grid->da, n, src));
+    PetscCall(SourceSetBox(src->grid->dim == 2 ? src->grid->da2 : src->grid->da, n, src));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   {
@@ -55,7 +72,7 @@ PetscErrorCode PPETileILUSourceCreate(Mat pmat, DM dm, PPETileILUSource *src)
     }
     if (dm && !isda) PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMDA, &isda));
     PetscCheck(isda, comm, PETSC_ERR_SUP,
-               "PC tileilu needs an operator on a 3D DMDA: a MATPPESTENCIL matrix, or an assembled matrix made by DMCreateMatrix() on a DMDA (or a DMDA given with PCSetDM()/KSPSetDM()); got a %s matrix %s",
+               "PC tileilu needs an operator on a 2D or 3D DMDA: a MATPPESTENCIL matrix, or an assembled matrix made by DMCreateMatrix() on a DMDA (or a DMDA given with PCSetDM()/KSPSetDM()); got a %s matrix %s",
                type, dm ? "and a DM that is not a DMDA" : "with no DM");
   }
   PetscCall(SourceSetBox(dm, n, src));
@@ -125,8 +142,10 @@ PetscErrorCode PPETileILUSourceGetRow(const PPETileILUSource *src, PetscInt ii, 
       /* a periodic wrap inside the box: a neighbour, but outside every tile */
       if (nz == 1 && src->per[dir] && m[dir] == src->N[dir] && (side == m[dir] - 1 || side == 1 - m[dir])) continue;
       if (vals[l] != 0.0) {
-        PetscCall(PetscSNPrintf(bad, len, "PC tileilu supports 7-point operators: the row of point (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") has the nonzero %.3e at point (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT "), which is not one of its 6 neighbours",
-                                src->s[0] + ii, src->s[1] + jj, src->s[2] + kk, (double)PetscRealPart(vals[l]), src->s[0] + qi[0], src->s[1] + qi[1], src->s[2] + qi[2]));
+        char at[64], to[64];
+        PetscCall(PPETileILUSourcePoint(src, src->s[0] + ii, src->s[1] + jj, src->s[2] + kk, at, sizeof(at)));
+        PetscCall(PPETileILUSourcePoint(src, src->s[0] + qi[0], src->s[1] + qi[1], src->s[2] + qi[2], to, sizeof(to)));
+        PetscCall(PetscSNPrintf(bad, len, "PC tileilu supports %s operators: the row of point %s has the nonzero %.3e at point %s, which is not one of its %d neighbours", src->dim == 2 ? "5-point" : "7-point", at, (double)PetscRealPart(vals[l]), to, src->dim == 2 ? 4 : 6));
         break;
       }
     }

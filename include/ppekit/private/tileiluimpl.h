@@ -17,11 +17,13 @@ typedef struct {
   PetscInt  m[3];   /* extent of the local box */
   PetscInt  N[3];   /* global sizes */
   PetscBool per[3]; /* periodic directions (a wrap coupling is a 7-point neighbour too) */
+  PetscInt  dim;    /* 2: a 2D operator on the 3D shadow nx x 1 x ny (user's y = direction 2), else 3 */
 } PPETileILUSource;
 
 /* The factorised preconditioner on one rank. */
 typedef struct {
   PCTileILULayout layout;
+  PetscInt        dim;     /* 2: the tiles are tx x 1 x ty on the 3D shadow of a 2D operator, else 3 */
   PetscInt        box[3];  /* extent of the local box (xm, ym, zm) */
   PetscInt        tile[3]; /* tile shape used: the requested one clamped to the box */
   PetscInt        nt[3];   /* tiles per direction; the last ones may be smaller */
@@ -46,6 +48,7 @@ typedef struct {
 
 PETSC_INTERN PetscErrorCode PPETileILUSourceCreate(Mat, DM, PPETileILUSource *);
 PETSC_INTERN PetscErrorCode PPETileILUSourceGetRow(const PPETileILUSource *, PetscInt, PetscInt, PetscInt, double[7], char[], size_t);
+PETSC_INTERN PetscErrorCode PPETileILUSourcePoint(const PPETileILUSource *, PetscInt, PetscInt, PetscInt, char[], size_t);
 PETSC_INTERN PetscErrorCode PPETileILUSetUp(PPETileILU *, const PPETileILUSource *, const PetscInt[3], PCTileILULayout, PetscBool, MPI_Comm);
 PETSC_INTERN PetscErrorCode PPETileILUApply(PPETileILU *, PetscBool, const double *, double *);
 PETSC_INTERN PetscErrorCode PPETileILUReset(PPETileILU *);

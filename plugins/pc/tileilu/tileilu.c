@@ -19,6 +19,11 @@
      The coefficients come from the grid of a MATPPESTENCIL operator, or from the rows of an
      assembled matrix on a DMDA (MatGetDM(), or the PC's DM).
 
+     2D: the 5-point operator of a 2D grid or DMDA is the 7-point one on its 3D shadow
+     nx x 1 x ny (the user's y is direction z there), so the tiles are tx x 1 x ty and the
+     same code runs; the shape is given and shown as tx x ty, and the layouts are named xy
+     (xyz) and yx (zyx).
+
    The type (options, set-up, apply, view, life cycle) is here, its public functions in
    tileiluapi.c. The numerics are in src/tileilu/, the sweep bodies in src/kernels/tileilu.h.
 
@@ -37,20 +42,31 @@
 #include <ppekit/private/tileiluimpl.h>
 
 const char *const PCTileILULayouts[] = {"xyz", "zyx", "PCTileILULayout", "PC_TILEILU_LAYOUT_", NULL};
+/* The names -pc_tileilu_layout accepts: the 3D ones, then the 2D names of the same layouts */
+static const char *const PCTileILULayoutNames[] = {"xyz", "zyx", "xy", "yx"};
 
 /* Default tile shape and layout, from the CG times to solution measured on 1 rank at
    128 x 64 x 256 (docs/types/tileilu.md): among the fastest both on the closed box and on the
    stretched channel (fewest iterations of the shapes with a fast apply on both), and still 16
    tiles (two full SIMD groups) on a box of 32^3 points. */
 static const PetscInt        PCTileILUDefaultTile[3] = {8, 8, 32};
+/* Default 2D tile shape tx x ty, from the CG iterations and times measured on 1 rank at 512^2
+   (docs/types/tileilu.md): of the shapes that keep 16 tiles (two full SIMD groups) on a box of
+   128^2 points, the fewest iterations on both the uniform NNDD box and the tanh-stretched
+   channel (tall tiles follow the strong coupling of the stretched y), at the same time per
+   iteration as the others within the noise. */
+static const PetscInt PCTileILUDefaultTile2d[2] = {16, 64};
 static const PCTileILULayout PCTileILUDefaultLayout  = PC_TILEILU_LAYOUT_ZYX;
 /* Default of -pc_tileilu_fuse: each group of tiles is gathered, swept and scattered while its
    buffer is in cache; the three separate passes exist to time the layout change (same numbers). */
 static const PetscBool PCTileILUDefaultFuse = PETSC_TRUE;
 
 typedef struct {
-  PetscInt        tile[3]; /* requested tile shape bx, by, bz (clamped to each rank's box at set-up) */
+  PetscInt        tile[3]; /* requested tile shape bx, by, bz (clamped to each rank's box at set-up); 2D: tx = bx, ty = by */
+  PetscInt        ntile;   /* how it was given: 0 not (the defaults), 2 as tx,ty (2D operators only), 3 as bx,by,bz */
   PCTileILULayout layout;  /* layout of the factors and of the sweeps */
+  PetscBool       name2d;  /* the layout was named xy or yx (2D operators only) */
+  PetscInt        dim;     /* dimension of the operator at the last set-up (0 before) */
   PetscBool       fuse;    /* zyx: gather, sweep and scatter group by group (else three timed passes) */
   PetscBool       matfree; /* the coefficients came from the grid of a MATPPESTENCIL (else from matrix rows) */
   MatType         mtype;   /* type of the matrix the coefficients came from */
@@ -63,10 +79,11 @@ static PetscErrorCode PCTileILUSetTile_TileILU(PC pc, PetscInt bx, PetscInt by, 
 
   PetscFunctionBegin;
   PetscCheck(bx >= 1 && by >= 1 && bz >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC tileilu: tile sizes must be >= 1, got %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT, bx, by, bz);
-  if (bx != ti->tile[0] || by != ti->tile[1] || bz != ti->tile[2]) pc->setupcalled = 0; /* refactorise at the next set-up */
+  if (bx != ti->tile[0] || by != ti->tile[1] || bz != ti->tile[2] || ti->ntile != 3) pc->setupcalled = 0; /* refactorise at the next set-up */
   ti->tile[0] = bx;
   ti->tile[1] = by;
   ti->tile[2] = bz;
+  ti->ntile   = 3;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -89,6 +106,7 @@ static PetscErrorCode PCTileILUSetLayout_TileILU(PC pc, PCTileILULayout layout)
   PetscCheck(layout == PC_TILEILU_LAYOUT_XYZ || layout == PC_TILEILU_LAYOUT_ZYX, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC tileilu: unknown layout %d; use PC_TILEILU_LAYOUT_XYZ or PC_TILEILU_LAYOUT_ZYX", (int)layout);
   if (layout != ti->layout) pc->setupcalled = 0;
   ti->layout = layout;
+  ti->name2d = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -122,10 +140,35 @@ static PetscErrorCode PCTileILUGetInfo_TileILU(PC pc, PetscInt tile[3], PetscInt
 
   PetscFunctionBegin;
   PetscCheck(pc->setupcalled, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "Call PCSetUp() before PCTileILUGetInfo()");
-  if (tile)
+  if (tile && ti->T.dim == 2) { /* the user's directions: tx x ty, and 1 for the missing z */
+    tile[0] = ti->T.tile[0];
+    tile[1] = ti->T.tile[2];
+    tile[2] = 1;
+  } else if (tile)
     for (int d = 0; d < 3; d++) tile[d] = ti->T.tile[d];
   if (ntiles) *ntiles = ti->T.ntiles;
   if (bytes) *bytes = (PetscLogDouble)PPETileILUMemory(&ti->T);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The shape asked for, on the 3D box of the source: a 2D operator is tiled tx x 1 x ty on its
+   3D shadow nx x 1 x ny (the user's y is direction 2 there). */
+static PetscErrorCode RequestedTile(PC pc, const PPETileILUSource *src, PetscInt req[3])
+{
+  PC_TileILU *ti = (PC_TileILU *)pc->data;
+  MPI_Comm    comm = PetscObjectComm((PetscObject)pc);
+
+  PetscFunctionBegin;
+  if (src->dim == 3) {
+    PetscCheck(ti->ntile != 2, comm, PETSC_ERR_ARG_INCOMP, "PC tileilu: -pc_tileilu_tile %" PetscInt_FMT ",%" PetscInt_FMT " is a 2D tile shape tx,ty, but the operator is 3D: give bx,by,bz", ti->tile[0], ti->tile[1]);
+    PetscCheck(!ti->name2d, comm, PETSC_ERR_ARG_INCOMP, "PC tileilu: -pc_tileilu_layout %s names a layout of 2D tiles, but the operator is 3D: use %s", ti->layout == PC_TILEILU_LAYOUT_XYZ ? "xy" : "yx", PCTileILULayouts[ti->layout]);
+    for (int d = 0; d < 3; d++) req[d] = ti->ntile ? ti->tile[d] : PCTileILUDefaultTile[d];
+  } else {
+    req[0] = ti->ntile ? ti->tile[0] : PCTileILUDefaultTile2d[0];
+    req[1] = 1;
+    req[2] = ti->ntile ? ti->tile[1] : PCTileILUDefaultTile2d[1];
+    if (ti->ntile == 3 && ti->tile[2] != 1) PetscCall(PetscInfo(pc, "2D operator: tiles of %" PetscInt_FMT " x %" PetscInt_FMT " (the z size %" PetscInt_FMT " of the shape is not used)\n", req[0], req[2], ti->tile[2]));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -133,15 +176,20 @@ static PetscErrorCode PCSetUp_TileILU(PC pc)
 {
   PC_TileILU      *ti = (PC_TileILU *)pc->data;
   PPETileILUSource src;
+  PetscInt         req[3];
 
   PetscFunctionBegin;
   PetscCall(PPETileILUSourceCreate(pc->pmat, pc->dm, &src));
   ti->matfree = (PetscBool)(src.grid != NULL);
+  ti->dim     = src.dim;
   PetscCall(MatGetType(pc->pmat, &ti->mtype));
-  if (ti->tile[0] > src.m[0] || ti->tile[1] > src.m[1] || ti->tile[2] > src.m[2])
-    PetscCall(PetscInfo(pc, "Tile %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " is larger than the local box %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ": clamped to %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "\n", ti->tile[0], ti->tile[1], ti->tile[2], src.m[0], src.m[1],
-                        src.m[2], PetscMin(ti->tile[0], src.m[0]), PetscMin(ti->tile[1], src.m[1]), PetscMin(ti->tile[2], src.m[2])));
-  PetscCall(PPETileILUSetUp(&ti->T, &src, ti->tile, ti->layout, ti->fuse, PetscObjectComm((PetscObject)pc)));
+  PetscCall(RequestedTile(pc, &src, req));
+  if (req[0] > src.m[0] || req[1] > src.m[1] || req[2] > src.m[2]) {
+    if (src.dim == 2) PetscCall(PetscInfo(pc, "Tile %" PetscInt_FMT " x %" PetscInt_FMT " is larger than the local box %" PetscInt_FMT " x %" PetscInt_FMT ": clamped to %" PetscInt_FMT " x %" PetscInt_FMT "\n", req[0], req[2], src.m[0], src.m[2], PetscMin(req[0], src.m[0]), PetscMin(req[2], src.m[2])));
+    else
+      PetscCall(PetscInfo(pc, "Tile %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " is larger than the local box %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ": clamped to %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "\n", req[0], req[1], req[2], src.m[0], src.m[1], src.m[2], PetscMin(req[0], src.m[0]), PetscMin(req[1], src.m[1]), PetscMin(req[2], src.m[2])));
+  }
+  PetscCall(PPETileILUSetUp(&ti->T, &src, req, ti->layout, ti->fuse, PetscObjectComm((PetscObject)pc)));
   PetscCall(PPEBackendGetDefault(PetscObjectComm((PetscObject)pc), &ti->T.backend)); /* -ppe_backend */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -177,21 +225,28 @@ static PetscErrorCode PCApplyTranspose_TileILU(PC pc, Vec x, Vec y)
 
 static PetscErrorCode PCSetFromOptions_TileILU(PC pc, PPEOptionItems PetscOptionsObject)
 {
-  PC_TileILU     *ti      = (PC_TileILU *)pc->data;
-  PetscInt        tile[4] = {ti->tile[0], ti->tile[1], ti->tile[2], 0}, n = 4; /* a 4th slot: PETSc drops extra values silently */
-  PCTileILULayout layout  = ti->layout;
-  PetscBool       flg, fuse = ti->fuse;
+  PC_TileILU *ti      = (PC_TileILU *)pc->data;
+  PetscInt    tile[4] = {ti->tile[0], ti->tile[1], ti->tile[2], 0}, n = 4; /* a 4th slot: PETSc drops extra values silently */
+  PetscInt    name    = (PetscInt)ti->layout + (ti->name2d ? 2 : 0);
+  PetscBool   flg, fuse = ti->fuse;
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "PC TileILU options");
-  PetscCall(PetscOptionsIntArray("-pc_tileilu_tile", "Tile shape bx,by,bz (clamped to the local box)", "PCTileILUSetTile", tile, &n, &flg));
+  PetscCall(PetscOptionsIntArray("-pc_tileilu_tile", "Tile shape bx,by,bz, or tx,ty on a 2D operator (clamped to the local box; default 8,8,32 in 3D, 16,64 in 2D)", "PCTileILUSetTile", tile, &n, &flg));
   if (flg) {
-    PetscCheck(n == 3, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_SIZ, "-pc_tileilu_tile needs 3 sizes bx,by,bz, got %" PetscInt_FMT, n);
-    PetscCall(PCTileILUSetTile(pc, tile[0], tile[1], tile[2]));
+    PetscCheck(n == 3 || n == 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_SIZ, "-pc_tileilu_tile needs 3 sizes bx,by,bz (or 2 sizes tx,ty on a 2D operator), got %" PetscInt_FMT, n);
+    if (n == 3) PetscCall(PCTileILUSetTile(pc, tile[0], tile[1], tile[2]));
+    else {
+      PetscCall(PCTileILUSetTile(pc, tile[0], tile[1], 1));
+      ti->ntile = 2;
+    }
   }
-  PetscCall(PetscOptionsEnum("-pc_tileilu_layout", "Layout of the factors and sweeps", "PCTileILUSetLayout", PCTileILULayouts, (PetscEnum)layout, (PetscEnum *)&layout, &flg));
-  if (flg) PetscCall(PCTileILUSetLayout(pc, layout));
-  PetscCall(PetscOptionsBool("-pc_tileilu_fuse", "zyx: gather, sweep and scatter group by group (else three passes, each timed)", "PCTileILUSetFuse", fuse, &fuse, &flg));
+  PetscCall(PetscOptionsEList("-pc_tileilu_layout", "Layout of the factors and sweeps (xy, yx: the names of xyz, zyx on a 2D operator)", "PCTileILUSetLayout", PCTileILULayoutNames, 4, PCTileILULayoutNames[name], &name, &flg));
+  if (flg) {
+    PetscCall(PCTileILUSetLayout(pc, (PCTileILULayout)(name % 2)));
+    ti->name2d = (PetscBool)(name >= 2);
+  }
+  PetscCall(PetscOptionsBool("-pc_tileilu_fuse", "zyx (yx in 2D): gather, sweep and scatter group by group (else three passes, each timed)", "PCTileILUSetFuse", fuse, &fuse, &flg));
   if (flg) PetscCall(PCTileILUSetFuse(pc, fuse));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -209,8 +264,16 @@ static PetscErrorCode PCView_TileILU(PC pc, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  tile shape requested: %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "\n", ti->tile[0], ti->tile[1], ti->tile[2]));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  layout: %s\n", ti->layout == PC_TILEILU_LAYOUT_XYZ ? "xyz (natural order, one tile after the other)" : "zyx (same point of consecutive tiles contiguous, tiles in SIMD lanes)"));
+  if (ti->dim == 2) {
+    static const char *const what[] = {"xy (2D name of xyz: natural order, one tile after the other)", "yx (2D name of zyx: same point of consecutive tiles contiguous, tiles in SIMD lanes)"};
+    PetscInt                 tx = ti->ntile ? ti->tile[0] : PCTileILUDefaultTile2d[0], ty = ti->ntile ? ti->tile[1] : PCTileILUDefaultTile2d[1];
+
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  tile shape requested: %" PetscInt_FMT " x %" PetscInt_FMT " (2D tiles tx x ty%s)\n", tx, ty, ti->ntile ? "" : ", the default of 2D operators"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  layout: %s\n", what[ti->layout]));
+  } else {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  tile shape requested: %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "\n", ti->tile[0], ti->tile[1], ti->tile[2]));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  layout: %s\n", ti->layout == PC_TILEILU_LAYOUT_XYZ ? "xyz (natural order, one tile after the other)" : "zyx (same point of consecutive tiles contiguous, tiles in SIMD lanes)"));
+  }
   if (!pc->setupcalled || !T->f) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  not set up\n"));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -218,24 +281,36 @@ static PetscErrorCode PCView_TileILU(PC pc, PetscViewer viewer)
   {
     /* [0] tiles, [1] edge tiles, [2] clamped, [3] points, [4] padded points, [5] bytes */
     PetscLogDouble loc[6], sum[6], mx[2], mn;
-    PetscInt       clamped = (T->tile[0] < ti->tile[0] || T->tile[1] < ti->tile[1] || T->tile[2] < ti->tile[2]);
-    PetscInt       pts     = T->layout == PC_TILEILU_LAYOUT_ZYX ? T->ngroups * T->lanes * T->npos : T->nloc;
+    PetscInt       req[3]  = {ti->ntile ? ti->tile[0] : PCTileILUDefaultTile[0], ti->ntile ? ti->tile[1] : PCTileILUDefaultTile[1], ti->ntile ? ti->tile[2] : PCTileILUDefaultTile[2]};
+    PetscInt       clamped, pts = T->layout == PC_TILEILU_LAYOUT_ZYX ? T->ngroups * T->lanes * T->npos : T->nloc;
+    char           used[64], box[96];
 
-    loc[0] = T->ntiles;
-    loc[1] = T->nedge;
-    loc[2] = clamped;
-    loc[3] = T->nloc;
-    loc[4] = pts - T->nloc;
-    loc[5] = (PetscLogDouble)PPETileILUMemory(T);
+    if (T->dim == 2) {
+      req[0] = ti->ntile ? ti->tile[0] : PCTileILUDefaultTile2d[0];
+      req[1] = 1;
+      req[2] = ti->ntile ? ti->tile[1] : PCTileILUDefaultTile2d[1];
+      PetscCall(PetscSNPrintf(used, sizeof(used), "%" PetscInt_FMT " x %" PetscInt_FMT, T->tile[0], T->tile[2]));
+      PetscCall(PetscSNPrintf(box, sizeof(box), "%" PetscInt_FMT " x %" PetscInt_FMT " (rank 0), %" PetscInt_FMT " x %" PetscInt_FMT, T->box[0], T->box[2], T->nt[0], T->nt[2]));
+    } else {
+      PetscCall(PetscSNPrintf(used, sizeof(used), "%" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT, T->tile[0], T->tile[1], T->tile[2]));
+      PetscCall(PetscSNPrintf(box, sizeof(box), "%" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " (rank 0), %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT, T->box[0], T->box[1], T->box[2], T->nt[0], T->nt[1], T->nt[2]));
+    }
+    clamped = (T->tile[0] < req[0] || T->tile[1] < req[1] || T->tile[2] < req[2]);
+    loc[0]  = T->ntiles;
+    loc[1]  = T->nedge;
+    loc[2]  = clamped;
+    loc[3]  = T->nloc;
+    loc[4]  = pts - T->nloc;
+    loc[5]  = (PetscLogDouble)PPETileILUMemory(T);
     PetscCall(MPIU_Allreduce(loc, sum, 6, MPIU_PETSCLOGDOUBLE, MPI_SUM, comm));
     PetscCall(MPIU_Allreduce(loc, mx, 1, MPIU_PETSCLOGDOUBLE, MPI_MAX, comm));
     PetscCall(MPIU_Allreduce(&loc[5], &mx[1], 1, MPIU_PETSCLOGDOUBLE, MPI_MAX, comm));
     PetscCall(MPIU_Allreduce(loc, &mn, 1, MPIU_PETSCLOGDOUBLE, MPI_MIN, comm));
-    if (sum[2] > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  tile shape used: %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " (rank 0), clamped to the local box on %.0f of %d ranks\n", T->tile[0], T->tile[1], T->tile[2], sum[2], (int)size));
-    else PetscCall(PetscViewerASCIIPrintf(viewer, "  tile shape used: %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "\n", T->tile[0], T->tile[1], T->tile[2]));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  local box: %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " (rank 0), %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " tiles\n", T->box[0], T->box[1], T->box[2], T->nt[0], T->nt[1], T->nt[2]));
+    if (sum[2] > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  tile shape used: %s (rank 0), clamped to the local box on %.0f of %d ranks\n", used, sum[2], (int)size));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  tile shape used: %s\n", used));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  local box: %s tiles\n", box));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  number of tiles: %.0f (per rank %.0f to %.0f), of which %.0f smaller edge tiles\n", sum[0], mn, mx[0], sum[1]));
-    if (T->layout == PC_TILEILU_LAYOUT_ZYX) PetscCall(PetscViewerASCIIPrintf(viewer, "  zyx groups: %" PetscInt_FMT " tiles per group, %" PetscInt_FMT " groups per gather (rank 0), padded points %.1f%%, gather/sweep/scatter %s\n", T->lanes, T->chunk, 100.0 * sum[4] / (sum[3] + sum[4]), T->fused ? "fused chunk by chunk" : "as three passes"));
+    if (T->layout == PC_TILEILU_LAYOUT_ZYX) PetscCall(PetscViewerASCIIPrintf(viewer, "  %s groups: %" PetscInt_FMT " tiles per group, %" PetscInt_FMT " groups per gather (rank 0), padded points %.1f%%, gather/sweep/scatter %s\n", T->dim == 2 ? "yx" : "zyx", T->lanes, T->chunk, 100.0 * sum[4] / (sum[3] + sum[4]), T->fused ? "fused chunk by chunk" : "as three passes"));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  factors: %s, %" PetscInt_FMT " values per point (rank 0)\n", T->sym ? "symmetric operator" : "nonsymmetric operator", T->nc));
     PetscCall(PetscViewerASCIIPushTab(viewer));
     PetscCall(PPEBackendView(T->backend, viewer));
@@ -272,16 +347,18 @@ static PetscErrorCode PCDestroy_TileILU(PC pc)
    rank's box, with the sweeps in the vector's layout (xyz) or over tiles in SIMD lanes (zyx)
 
    Options Database Keys:
-+  -pc_tileilu_tile <bx,by,bz> - tile shape (default PCTileILUDefaultTile = 8,8,32); clamped to the local box (PetscInfo notes it)
-.  -pc_tileilu_layout <xyz|zyx> - layout of the factors and sweeps (default PCTileILUDefaultLayout = zyx)
++  -pc_tileilu_tile <bx,by,bz or tx,ty> - tile shape (default PCTileILUDefaultTile = 8,8,32, PCTileILUDefaultTile2d = 16,64 on a 2D operator); clamped to the local box (PetscInfo notes it)
+.  -pc_tileilu_layout <xyz|zyx|xy|yx> - layout of the factors and sweeps (default PCTileILUDefaultLayout = zyx); xy and yx are the names of xyz and zyx on a 2D operator
 -  -pc_tileilu_fuse <bool> - zyx: gather, sweep and scatter group by group (default PCTileILUDefaultFuse = true) or in three timed passes
 
    Level: intermediate
 
    Notes:
-   The operator must live on a 3D DMDA with one degree of freedom: a MATPPESTENCIL matrix
+   The operator must live on a 2D or 3D DMDA with one degree of freedom: a MATPPESTENCIL matrix
    (coefficients from its grid) or an assembled matrix made by DMCreateMatrix() (coefficients
-   read from the rows of its local diagonal block, which must be 7-point). The couplings that
+   read from the rows of its local diagonal block, which must be 7-point, or 5-point in 2D).
+   On a 2D operator the tiles are tx x ty: PCTileILUSetTile(pc, tx, ty, bz) ignores bz, and
+   two sizes tx,ty are accepted only there (as are the layout names xy and yx). The couplings that
    leave a tile are dropped, and so are periodic wrap couplings (a tile is a box of
    the index space): with one tile per rank the preconditioner equals PETSc's bjacobi with
    ILU(0) sub-solves, except on a rank that owns a whole periodic direction, whose block

@@ -16,12 +16,15 @@
 -  bx, by, bz - points per tile in x, y and z (>= 1)
 
    Options Database Key:
-.  -pc_tileilu_tile <bx,by,bz> - the tile shape (default PCTileILUDefaultTile = 8,8,32)
+.  -pc_tileilu_tile <bx,by,bz> - the tile shape (default PCTileILUDefaultTile = 8,8,32; tx,ty on a 2D operator)
 
    Notes:
    A size larger than the local box of a rank is clamped to the box on that rank (PetscInfo
    says so); the shape used is shown by -ksp_view and PCTileILUGetInfo(). Changing the shape
    after set-up refactorises at the next set-up.
+
+   On a 2D operator the tiles are bx x by (the user's x and y; bz is not used), the option
+   takes the two sizes tx,ty, and the default is PCTileILUDefaultTile2d = 16,64.
 
    Level: intermediate
 
@@ -65,11 +68,13 @@ PetscErrorCode PCTileILUGetTile(PC pc, PetscInt *bx, PetscInt *by, PetscInt *bz)
 -  layout - PC_TILEILU_LAYOUT_XYZ or PC_TILEILU_LAYOUT_ZYX
 
    Options Database Key:
-.  -pc_tileilu_layout <xyz|zyx> - the layout (default PCTileILUDefaultLayout = zyx)
+.  -pc_tileilu_layout <xyz|zyx|xy|yx> - the layout (default PCTileILUDefaultLayout = zyx; xy, yx on a 2D operator)
 
    Notes:
    Both layouts compute the same numbers; zyx adds a gather and a scatter per application
    and runs the sweeps of groups of tiles in SIMD lanes.
+   On a 2D operator the option names them xy and yx (and -ksp_view shows those names); the
+   2D names on a 3D operator are an error at set-up.
 
    Level: intermediate
 
@@ -160,7 +165,7 @@ PetscErrorCode PCTileILUGetFuse(PC pc, PetscBool *fuse)
 .  pc - the set-up preconditioner
 
    Output Parameters:
-+  tile - the tile shape used (the requested one clamped to the local box), or NULL
++  tile - the tile shape used (the requested one clamped to the local box; 2D: tx, ty, 1), or NULL
 .  ntiles - the number of tiles of this rank, or NULL
 -  bytes - the memory held by the factors and work arrays of this rank, or NULL
 
