@@ -507,29 +507,33 @@ PetscErrorCode PPEGridSetDimensionFromOptions(PPEGrid grid)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*@
-   PPEGridSetFromOptions - reads the grid's options
+/* The words of -ppe_bc: one word of 2 dim letters, or 2 dim names (or letters). */
+static PetscErrorCode PPEGridSetBCWords(PPEGrid grid, PetscInt nbc, char *bcs[])
+{
+  MPI_Comm  comm = PetscObjectComm((PetscObject)grid);
+  PetscInt  dim  = grid->dim;
+  PPEBCType bc[6];
+  PetscBool found;
+  size_t    len = 0;
 
-   Collective
+  PetscFunctionBegin;
+  if (nbc == 1) PetscCall(PetscStrlen(bcs[0], &len));
+  if (nbc == 1 && len == (size_t)(2 * dim)) {
+    PetscCall(PPEGridSetBCString(grid, bcs[0]));
+  } else {
+    PetscCheck(nbc == 2 * dim, comm, PETSC_ERR_ARG_SIZ, "-ppe_bc needs %d boundary conditions (%s) or one %d-letter word on a %dD grid, got %" PetscInt_FMT " entries%s", 2 * (int)dim, dim == 2 ? "xlo,xhi,ylo,yhi" : "xlo,xhi,ylo,yhi,zlo,zhi", 2 * (int)dim, (int)dim, nbc, nbc == 1 ? (len == 4 || len == 6 ? " (a word of the other dimension)" : " (one word of the wrong length)") : "");
+    for (int f = 0; f < 2 * dim; f++) {
+      PetscCall(PPEParseBC(bcs[f], &bc[f], &found));
+      PetscCheck(found, comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown boundary condition name '%s' for face %s in -ppe_bc: use periodic, neumann, dirichlet (or P, N, D)", bcs[f], PPEFaces[f]);
+    }
+    PetscCall(PPEGridSetBCs(grid, bc));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-   Options Database Keys:
-+  -ppe_grid_dim <2,3> - dimension (see PPEGridSetDimension())
-.  -ppe_grid_n <nx,ny[,nz]> - sizes (two values: a 2D grid)
-.  -ppe_grid_L <Lx,Ly[,Lz]> - lengths
-.  -ppe_grid_origin <x0,y0[,z0]> - lower corner
-.  -ppe_bc <xlo,xhi,ylo,yhi[,zlo,zhi]> - boundary conditions (periodic|neumann|dirichlet or P|N|D;
-                                        four: a 2D grid)
-.  -ppe_grid_location <cell,vertex> - location of the unknowns
-.  -ppe_grid_z_stretch <none,tanh> - spacing of the last direction (z; y in 2D)
-.  -ppe_grid_z_stretch_factor <beta> - tanh clustering factor
-.  -ppe_grid_z_lines <z0,...> - mesh lines of the last direction given explicitly
-.  -ppe_grid_shift <sigma> - Helmholtz shift
-.  -ppe_grid_procs <px,py[,pz]> - process grid
--  -ppe_grid_view - view the grid after set-up
-
-   Level: beginner
-@*/
-PetscErrorCode PPEGridSetFromOptions(PPEGrid grid)
+/* The options themselves, inside the options block of PPEGridSetFromOptions(), which ends
+   that block also when one of them is refused (the block's strings are freed by its end). */
+static PetscErrorCode PPEGridSetFromOptions_Private(PPEGrid grid, PPEOptionItems PetscOptionsObject)
 {
   /* one slot more than the largest count allowed: PETSc reads at most nmax values and
      drops the rest silently, so a wrong count must be able to show up */
@@ -544,9 +548,7 @@ PetscErrorCode PPEGridSetFromOptions(PPEGrid grid)
   PetscInt       dim;
 
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
   comm = PetscObjectComm((PetscObject)grid);
-  PetscObjectOptionsBegin((PetscObject)grid);
   PetscOptionsHeadBegin(PetscOptionsObject, "PPEGrid options");
   PetscCall(PPEGridSetDimensionFromOptions(grid));
   dim = grid->dim;
@@ -578,23 +580,10 @@ PetscErrorCode PPEGridSetFromOptions(PPEGrid grid)
   }
   PetscCall(PetscOptionsStringArray("-ppe_bc", "Boundary conditions xlo,xhi,ylo,yhi[,zlo,zhi]: periodic|neumann|dirichlet or P|N|D (or one word like PPPPNN, PPNN in 2D)", "PPEGridSetBCs", bcs, &nbc, &flg));
   if (flg) {
-    PPEBCType bc[6];
-    PetscBool found;
-    size_t    len = 0;
-
-    if (nbc == 1) PetscCall(PetscStrlen(bcs[0], &len));
-    if (nbc == 1 && len == (size_t)(2 * dim)) {
-      PetscCall(PPEGridSetBCString(grid, bcs[0]));
-    } else {
-      PetscCheck(nbc == 2 * dim, comm, PETSC_ERR_ARG_SIZ, "-ppe_bc needs %d boundary conditions (%s) or one %d-letter word on a %dD grid, got %" PetscInt_FMT " entries%s", 2 * (int)dim, dim == 2 ? "xlo,xhi,ylo,yhi" : "xlo,xhi,ylo,yhi,zlo,zhi", 2 * (int)dim, (int)dim, nbc, nbc == 1 ? (len == 4 || len == 6 ? " (a word of the other dimension)" : " (one word of the wrong length)") : "");
-      for (int f = 0; f < 2 * dim; f++) {
-        PetscCall(PPEParseBC(bcs[f], &bc[f], &found));
-        PetscCheck(found, comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown boundary condition name '%s' for face %s in -ppe_bc: use periodic, neumann, dirichlet (or P, N, D)", bcs[f], PPEFaces[f]);
-      }
-      PetscCall(PPEGridSetBCs(grid, bc));
-    }
+    PetscErrorCode ierr = PPEGridSetBCWords(grid, nbc, bcs); /* the words are freed also when refused */
+    for (int f = 0; f < nbc; f++) PetscCall(PetscFree(bcs[f]));
+    PetscCall(ierr);
   }
-  for (int f = 0; f < nbc; f++) PetscCall(PetscFree(bcs[f]));
   loc = grid->location;
   PetscCall(PetscOptionsEnum("-ppe_grid_location", "Location of the unknowns", "PPEGridSetLocation", PPELocations, (PetscEnum)loc, (PetscEnum *)&loc, &flg));
   if (flg) PetscCall(PPEGridSetLocation(grid, loc));
@@ -610,13 +599,15 @@ PetscErrorCode PPEGridSetFromOptions(PPEGrid grid)
     else if (fflg) grid->stretch_factor = factor;
   }
   {
-    PetscInt   nz = grid->uN[dim - 1] + 3, nl = nz;
-    PetscReal *z;
+    PetscInt       nz = grid->uN[dim - 1] + 3, nl = nz;
+    PetscReal     *z;
+    PetscErrorCode ierr;
 
     PetscCall(PetscCalloc1(nz, &z));
-    PetscCall(PetscOptionsRealArray("-ppe_grid_z_lines", "z mesh lines: cell faces or vertex nodes from z0 to z1", "PPEGridSetZLines", z, &nl, &flg));
-    if (flg) PetscCall(PPEGridSetZLines(grid, nl, z));
-    PetscCall(PetscFree(z));
+    ierr = PetscOptionsRealArray("-ppe_grid_z_lines", "z mesh lines: cell faces or vertex nodes from z0 to z1", "PPEGridSetZLines", z, &nl, &flg);
+    if (!ierr && flg) ierr = PPEGridSetZLines(grid, nl, z);
+    PetscCall(PetscFree(z)); /* also when the lines are refused */
+    PetscCall(ierr);
   }
   shift = grid->shift;
   PetscCall(PetscOptionsReal("-ppe_grid_shift", "Helmholtz shift sigma >= 0 of W (sigma I - Lap)", "PPEGridSetShift", shift, &shift, &flg));
@@ -628,6 +619,40 @@ PetscErrorCode PPEGridSetFromOptions(PPEGrid grid)
   }
   PetscCall(PetscOptionsName("-ppe_grid_view", "View the grid after set-up", "PPEGridView", NULL));
   PetscOptionsHeadEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PPEGridSetFromOptions - reads the grid's options
+
+   Collective
+
+   Options Database Keys:
++  -ppe_grid_dim <2,3> - dimension (see PPEGridSetDimension())
+.  -ppe_grid_n <nx,ny[,nz]> - sizes (two values: a 2D grid)
+.  -ppe_grid_L <Lx,Ly[,Lz]> - lengths
+.  -ppe_grid_origin <x0,y0[,z0]> - lower corner
+.  -ppe_bc <xlo,xhi,ylo,yhi[,zlo,zhi]> - boundary conditions (periodic|neumann|dirichlet or P|N|D;
+                                        four: a 2D grid)
+.  -ppe_grid_location <cell,vertex> - location of the unknowns
+.  -ppe_grid_z_stretch <none,tanh> - spacing of the last direction (z; y in 2D)
+.  -ppe_grid_z_stretch_factor <beta> - tanh clustering factor
+.  -ppe_grid_z_lines <z0,...> - mesh lines of the last direction given explicitly
+.  -ppe_grid_shift <sigma> - Helmholtz shift
+.  -ppe_grid_procs <px,py[,pz]> - process grid
+-  -ppe_grid_view - view the grid after set-up
+
+   Level: beginner
+@*/
+PetscErrorCode PPEGridSetFromOptions(PPEGrid grid)
+{
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
+  PetscObjectOptionsBegin((PetscObject)grid);
+  ierr = PPEGridSetFromOptions_Private(grid, PetscOptionsObject);
   PetscOptionsEnd();
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

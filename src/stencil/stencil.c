@@ -155,7 +155,7 @@ static PetscErrorCode MatView_PPEStencil(Mat A, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "PPEKit matrix-free 7-point operator W (sigma I - Lap_h)\n"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "PPEKit matrix-free %s operator W (sigma I - Lap_h)\n", st->grid && st->grid->dim == 2 ? "5-point (2D)" : "7-point"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "halo exchange overlapped with the core points: %s\n", st->overlap ? "yes" : "no"));
   PetscCall(PPEBackendView(st->backend, viewer));
   if (st->grid) {

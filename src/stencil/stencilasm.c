@@ -101,13 +101,34 @@ PetscErrorCode PPEStencilAttachNullSpace(PPEGrid grid, Mat A)
 @*/
 PetscErrorCode PPEStencilCreateAssembled(PPEGrid grid, MatType type, Mat *A)
 {
-  DM      da;
+  DM      da, dstruct = NULL;
   MatType old;
   char   *saved = NULL;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
   PetscCall(PPEGridGetDM(grid, &da));
+  if (type && grid->dim == 2) {
+    /* PETSc's MATHYPRESTRUCT takes 3D DMDAs only, and tells a stencil entry by its offset in
+       the ghosted local array, so that on the shadow nx x 1 x ny the y and z offsets coincide
+       (the z couplings went into the y entries). On a 2D grid it is made on the 3D DMDA
+       nx x ny x 1 with the 2D DMDA's ownership: the same layout (it multiplies the 2D vectors),
+       and the 2D stencil indices (k = 0) of PPEStencilAssembleInto() */
+    PetscBool isstruct;
+    PetscCall(PetscStrcmp(type, MATHYPRESTRUCT, &isstruct));
+    if (isstruct) {
+      PetscInt         M, N, m, n, sw, one = 1;
+      DMBoundaryType   bx, by;
+      DMDAStencilType  st;
+      const PetscInt  *lx, *ly;
+
+      PetscCall(DMDAGetInfo(da, NULL, &M, &N, NULL, &m, &n, NULL, NULL, &sw, &bx, &by, NULL, &st));
+      PetscCall(DMDAGetOwnershipRanges(da, &lx, &ly, NULL));
+      PetscCall(DMDACreate3d(PetscObjectComm((PetscObject)da), bx, by, DM_BOUNDARY_NONE, st, M, N, 1, m, n, 1, 1, sw, lx, ly, &one, &dstruct));
+      PetscCall(DMSetUp(dstruct));
+      da = dstruct;
+    }
+  }
   /* DMCreateMatrix() reads the DM's matrix type: set ours, put the caller's back. */
   PetscCall(DMGetMatType(da, &old));
   if (old) PetscCall(PetscStrallocpy(old, &saved));
@@ -115,6 +136,7 @@ PetscErrorCode PPEStencilCreateAssembled(PPEGrid grid, MatType type, Mat *A)
   PetscCall(DMCreateMatrix(da, A));
   PetscCall(DMSetMatType(da, saved ? saved : MATAIJ));
   PetscCall(PetscFree(saved));
+  PetscCall(DMDestroy(&dstruct)); /* (the matrix keeps its DM) */
   {
     PetscBool isaij;
     PetscCall(PetscObjectTypeCompareAny((PetscObject)*A, &isaij, MATSEQAIJ, MATMPIAIJ, ""));
