@@ -1,6 +1,6 @@
 static const char help[] = "PC tileilu: bad input gets a PETSc error with a message that says what was\n\
 wrong, raised on every rank: a zero pivot (naming the tile), an operator without a DMDA,\n\
-a 2D DMDA, two dofs per point, a matrix that is not 7-point, an SBAIJ matrix, tile sizes\n\
+two dofs per point, a matrix that is not 7-point, an SBAIJ matrix, tile sizes\n\
 below 1. A tile larger than the box is clamped, not an error.\n\n";
 
 #include <ppekit.h>
@@ -142,14 +142,14 @@ int main(int argc, char **argv)
     PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
     PetscCall(MatShift(A, 1.0));
     PetscCall(TrySetUp(A, NULL, tile, &code, msg, sizeof(msg)));
-    PetscCall(Expect(comm, "no DMDA", code, PETSC_ERR_SUP, msg, "PC tileilu needs an operator on a 3D DMDA"));
+    PetscCall(Expect(comm, "no DMDA", code, PETSC_ERR_SUP, msg, "PC tileilu needs an operator on a 2D or 3D DMDA"));
     PetscCall(Expect(comm, "no DMDA, what was given", code, PETSC_ERR_SUP, msg, "aij matrix with no DM"));
     PetscCall(MatDestroy(&A));
   }
   /* 2D DMDA; two dofs; not 7-point; SBAIJ */
   PetscCall(CreateDMDAMatrix(comm, 2, 1, PETSC_FALSE, NULL, &da, &A));
   PetscCall(TrySetUp(A, NULL, tile, &code, msg, sizeof(msg)));
-  PetscCall(Expect(comm, "2D DMDA", code, PETSC_ERR_SUP, msg, "needs a 3D DMDA, got a 2D one"));
+  PetscCall(Expect(comm, "2D DMDA (supported: 2D tiles, t616)", code, 0, msg, ""));
   PetscCall(MatDestroy(&A));
   PetscCall(DMDestroy(&da));
   PetscCall(CreateDMDAMatrix(comm, 3, 2, PETSC_FALSE, NULL, &da, &A));

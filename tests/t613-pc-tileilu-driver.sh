@@ -32,10 +32,10 @@ if np_allowed $np; then
         -pc_tileilu_fuse 0 -ksp_view -log_view -help -ppe_json 2>&1)
   tap_check $? "[np=$np] ppe-solve -pc_type tileilu -ksp_view -log_view -help runs"
   [ "$(echo "$out" | help_value -pc_tileilu_tile)" = "4,4,2" ] &&
-    [ "$(echo "$out" | help_text -pc_tileilu_tile)" = "Tile shape bx,by,bz (clamped to the local box) (PCTileILUSetTile)" ]
-  tap_check $? "-help: -pc_tileilu_tile <4,4,2>: Tile shape bx,by,bz (clamped to the local box) (PCTileILUSetTile)"
+    [ "$(echo "$out" | help_text -pc_tileilu_tile)" = "Tile shape bx,by,bz, or tx,ty on a 2D operator (clamped to the local box; default 8,8,32 in 3D, 16,64 in 2D) (PCTileILUSetTile)" ]
+  tap_check $? "-help: -pc_tileilu_tile <4,4,2>: Tile shape bx,by,bz, or tx,ty on a 2D operator (...) (PCTileILUSetTile)"
   [ "$(echo "$out" | help_value -pc_tileilu_layout)" = zyx ] &&
-    [ "$(echo "$out" | help_text -pc_tileilu_layout)" = "Layout of the factors and sweeps (choose one of) xyz zyx (PCTileILUSetLayout)" ]
+    [ "$(echo "$out" | help_text -pc_tileilu_layout)" = "Layout of the factors and sweeps (xy, yx: the names of xyz, zyx on a 2D operator) (choose one of) xyz zyx xy yx (PCTileILUSetLayout)" ]
   tap_check $? "-help lists -pc_tileilu_layout with its choices and PCTileILUSetLayout"
   has "tile shape requested: 4 x 4 x 2" "-ksp_view"
   has "tile shape used: 4 x 4 x 2" "-ksp_view"
@@ -71,6 +71,8 @@ out=$(ppe_mpiexec 1 "$solve" $grid -pc_type tileilu -pc_tileilu_tile 1000,4,4 -k
 has "Tile 1000 x 4 x 4 is larger than the local box 16 x 12 x 10: clamped to 16 x 4 x 4" "-info notes the clamped tile"
 has "tile shape used: 16 x 4 x 4 (rank 0), clamped to the local box on 1 of 1 ranks" "-ksp_view shows the clamped tile"
 
-expect_error 1 "-pc_tileilu_tile needs 3 sizes bx,by,bz, got 2" -pc_tileilu_tile 4,4
-expect_error 1 "$(unknown_choice_re yxz -pc_tileilu_layout "xyz zyx")" -pc_tileilu_layout yxz
+expect_error 1 "-pc_tileilu_tile 4,4 is a 2D tile shape tx,ty, but the operator is 3D: give bx,by,bz" -pc_tileilu_tile 4,4
+expect_error 1 "-pc_tileilu_tile needs 3 sizes bx,by,bz (or 2 sizes tx,ty on a 2D operator), got 1" -pc_tileilu_tile 4
+expect_error 1 "-pc_tileilu_layout xy names a layout of 2D tiles, but the operator is 3D: use xyz" -pc_tileilu_layout xy
+expect_error 1 "$(unknown_choice_re yxz -pc_tileilu_layout "xyz zyx xy yx")" -pc_tileilu_layout yxz
 tap_done

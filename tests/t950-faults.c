@@ -6,7 +6,8 @@ settings out of range (inverted and negative eigenvalue intervals of cbcg and ch
 out of range, tiles of size 0, a tile larger than the box), NaN and Inf in the right-hand side and\n\
 in the initial guess for every KSP/PC combination of PPEKit, a zero right-hand side, an indefinite\n\
 operator for cbcg, a singular Neumann problem with an incompatible right-hand side, mismatched\n\
-communicators, solve and apply before set-up, set-up again after the operator changed, and 200\n\
+communicators, solve and apply before set-up, set-up again after the operator changed, bad input\n\
+of 2D grids and NaN on a 2D operator, and 200\n\
 create/set-up/solve/destroy cycles without growth of PETSc's allocated memory.\n\
   -n <12>       grid points per direction of the solver cases\n\
   -cycles <200> create/solve/destroy cycles of the memory case\n\n";
@@ -388,7 +389,7 @@ static PetscErrorCode InputErrors(MPI_Comm comm, PetscMPIInt size)
   PetscCall(TryPC(A, NULL, PCFFTPTDMA, &code));
   PetscCall(ExpectError(comm, "fftptdma on an AIJ matrix without a DM", code, PETSC_ERR_ARG_WRONG, "has no DM; the operator must live on a 3D DMDA"));
   PetscCall(TryPC(A, NULL, PCTILEILU, &code));
-  PetscCall(ExpectError(comm, "tileilu on an AIJ matrix without a DM", code, PETSC_ERR_SUP, "PC tileilu needs an operator on a 3D DMDA"));
+  PetscCall(ExpectError(comm, "tileilu on an AIJ matrix without a DM", code, PETSC_ERR_SUP, "PC tileilu needs an operator on a "));
   PetscCall(TryPC(A, NULL, PCCHEBYCI, &code)); /* default source with no grid: estimate */
   PetscCall(ExpectError(comm, "chebyci on 6 I without a DM (Lanczos bounds are one point)", code, PETSC_ERR_CONV_FAILED, "the operator acts as a multiple of the identity"));
   {
@@ -455,6 +456,86 @@ static PetscErrorCode InputErrors(MPI_Comm comm, PetscMPIInt size)
     TRY(code, PCTileILUSetTile(pc, 0, 4, 4));
     PetscCall(ExpectError(comm, "tileilu tile 0x4x4", code, PETSC_ERR_ARG_OUTOFRANGE, "tile sizes must be >= 1, got 0 x 4 x 4"));
     PetscCall(PCDestroy(&pc));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ 2D grids */
+
+/* Bad input of a 2D grid: each a clear error at the call that takes it or at set-up; and NaN
+   in the right-hand side of a 2D operator for every combination. */
+static PetscErrorCode Grid2d(MPI_Comm comm)
+{
+  PetscErrorCode code;
+  PPEGrid        g;
+  DM             da;
+
+  PetscFunctionBegin;
+  PetscCall(PPEGridCreate(comm, &g));
+  TRY(code, PPEGridSetBCString(g, "PPN"));
+  PetscCall(ExpectError(comm, "2D: BC string PPN (3 letters)", code, PETSC_ERR_ARG_SIZ, "6 letters (xlo xhi ylo yhi zlo zhi) or, for a 2D grid, 4 (xlo xhi ylo yhi), got \"PPN\""));
+  TRY(code, PPEGridSetDimension(g, 4));
+  PetscCall(ExpectError(comm, "2D: dimension 4", code, PETSC_ERR_ARG_OUTOFRANGE, "A PPEGrid is 2D or 3D, got dimension 4"));
+  PetscCall(PPEGridSetDimension(g, 2));
+  TRY(code, PPEGridSetBCString(g, "PPNNDD"));
+  PetscCall(ExpectError(comm, "2D: six BC letters on a 2D grid", code, PETSC_ERR_ARG_INCOMP, "The grid cannot be 3D (a boundary-condition string of 6 letters) and 2D (PPEGridSetDimension() or -ppe_grid_dim)"));
+  TRY(code, PPEGridSetSizes(g, 8, 2, 1));
+  PetscCall(ExpectError(comm, "2D: 8 x 2 grid", code, PETSC_ERR_ARG_OUTOFRANGE, "at least 3 points in every direction: got 2 in y"));
+  TRY(code, PPEGridSetBC(g, PPE_FACE_ZLO, PPE_BC_NEUMANN));
+  PetscCall(ExpectError(comm, "2D: face zlo", code, PETSC_ERR_ARG_OUTOFRANGE, "Face 4 is not one of the 4 faces 0..3 of a 2D grid"));
+  PetscCall(PPEGridSetBCString(g, "NNPD"));
+  TRY(code, PPEGridSetUp(g));
+  PetscCall(ExpectError(comm, "2D: NNPD, periodic on one y face", code, PETSC_ERR_ARG_INCOMP, "Periodic boundary conditions come in pairs: face ylo is periodic but face yhi is dirichlet"));
+  PetscCall(PPEGridDestroy(&g));
+
+  /* user 2D DMDAs: dof 2, stencil width 0, a periodicity the BCs lack; a 1D DMDA */
+  for (int c = 0; c < 3; c++) {
+    const char *text[3] = {"PPEGrid needs a DMDA with 1 degree of freedom per point, got 2", "PPEGrid needs a DMDA with stencil width >= 1, got 0", "Grid/DMDA boundary mismatch in y"};
+    const char *what[3] = {"2D: a 2D DMDA with dof 2", "2D: a 2D DMDA with stencil width 0", "2D: NNDD on a DMDA periodic in y"};
+    PetscCall(DMDACreate2d(comm, DM_BOUNDARY_NONE, c == 2 ? DM_BOUNDARY_PERIODIC : DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, 8, 6, PETSC_DECIDE, PETSC_DECIDE, c == 0 ? 2 : 1, c == 1 ? 0 : 1, NULL, NULL, &da));
+    PetscCall(DMSetUp(da));
+    PetscCall(PPEGridCreate(comm, &g));
+    PetscCall(PPEGridSetBCString(g, "NNDD"));
+    PetscCall(PPEGridSetDM(g, da));
+    TRY(code, PPEGridSetUp(g));
+    PetscCall(ExpectError(comm, what[c], code, c == 2 ? PETSC_ERR_ARG_INCOMP : PETSC_ERR_ARG_WRONG, text[c]));
+    PetscCall(PPEGridDestroy(&g));
+    PetscCall(DMDestroy(&da));
+  }
+  PetscCall(DMDACreate1d(comm, DM_BOUNDARY_NONE, 8, 1, 1, NULL, &da));
+  PetscCall(DMSetUp(da));
+  PetscCall(PPEGridCreate(comm, &g));
+  TRY(code, PPEGridSetDM(g, da));
+  PetscCall(ExpectError(comm, "a 1D DMDA", code, PETSC_ERR_ARG_WRONG, "PPEGrid needs a 2D or 3D DMDA, got dimension 1"));
+  PetscCall(PPEGridDestroy(&g));
+  PetscCall(DMDestroy(&da));
+
+  /* NaN in b on a 2D operator */
+  {
+    Mat A;
+    Vec b, x;
+    PetscCall(Problem(comm, "DDNN", 0, &g, &A, &b));
+    PetscCall(VecDuplicate(b, &x));
+    for (PetscInt i = 0; i < NCOMBO; i++) {
+      Outcome            o;
+      PetscInt           N;
+      char               buf[128];
+      KSPConvergedReason want;
+
+      PetscCall(VecGetSize(b, &N));
+      PetscCall(VecSetValue(b, N / 2 + 3, (PetscScalar)NAN, INSERT_VALUES));
+      PetscCall(VecAssemblyBegin(b));
+      PetscCall(VecAssemblyEnd(b));
+      PetscCall(VecSet(x, 0.0));
+      PetscCall(ComboSolve(A, &combos[i], b, x, PETSC_FALSE, &o));
+      /* as in 3D: PC fftptdma reports its non-finite output as a PC failure (bcgsfused sees its own NaN first) */
+      want = (!strcmp(combos[i].pc, PCFFTPTDMA) && strcmp(combos[i].ksp, KSPBCGSFUSED)) ? KSP_DIVERGED_PC_FAILED : KSP_DIVERGED_NANORINF;
+      PetscCall(TapCheck(comm, (PetscBool)(!o.code && o.reason == want && o.its == 0), "2D %" PetscInt_FMT " x %" PetscInt_FMT " DDNN, %s + %s, NaN in b: %s at iteration 0 (got %s)", n, n, combos[i].ksp, combos[i].pc, KSPConvergedReasons[want], OutcomeName(&o, buf, sizeof(buf))));
+    }
+    PetscCall(VecDestroy(&x));
+    PetscCall(VecDestroy(&b));
+    PetscCall(MatDestroy(&A));
+    PetscCall(PPEGridDestroy(&g));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -972,6 +1053,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-cycles", &cycles, NULL));
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCall(InputErrors(comm, size));
+  PetscCall(Grid2d(comm));
   PetscCall(TileClamp(comm));
   PetscCall(Indefinite(comm));
   PetscCall(NonFinite(comm));

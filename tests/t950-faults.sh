@@ -2,7 +2,7 @@
 # The bad-input and fault suite (docs/reliability.md "Fault suite"): every case expects
 # one specific outcome and nothing may hang (a timeout is a failure of its own: 60 s for a
 # ppe-solve run on 8^3, lib.sh's 300 s for the program that runs the many API cases).
-# The API cases (every type: grid and operator, tridiagonal batches, PC fftptdma, chebyci,
+# The API cases (every type: grid and operator, 2D grids, tridiagonal batches, PC fftptdma, chebyci,
 # tileilu, KSP cbcg, bcgsfused) run inside one program per rank count, with PETSc's allocation
 # count on (-malloc_dump) for the memory case; the driver cases run ppe-solve as a user would.
 . "$srcdir/tests/lib.sh"
@@ -65,4 +65,13 @@ expect_error 1 "does not support preconditioner side RIGHT" -ksp_type cbcg -ksp_
 expect_error 1 "tile sizes must be >= 1, got 0 x 4 x 4" -pc_type tileilu -pc_tileilu_tile 0,4,4
 expect_converged 2 -ksp_type bcgsfused -pc_type tileilu -pc_tileilu_tile 1000,1000,1000
 expect_converged 2 -ppe_bc NNNNNN -ksp_type cbcg -pc_type fftptdma
+# 2D grids (two sizes, four BCs, -ppe_grid_dim 2): settings that contradict them
+expect_error 1 "-ppe_grid_n takes 1 or 2 values on a 2D grid, got 3" -ppe_grid_n 8,8,8 -ppe_bc PPNN
+expect_error 2 "Periodic boundary conditions come in pairs: face ylo is periodic but face yhi is neumann" -ppe_grid_n 8,8 -ppe_bc NNPN
+expect_error 1 "The grid cannot be 2D (-ppe_grid_n with two sizes) and 3D (PPEGridSetDimension() or -ppe_grid_dim)" -ppe_grid_dim 3 -ppe_grid_n 8,8
+expect_error 1 "-ppe_bc needs 4 boundary conditions (xlo,xhi,ylo,yhi) or one 4-letter word on a 2D grid" -ppe_grid_dim 2 -ppe_bc PPNNDD
+expect_error 2 "at least 3 points in every direction: got 2 in y" -ppe_grid_n 8,2
+expect_error 1 "-ppe_grid_procs takes 2 values on a 2D grid, got 3" -ppe_grid_n 8,8 -ppe_grid_procs 1,1,1
+expect_error 1 "Problem bicgstab-paper is 3D" -problem bicgstab-paper -ppe_grid_n 8,8
+expect_converged 2 -ppe_grid_n 9,7 -ppe_bc NNNN -ksp_type cbcg -pc_type chebyci
 tap_done

@@ -83,25 +83,42 @@ def flist(r, vals):
     return ",".join(repr(v) for v in vals)
 
 
-def procs_of(r, np_):
-    """a process grid px,py,pz with px*py*pz = np_"""
-    f = [1, 1, 1]
+def dim_of(c):
+    """the grid's dimension of a case: 2D cases give two sizes (docs/options.md, -ppe_grid_dim)"""
+    return c.get("dim", 3)
+
+
+def procs_of(r, np_, dim=3):
+    """a process grid px,py[,pz] with px*py[*pz] = np_"""
+    f = [1] * dim
     m = np_
     for p in (2, 3):
         while m % p == 0:
-            f[r.randrange(3)] *= p
+            f[r.randrange(dim)] *= p
             m //= p
     return ",".join(map(str, f))
 
 
-def bad_procs(r, np_):
-    # (-1 is PETSC_DECIDE, a valid entry)
+def bad_procs(r, np_, dim=3):
+    # (-1 is PETSC_DECIDE, a valid entry); 2D: a third value is one too many
+    if dim == 2:
+        return r.choice([f"{np_ + 1},1", "0,1", "2,2,1", "-3,2", "a,b", f"{np_},1,1"])
     return r.choice([f"{np_ + 1},1,1", "0,1,1", "2,2", "-3,2,1", "a,b,c", f"{np_},1,1,1"])
 
 
-def bc_invalid(r):
+def bc_invalid(r, c):
+    if dim_of(c) == 2:  # (six letters contradict the two sizes of a 2D case)
+        return r.choice(["PNNN", "NNNP", "NNN", "NNNNN", "XXYY", "PPNNNN", "periodic,neumann",
+                         "neumann,neumann,neumann,foo", "", "DD,DD", "p"])
     return r.choice(["PNNNNN", "NNNNNP", "NNNNN", "NNNNNNN", "XXYYZZ", "periodic,neumann",
                      "neumann,neumann,neumann,neumann,neumann,foo", "", "DD,DD,DD", "p"])
+
+
+def grid_n_invalid(r, c):
+    # (two sizes are a valid 2D grid: not an invalid value of a 3D case)
+    if dim_of(c) == 2:
+        return r.choice(["0", "-4", "4,4,4,4", "a", "2", "8,x", "4,2", "1,8"])
+    return r.choice(["0", "-4", "4,4,4,4", "a", "2", "8,8,x", "4,,4"])
 
 
 def problem(r, c):
@@ -111,7 +128,7 @@ def problem(r, c):
 
 def bc_valid(r, c):
     out = ""
-    for d in range(3):
+    for d in range(dim_of(c)):
         out += r.choice(["PP", "NN", "DD", "ND", "DN"])
     c["bc"] = out
     if r.random() < 0.3:  # long form
@@ -122,18 +139,22 @@ def bc_valid(r, c):
 
 def zlines_valid(r, c):
     """nz + 1 cell faces (and periodic z); vertex nodes: nz - 1 + one per Dirichlet end
-    (the problem's location and BCs unless drawn)"""
-    nz = c["n"][2]
+    (the problem's location and BCs unless drawn); the last direction: y of a 2D case"""
+    nz = c["n"][-1]
     prob = c.get("problem", "mms")
     loc = c.get("location", "vertex" if prob == "bicgstab-paper" else "cell")
-    bc = c.get("bc", {"mms": "NNNNNN", "channel": "PPPPNN", "bicgstab-paper": "DNNDND"}[prob])
-    m = nz + 1 if (loc == "cell" or bc[4] == "P") else nz + bc[4:].count("D")
+    defaults = {"mms": "NNNNNN", "channel": "PPPPNN", "bicgstab-paper": "DNNDND"}
+    if dim_of(c) == 2:
+        defaults.update(mms="NNNN", channel="PPNN")
+    bc = c.get("bc", defaults[prob])
+    last = bc[-2:]
+    m = nz + 1 if (loc == "cell" or last[0] == "P") else nz + last.count("D")
     z = sorted(r.uniform(0.0, 1.0) for _ in range(m - 2))
     return flist(r, [0.0] + [round(v, 6) for v in z] + [1.0])
 
 
 def zlines_invalid(r, c):
-    nz = c["n"][2]
+    nz = c["n"][-1]
     good = zlines_valid(r, c).split(",")
     return r.choice([flist(r, [0.0, 1.0]), flist(r, [1.0 - i / nz for i in range(nz + 1)]),
                      ",".join(good[:-1] + ["inf"]), ",".join(["nan"] + good[1:]),
@@ -152,18 +173,20 @@ SPEC = {
     "-ppe_json": ("ppe", lambda r, c: r.choice([None, "1", "true", "yes"]), lambda r, c: r.choice(["maybe", "2"])),
     "-ppe_history": ("ppe", lambda r, c: r.choice(["1", "0", "true", "false"]), lambda r, c: r.choice(["perhaps", "-1"])),
     "-ppe_config": ("ppe", lambda r, c: r.choice([None, "1", "0", "true"]), lambda r, c: r.choice(["always", "3"])),
-    "-ppe_grid_n": ("ppe", None, lambda r, c: r.choice(["0", "-4", "4,5", "4,4,4,4", "a", "2", "8,8,x", "4,,4"])),
-    "-ppe_grid_L": ("ppe", lambda r, c: r.choice([flist(r, [round(r.uniform(0.5, 8), 3)]), flist(r, [round(r.uniform(0.5, 8), 3) for _ in range(3)])]),
-                    lambda r, c: r.choice(["0", "-1", "1,2", "1,1,0", "1,1,1,1", "inf", "x"])),
-    "-ppe_grid_origin": ("ppe", lambda r, c: flist(r, [round(r.uniform(-5, 5), 3) for _ in range(3)]),
-                         lambda r, c: r.choice(["1,2", "0,0,0,0", "y", "nan,0,0", "1"])),
-    "-ppe_bc": ("ppe", bc_valid, lambda r, c: bc_invalid(r)),
+    # 2D cases (dim 2): two sizes, or -ppe_grid_dim 2 with one; a contradicting dimension is invalid
+    "-ppe_grid_dim": ("ppe", lambda r, c: str(dim_of(c)), lambda r, c: r.choice(["1", "4", "0", "x", "-2"] + (["3"] if dim_of(c) == 2 else []))),
+    "-ppe_grid_n": ("ppe", None, grid_n_invalid),
+    "-ppe_grid_L": ("ppe", lambda r, c: r.choice([flist(r, [round(r.uniform(0.5, 8), 3)]), flist(r, [round(r.uniform(0.5, 8), 3) for _ in range(dim_of(c))])]),
+                    lambda r, c: r.choice(["0", "-1", "1,0", "1,1,1", "inf", "x"] if dim_of(c) == 2 else ["0", "-1", "1,2", "1,1,0", "1,1,1,1", "inf", "x"])),
+    "-ppe_grid_origin": ("ppe", lambda r, c: flist(r, [round(r.uniform(-5, 5), 3) for _ in range(dim_of(c))]),
+                         lambda r, c: r.choice(["1,2,3", "0,0,0,0", "y", "nan,0", "1"] if dim_of(c) == 2 else ["1,2", "0,0,0,0", "y", "nan,0,0", "1"])),
+    "-ppe_bc": ("ppe", bc_valid, bc_invalid),
     "-ppe_grid_location": ("ppe", lambda r, c: c.setdefault("location", r.choice(["cell", "vertex"])), lambda r, c: r.choice(["face", "center", "node"])),
     "-ppe_grid_z_stretch": ("ppe", lambda r, c: r.choice(["none", "tanh"]), lambda r, c: r.choice(["sinh", "tan", "exp"])),
     "-ppe_grid_z_stretch_factor": ("ppe", lambda r, c: repr(round(r.uniform(0.1, 3.0), 3)), lambda r, c: r.choice(["0", "-1.5", "nan", "q"])),
     "-ppe_grid_z_lines": ("ppe", zlines_valid, zlines_invalid),
     "-ppe_grid_shift": ("ppe", lambda r, c: r.choice(["0", "0.5", "3", "100"]), lambda r, c: r.choice(["-1", "-0.001", "inf", "nan", "s"])),
-    "-ppe_grid_procs": ("ppe", lambda r, c: procs_of(r, c["np"]), lambda r, c: bad_procs(r, c["np"])),
+    "-ppe_grid_procs": ("ppe", lambda r, c: procs_of(r, c["np"], dim_of(c)), lambda r, c: bad_procs(r, c["np"], dim_of(c))),
     "-ppe_grid_view": ("ppe", lambda r, c: None, lambda r, c: r.choice(["::ascii_nosuch", "nosuchviewer"])),
     "-ppe_backend": ("ppe", lambda r, c: r.choice(["auto", "host", "emu"]), lambda r, c: r.choice(["gpu", "cpu", "opencl", ""])),
     "-ppe_stencil_overlap": (("mat", "matfree"), lambda r, c: r.choice(["0", "1"]), lambda r, c: r.choice(["3", "on2"])),
@@ -194,7 +217,7 @@ SPEC = {
     "-pc_chebyci_weighted": (("pc", "chebyci"), lambda r, c: r.choice(["0", "1"]), lambda r, c: "weights"),
     "-pc_chebyci_est_its": (("pc", "chebyci"), lambda r, c: str(r.randint(1, 60)), lambda r, c: r.choice(["0", "-2"])),
     "-pc_chebyci_fuse": (("pc", "chebyci"), lambda r, c: r.choice(["0", "1"]), lambda r, c: "nofuse"),
-    "-pc_tileilu_tile": (("pc", "tileilu"), lambda r, c: r.choice([ilist(r, 3, 1, 16), ilist(r, 1, 1, 16)]), lambda r, c: r.choice(["0,1,1", "1,2", "-1,2,2", "2,2,2,2", "x"])),
+    "-pc_tileilu_tile": (("pc", "tileilu"), lambda r, c: r.choice([ilist(r, 3, 1, 16), ilist(r, 1, 1, 16)]), lambda r, c: r.choice(["0,1,1", "-1,2,2", "2,2,2,2", "x"] + (["1,2"] if dim_of(c) == 3 else []))),
     "-pc_tileilu_layout": (("pc", "tileilu"), lambda r, c: r.choice(["xyz", "zyx"]), lambda r, c: r.choice(["yxz", "xzy"])),
     "-pc_tileilu_fuse": (("pc", "tileilu"), lambda r, c: r.choice(["0", "1"]), lambda r, c: "sometimes"),
 }
@@ -238,10 +261,12 @@ def draw_case(seed, k, documented):
         # contract, so the outer method is drawn from those that allow it
         ksp = r.choice(sorted(VARIABLE_PC_OK))
     c["ksp"], c["pc"] = ksp, pc
-    # grid sizes: small, 1 or 3 values (the grid of every problem is overridden)
-    n = [r.randint(4, 12) for _ in range(3)]
+    # grid sizes: small, 1 or 3 values (the grid of every problem is overridden); a quarter of
+    # the cases are 2D (two sizes)
+    c["dim"] = 2 if r.random() < 0.25 else 3
+    n = [r.randint(4, 12) for _ in range(c["dim"])]
     if r.random() < 0.3:
-        n = [n[0]] * 3
+        n = [n[0]] * c["dim"]
     c["n"] = n
     # which of our options: the always-relevant ones with probability, the type's own
     # options mostly when the type is in use, sometimes for another type (unused)
@@ -268,6 +293,7 @@ def draw_case(seed, k, documented):
             c["pmat_fixed"] += ["-ppe_assembled_type", "hyprestruct"]
     # problem and location first: the count of z lines depends on them
     chosen.sort(key=lambda nm: 0 if nm in ("-ppe_problem", "-problem", "-ppe_grid_location", "-ppe_bc") else 1)
+    # a 2D case with a valid -ppe_grid_dim 2 may give one size (drawn below, with the slots)
     bad_slots = set()
     candidates = chosen + ["-ppe_grid_n", "-ksp_type", "-pc_type", "-ksp_rtol", "-ksp_max_it", "-ksp_norm_type"]
     for _ in range(nbad):
@@ -282,6 +308,10 @@ def draw_case(seed, k, documented):
     if "-ppe_grid_n" in bad_slots:
         put("-ppe_grid_n", SPEC["-ppe_grid_n"][2](r, c))
         invalid.append("-ppe_grid_n")
+    elif c["dim"] == 2:
+        # two sizes make the grid 2D; one size only beside a valid -ppe_grid_dim 2
+        one = "-ppe_grid_dim" in chosen and "-ppe_grid_dim" not in bad_slots and len(set(n)) == 1 and r.random() < 0.5
+        put("-ppe_grid_n", str(n[0]) if one else ",".join(map(str, n)))
     else:
         put("-ppe_grid_n", ",".join(map(str, n)) if len(set(n)) > 1 or r.random() < 0.5 else str(n[0]))
     args += c.get("pmat_fixed", [])
