@@ -21,3 +21,4 @@ PetscErrorCode PPEBenchTridiag(MPI_Comm, const PPEBenchOptions *);
 PetscErrorCode PPEBenchTileILU(MPI_Comm, const PPEBenchOptions *);
 PetscErrorCode PPEBenchKrylov(MPI_Comm, const PPEBenchOptions *);
 PetscErrorCode PPEBenchFFT(MPI_Comm, const PPEBenchOptions *);
+PetscErrorCode PPEBenchFFT2d(MPI_Comm, const PPEBenchOptions *);

@@ -14,6 +14,7 @@ static const struct {
   {"tileilu", PPEBenchTileILU}, /* PC tileilu tile shapes vs bjacobi+ILU(0)/ICC(0): apply time, CG */
   {"krylov",  PPEBenchKrylov},  /* KSP cbcg vs cg and pipecg: iterations, time and reductions per iteration */
   {"fft",     PPEBenchFFT},     /* PC fftptdma vs bare FFTW transforms and PETSc/hypre solvers, bytes vs model */
+  {"fft2d",   PPEBenchFFT2d},   /* PC fftptdma on 2D problems vs the 2D floor (FFTW 1D + tridiagonal) and PETSc/hypre */
 };
 static const PetscInt nkinds = (PetscInt)(sizeof(kinds) / sizeof(kinds[0]));
 
