@@ -4,6 +4,7 @@
 # matrix, chebyci's bounds against dense spectra, emu = host bits); through ppe-solve: the 2D
 # names and shapes in -ksp_view, the default 2D tile, -help, the 2D names refused in 3D.
 . "$srcdir/tests/lib.sh"
+light_skip "2D PCs and KSPs (ran in build/ and the other full trees)"
 for np in 1 2 4; do
   ppe_run_tap "$np" t616-pc-2d "$bindir/tests/t616-pc-2d"
 done

@@ -5,6 +5,7 @@
 # py > 1 refused; second-order MMS convergence through ppe-solve; the emulated device back end;
 # -ksp_view says 2D.
 . "$srcdir/tests/lib.sh"
+light_skip "2D fftptdma accuracy sweep (ran in build/ and the other full trees)"
 ppe_run_tap 1 t624-pc-fftptdma-2d "$bindir/tests/t624-pc-fftptdma-2d"
 ppe_run_tap 2 t624-pc-fftptdma-2d "$bindir/tests/t624-pc-fftptdma-2d" -stride 2
 ppe_run_tap 4 t624-pc-fftptdma-2d "$bindir/tests/t624-pc-fftptdma-2d" -stride 5

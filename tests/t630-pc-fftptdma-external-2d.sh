@@ -7,6 +7,7 @@
 # a variable-coefficient matrix gets the inference error and converges in CG with
 # -pc_fftptdma_approximate.
 . "$srcdir/tests/lib.sh"
+light_skip "external 2D program (ran in build/ and the other full trees)"
 prog="$bindir/tests/t630-pc-fftptdma-external-2d"
 lib="$abs_top_builddir/.libs/libppekit.so"
 fft="-dll_append $lib -ksp_type preonly -pc_type fftptdma"
