@@ -288,7 +288,6 @@ static PetscErrorCode RunIterative(PPEGrid grid, Mat A, Mat Aaij, const char nam
     PetscInt        M, N, m, n, levels = 1, a, c;
     DMBoundaryType  bx, by;
     const PetscInt *lx, *ly;
-    PetscMPIInt     rank;
 
     /* geometric MG on a 2D DMDA of the grid's layout with piecewise-constant (cell) transfers:
        halve while both sizes stay even and >= 8 */
@@ -299,7 +298,6 @@ static PetscErrorCode RunIterative(PPEGrid grid, Mat A, Mat Aaij, const char nam
     PetscCall(DMDASetInterpolationType(mgda, DMDA_Q0));
     PetscCall(DMSetUp(mgda));
     for (a = M, c = N; a % 2 == 0 && c % 2 == 0 && a >= 8 && c >= 8; a /= 2, c /= 2) levels++;
-    PetscCallMPI(MPI_Comm_rank(comm, &rank));
     PetscCall(PCSetDM(pc, mgda));
     PetscCall(PCSetType(pc, PCMG));
     PetscCall(PCMGSetLevels(pc, levels, NULL));
@@ -350,9 +348,8 @@ static PetscErrorCode TimeSize2d(MPI_Comm comm, PetscInt n, const char bcs[], co
   PetscCall(PPEGridCreate(comm, &grid));
   PetscCall(PPEGridSetDimension(grid, 2));
   PetscCall(PPEProblemSetGridDefaults(PPE_PROBLEM_CHANNEL, grid));
-  PetscCall(PPEGridSetSizes(grid, n, n, 1));
   PetscCall(PPEGridSetFromOptions(grid));
-  PetscCall(PPEGridSetSizes(grid, n, n, 1));
+  PetscCall(PPEGridSetSizes(grid, n, n, 1)); /* -bench_fft2d_n, over any -ppe_grid_n */
   if (bcs) PetscCall(PPEGridSetBCString(grid, bcs));
   PetscCall(PPEGridSetUp(grid));
   PetscCall(PPEGridGetBCString(grid, code));
@@ -406,7 +403,6 @@ static PetscErrorCode TimeSize2d(MPI_Comm comm, PetscInt n, const char bcs[], co
   for (int i = 0; i < NIT2D; i++) {
     PetscReal su = 0, so = 0, rr = 0;
     PetscInt  its;
-    char      item[32];
     PetscBool in = PETSC_FALSE;
     for (const char *p = solvers; p && *p;) { /* comma-separated list membership */
       size_t len = strcspn(p, ",");
@@ -416,8 +412,7 @@ static PetscErrorCode TimeSize2d(MPI_Comm comm, PetscInt n, const char bcs[], co
     if (!in) continue;
     if (!Aaij) PetscCall(PPEStencilCreateAssembled(grid, MATAIJ, &Aaij));
     PetscCall(RunIterative(grid, A, Aaij, it2d_names[i], iter_reps, b, x, &su, &so, &its, &rr));
-    PetscCall(PetscSNPrintf(item, sizeof(item), "%s", it2d_names[i]));
-    PetscCall(PetscPrintf(comm, "{\"bench\": \"fft2d\", \"what\": \"iterative\", \"bc\": \"%s\", \"n\": [%d, %d], \"solver\": \"%s\", \"setup_s\": %.6e, \"solve_s\": %.6e, \"its\": %d, \"rnorm_rel\": %.3e, \"ratio_solve_fftptdma\": %.2f}\n", code, (int)n, (int)n, item, (double)su, (double)so, (int)its, (double)rr, (double)(so / solve_s)));
+    PetscCall(PetscPrintf(comm, "{\"bench\": \"fft2d\", \"what\": \"iterative\", \"bc\": \"%s\", \"n\": [%d, %d], \"solver\": \"%s\", \"setup_s\": %.6e, \"solve_s\": %.6e, \"its\": %d, \"rnorm_rel\": %.3e, \"ratio_solve_fftptdma\": %.2f}\n", code, (int)n, (int)n, it2d_names[i], (double)su, (double)so, (int)its, (double)rr, (double)(so / solve_s)));
     if (rr <= 1e-7 && so < best_it) {
       best_it   = so;
       best_name = it2d_names[i];
