@@ -439,9 +439,11 @@ int main(int argc, char **argv)
       JSONNumber(rtols, sizeof(rtols), PETSC_TRUE, rtol);
       JSONNumber(means, sizeof(means), PETSC_TRUE, rhs_mean);
       PetscCall(PetscGetVersionNumber(&v[0], &v[1], &v[2], NULL));
-      if (dim == 2) PetscCall(JSONAppend(&j, "{\"problem\": \"%s\", \"dim\": 2, \"n\": [%d, %d], \"location\": \"%s\", \"bc\": \"%s\", \"stretch\": \"%s\", \"shift\": %.17g, ", PPEProblemNames[o.problem], (int)N[0], (int)N[1], PPELocations[loc], bcs, PPEStretchTypes[stretch], (double)shift));
+      /* the contract keeps three sizes and six BC letters: a 2D grid is the z-invariant problem of one
+         periodic layer, [nx, ny, 1] and "xxyyPP"; "dim" says which sizes are the user's */
+      if (dim == 2) PetscCall(JSONAppend(&j, "{\"problem\": \"%s\", \"dim\": 2, \"n\": [%d, %d, 1], \"location\": \"%s\", \"bc\": \"%sPP\", \"stretch\": \"%s\", \"shift\": %.17g, ", PPEProblemNames[o.problem], (int)N[0], (int)N[1], PPELocations[loc], bcs, PPEStretchTypes[stretch], (double)shift));
       else PetscCall(JSONAppend(&j, "{\"problem\": \"%s\", \"dim\": 3, \"n\": [%d, %d, %d], \"location\": \"%s\", \"bc\": \"%s\", \"stretch\": \"%s\", \"shift\": %.17g, ", PPEProblemNames[o.problem], (int)N[0], (int)N[1], (int)N[2], PPELocations[loc], bcs, PPEStretchTypes[stretch], (double)shift));
-      if (dim == 2) PetscCall(JSONAppend(&j, "\"ranks\": %d, \"procs\": [%d, %d], ", (int)size, (int)procs[0], (int)procs[1]));
+      if (dim == 2) PetscCall(JSONAppend(&j, "\"ranks\": %d, \"procs\": [%d, %d, 1], ", (int)size, (int)procs[0], (int)procs[1]));
       else PetscCall(JSONAppend(&j, "\"ranks\": %d, \"procs\": [%d, %d, %d], ", (int)size, (int)procs[0], (int)procs[1], (int)procs[2]));
       PetscCall(JSONAppend(&j, "\"operator\": \"%s\", \"pmat\": \"%s\", \"ksp\": \"%s\", \"pc\": \"%s\", \"backend\": \"%s\", \"rtol\": %s, ", OperatorTypes[o.op], PmatTypes[o.pmat], ksptype, pctype, PPEBackends[backend], rtols));
       PetscCall(JSONAppend(&j, "\"its\": %d, \"reason\": \"%s\", \"rnorm_rel\": %s, \"err_max\": %s, \"err_l2\": %s, \"rhs_mean_removed\": %s, ", (int)its, KSPConvergedReasons[reason], rrels, emaxs, el2s, means));
