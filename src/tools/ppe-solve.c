@@ -9,6 +9,7 @@ residual, error against the exact solution, times and communication, as text and
    -ppe_repeat solves, each started from a zero initial guess.
 */
 #include <ppekit.h>
+#include <petsc/private/kspimpl.h> /* the table of the norms a KSP supports (-ppe_stop true) */
 #include <stdarg.h>
 #include <stdio.h>
 #include <sys/resource.h>
@@ -26,12 +27,23 @@ typedef enum {
 } PmatType;
 static const char *const PmatTypes[] = {"same", "matfree", "aij", "PmatType", "PMAT_", NULL};
 
+typedef enum {
+  STOP_KSP,
+  STOP_TRUE
+} StopType;
+static const char *const StopTypes[] = {"ksp", "true", "StopType", "STOP_", NULL};
+
+/* Seconds blocked in MPI while counting (ppe-mpiwait.c, through MPI's profiling interface) */
+void   PPEWaitStart(void);
+double PPEWaitStop(void);
+
 typedef struct {
   PPEProblemType problem;
   OperatorType   op;
   PmatType       pmat;
   char           asmtype[64];
   PetscInt       repeat;
+  StopType       stop;
   PetscBool      json, history, config;
   PetscReal      rtol;
 } Options;
@@ -46,6 +58,7 @@ static PetscErrorCode GetOptions(MPI_Comm comm, Options *o)
   o->op      = OP_MATFREE;
   o->pmat    = PMAT_SAME;
   o->repeat  = 1;
+  o->stop    = STOP_KSP;
   o->json    = PETSC_FALSE;
   o->history = PETSC_FALSE;
   o->config  = PETSC_FALSE;
@@ -67,11 +80,12 @@ static PetscErrorCode GetOptions(MPI_Comm comm, Options *o)
   PetscCall(PetscOptionsEnum("-ppe_operator", "Operator: matrix-free stencil or assembled", "PPEStencilCreate", OperatorTypes, (PetscEnum)o->op, (PetscEnum *)&o->op, NULL));
   PetscCall(PetscOptionsEnum("-ppe_pmat", "Preconditioning matrix: same as the operator, matfree or aij", "KSPSetOperators", PmatTypes, (PetscEnum)o->pmat, (PetscEnum *)&o->pmat, NULL));
   PetscCall(PetscOptionsString("-ppe_assembled_type", "Matrix type of the assembled operator (aij, hyprestruct, ...)", "PPEStencilCreateAssembled", o->asmtype, o->asmtype, sizeof(o->asmtype), NULL));
-  PetscCall(PetscOptionsInt("-ppe_repeat", "Number of solves (timing: median reported)", NULL, o->repeat, &o->repeat, NULL));
+  PetscCall(PetscOptionsInt("-ppe_repeat", "Number of timed solves, each with another right-hand side but the last (the problem's own); the median time is reported", NULL, o->repeat, &o->repeat, NULL));
+  PetscCall(PetscOptionsEnum("-ppe_stop", "Stopping rule: ksp (the KSP's own test and norm) or true (the true relative residual norm(b - A x) / norm(b) <= rtol, for every KSP alike)", "KSPSetConvergenceTest", StopTypes, (PetscEnum)o->stop, (PetscEnum *)&o->stop, NULL));
   PetscCheck(o->repeat >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-ppe_repeat must be >= 1, got %" PetscInt_FMT, o->repeat);
   PetscCall(PetscOptionsReal("-ppe_rtol", "Default relative tolerance (-ksp_rtol overrides)", "KSPSetTolerances", o->rtol, &o->rtol, NULL));
   PetscCall(PetscOptionsBool("-ppe_json", "Print one JSON line with the results", NULL, o->json, &o->json, NULL));
-  PetscCall(PetscOptionsBool("-ppe_history", "Record the residual norm history (in the JSON line)", "KSPSetResidualHistory", o->history, &o->history, NULL));
+  PetscCall(PetscOptionsBool("-ppe_history", "Record the residual histories (in the JSON line): the KSP's norm, and the true residual against time, from one more, untimed solve", "KSPSetResidualHistory", o->history, &o->history, NULL));
   PetscCall(PetscOptionsBool("-ppe_config", "Print a JSON line with PPEKit's and PETSc's configuration (versions, index size, PETSc's external packages) before the solve", NULL, o->config, &o->config, NULL));
   PetscOptionsEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -172,28 +186,158 @@ static PetscErrorCode InnerItsStop(InnerIts *c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Iteration numbers of the monitored residuals: s-step methods (cbcg) monitor once per block,
-   so the history's k-th value is not always iteration k. */
-typedef struct {
-  PetscInt n, cap, *its;
-} HistoryIts;
-
-static PetscErrorCode HistoryItsMonitor(KSP ksp, PetscInt it, PetscReal rnorm, void *ctx)
+/* ||b - A x|| of the KSP's current iterate (t, v: work vectors) */
+static PetscErrorCode TrueResidualNorm(KSP ksp, Vec t, Vec v, PetscReal *nrm)
 {
-  HistoryIts *h = (HistoryIts *)ctx;
+  Vec r;
 
   PetscFunctionBegin;
-  (void)ksp;
+  PetscCall(KSPBuildResidual(ksp, t, v, &r));
+  PetscCall(VecNorm(r, NORM_2, nrm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The history of the untimed solve of -ppe_history: at each monitor call the iteration (s-step
+   methods such as cbcg monitor once per block), the true relative residual, and the seconds
+   since the solve started less the monitor's own time (its true residual costs an operator
+   application).
+*/
+typedef struct {
+  PetscBool      on;
+  PetscInt       n, cap, *its;
+  PetscReal     *tr, *ts;
+  PetscReal      bnorm;
+  PetscLogDouble t0, over;
+  Vec            t, v;
+} History;
+
+static PetscErrorCode HistoryMonitor(KSP ksp, PetscInt it, PetscReal rnorm, void *ctx)
+{
+  History       *h = (History *)ctx;
+  PetscLogDouble t1, t2;
+  PetscReal      tr;
+
+  PetscFunctionBegin;
   (void)rnorm;
+  if (!h->on) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscTime(&t1));
   if (h->n == h->cap) {
-    PetscInt *its;
+    PetscInt  *its;
+    PetscReal *a, *b;
     h->cap = h->cap ? 2 * h->cap : 64;
-    PetscCall(PetscMalloc1(h->cap, &its));
-    if (h->n) PetscCall(PetscArraycpy(its, h->its, h->n));
-    PetscCall(PetscFree(h->its));
+    PetscCall(PetscMalloc3(h->cap, &its, h->cap, &a, h->cap, &b));
+    if (h->n) {
+      PetscCall(PetscArraycpy(its, h->its, h->n));
+      PetscCall(PetscArraycpy(a, h->tr, h->n));
+      PetscCall(PetscArraycpy(b, h->ts, h->n));
+    }
+    PetscCall(PetscFree3(h->its, h->tr, h->ts));
     h->its = its;
+    h->tr  = a;
+    h->ts  = b;
   }
-  h->its[h->n++] = it;
+  PetscCall(TrueResidualNorm(ksp, h->t, h->v, &tr));
+  h->its[h->n] = it;
+  h->tr[h->n]  = h->bnorm > 0 ? tr / h->bnorm : tr;
+  h->ts[h->n]  = (PetscReal)(t1 - h->t0 - h->over);
+  h->n++;
+  PetscCall(PetscTime(&t2));
+  h->over += t2 - t1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   -ppe_stop true: stop when the true relative residual ||b - A x|| / ||b|| is at most rtol (or
+   ||b - A x|| at most abstol), whatever norm the KSP iterates with, so that "iterations" means
+   the same for every KSP and PC. A KSP that supports the unpreconditioned norm (native) uses it,
+   and its test is confirmed by one true residual; for the others the true residual is evaluated
+   when the KSP's norm, times the last observed ratio of the true residual to it, reaches the
+   tolerance (a few evaluations per solve; at every test with -ksp_norm_type none). x0 = 0 (as
+   ppe-solve solves), so the initial true residual is ||b|| without an evaluation.
+*/
+typedef struct {
+  Vec         t, v;   /* work of KSPBuildResidual */
+  PetscReal   bnorm;  /* ||b|| of the solve */
+  PetscBool   native; /* the KSP's norm is the unpreconditioned residual */
+  PetscReal   ratio;  /* last true residual over the KSP's norm */
+  PetscInt    checks; /* true residuals evaluated in this solve */
+  const char *norm;   /* the norm compared with rtol, as reported */
+} TrueStop;
+
+static PetscErrorCode TrueStopTest(KSP ksp, PetscInt it, PetscReal rn, KSPConvergedReason *reason, void *ctx)
+{
+  TrueStop *s = (TrueStop *)ctx;
+  PetscReal rtol, abstol, dtol, tol, tr;
+  PetscInt  maxit;
+  PetscBool nonzero;
+
+  PetscFunctionBegin;
+  *reason = KSP_CONVERGED_ITERATING;
+  PetscCall(KSPGetTolerances(ksp, &rtol, &abstol, &dtol, &maxit));
+  PetscCall(KSPGetInitialGuessNonzero(ksp, &nonzero));
+  tol = PetscMax(rtol * s->bnorm, abstol);
+  if (PetscIsInfOrNanReal(rn)) {
+    *reason = KSP_DIVERGED_NANORINF;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (it == 0 && !nonzero) {
+    s->ratio = rn > 0 ? s->bnorm / rn : 1.0;
+    if (s->bnorm <= abstol) *reason = KSP_CONVERGED_ATOL;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (rn > 0 && (s->native ? rn : rn * s->ratio) > tol) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(TrueResidualNorm(ksp, s->t, s->v, &tr));
+  s->checks++;
+  if (rn > 0) s->ratio = tr / rn;
+  if (PetscIsInfOrNanReal(tr)) *reason = KSP_DIVERGED_NANORINF;
+  else if (tr <= tol) *reason = tr <= abstol ? KSP_CONVERGED_ATOL : KSP_CONVERGED_RTOL;
+  else if (dtol > 0 && tr > dtol * s->bnorm) *reason = KSP_DIVERGED_DTOL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Install the stop of -ppe_stop true on ksp (after KSPSetFromOptions). */
+static PetscErrorCode TrueStopSetUp(KSP ksp, Vec b, TrueStop *s)
+{
+  PetscBool preonly;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPPREONLY, &preonly));
+  if (preonly) { /* one application, no test: judged by its true residual afterwards */
+    s->norm = "none";
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  /* the unpreconditioned norm where the KSP supports it on its side of the PC (either side
+     when not chosen), unless the user asked for another norm */
+  s->native = PETSC_FALSE;
+  if (ksp->normtype == KSP_NORM_DEFAULT || ksp->normtype == KSP_NORM_UNPRECONDITIONED) {
+    for (PetscInt side = 0; side < PC_SIDE_MAX; side++)
+      if ((ksp->pc_side == PC_SIDE_DEFAULT || ksp->pc_side == (PCSide)side) && ksp->normsupporttable[KSP_NORM_UNPRECONDITIONED][side] > 0) s->native = PETSC_TRUE;
+  }
+  if (s->native) PetscCall(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED));
+  s->norm = s->native ? "unpreconditioned" : "true residual";
+  PetscCall(VecDuplicate(b, &s->t));
+  PetscCall(VecDuplicate(b, &s->v));
+  PetscCall(KSPSetConvergenceTest(ksp, TrueStopTest, s, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The median time of one MPI_Allreduce of a double on comm (the cost of a synchronisation
+   here), maximum over ranks. */
+static PetscErrorCode MeasureLatency(MPI_Comm comm, PetscReal *lat)
+{
+  double    v = 1.0, sum, t0;
+  PetscReal t[64];
+
+  PetscFunctionBegin;
+  for (int i = 0; i < 16; i++) PetscCallMPI(MPI_Allreduce(&v, &sum, 1, MPI_DOUBLE, MPI_SUM, comm));
+  for (int k = 0; k < 64; k++) {
+    t0 = MPI_Wtime();
+    for (int i = 0; i < 8; i++) PetscCallMPI(MPI_Allreduce(&v, &sum, 1, MPI_DOUBLE, MPI_SUM, comm));
+    t[k] = (PetscReal)((MPI_Wtime() - t0) / 8);
+  }
+  qsort(t, 64, sizeof(PetscReal), CompareReal);
+  PetscCall(MPIU_Allreduce(&t[32], lat, 1, MPIU_REAL, MPIU_MAX, comm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -267,7 +411,14 @@ int main(int argc, char **argv)
   Mat                A, P;
   Vec                x, b, r, uex;
   KSP                ksp;
-  HistoryIts         hits = {0, 0, NULL};
+  History            hist;
+  TrueStop           stop;
+  PetscReal         *wait_s, latency_s, sync_s = 0, solve_min, solve_max;
+  PetscInt          *order;
+  Vec                bk, w;
+  PetscLogStage      stage_history;
+  KSPConvergedReason reason_timed;
+  PetscInt           its_timed, checks_timed;
   PC                 pc;
   KSPConvergedReason reason;
   KSPType            ksptype;
@@ -343,9 +494,15 @@ int main(int argc, char **argv)
   PetscCall(PCSetType(pc, PCJACOBI));
   PetscCall(KSPSetTolerances(ksp, o.rtol, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
   PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(PetscMemzero(&stop, sizeof(stop)));
+  stop.norm = NULL;
+  if (o.stop == STOP_TRUE) PetscCall(TrueStopSetUp(ksp, b, &stop));
+  PetscCall(PetscMemzero(&hist, sizeof(hist)));
   if (o.history) {
     PetscCall(KSPSetResidualHistory(ksp, NULL, PETSC_DECIDE, PETSC_TRUE));
-    PetscCall(KSPMonitorSet(ksp, HistoryItsMonitor, &hits, NULL));
+    PetscCall(VecDuplicate(b, &hist.t));
+    PetscCall(VecDuplicate(b, &hist.v));
+    PetscCall(KSPMonitorSet(ksp, HistoryMonitor, &hist, NULL));
   }
   PetscCallMPI(MPI_Barrier(comm));
   PetscCall(PetscTime(&t0));
@@ -354,17 +511,48 @@ int main(int argc, char **argv)
   PetscCall(InnerItsSetUp(pc, &inner));
   PetscCall(PetscLogStagePop());
 
-  /* Solves */
-  PetscCall(PetscMalloc1(o.repeat, &solve_s));
+  /* The cost of one synchronisation on these ranks (latency_s of the JSON line) */
+  PetscCall(MeasureLatency(comm, &latency_s));
+
+  /* Timed solves, as in a time loop: each from x = 0 with another right-hand side, b plus a
+     multiple of a fixed random vector w (mean-free when the operator is singular), the last with
+     the problem's own b (whose solution is checked below) */
+  PetscCall(VecDuplicate(b, &bk));
+  PetscCall(VecDuplicate(b, &w));
+  {
+    PetscRandom rnd;
+    PetscReal   wn;
+    PetscCall(PetscRandomCreate(comm, &rnd));
+    PetscCall(PetscRandomSetSeed(rnd, 0x5eed));
+    PetscCall(PetscRandomSeed(rnd));
+    PetscCall(VecSetRandom(w, rnd));
+    PetscCall(PetscRandomDestroy(&rnd));
+    if (singular) {
+      PetscScalar sum;
+      PetscInt    n;
+      PetscCall(VecSum(w, &sum));
+      PetscCall(VecGetSize(w, &n));
+      PetscCall(VecShift(w, -sum / n));
+    }
+    PetscCall(VecNorm(w, NORM_2, &wn));
+    PetscCall(VecNorm(b, NORM_2, &bnorm));
+    PetscCall(VecScale(w, wn > 0 ? 0.1 * bnorm / wn : 0.0));
+  }
+  PetscCall(PetscMalloc3(o.repeat, &solve_s, o.repeat, &wait_s, o.repeat, &order));
   PetscCall(PetscLogStagePush(stage_solve));
   for (PetscInt rep = 0; rep < o.repeat; rep++) {
+    PetscCall(VecCopy(b, bk));
+    if (rep < o.repeat - 1) PetscCall(VecAXPY(bk, (PetscScalar)(1 + rep % 4), w));
+    PetscCall(VecNorm(bk, NORM_2, &stop.bnorm));
+    stop.checks = 0;
     PetscCall(VecSet(x, 0.0));
     PetscCallMPI(MPI_Barrier(comm));
     PetscCall(PPECountersGet(&c0));
     PetscCall(InnerItsStart(&inner));
-    hits.n = 0; /* like the residual history, kept for the last solve */
     PetscCall(PetscTime(&t0));
-    PetscCall(KSPSolve(ksp, b, x));
+    PPEWaitStart();
+    PetscCall(KSPSolve(ksp, bk, x));
+    wait_s[rep] = (PetscReal)PPEWaitStop();
     {
       PetscLogDouble t1;
       PetscCall(PetscTime(&t1));
@@ -375,9 +563,41 @@ int main(int argc, char **argv)
     PetscCall(PPECountersDiff(&c1, &c0, &cs));
   }
   PetscCall(PetscLogStagePop());
+  PetscCall(KSPGetIterationNumber(ksp, &its_timed));
+  PetscCall(KSPGetConvergedReason(ksp, &reason_timed));
+  checks_timed = stop.checks;
   PetscCall(PetscMPIIntCast(o.repeat, &nrep));
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, solve_s, nrep, MPIU_REAL, MPIU_MAX, comm));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, wait_s, nrep, MPIU_REAL, MPIU_SUM, comm));
+  /* the median solve and the waits of that same solve (mean over ranks) */
+  for (PetscInt i = 0; i < o.repeat; i++) order[i] = i;
+  for (PetscInt i = 1; i < o.repeat; i++)
+    for (PetscInt k = i; k > 0 && solve_s[order[k]] < solve_s[order[k - 1]]; k--) {
+      PetscInt tmp = order[k];
+      order[k]     = order[k - 1];
+      order[k - 1] = tmp;
+    }
+  sync_s    = wait_s[order[o.repeat / 2]] / size;
+  solve_min = solve_s[order[0]];
+  solve_max = solve_s[order[o.repeat - 1]];
   qsort(solve_s, (size_t)o.repeat, sizeof(PetscReal), CompareReal);
+
+  /* -ppe_history: one more solve of b, untimed, recording the true residual against time */
+  if (o.history) {
+    PetscCall(PetscLogStageRegister("PPE History", &stage_history));
+    PetscCall(PetscLogStagePush(stage_history));
+    stop.bnorm = bnorm;
+    hist.bnorm = bnorm;
+    hist.n     = 0;
+    hist.over  = 0;
+    hist.on    = PETSC_TRUE;
+    PetscCall(VecSet(x, 0.0));
+    PetscCallMPI(MPI_Barrier(comm));
+    PetscCall(PetscTime(&hist.t0));
+    PetscCall(KSPSolve(ksp, b, x));
+    hist.on = PETSC_FALSE;
+    PetscCall(PetscLogStagePop());
+  }
   {
     PetscLogDouble loc3[3] = {cs.reductions, cs.halo_exchanges, cs.bytes_sent}, max3[3], bytes;
     PetscCall(MPIU_Allreduce(loc3, max3, 2, MPIU_PETSCLOGDOUBLE, MPI_MAX, comm));
@@ -387,9 +607,10 @@ int main(int argc, char **argv)
     cmax.bytes_sent     = bytes;
   }
 
-  /* Results: the true residual with the operator, the error against the exact solution */
-  PetscCall(KSPGetIterationNumber(ksp, &its));
-  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  /* Results (of the last timed solve): the true residual with the operator, the error against
+     the exact solution */
+  its    = its_timed;
+  reason = reason_timed;
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &inner.its, 1, MPIU_INT, MPI_MAX, comm));
   PetscCall(KSPGetType(ksp, &ksptype));
   PetscCall(PCGetType(pc, &pctype));
@@ -426,6 +647,8 @@ int main(int argc, char **argv)
     if (known) PetscCall(PetscPrintf(comm, "  error against the exact solution: max %.4e, L2 %.4e\n", (double)emax, (double)el2));
     PetscCall(PetscPrintf(comm, "  time: operator %.4g s, setup %.4g s, solve %.4g s (median of %" PetscInt_FMT ")\n", (double)op_s, (double)setup_s, (double)med, o.repeat));
     PetscCall(PetscPrintf(comm, "  per solve: %.0f global reductions, %.0f halo exchanges, %.4g bytes sent; peak memory %.1f MB per rank\n", cmax.reductions, cmax.halo_exchanges, cmax.bytes_sent, (double)mem_mb));
+    PetscCall(PetscPrintf(comm, "  waits in MPI: %.4g s of the solve (local work %.4g s); one synchronisation costs %.3g us here\n", (double)sync_s, (double)(med - sync_s), 1e6 * (double)latency_s));
+    if (o.stop == STOP_TRUE) PetscCall(PetscPrintf(comm, "  stop: true relative residual <= rtol (%s; %" PetscInt_FMT " true residual%s evaluated)\n", stop.norm, checks_timed, checks_timed == 1 ? "" : "s"));
     if (o.json) {
       JSON       j = {NULL, 0, 0};
       char       emaxs[32], el2s[32], rrels[32], rtols[32], means[32];
@@ -449,7 +672,17 @@ int main(int argc, char **argv)
       PetscCall(JSONAppend(&j, "\"its\": %d, \"reason\": \"%s\", \"rnorm_rel\": %s, \"err_max\": %s, \"err_l2\": %s, \"rhs_mean_removed\": %s, ", (int)its, KSPConvergedReasons[reason], rrels, emaxs, el2s, means));
       if (inner.valid) PetscCall(JSONAppend(&j, "\"pc_its\": %d, ", (int)inner.its));
       else PetscCall(JSONAppend(&j, "\"pc_its\": null, "));
-      PetscCall(JSONAppend(&j, "\"op_s\": %.6e, \"setup_s\": %.6e, \"solve_s\": %.6e, \"solve_s_min\": %.6e, \"repeat\": %d, ", (double)op_s, (double)setup_s, (double)med, (double)solve_s[0], (int)o.repeat));
+      PetscCall(JSONAppend(&j, "\"op_s\": %.6e, \"setup_s\": %.6e, \"solve_s\": %.6e, \"solve_s_min\": %.6e, \"solve_s_max\": %.6e, \"repeat\": %d, ", (double)op_s, (double)setup_s, (double)med, (double)solve_min, (double)solve_max, (int)o.repeat));
+      PetscCall(JSONAppend(&j, "\"sync_s\": %.6e, \"local_s\": %.6e, \"latency_s\": %.6e, \"syncs\": %.0f, ", (double)sync_s, (double)(med - sync_s), (double)latency_s, cmax.reductions + cmax.halo_exchanges));
+      {
+        KSPNormType nt;
+        char        nl[32];
+        PetscCall(KSPGetNormType(ksp, &nt));
+        PetscCall(PetscStrncpy(nl, KSPNormTypes[nt], sizeof(nl)));
+        for (char *c = nl; *c; c++)
+          if (*c >= 'A' && *c <= 'Z') *c = (char)(*c - 'A' + 'a');
+        PetscCall(JSONAppend(&j, "\"stop\": \"%s\", \"stop_norm\": \"%s\", \"true_checks\": %d, ", StopTypes[o.stop], o.stop == STOP_TRUE ? stop.norm : nl, (int)checks_timed));
+      }
       PetscCall(JSONAppend(&j, "\"reductions\": %.0f, \"halo_exchanges\": %.0f, \"bytes_sent\": %.0f, \"mem_mb\": %.1f, \"ppekit\": \"%s\", \"petsc\": \"%d.%d.%d\", \"index_bits\": %d", cmax.reductions, cmax.halo_exchanges, cmax.bytes_sent, (double)mem_mb, PPEKIT_VERSION_STRING, (int)v[0], (int)v[1], (int)v[2], (int)(8 * sizeof(PetscInt))));
       if (o.history) {
         const PetscReal *h;
@@ -464,11 +697,20 @@ int main(int argc, char **argv)
           PetscCall(JSONAppend(&j, "%s%s", i ? ", " : "", hs));
         }
         PetscCall(JSONAppend(&j, "]"));
-        if (hits.n == nh) { /* the iteration of each value (else a monitor was skipped: left out) */
+        if (hist.n == nh) { /* the iteration of each value (else a monitor was skipped: left out) */
           PetscCall(JSONAppend(&j, ", \"history_its\": ["));
-          for (PetscInt i = 0; i < nh; i++) PetscCall(JSONAppend(&j, "%s%d", i ? ", " : "", (int)hits.its[i]));
+          for (PetscInt i = 0; i < nh; i++) PetscCall(JSONAppend(&j, "%s%d", i ? ", " : "", (int)hist.its[i]));
           PetscCall(JSONAppend(&j, "]"));
         }
+        PetscCall(JSONAppend(&j, ", \"history_true\": ["));
+        for (PetscInt i = 0; i < hist.n; i++) {
+          char hs[32];
+          JSONNumber(hs, sizeof(hs), PETSC_TRUE, hist.tr[i]);
+          PetscCall(JSONAppend(&j, "%s%s", i ? ", " : "", hs));
+        }
+        PetscCall(JSONAppend(&j, "], \"history_s\": ["));
+        for (PetscInt i = 0; i < hist.n; i++) PetscCall(JSONAppend(&j, "%s%.6e", i ? ", " : "", (double)hist.ts[i]));
+        PetscCall(JSONAppend(&j, "]"));
       }
       PetscCall(JSONAppend(&j, "}"));
       PetscCallMPI(MPI_Comm_rank(comm, &rank));
@@ -480,9 +722,15 @@ int main(int argc, char **argv)
     }
   }
 
-  PetscCall(PetscFree(solve_s));
+  PetscCall(PetscFree3(solve_s, wait_s, order));
+  PetscCall(PetscFree3(hist.its, hist.tr, hist.ts));
+  PetscCall(VecDestroy(&hist.t));
+  PetscCall(VecDestroy(&hist.v));
+  PetscCall(VecDestroy(&stop.t));
+  PetscCall(VecDestroy(&stop.v));
+  PetscCall(VecDestroy(&bk));
+  PetscCall(VecDestroy(&w));
   PetscCall(KSPDestroy(&ksp));
-  PetscCall(PetscFree(hits.its));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&b));
   PetscCall(VecDestroy(&r));

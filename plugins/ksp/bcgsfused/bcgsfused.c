@@ -295,6 +295,18 @@ static PetscErrorCode KSPDestroy_BCGSFused(KSP ksp)
 .seealso: KSPBCGS, KSPFBCGS, KSPFBCGSR, PCCHEBYCI, KSPBCGSFusedSetFuse(),
           KSPBCGSFusedGetReductionCount()
 M*/
+/* The iterate x is kept in the original variables (x += alpha M^-1 p + omega M^-1 s), so the
+   solution is x itself: PETSc's default for right preconditioning would apply M^-1 to it. */
+static PetscErrorCode KSPBuildSolution_BCGSFused(KSP ksp, Vec v, Vec *V)
+{
+  PetscFunctionBegin;
+  if (v) {
+    PetscCall(VecCopy(ksp->vec_sol, v));
+    if (V) *V = v;
+  } else if (V) *V = ksp->vec_sol;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PETSC_EXTERN PetscErrorCode KSPCreate_BCGSFused(KSP ksp)
 {
   KSP_BCGSFused *bf;
@@ -309,7 +321,7 @@ PETSC_EXTERN PetscErrorCode KSPCreate_BCGSFused(KSP ksp)
   ksp->ops->setup          = KSPSetUp_BCGSFused;
   ksp->ops->solve          = KSPSolve_BCGSFused;
   ksp->ops->destroy        = KSPDestroy_BCGSFused;
-  ksp->ops->buildsolution  = KSPBuildSolutionDefault;
+  ksp->ops->buildsolution  = KSPBuildSolution_BCGSFused;
   ksp->ops->buildresidual  = KSPBuildResidualDefault;
   ksp->ops->setfromoptions = KSPSetFromOptions_BCGSFused;
   ksp->ops->view           = KSPView_BCGSFused;
