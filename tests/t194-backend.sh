@@ -104,4 +104,24 @@ out=$(ppe_mpiexec 1 "$solve" $args -ppe_backend gpu 2>&1)
 rc=$?
 [ $rc -ne 0 ] && [ $rc -lt 128 ] && echo "$out" | grep -q 'Unknown back end "gpu": use auto, host, cuda, hip or emu'
 tap_check $? "-ppe_backend gpu: unknown name rejected with the list"
+
+# device_bytes: the bytes between host and device per solve. None on the host; on a device
+# back end with host vectors (today's path) every operator application copies x in and y
+# out, so CG + Jacobi moves at least 2 n doubles per iteration, the same per iteration
+# whatever the tolerance (8 bytes, n = 13 x 11 x 9 points)
+h=$(solve_json 1 -ksp_type cg -pc_type jacobi -ppe_backend host)
+[ "$(echo "$h" | json_get device_bytes)" = 0 ]
+tap_check $? "host back end: device_bytes 0"
+perit=""
+ok=1
+for tol in 1e-4 1e-9; do
+  d=$(solve_json 1 -ksp_type cg -pc_type jacobi -ppe_backend "$dev" -ksp_rtol $tol)
+  db=$(echo "$d" | json_get device_bytes) di=$(echo "$d" | json_get its)
+  awk -v b="$db" -v i="$di" 'BEGIN { exit !(i > 0 && b >= 2 * i * 1287 * 8) }' || ok=0
+  perit="$perit $(awk -v b="$db" -v i="$di" 'BEGIN { printf "%.1f", b / i }')"
+done
+set -- $perit
+awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > 0 && b > 0 && a / b < 1.02 && b / a < 1.02) }' || ok=0
+[ $ok = 1 ]
+tap_check $? "$dev back end, host vectors: CG + Jacobi copies >= 2 vectors per iteration, $1 and $2 bytes per iteration at rtol 1e-4 and 1e-9"
 tap_done

@@ -18,7 +18,9 @@
                     on communicators of more than one rank, as counted by PETSc's logging
 .  halo_exchanges - ghost updates: VecScatter and PetscSF broadcasts/reductions started
                     (DMGlobalToLocal, MPIAIJ MatMult, the matrix-free stencil's halo exchange)
--  bytes_sent     - bytes sent by this rank through point-to-point and all-to-all messages
+.  bytes_sent     - bytes sent by this rank through point-to-point and all-to-all messages
+-  device_bytes   - bytes moved between host and device memory by this rank on a device back
+                    end (copies both ways, and the scalars the device's reductions return)
 
    Notes:
    The halo count needs PETSc's default log handler (started by PetscLogDefaultBegin()
@@ -31,6 +33,7 @@ typedef struct {
   PetscLogDouble reductions;
   PetscLogDouble halo_exchanges;
   PetscLogDouble bytes_sent;
+  PetscLogDouble device_bytes;
 } PPECounters;
 
 PETSC_EXTERN PetscErrorCode PPECountersGet(PPECounters *);

@@ -26,7 +26,7 @@ typedef struct {
 
 static PPEBackendState ppe_backend_state[4];
 
-static const PPEDeviceOps *Table(PPEBackend b)
+static const PPEDeviceOps *RawTable(PPEBackend b)
 {
   switch (b) {
   case PPE_BACKEND_EMU:
@@ -38,6 +38,48 @@ static const PPEDeviceOps *Table(PPEBackend b)
 #if PPEKIT_HAVE_HIP
   case PPE_BACKEND_HIP:
     return &PPEDeviceOps_HIP;
+#endif
+  default:
+    return NULL;
+  }
+}
+
+/*
+   Bytes moved between host and device memory, for PPECounters.device_bytes: the library uses
+   each back end through a copy of its table whose copies (host to device and back) and whose
+   launchers that return numbers to the host (dot, bcgs_update_r, ts_gram: their scalars) add
+   what they move. Wrappers per back end, as the table's functions take no context.
+*/
+static PetscLogDouble ppe_device_bytes = 0;
+
+PetscLogDouble PPEDeviceBytes(void)
+{
+  return ppe_device_bytes;
+}
+
+#define PPE_COUNTING_TABLE(B)   static int Copy_##B(void *d, const void *s, size_t n, ppe_dev_copy_kind k, void *st)   {     if (k != PPE_DEV_D2D) ppe_device_bytes += (PetscLogDouble)n;     return RawTable(B)->copy(d, s, n, k, st);   }   static int Dot_##B(long n, int nd, const double *y, const double *u0, const double *u1, double *w, double *s, void *st)   {     ppe_device_bytes += 8.0 * nd;     return RawTable(B)->dot(n, nd, y, u0, u1, w, s, st);   }   static int UpdateR_##B(long n, double om, const double *t, const double *rt, double *r, double *w, double *s, void *st)   {     ppe_device_bytes += 16.0;     return RawTable(B)->bcgs_update_r(n, om, t, rt, r, w, s, st);   }   static int Gram_##B(long n, int nx, const double *const *x, int ny, const double *const *y, int band, double *w, double *out, void *st)   {     ppe_device_bytes += 8.0 * nx * ny;     return RawTable(B)->ts_gram(n, nx, x, ny, y, band, w, out, st);   }   static const PPEDeviceOps *Counting_##B(void)   {     static PPEDeviceOps t;     static int          made = 0;     if (!made) {       t               = *RawTable(B);       t.copy          = Copy_##B;       t.dot           = Dot_##B;       t.bcgs_update_r = UpdateR_##B;       t.ts_gram       = Gram_##B;       made            = 1;     }     return &t;   }
+
+PPE_COUNTING_TABLE(PPE_BACKEND_EMU)
+#if PPEKIT_HAVE_CUDA
+PPE_COUNTING_TABLE(PPE_BACKEND_CUDA)
+#endif
+#if PPEKIT_HAVE_HIP
+PPE_COUNTING_TABLE(PPE_BACKEND_HIP)
+#endif
+
+/* The table the library uses: the back end's, counting its host<->device bytes */
+static const PPEDeviceOps *Table(PPEBackend b)
+{
+  switch (b) {
+  case PPE_BACKEND_EMU:
+    return Counting_PPE_BACKEND_EMU();
+#if PPEKIT_HAVE_CUDA
+  case PPE_BACKEND_CUDA:
+    return Counting_PPE_BACKEND_CUDA();
+#endif
+#if PPEKIT_HAVE_HIP
+  case PPE_BACKEND_HIP:
+    return Counting_PPE_BACKEND_HIP();
 #endif
   default:
     return NULL;

@@ -1,9 +1,10 @@
 /*
    Communication counters: PETSc's own MPI counters (its headers wrap the MPI calls
-   of PETSc and of PPEKit) and the number of ghost updates, read from the log
-   events of VecScatter and PetscSF.
+   of PETSc and of PPEKit), the number of ghost updates, read from the log
+   events of VecScatter and PetscSF, and the bytes between host and device memory counted
+   by the device back ends' tables (src/sys/backend.c).
 */
-#include <ppekit/private/ppeimpl.h>
+#include <ppekit/private/deviceimpl.h>
 
 /* Calls of an event so far in the current stage (0 when logging is off). */
 static PetscErrorCode EventCount(const char name[], PetscLogDouble *count)
@@ -52,6 +53,7 @@ PetscErrorCode PPECountersGet(PPECounters *c)
   PetscCall(EventCount("SFBcastBegin", &b));
   PetscCall(EventCount("SFReduceBegin", &r));
   c->halo_exchanges = v + b + r;
+  c->device_bytes   = PPEDeviceBytes();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -68,5 +70,6 @@ PetscErrorCode PPECountersDiff(const PPECounters *after, const PPECounters *befo
   c->reductions     = after->reductions - before->reductions;
   c->halo_exchanges = after->halo_exchanges - before->halo_exchanges;
   c->bytes_sent     = after->bytes_sent - before->bytes_sent;
+  c->device_bytes   = after->device_bytes - before->device_bytes;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

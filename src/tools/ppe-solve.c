@@ -429,7 +429,7 @@ int main(int argc, char **argv)
   PetscInt           its, maxit, N[3], procs[3], dim;
   PetscMPIInt        size, nrep;
   PetscBool          known = PETSC_FALSE, singular;
-  PPECounters        c0, c1, cs = {0, 0, 0}, cmax;
+  PPECounters        c0, c1, cs = {0, 0, 0, 0}, cmax;
   char               bcs[7], version[64];
   PPELocation        loc;
   PPEStretchType     stretch;
@@ -599,12 +599,13 @@ int main(int argc, char **argv)
     PetscCall(PetscLogStagePop());
   }
   {
-    PetscLogDouble loc3[3] = {cs.reductions, cs.halo_exchanges, cs.bytes_sent}, max3[3], bytes;
-    PetscCall(MPIU_Allreduce(loc3, max3, 2, MPIU_PETSCLOGDOUBLE, MPI_MAX, comm));
-    PetscCall(MPIU_Allreduce(&loc3[2], &bytes, 1, MPIU_PETSCLOGDOUBLE, MPI_SUM, comm));
-    cmax.reductions     = max3[0];
-    cmax.halo_exchanges = max3[1];
-    cmax.bytes_sent     = bytes;
+    PetscLogDouble loc4[4] = {cs.reductions, cs.halo_exchanges, cs.bytes_sent, cs.device_bytes}, max2[2], sum2[2];
+    PetscCall(MPIU_Allreduce(loc4, max2, 2, MPIU_PETSCLOGDOUBLE, MPI_MAX, comm));
+    PetscCall(MPIU_Allreduce(&loc4[2], sum2, 2, MPIU_PETSCLOGDOUBLE, MPI_SUM, comm));
+    cmax.reductions     = max2[0];
+    cmax.halo_exchanges = max2[1];
+    cmax.bytes_sent     = sum2[0];
+    cmax.device_bytes   = sum2[1];
   }
 
   /* Results (of the last timed solve): the true residual with the operator, the error against
@@ -641,7 +642,7 @@ int main(int argc, char **argv)
     else PetscCall(PetscPrintf(comm, "ppe-solve: problem %s, grid %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " %s-centred, bc %s, z %s, %d ranks (%" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT ")\n", PPEProblemNames[o.problem], N[0], N[1], N[2], PPELocations[loc], bcs, PPEStretchTypes[stretch], (int)size, procs[0], procs[1], procs[2]));
     PetscCall(PPEBackendGetDefault(comm, &backend));
     if (backend == PPE_BACKEND_HOST) PetscCall(PetscPrintf(comm, "  operator %s, KSP %s, PC %s\n", OperatorTypes[o.op], ksptype, pctype));
-    else PetscCall(PetscPrintf(comm, "  operator %s, KSP %s, PC %s, back end %s\n", OperatorTypes[o.op], ksptype, pctype, PPEBackends[backend]));
+    else PetscCall(PetscPrintf(comm, "  operator %s, KSP %s, PC %s, back end %s (%.4g bytes between host and device per solve)\n", OperatorTypes[o.op], ksptype, pctype, PPEBackends[backend], cmax.device_bytes));
     PetscCall(PetscPrintf(comm, "  %s in %" PetscInt_FMT " iterations, true relative residual %.3e\n", KSPConvergedReasons[reason], its, (double)rrel));
     if (inner.valid) PetscCall(PetscPrintf(comm, "  preconditioner: %" PetscInt_FMT " inner iterations, %.1f per outer iteration\n", inner.its, its ? (double)inner.its / its : 0.0));
     if (known) PetscCall(PetscPrintf(comm, "  error against the exact solution: max %.4e, L2 %.4e\n", (double)emax, (double)el2));
@@ -673,6 +674,7 @@ int main(int argc, char **argv)
       if (inner.valid) PetscCall(JSONAppend(&j, "\"pc_its\": %d, ", (int)inner.its));
       else PetscCall(JSONAppend(&j, "\"pc_its\": null, "));
       PetscCall(JSONAppend(&j, "\"op_s\": %.6e, \"setup_s\": %.6e, \"solve_s\": %.6e, \"solve_s_min\": %.6e, \"solve_s_max\": %.6e, \"repeat\": %d, ", (double)op_s, (double)setup_s, (double)med, (double)solve_min, (double)solve_max, (int)o.repeat));
+      PetscCall(JSONAppend(&j, "\"device_bytes\": %.0f, ", cmax.device_bytes));
       PetscCall(JSONAppend(&j, "\"sync_s\": %.6e, \"local_s\": %.6e, \"latency_s\": %.6e, \"syncs\": %.0f, ", (double)sync_s, (double)(med - sync_s), (double)latency_s, cmax.reductions + cmax.halo_exchanges));
       {
         KSPNormType nt;

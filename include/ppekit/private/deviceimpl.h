@@ -11,6 +11,8 @@
 PETSC_EXTERN PetscErrorCode PPEBackendGetOps(PPEBackend, const PPEDeviceOps **);
 /* The table of a back end by name ("cuda", "hip", "emu"), checked (for tests). */
 PETSC_EXTERN PetscErrorCode PPEDeviceOpen(const char[], const PPEDeviceOps **);
+/* Bytes moved between host and device memory by this process so far (PPECounters) */
+PETSC_INTERN PetscLogDouble PPEDeviceBytes(void);
 /* "cuda (device 0: NVIDIA H100 ...)" on a viewer, for the views of the types */
 PETSC_EXTERN PetscErrorCode PPEBackendView(PPEBackend, PetscViewer);
 
