@@ -78,5 +78,15 @@ else
   $check "$out/fair" cbcg-jacobi:cg-jacobi:any gnocomm:bcgs-jacobi:any > "$out/check.log" 2>&1
   tap_lines "ppe-solve: " < "$out/check.log"
 fi
+# only GRID SOLVER...: the other solvers are not run on that grid; a bad grid or name is refused
+printf 'study o\ngrid 8 10\nsolver a -ksp_type cg\nsolver b -ksp_type cbcg\nonly 10 b\n' > "$out/only.study"
+n=$("$study" "$out/only.study" --dry-run --solve "$bindir/src/tools/ppe-solve" | grep -c -- '-ppe_grid_n')
+[ "$n" = 3 ]
+tap_check $? "only 10 b: 3 runs (a and b on grid 8, b alone on grid 10), got $n"
+printf 'study o\ngrid 8\nsolver a -ksp_type cg\nonly 9 a\n' > "$out/only.study"
+"$study" "$out/only.study" --dry-run --solve "$bindir/src/tools/ppe-solve" > "$out/only.log" 2>&1
+rc=$?
+[ $rc = 2 ] && grep -q "only 9: not a grid of the study" "$out/only.log"
+tap_check $? "only on a grid the study does not have is refused (exit $rc)"
 rm -rf "$out"
 tap_done
