@@ -72,20 +72,20 @@ PetscErrorCode PPEGridUserPoint(PPEGrid grid, const PetscReal p[3], PetscReal q[
    The 3D DMDA of a DMDA: the DMDA itself when 3D; for a 2D DMDA (nx x ny on px x py ranks)
    the 3D DMDA nx x 1 x ny on px x 1 x py ranks with the same ownership, whose vectors have the
    2D DMDA's layout and ordering (so that the solvers, written for 3D, read them as they are).
-   The shadow is made once and kept composed on the 2D DMDA; *da3 is borrowed (valid while da
-   lives: take a reference to keep it). Anything else (a 3D DMDA, another DM, NULL) is
-   returned as it is, for the caller's own checks.
+   The shadow is made once, with the 2D DMDA's interpolation type, and kept composed on the 2D
+   DMDA; *da3 is borrowed (valid while da lives: take a reference to keep it). Anything else
+   (a 3D DMDA, another DM, NULL) is returned as it is, for the caller's own checks.
 */
 PetscErrorCode PPEDMDAGet3d(DM da, DM *da3)
 {
-  PetscInt         dim, M, N, m, n, dof, sw;
-  DMBoundaryType   bx, by;
-  DMDAStencilType  st;
-  const PetscInt  *lx, *ly;
-  PetscInt         one = 1;
-  DM               d3;
-
-  PetscBool        isda;
+  PetscInt              dim, M, N, m, n, dof, sw;
+  DMBoundaryType        bx, by;
+  DMDAStencilType       st;
+  DMDAInterpolationType it;
+  const PetscInt       *lx, *ly;
+  PetscInt              one = 1;
+  DM                    d3;
+  PetscBool             isda;
 
   PetscFunctionBegin;
   *da3 = da;
@@ -98,7 +98,9 @@ PetscErrorCode PPEDMDAGet3d(DM da, DM *da3)
   if (*da3) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(DMDAGetInfo(da, NULL, &M, &N, NULL, &m, &n, NULL, &dof, &sw, &bx, &by, NULL, &st));
   PetscCall(DMDAGetOwnershipRanges(da, &lx, &ly, NULL));
+  PetscCall(DMDAGetInterpolationType(da, &it));
   PetscCall(DMDACreate3d(PetscObjectComm((PetscObject)da), bx, DM_BOUNDARY_NONE, by, st, M, 1, N, m, 1, n, dof, sw, lx, &one, ly, &d3));
+  PetscCall(DMDASetInterpolationType(d3, it)); /* the 2D DMDA's transfers, should anyone coarsen it */
   PetscCall(DMSetUp(d3));
   PetscCall(PetscObjectCompose((PetscObject)da, "PPEDMDA3d", (PetscObject)d3));
   PetscCall(DMDestroy(&d3));
@@ -266,11 +268,31 @@ static PetscErrorCode PPEGridMapUser(PPEGrid g)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The grid-transfer rule of a DMDA the grid creates, which is what geometric multigrid
+   (PCMG given the DMDA) coarsens and interpolates with. Cell-centred: DMDA_Q0, a coarse cell
+   is the union of 2 (2D: 2x2, 3D: 2x2x2) fine cells, so every direction halves, periodic or
+   not (n divisible by 2^(levels-1)), and the interpolation is piecewise constant.
+   Vertex-centred: PETSc's default DMDA_Q1, coarse nodes are every other fine node
+   (non-periodic n = 2^(levels-1) k + 1). A DMDA the caller attached keeps its own. */
+static PetscErrorCode PPEGridSetDMDATransfers(PPEGrid grid, DM da)
+{
+  PetscFunctionBegin;
+  PetscCall(DMDASetInterpolationType(da, grid->location == PPE_LOCATION_CELL ? DMDA_Q0 : DMDA_Q1));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
    PPEGridSetUp - validates the description, creates the DMDA (unless one was attached) and
    computes coordinates, weights, 1D operators, eigenvalues and operator bounds
 
    Collective
+
+   Notes:
+   A DMDA the grid creates carries the grid transfers of its location, which geometric
+   multigrid on it (PCMG given the DMDA) uses: cell-centred, DMDA_Q0 (every direction halves
+   per level, piecewise-constant interpolation; n divisible by 2^(levels-1)); vertex-centred,
+   DMDA_Q1 (non-periodic n = 2^(levels-1) k + 1). A DMDA attached with PPEGridSetDM() keeps
+   the interpolation type its caller gave it (DMDASetInterpolationType()).
 
    Level: beginner
 @*/
@@ -292,6 +314,7 @@ PetscErrorCode PPEGridSetUp(PPEGrid grid)
       DMBoundaryType bt[2];
       for (int d = 0; d < 2; d++) bt[d] = grid->ubc[2 * d] == PPE_BC_PERIODIC ? DM_BOUNDARY_PERIODIC : DM_BOUNDARY_NONE;
       PetscCall(DMDACreate2d(comm, bt[0], bt[1], DMDA_STENCIL_STAR, grid->uN[0], grid->uN[1], grid->uprocs[0], grid->uprocs[1], 1, 1, NULL, NULL, &grid->da2));
+      PetscCall(PPEGridSetDMDATransfers(grid, grid->da2));
       PetscCall(DMSetUp(grid->da2));
       grid->da_owned = PETSC_TRUE;
     }
@@ -302,6 +325,7 @@ PetscErrorCode PPEGridSetUp(PPEGrid grid)
     DMBoundaryType bt[3];
     for (int d = 0; d < 3; d++) bt[d] = grid->bc[2 * d] == PPE_BC_PERIODIC ? DM_BOUNDARY_PERIODIC : DM_BOUNDARY_NONE;
     PetscCall(DMDACreate3d(comm, bt[0], bt[1], bt[2], DMDA_STENCIL_STAR, grid->N[0], grid->N[1], grid->N[2], grid->procs[0], grid->procs[1], grid->procs[2], 1, 1, NULL, NULL, NULL, &grid->da));
+    PetscCall(PPEGridSetDMDATransfers(grid, grid->da));
     PetscCall(DMSetUp(grid->da));
     grid->da_owned = PETSC_TRUE;
   }
