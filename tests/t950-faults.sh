@@ -72,6 +72,10 @@ expect_error 1 "The grid cannot be 2D (-ppe_grid_n with two sizes) and 3D (PPEGr
 expect_error 1 "-ppe_bc needs 4 boundary conditions (xlo,xhi,ylo,yhi) or one 4-letter word on a 2D grid" -ppe_grid_dim 2 -ppe_bc PPNNDD
 expect_error 2 "at least 3 points in every direction: got 2 in y" -ppe_grid_n 8,2
 expect_error 1 "-ppe_grid_procs takes 2 values on a 2D grid, got 3" -ppe_grid_n 8,8 -ppe_grid_procs 1,1,1
+# PETSc's list parsing would read 4,,4 as 4,4 (a 2D grid) and an empty value as none
+expect_error 1 "-ppe_grid_n 4,,4 has an empty entry" -ppe_grid_n 4,,4
+expect_error 1 "-ppe_grid_L 1,2, has an empty entry" -ppe_grid_L 1,2,
+expect_error 1 "-ppe_bc was given no value" -ppe_bc ""
 expect_error 1 "Problem bicgstab-paper is 3D" -problem bicgstab-paper -ppe_grid_n 8,8
 expect_converged 2 -ppe_grid_n 9,7 -ppe_bc NNNN -ksp_type cbcg -pc_type chebyci
 tap_done

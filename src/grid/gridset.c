@@ -4,6 +4,7 @@
    all before PPEGridSetUp() (grid.c).
 */
 #include <ppekit/private/gridimpl.h>
+#include <string.h>
 
 /* what -ppe_grid_z_stretch accepts: user lines come from -ppe_grid_z_lines */
 static const char *const PPEStretchOptions[] = {"none", "tanh", "PPEStretchType", "PPE_STRETCH_", NULL};
@@ -482,6 +483,27 @@ PetscErrorCode PPEGridGetFromDM(DM da, PPEGrid *grid)
 
 .seealso: PPEGridSetDimension(), PPEGridSetFromOptions()
 @*/
+/* PETSc's list parsing skips empty entries ("4,,4" reads as 4,4: a 2D grid) and takes an empty
+   value as no value: the grid's list options are refused when given empty or with an empty entry */
+static PetscErrorCode PPEGridCheckListOptions(PPEGrid grid)
+{
+  const char *const names[] = {"-ppe_grid_n", "-ppe_grid_L", "-ppe_grid_origin", "-ppe_bc", "-ppe_grid_procs", "-ppe_grid_z_lines"};
+  const char       *prefix, *v;
+  PetscBool         set;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)grid, &prefix));
+  for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+    size_t len = 0;
+    PetscCall(PetscOptionsFindPair(((PetscObject)grid)->options, prefix, names[i], &v, &set));
+    if (!set) continue;
+    if (v) PetscCall(PetscStrlen(v, &len));
+    PetscCheck(len > 0, PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_WRONG, "%s was given no value", names[i]);
+    PetscCheck(v[0] != ',' && v[len - 1] != ',' && !strstr(v, ",,"), PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_WRONG, "%s %s has an empty entry: give comma-separated values", names[i], v);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode PPEGridSetDimensionFromOptions(PPEGrid grid)
 {
   PetscInt    dim = grid->dim, n[4], nn = 4;
@@ -491,6 +513,7 @@ PetscErrorCode PPEGridSetDimensionFromOptions(PPEGrid grid)
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
+  PetscCall(PPEGridCheckListOptions(grid));
   PetscCall(PetscObjectGetOptionsPrefix((PetscObject)grid, &prefix));
   PetscCall(PetscOptionsGetInt(((PetscObject)grid)->options, prefix, "-ppe_grid_dim", &dim, &flg));
   if (flg) PetscCall(PPEGridSetDimension(grid, dim));
@@ -650,6 +673,7 @@ PetscErrorCode PPEGridSetFromOptions(PPEGrid grid)
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
+  PetscCall(PPEGridCheckListOptions(grid));
   PetscObjectOptionsBegin((PetscObject)grid);
   ierr = PPEGridSetFromOptions_Private(grid, PetscOptionsObject);
   PetscOptionsEnd();

@@ -49,6 +49,8 @@ is ||b - A x|| / ||b|| computed by ppe-solve after the solve (x0 = 0, so r0 = b)
     must give rnorm_rel <= 1e-10, and preonly (one PC application) must give a finite
     solution.  An iteration with -ksp_norm_type none that blows up to Inf/NaN is
     reported under its own line (nothing was tested, PETSc cannot know).
+  * -ppe_stop true (JSON "stop": "true"): ppe-solve's own test claims the true residual,
+    whatever the norm: the strict rule applies (also with the NONE norm).
   * Any other CONVERGED_* reason with a non-finite true residual is a failure.
 
 Reproduce: every case k of seed S is drawn from its own generator seeded with "S:k",
@@ -172,6 +174,7 @@ SPEC = {
     "-ppe_rtol": ("ppe", lambda r, c: r.choice(["1e-2", "1e-4", "1e-6", "1e-8", "1e-10"]), lambda r, c: r.choice(["-1", "2", "1", "abc", "nan"])),
     "-ppe_json": ("ppe", lambda r, c: r.choice([None, "1", "true", "yes"]), lambda r, c: r.choice(["maybe", "2"])),
     "-ppe_history": ("ppe", lambda r, c: r.choice(["1", "0", "true", "false"]), lambda r, c: r.choice(["perhaps", "-1"])),
+    "-ppe_stop": ("ppe", lambda r, c: r.choice(["ksp", "true"]), lambda r, c: r.choice(["sometimes", "truth", "kspp"])),
     "-ppe_config": ("ppe", lambda r, c: r.choice([None, "1", "0", "true"]), lambda r, c: r.choice(["always", "3"])),
     # 2D cases (dim 2): two sizes, or -ppe_grid_dim 2 with one; a contradicting dimension is invalid
     "-ppe_grid_dim": ("ppe", lambda r, c: str(dim_of(c)), lambda r, c: r.choice(["1", "4", "0", "x", "-2"] + (["3"] if dim_of(c) == 2 else []))),
@@ -482,9 +485,11 @@ def classify(res, args, invalid, case):
         return "converged", f"{reason} (no tolerance claimed)", ""
     if not math.isfinite(rrel):
         return "FAIL-false-convergence", f"{reason} {norm}", f"rnorm_rel {rrel}"
-    if norm == "NONE":
+    # -ppe_stop true: ppe-solve's test claims the true residual itself, whatever the norm
+    stop_true = j.get("stop") == "true"
+    if norm == "NONE" and not stop_true:
         return "converged", f"{reason} (norm none: no tolerance claimed)", ""
-    strict = norm == "UNPRECONDITIONED" or pc == "none"
+    strict = norm == "UNPRECONDITIONED" or pc == "none" or stop_true
     if strict:
         # a negative rtol that PETSc 3.18 took unchecked leaves only atol (CONVERGED_ATOL): the
         # true residual must then be tiny; no negative bound
