@@ -99,6 +99,6 @@ out=$(ppe_mpiexec 1 "$solve" -ppe_grid_n 8 -ppe_stop sometimes 2>&1)
 echo "$out" | grep -q "sometimes" && echo "$out" | grep -qi "ksp" && ! echo "$out" | grep -q '^{'
 tap_check $? "-ppe_stop sometimes is refused with the allowed values"
 out=$(ppe_mpiexec 1 "$solve" -help 2>&1)
-echo "$out" | grep -q -- "-ppe_stop <.*(choose one of) ksp true"
+echo "$out" | grep -qE -- "-ppe_stop:? <.*\(choose one of\) ksp true"
 tap_check $? "-help lists -ppe_stop and its values"
 tap_done
