@@ -4,7 +4,9 @@
 # shift; FFTW's estimate planner: measure would time plans under valgrind), KSP cbcg,
 # bcgsfused + chebyci, CG + tileilu; and the paths that take the operator's rank-local block
 # (MatGetDiagonalBlock, a shell whose context destroy changed in PETSc 3.23): chebyci block
-# and nocomm, tileilu and PETSc's bjacobi on 2 ranks. Each run must exit 0 with a converged
+# and nocomm, tileilu and PETSc's bjacobi on 2 ranks; device-resident solves on the emulated
+# back end (device copies of the vectors, their host hooks, the halo from device memory) on
+# 1 and 2 ranks. Each run must exit 0 with a converged
 # reason; zero memcheck errors expected (tests/valgrind-lib.sh).
 . "$srcdir/tests/lib.sh"
 . "$srcdir/tests/valgrind-lib.sh"
@@ -40,4 +42,6 @@ vg_solve -ksp_type cg -pc_type bjacobi -sub_pc_type jacobi
 vg_solve -np 2 -ksp_type cg -pc_type tileilu
 vg_solve -np 2 -ksp_type cg -pc_type bjacobi -sub_pc_type jacobi
 vg_solve -np 2 -ksp_type cg -pc_type chebyci -pc_chebyci_mode block
+vg_solve -ppe_backend emu -ppe_bc PPNNNN -ksp_type cbcg -pc_type chebyci -ppe_repeat 2
+vg_solve -np 2 -ppe_backend emu -ksp_type bcgsfused -pc_type tileilu
 tap_done

@@ -19,8 +19,12 @@
 .  halo_exchanges - ghost updates: VecScatter and PetscSF broadcasts/reductions started
                     (DMGlobalToLocal, MPIAIJ MatMult, the matrix-free stencil's halo exchange)
 .  bytes_sent     - bytes sent by this rank through point-to-point and all-to-all messages
--  device_bytes   - bytes moved between host and device memory by this rank on a device back
-                    end (copies both ways, and the scalars the device's reductions return)
+.  device_bytes   - bytes moved between host and device memory by this rank on a device back
+                    end (copies of vectors both ways, and the scalars the device's reductions
+                    return)
+-  device_halo_bytes - bytes moved between host and device memory for MPI, which runs on host
+                    memory: the halo faces of device-resident vectors and the pencil
+                    transposes of PC fftptdma on a device
 
    Notes:
    The halo count needs PETSc's default log handler (started by PetscLogDefaultBegin()
@@ -34,6 +38,7 @@ typedef struct {
   PetscLogDouble halo_exchanges;
   PetscLogDouble bytes_sent;
   PetscLogDouble device_bytes;
+  PetscLogDouble device_halo_bytes;
 } PPECounters;
 
 PETSC_EXTERN PetscErrorCode PPECountersGet(PPECounters *);

@@ -31,6 +31,7 @@
      Y. Saad, Iterative Methods for Sparse Linear Systems, 2nd ed., SIAM 2003, sec. 12.3.
 */
 #include <ppekit/private/chebyciimpl.h>
+#include <ppekit/private/deviceimpl.h>
 #include <kernels/chebyci.h>
 
 /* The interval [alpha, beta] and the constants of eq. 15. */
@@ -61,6 +62,102 @@ PetscErrorCode PPEChebyCIReset(PPEChebyCI *ci)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The device arrays of k vectors (NULL entries skipped), for reading or writing. */
+static PetscErrorCode DevArrays(PetscInt k, const Vec v[], const PPEAccess acc[], double *a[], PetscBool get)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < k; i++) {
+    if (!v[i]) {
+      a[i] = NULL;
+      continue;
+    }
+    if (get) PetscCall(PPEVecDevGetArray(v[i], acc[i], &a[i]));
+    else PetscCall(PPEVecDevRestoreArray(v[i], acc[i], &a[i]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The vector steps of the iteration on the device back end (ops, stream): ci_first or ci_step
+   on device arrays, finished before the next operator application. */
+static PetscErrorCode DevFirst(const PPEDeviceOps *ops, void *stream, PetscInt n, PPEChebyCI *ci, PetscReal c1, Vec dinv, Vec b, Vec t, Vec z, Vec y)
+{
+  Vec       v[5]   = {dinv, b, t, z, y};
+  PPEAccess acc[5] = {PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_WRITE, PPE_ACCESS_WRITE};
+  double   *a[5];
+
+  PetscFunctionBegin;
+  PetscCall(DevArrays(5, v, acc, a, PETSC_TRUE));
+  PPEDeviceCall(ops, ops->ci_first((long)n, ci->theta, c1, a[0], a[1], a[2], a[3], a[4], stream));
+  PPEDeviceCall(ops, ops->sync(stream));
+  PetscCall(DevArrays(5, v, acc, a, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode DevStep(const PPEDeviceOps *ops, void *stream, PetscInt n, PetscReal rho, PetscReal rho_old, PetscReal s2, PetscReal d2, Vec dinv, Vec b, Vec t, Vec y, Vec z, Vec w)
+{
+  Vec       v[6]   = {dinv, b, t, y, z, w};
+  PPEAccess acc[6] = {PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_WRITE};
+  double   *a[6];
+
+  PetscFunctionBegin;
+  PetscCall(DevArrays(6, v, acc, a, PETSC_TRUE));
+  PPEDeviceCall(ops, ops->ci_step((long)n, rho, rho_old, s2, d2, a[0], a[1], a[2], a[3], a[4], a[5], stream));
+  PPEDeviceCall(ops, ops->sync(stream));
+  PetscCall(DevArrays(6, v, acc, a, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The iteration on device-resident vectors (ci->devb): the same steps and bits as the host's,
+   no copy; the operator callbacks apply A to the device arrays. */
+static PetscErrorCode SolveDevice(PPEChebyCI *ci, Vec b, Vec x)
+{
+  const PPEDeviceOps *ops;
+  void               *stream;
+  Vec                 bw, t = ci->work[1], z = ci->work[2], y = ci->work[3], w = ci->work[4];
+  PetscReal           rho_old, rho;
+  PetscInt            n;
+
+  PetscFunctionBegin;
+  PetscCall(PPEDevVecStream(ci->devb, &ops, &stream));
+  PetscCall(VecGetLocalSize(b, &n));
+  if (ci->dinv) {
+    Vec       v[3]   = {ci->dinv, b, ci->work[0]};
+    PPEAccess acc[3] = {PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_WRITE};
+    double   *a[3];
+    bw = ci->work[0];
+    PetscCall(DevArrays(3, v, acc, a, PETSC_TRUE));
+    PPEDeviceCall(ops, ops->ci_scale((long)n, a[0], a[1], a[2], stream));
+    PPEDeviceCall(ops, ops->sync(stream));
+    PetscCall(DevArrays(3, v, acc, a, PETSC_FALSE));
+    PetscCall(PetscLogFlops(n));
+  } else bw = b;
+  rho_old = 1.0 / ci->sigma;
+  rho     = 1.0 / (2.0 * ci->sigma - rho_old);
+  PetscCall((*ci->op)(ci->opctx, bw, t));
+  if (ci->its == 1) y = x;
+  PetscCall(DevFirst(ops, stream, n, ci, 2.0 * rho / ci->delta, ci->dinv, bw, t, z, y));
+  PetscCall(PetscLogFlops((ci->dinv ? 6.0 : 5.0) * n));
+  for (PetscInt i = 2; i <= ci->its; i++) {
+    Vec out = (i == ci->its) ? x : w;
+
+    rho_old = rho;
+    rho     = 1.0 / (2.0 * ci->sigma - rho_old);
+    if (ci->step) PetscCall((*ci->step)(ci->stepctx, y, bw, z, ci->dinv, rho, rho_old, 2.0 * ci->sigma, 2.0 / ci->delta, out));
+    else {
+      PetscCall((*ci->op)(ci->opctx, y, t));
+      PetscCall(DevStep(ops, stream, n, rho, rho_old, 2.0 * ci->sigma, 2.0 / ci->delta, ci->dinv, bw, t, y, z, out));
+    }
+    PetscCall(PetscLogFlops((ci->dinv ? 9.0 : 8.0) * n));
+    if (out == w) {
+      Vec tmp = z;
+      z       = y;
+      y       = w;
+      w       = tmp;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
    x = p(P) D^-1 b, its applications of A. The last iterate is written straight into x;
    the vectors rotate by pointer (Algorithm 4, "swap pointers").
@@ -77,6 +174,15 @@ PetscErrorCode PPEChebyCISolve(PPEChebyCI *ci, Vec b, Vec x)
   PetscCheck(ci->its >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Chebyshev iteration needs its >= 1, got %" PetscInt_FMT, ci->its);
   PetscCheck(ci->work[0], PETSC_COMM_SELF, PETSC_ERR_ORDER, "Call PPEChebyCISetUpWork() first");
   PetscCheck(b != x, PETSC_COMM_SELF, PETSC_ERR_ARG_IDN, "Chebyshev iteration: input and output must be different vectors");
+  if (ci->devb != PPE_BACKEND_HOST) { /* device-resident b and x: the work vectors follow them */
+    Vec        v[8] = {b, x, ci->work[0], ci->work[1], ci->work[2], ci->work[3], ci->work[4], ci->dinv};
+    PPEBackend be;
+    PetscCall(PPEVecDevAllOn(8, v, &be));
+    if (be == ci->devb) {
+      PetscCall(SolveDevice(ci, b, x));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
   PetscCall(VecGetLocalSize(b, &n));
   if (ci->dinv) {
     PetscScalar *bwa;

@@ -1,7 +1,7 @@
 /*
    PC fftptdma on a device back end (-ppe_backend cuda|hip|emu): the pipeline of fftptdma.c
    with every array resident in device memory from the copy of the right-hand side in to the
-   copy of the result out:
+   copy of the result out (device-resident vectors, src/sys/devvec.c: device to device):
 
      b -> device, DMDA -> x-pencils (box copies on the device, MPI through host buffers),
      x transforms (pre pass, the back end's batched complex FFT, post pass: src/kernels/fft.h),
@@ -211,15 +211,28 @@ PetscErrorCode PPEFFTPTDMAApplyDevice(PPEFFTPTDMA *f, Vec rhs, Vec x)
   const PetscScalar   *ra;
   PetscScalar         *xa, shift = 0;
   size_t               bytes;
+  PetscBool            devio = PETSC_FALSE;
 
   PetscFunctionBegin;
   if (!f->dev) PetscCall(DeviceCreate(f));
   D     = f->dev;
   bytes = (size_t)D->nloc * sizeof(double);
-  PetscCall(VecGetArrayRead(rhs, &ra));
-  DEVCALL(D, D->ops->copy(D->da, ra, bytes, PPE_DEV_H2D, D->stream));
+  if (!f->box) { /* device-resident rhs and x: device to device, nothing crosses */
+    Vec        v[2] = {rhs, x};
+    PPEBackend b;
+    PetscCall(PPEVecDevAllOn(2, v, &b));
+    devio = (PetscBool)(b == f->backend);
+  }
+  if (devio) {
+    PetscCall(PPEVecDevGetArray(rhs, PPE_ACCESS_READ, (double **)&ra));
+    DEVCALL(D, D->ops->copy(D->da, ra, bytes, PPE_DEV_D2D, D->stream));
+    PetscCall(PPEVecDevRestoreArray(rhs, PPE_ACCESS_READ, (double **)&ra));
+  } else {
+    PetscCall(VecGetArrayRead(rhs, &ra));
+    DEVCALL(D, D->ops->copy(D->da, ra, bytes, PPE_DEV_H2D, D->stream));
+    PetscCall(VecRestoreArrayRead(rhs, &ra));
+  }
   PetscCall(PPETransposeDevice(&f->tda, PETSC_TRUE, D->ops, D->stream, D->send, D->recv, D->da, D->rinv, 0.0, D->dx));
-  PetscCall(VecRestoreArrayRead(rhs, &ra));
   PetscCall(Transform(f, 0, 0, D->dx, PPE_FFTPTDMAFFTxFwd));
   if (f->P[0] > 1) PetscCall(PPETransposeDevice(&f->txy, PETSC_TRUE, D->ops, D->stream, D->send, D->recv, D->dx, NULL, 0.0, D->dy));
   PetscCall(Transform(f, 1, 0, D->dy, PPE_FFTPTDMAFFTyFwd));
@@ -243,11 +256,19 @@ PetscErrorCode PPEFFTPTDMAApplyDevice(PPEFFTPTDMA *f, Vec rhs, Vec x)
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &sum, 1, MPIU_SCALAR, MPIU_SUM, f->comm));
     shift = -sum / ((PetscReal)f->N[0] * f->N[1] * f->N[2]);
   }
-  PetscCall(VecGetArray(x, &xa));
-  if (f->box) DEVCALL(D, D->ops->copy(D->da, xa, bytes, PPE_DEV_H2D, D->stream)); /* the values outside the box */
-  PetscCall(PPETransposeDevice(&f->tda, PETSC_FALSE, D->ops, D->stream, D->send, D->recv, D->dx, NULL, shift, D->da));
-  DEVCALL(D, D->ops->copy(xa, D->da, bytes, PPE_DEV_D2H, D->stream));
-  DEVCALL(D, D->ops->sync(D->stream));
-  PetscCall(VecRestoreArray(x, &xa));
+  if (devio) {
+    PetscCall(PPETransposeDevice(&f->tda, PETSC_FALSE, D->ops, D->stream, D->send, D->recv, D->dx, NULL, shift, D->da));
+    PetscCall(PPEVecDevGetArray(x, PPE_ACCESS_WRITE, &xa));
+    DEVCALL(D, D->ops->copy(xa, D->da, bytes, PPE_DEV_D2D, D->stream));
+    DEVCALL(D, D->ops->sync(D->stream));
+    PetscCall(PPEVecDevRestoreArray(x, PPE_ACCESS_WRITE, &xa));
+  } else {
+    PetscCall(VecGetArray(x, &xa));
+    if (f->box) DEVCALL(D, D->ops->copy(D->da, xa, bytes, PPE_DEV_H2D, D->stream)); /* the values outside the box */
+    PetscCall(PPETransposeDevice(&f->tda, PETSC_FALSE, D->ops, D->stream, D->send, D->recv, D->dx, NULL, shift, D->da));
+    DEVCALL(D, D->ops->copy(xa, D->da, bytes, PPE_DEV_D2H, D->stream));
+    DEVCALL(D, D->ops->sync(D->stream));
+    PetscCall(VecRestoreArray(x, &xa));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

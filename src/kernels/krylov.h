@@ -80,4 +80,11 @@ PPE_HD void ppe_bcgs_update_p(long n, double beta, double omega, const double *r
   for (long i = 0; i < n; i++) p[i] = r[i] + beta * (p[i] - omega * w[i]);
 }
 
+/* y <- a x + b y + c: copies, scalings, shifts and the axpy family of the device-resident
+   Krylov iterations (a = 0: x is not read; b = 0: y is not read, so it may hold anything) */
+PPE_HD void ppe_axpbyc(long n, double a, const double *x, double b, double *y, double c)
+{
+  for (long i = 0; i < n; i++) y[i] = (a != 0.0 ? a * x[i] : 0.0) + (b != 0.0 ? b * y[i] : 0.0) + c;
+}
+
 #endif

@@ -10,7 +10,29 @@
      with alpaka", arXiv:2503.08935, 2025.
 */
 #include <ppekit/private/krylovimpl.h>
+#include <ppekit/private/deviceimpl.h>
 #include <kernels/krylov.h>
+
+/* Device-resident vectors (src/sys/devvec.c): the back end all n vectors live on, its
+   table and stream, or host. */
+static PetscErrorCode OnDevice(PetscInt n, const Vec v[], PPEBackend *be, const PPEDeviceOps **ops, void **stream)
+{
+  PetscFunctionBegin;
+  PetscCall(PPEVecDevAllOn(n, v, be));
+  if (*be != PPE_BACKEND_HOST) PetscCall(PPEDevVecStream(*be, ops, stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the device arrays of n vectors: acc[i] access to v[i] */
+static PetscErrorCode DevGet(PetscInt n, const Vec v[], const PPEAccess acc[], double *a[], PetscBool get)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < n; i++) {
+    if (get) PetscCall(PPEVecDevGetArray(v[i], acc[i], &a[i]));
+    else PetscCall(PPEVecDevRestoreArray(v[i], acc[i], &a[i]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* ldot[q] = local sum of y . u[q], q < n (u[q] may be y). */
 PetscErrorCode PPEKrylovLocalDots(Vec y, PetscInt n, const Vec u[], PetscScalar ldot[])
@@ -20,6 +42,14 @@ PetscErrorCode PPEKrylovLocalDots(Vec y, PetscInt n, const Vec u[], PetscScalar 
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PPE_BCGSFKernel, 0, 0, 0, 0));
+  {
+    PetscBool done;
+    PetscCall(PPEVecDevLocalDots(y, n, u, ldot, &done)); /* device-resident: the sums come back */
+    if (done) {
+      PetscCall(PetscLogEventEnd(PPE_BCGSFKernel, 0, 0, 0, 0));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
   PetscCall(VecGetLocalSize(y, &m));
   PetscCall(VecGetArrayRead(y, &ya));
   for (PetscInt q = 0; q < n; q++) {
@@ -61,11 +91,27 @@ PetscErrorCode PPEBCGSKernelAxpy(Vec r, PetscScalar alpha, Vec w)
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PPE_BCGSFKernel, 0, 0, 0, 0));
   PetscCall(VecGetLocalSize(r, &m));
-  PetscCall(VecGetArrayRead(w, &wa));
-  PetscCall(VecGetArray(r, &ra));
-  ppe_bcgs_axpy(m, alpha, wa, ra);
-  PetscCall(VecRestoreArray(r, &ra));
-  PetscCall(VecRestoreArrayRead(w, &wa));
+  {
+    Vec                 v[2]   = {r, w};
+    PPEAccess           acc[2] = {PPE_ACCESS_READWRITE, PPE_ACCESS_READ};
+    double             *a[2];
+    PPEBackend          be;
+    const PPEDeviceOps *ops    = NULL;
+    void               *stream = NULL;
+    PetscCall(OnDevice(2, v, &be, &ops, &stream));
+    if (be != PPE_BACKEND_HOST) {
+      PetscCall(DevGet(2, v, acc, a, PETSC_TRUE));
+      PPEDeviceCall(ops, ops->bcgs_axpy((long)m, alpha, a[1], a[0], stream));
+      PPEDeviceCall(ops, ops->sync(stream));
+      PetscCall(DevGet(2, v, acc, a, PETSC_FALSE));
+    } else {
+      PetscCall(VecGetArrayRead(w, &wa));
+      PetscCall(VecGetArray(r, &ra));
+      ppe_bcgs_axpy(m, alpha, wa, ra);
+      PetscCall(VecRestoreArray(r, &ra));
+      PetscCall(VecRestoreArrayRead(w, &wa));
+    }
+  }
   PetscCall(PetscLogFlops(2.0 * m));
   PetscCall(PetscLogEventEnd(PPE_BCGSFKernel, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -81,13 +127,29 @@ PetscErrorCode PPEBCGSKernelUpdateX(Vec x, PetscScalar alpha, Vec ph, PetscScala
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PPE_BCGSFKernel, 0, 0, 0, 0));
   PetscCall(VecGetLocalSize(x, &m));
-  PetscCall(VecGetArrayRead(ph, &pa));
-  PetscCall(VecGetArrayRead(rh, &ra));
-  PetscCall(VecGetArray(x, &xa));
-  ppe_bcgs_update_x(m, alpha, omega, pa, ra, xa);
-  PetscCall(VecRestoreArray(x, &xa));
-  PetscCall(VecRestoreArrayRead(rh, &ra));
-  PetscCall(VecRestoreArrayRead(ph, &pa));
+  {
+    Vec                 v[3]   = {x, ph, rh};
+    PPEAccess           acc[3] = {PPE_ACCESS_READWRITE, PPE_ACCESS_READ, PPE_ACCESS_READ};
+    double             *a[3];
+    PPEBackend          be;
+    const PPEDeviceOps *ops    = NULL;
+    void               *stream = NULL;
+    PetscCall(OnDevice(3, v, &be, &ops, &stream));
+    if (be != PPE_BACKEND_HOST) {
+      PetscCall(DevGet(3, v, acc, a, PETSC_TRUE));
+      PPEDeviceCall(ops, ops->bcgs_update_x((long)m, alpha, omega, a[1], a[2], a[0], stream));
+      PPEDeviceCall(ops, ops->sync(stream));
+      PetscCall(DevGet(3, v, acc, a, PETSC_FALSE));
+    } else {
+      PetscCall(VecGetArrayRead(ph, &pa));
+      PetscCall(VecGetArrayRead(rh, &ra));
+      PetscCall(VecGetArray(x, &xa));
+      ppe_bcgs_update_x(m, alpha, omega, pa, ra, xa);
+      PetscCall(VecRestoreArray(x, &xa));
+      PetscCall(VecRestoreArrayRead(rh, &ra));
+      PetscCall(VecRestoreArrayRead(ph, &pa));
+    }
+  }
   PetscCall(PetscLogFlops(4.0 * m));
   PetscCall(PetscLogEventEnd(PPE_BCGSFKernel, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -104,13 +166,29 @@ PetscErrorCode PPEBCGSKernelUpdateR(Vec r, PetscScalar omega, Vec t, Vec rt, Pet
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PPE_BCGSFKernel, 0, 0, 0, 0));
   PetscCall(VecGetLocalSize(r, &m));
-  PetscCall(VecGetArrayRead(t, &ta));
-  PetscCall(VecGetArrayRead(rt, &rta));
-  PetscCall(VecGetArray(r, &ra));
-  ppe_bcgs_update_r(m, omega, ta, rta, ra, s);
-  PetscCall(VecRestoreArray(r, &ra));
-  PetscCall(VecRestoreArrayRead(rt, &rta));
-  PetscCall(VecRestoreArrayRead(t, &ta));
+  {
+    Vec                 v[3]   = {r, t, rt};
+    PPEAccess           acc[3] = {PPE_ACCESS_READWRITE, PPE_ACCESS_READ, PPE_ACCESS_READ};
+    double             *a[3], *work;
+    PPEBackend          be;
+    const PPEDeviceOps *ops    = NULL;
+    void               *stream = NULL;
+    PetscCall(OnDevice(3, v, &be, &ops, &stream));
+    if (be != PPE_BACKEND_HOST) { /* the two sums come back */
+      PetscCall(PPEDevVecWork(be, ops, PPE_DEV_RED_WORK(m, 2), &work));
+      PetscCall(DevGet(3, v, acc, a, PETSC_TRUE));
+      PPEDeviceCall(ops, ops->bcgs_update_r((long)m, omega, a[1], a[2], a[0], work, s, stream));
+      PetscCall(DevGet(3, v, acc, a, PETSC_FALSE));
+    } else {
+      PetscCall(VecGetArrayRead(t, &ta));
+      PetscCall(VecGetArrayRead(rt, &rta));
+      PetscCall(VecGetArray(r, &ra));
+      ppe_bcgs_update_r(m, omega, ta, rta, ra, s);
+      PetscCall(VecRestoreArray(r, &ra));
+      PetscCall(VecRestoreArrayRead(rt, &rta));
+      PetscCall(VecRestoreArrayRead(t, &ta));
+    }
+  }
   ldot[0] = s[0];
   ldot[1] = s[1];
   PetscCall(PetscLogFlops(6.0 * m));
@@ -128,13 +206,29 @@ PetscErrorCode PPEBCGSKernelUpdateP(Vec p, PetscScalar beta, PetscScalar omega, 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PPE_BCGSFKernel, 0, 0, 0, 0));
   PetscCall(VecGetLocalSize(p, &m));
-  PetscCall(VecGetArrayRead(r, &ra));
-  PetscCall(VecGetArrayRead(w, &wa));
-  PetscCall(VecGetArray(p, &pa));
-  ppe_bcgs_update_p(m, beta, omega, ra, wa, pa);
-  PetscCall(VecRestoreArray(p, &pa));
-  PetscCall(VecRestoreArrayRead(w, &wa));
-  PetscCall(VecRestoreArrayRead(r, &ra));
+  {
+    Vec                 v[3]   = {p, r, w};
+    PPEAccess           acc[3] = {PPE_ACCESS_READWRITE, PPE_ACCESS_READ, PPE_ACCESS_READ};
+    double             *a[3];
+    PPEBackend          be;
+    const PPEDeviceOps *ops    = NULL;
+    void               *stream = NULL;
+    PetscCall(OnDevice(3, v, &be, &ops, &stream));
+    if (be != PPE_BACKEND_HOST) {
+      PetscCall(DevGet(3, v, acc, a, PETSC_TRUE));
+      PPEDeviceCall(ops, ops->bcgs_update_p((long)m, beta, omega, a[1], a[2], a[0], stream));
+      PPEDeviceCall(ops, ops->sync(stream));
+      PetscCall(DevGet(3, v, acc, a, PETSC_FALSE));
+    } else {
+      PetscCall(VecGetArrayRead(r, &ra));
+      PetscCall(VecGetArrayRead(w, &wa));
+      PetscCall(VecGetArray(p, &pa));
+      ppe_bcgs_update_p(m, beta, omega, ra, wa, pa);
+      PetscCall(VecRestoreArray(p, &pa));
+      PetscCall(VecRestoreArrayRead(w, &wa));
+      PetscCall(VecRestoreArrayRead(r, &ra));
+    }
+  }
   PetscCall(PetscLogFlops(4.0 * m));
   PetscCall(PetscLogEventEnd(PPE_BCGSFKernel, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

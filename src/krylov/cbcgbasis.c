@@ -24,6 +24,7 @@
      workshop at SC19 (IEEE/ACM), 2019.
 */
 #include <ppekit/private/sstepimpl.h>
+#include <ppekit/private/krylovimpl.h>
 
 /*
    PPECBCGBasis - S[j] = M^-1 T_j(A M^-1) r and AS[j] = A S[j], j < k
@@ -53,7 +54,7 @@ PetscErrorCode PPECBCGBasis(Mat A, PC pc, PetscReal lmin, PetscReal lmax, PetscI
   for (PetscInt j = 0; j < k; j++) {
     Vec znext;
 
-    PetscCall(PCApply(pc, zcur, S[j]));   /* S_j = M^-1 z_j */
+    PetscCall(PPEKrylovPCApply(pc, zcur, S[j])); /* S_j = M^-1 z_j */
     PetscCall(MatMult(A, S[j], AS[j]));   /* AS_j = A M^-1 z_j */
     if (j == k - 1) break;
     if (j == 0) {
@@ -144,7 +145,7 @@ PetscErrorCode PPECBCGBasisRecurrence(Mat A, PC pc, const PPEBasisRecurrence *re
   for (PetscInt j = 0; j < k; j++) {
     Vec znext;
 
-    PetscCall(PCApply(pc, zcur, S[j])); /* S_j = M^-1 z_j */
+    PetscCall(PPEKrylovPCApply(pc, zcur, S[j])); /* S_j = M^-1 z_j */
     PetscCall(MatMult(A, S[j], AS[j])); /* AS_j = A M^-1 z_j */
     if (j == k - 1) break;
     if (rec->c[j] != 0 && zprev) {

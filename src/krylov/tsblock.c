@@ -4,6 +4,31 @@
    src/backend/host/tsblock_host.c); a Gram product ends in exactly one MPI_Allreduce.
 */
 #include <ppekit/private/sstepimpl.h>
+#include <ppekit/private/deviceimpl.h>
+
+/* The back end the k1 + k2 vectors of a call all live on (host: the host kernels run). */
+static PetscErrorCode BlockBackend(PetscInt k1, Vec v1[], PetscInt k2, Vec v2[], PPEBackend *be)
+{
+  Vec      all[2 * PPE_TS_MAXCOLS + 2];
+  PetscInt k = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < k1; i++) all[k++] = v1[i];
+  for (PetscInt i = 0; i < k2; i++) all[k++] = v2[i];
+  PetscCall(PPEVecDevAllOn(k, all, be));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Get (get) or restore the device arrays of k vectors. */
+static PetscErrorCode DevBlock(PetscInt k, Vec v[], PPEAccess acc, double *a[], PetscBool get)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < k; i++) {
+    if (get) PetscCall(PPEVecDevGetArray(v[i], acc, &a[i]));
+    else PetscCall(PPEVecDevRestoreArray(v[i], acc, &a[i]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* Local length and communicator of a block, and a check that the kernels can read it. */
 static PetscErrorCode BlockInfo(Vec v, PetscInt *n, MPI_Comm *comm)
@@ -43,16 +68,31 @@ PetscErrorCode PPETSGram(PetscInt nx, Vec x[], PetscInt ny, Vec y[], PetscInt ba
   PetscInt           n, cnt = 0;
   PetscMPIInt        ncnt;
   MPI_Comm           comm = MPI_COMM_NULL;
+  PPEBackend         be;
 
   PetscFunctionBegin;
   PetscCheck(nx >= 1 && nx <= PPE_TS_MAXCOLS && ny >= 1 && ny <= PPE_TS_MAXCOLS && nextra >= 0 && nextra <= 4, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Tall-skinny Gram of %" PetscInt_FMT " x %" PetscInt_FMT " columns and %" PetscInt_FMT " extra values: 1 to %d columns and 0 to 4 values allowed", nx, ny, nextra, PPE_TS_MAXCOLS);
   PetscCall(PetscLogEventBegin(PPE_CBCGGram, 0, 0, 0, 0));
   PetscCall(BlockInfo(x[0], &n, &comm));
-  PetscCall(GetReadArrays(nx, x, xa));
-  PetscCall(GetReadArrays(ny, y, ya));
-  PPETSGram_Host(n, nx, (const double *const *)xa, ny, (const double *const *)ya, band, out);
-  PetscCall(RestoreReadArrays(nx, x, xa));
-  PetscCall(RestoreReadArrays(ny, y, ya));
+  PetscCall(BlockBackend(nx, x, ny, y, &be));
+  if (be != PPE_BACKEND_HOST) { /* device-resident: the local products come back as nx ny numbers */
+    const PPEDeviceOps *ops;
+    void               *stream;
+    double             *xd[PPE_TS_MAXCOLS], *yd[PPE_TS_MAXCOLS], *work;
+    PetscCall(PPEDevVecStream(be, &ops, &stream));
+    PetscCall(PPEDevVecWork(be, ops, PPE_DEV_RED_WORK(n, nx * ny), &work));
+    PetscCall(DevBlock(nx, x, PPE_ACCESS_READ, xd, PETSC_TRUE));
+    PetscCall(DevBlock(ny, y, PPE_ACCESS_READ, yd, PETSC_TRUE));
+    PPEDeviceCall(ops, ops->ts_gram((long)n, (int)nx, (const double *const *)xd, (int)ny, (const double *const *)yd, (int)PetscMin(band, 1000000), work, out, stream));
+    PetscCall(DevBlock(nx, x, PPE_ACCESS_READ, xd, PETSC_FALSE));
+    PetscCall(DevBlock(ny, y, PPE_ACCESS_READ, yd, PETSC_FALSE));
+  } else {
+    PetscCall(GetReadArrays(nx, x, xa));
+    PetscCall(GetReadArrays(ny, y, ya));
+    PPETSGram_Host(n, nx, (const double *const *)xa, ny, (const double *const *)ya, band, out);
+    PetscCall(RestoreReadArrays(nx, x, xa));
+    PetscCall(RestoreReadArrays(ny, y, ya));
+  }
   for (PetscInt b = 0; b < ny; b++)
     for (PetscInt a = 0; a < nx; a++)
       if (b >= a - band) buf[cnt++] = out[a + nx * b];
@@ -85,6 +125,29 @@ PetscErrorCode PPETSCombine(PetscInt k, Vec Q[], Vec AQ[], PetscInt m, Vec S[], 
   PetscFunctionBegin;
   PetscCheck(k >= 1 && k <= PPE_TS_MAXCOLS && m >= 1 && m <= PPE_CBCG_SMAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Combine of %" PetscInt_FMT " and %" PetscInt_FMT " columns: 1 to %d and 1 to %d allowed", k, m, PPE_TS_MAXCOLS, PPE_CBCG_SMAX);
   PetscCall(BlockInfo(S[0], &n, NULL));
+  {
+    PPEBackend be, be2;
+    PetscCall(BlockBackend(k, Q, m, S, &be));
+    PetscCall(BlockBackend(k, AQ, m, AS, &be2));
+    if (be != PPE_BACKEND_HOST && be == be2) {
+      const PPEDeviceOps *ops;
+      void               *stream;
+      double             *qd[PPE_TS_MAXCOLS], *sd[PPE_CBCG_SMAX], *work;
+      PetscCall(PPEDevVecStream(be, &ops, &stream));
+      PetscCall(PPEDevVecWork(be, ops, PPE_DEV_TS_COMBINE_WORK(k, m), &work));
+      for (int pass = 0; pass < 2; pass++) {
+        Vec *T = pass ? AS : S, *U = pass ? AQ : Q;
+        PetscCall(DevBlock(k, U, PPE_ACCESS_READ, qd, PETSC_TRUE));
+        PetscCall(DevBlock(m, T, PPE_ACCESS_READWRITE, sd, PETSC_TRUE));
+        PPEDeviceCall(ops, ops->ts_combine((long)n, (int)k, (const double *const *)qd, (int)m, (double *const *)sd, B, work, stream));
+        PPEDeviceCall(ops, ops->sync(stream));
+        PetscCall(DevBlock(m, T, PPE_ACCESS_READWRITE, sd, PETSC_FALSE));
+        PetscCall(DevBlock(k, U, PPE_ACCESS_READ, qd, PETSC_FALSE));
+      }
+      PetscCall(PetscLogFlops(4.0 * n * k * m));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
   for (int pass = 0; pass < 2; pass++) {
     Vec *T = pass ? AS : S, *U = pass ? AQ : Q;
     PetscCall(GetReadArrays(k, U, qa));
@@ -107,6 +170,28 @@ PetscErrorCode PPETSAxpy(PetscInt k, Vec Q[], Vec AQ[], const PetscScalar a[], V
   PetscFunctionBegin;
   PetscCheck(k >= 1 && k <= PPE_CBCG_SMAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Block of %" PetscInt_FMT " columns: 1 to %d allowed", k, PPE_CBCG_SMAX);
   PetscCall(BlockInfo(x, &n, NULL));
+  {
+    Vec        xr[2] = {x, r};
+    PPEBackend be, be2;
+    PetscCall(BlockBackend(2, xr, k, Q, &be));
+    PetscCall(BlockBackend(2, xr, k, AQ, &be2));
+    if (be != PPE_BACKEND_HOST && be == be2) {
+      const PPEDeviceOps *ops;
+      void               *stream;
+      double             *qd[PPE_CBCG_SMAX], *aqd[PPE_CBCG_SMAX], *xrd[2];
+      PetscCall(PPEDevVecStream(be, &ops, &stream));
+      PetscCall(DevBlock(k, Q, PPE_ACCESS_READ, qd, PETSC_TRUE));
+      PetscCall(DevBlock(k, AQ, PPE_ACCESS_READ, aqd, PETSC_TRUE));
+      PetscCall(DevBlock(2, xr, PPE_ACCESS_READWRITE, xrd, PETSC_TRUE));
+      PPEDeviceCall(ops, ops->ts_axpy((long)n, (int)k, (const double *const *)qd, (const double *const *)aqd, a, xrd[0], xrd[1], stream));
+      PPEDeviceCall(ops, ops->sync(stream));
+      PetscCall(DevBlock(2, xr, PPE_ACCESS_READWRITE, xrd, PETSC_FALSE));
+      PetscCall(DevBlock(k, AQ, PPE_ACCESS_READ, aqd, PETSC_FALSE));
+      PetscCall(DevBlock(k, Q, PPE_ACCESS_READ, qd, PETSC_FALSE));
+      PetscCall(PetscLogFlops(4.0 * n * k));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
   PetscCall(GetReadArrays(k, Q, qa));
   PetscCall(GetReadArrays(k, AQ, aqa));
   PetscCall(VecGetArray(x, &xa));
@@ -130,6 +215,30 @@ PetscErrorCode PPETSCheb(PetscReal c1, Vec az, PetscReal c2, Vec z, Vec zold, Ve
   PetscFunctionBegin;
   PetscCheck(out != az && out != z, PETSC_COMM_SELF, PETSC_ERR_ARG_IDN, "The Chebyshev step writes over its oldest term only");
   PetscCall(BlockInfo(out, &n, NULL));
+  {
+    Vec        v[4] = {az, z, out, zold};
+    PPEBackend be;
+    PetscCall(PPEVecDevAllOn(zold ? 4 : 3, v, &be));
+    if (be != PPE_BACKEND_HOST) {
+      const PPEDeviceOps *ops;
+      void               *stream;
+      double             *ad, *zd, *od, *wd;
+      PetscCall(PPEDevVecStream(be, &ops, &stream));
+      PetscCall(PPEVecDevGetArray(az, PPE_ACCESS_READ, &ad));
+      PetscCall(PPEVecDevGetArray(z, PPE_ACCESS_READ, &zd));
+      PetscCall(PPEVecDevGetArray(out, zold == out ? PPE_ACCESS_READWRITE : PPE_ACCESS_WRITE, &wd));
+      od = zold == out ? wd : NULL;
+      if (zold && zold != out) PetscCall(PPEVecDevGetArray(zold, PPE_ACCESS_READ, &od));
+      PPEDeviceCall(ops, ops->ts_cheb((long)n, c1, ad, c2, zd, od, wd, stream));
+      PPEDeviceCall(ops, ops->sync(stream));
+      if (zold && zold != out) PetscCall(PPEVecDevRestoreArray(zold, PPE_ACCESS_READ, &od));
+      PetscCall(PPEVecDevRestoreArray(out, zold == out ? PPE_ACCESS_READWRITE : PPE_ACCESS_WRITE, &wd));
+      PetscCall(PPEVecDevRestoreArray(z, PPE_ACCESS_READ, &zd));
+      PetscCall(PPEVecDevRestoreArray(az, PPE_ACCESS_READ, &ad));
+      PetscCall(PetscLogFlops((zold ? 4.0 : 3.0) * n));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
   PetscCall(VecGetArrayRead(az, &aa));
   PetscCall(VecGetArrayRead(z, &za));
   PetscCall(VecGetArray(out, &wa));

@@ -87,22 +87,54 @@ PetscErrorCode PPEStencilHaloSetUp(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   PPEStencilVecsOnDevice - whether the n vectors v (NULL entries skipped) live on the device
+   back end of operator A (PETSc's device vectors, or PPEKit's device copies: those without one
+   follow the first vector there), so that A's applications use their device arrays in place
+*/
+PetscErrorCode PPEStencilVecsOnDevice(Mat A, PetscInt n, const Vec v[], PetscBool *dev)
+{
+  Mat_PPEStencil *st = (Mat_PPEStencil *)A->data;
+  PPEBackend      b;
+
+  PetscFunctionBegin;
+  *dev = PETSC_FALSE;
+  if (st->backend == PPE_BACKEND_HOST) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PPEVecDevAllOn(n, v, &b));
+  *dev = (PetscBool)(b == st->backend);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatMult_PPEStencil(Mat A, Vec x, Vec y)
 {
   Mat_PPEStencil    *st = (Mat_PPEStencil *)A->data;
   const PetscScalar *xa;
   PetscScalar       *ya;
   PPEStencilRun      R;
+  PetscBool          dev;
+  Vec                v[2] = {x, y};
 
   PetscFunctionBegin;
   PetscCheck(st->grid, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "No grid: create the operator with PPEStencilCreate() or call PPEStencilSetGrid()");
   PetscCall(PetscLogEventBegin(PPE_StencilMult, A, x, y, 0));
-  PetscCall(VecGetArrayRead(x, &xa));
-  PetscCall(VecGetArrayWrite(y, &ya));
+  PetscCall(PPEStencilVecsOnDevice(A, 2, v, &dev));
+  if (dev) {
+    PetscCall(PPEVecDevGetArray(x, PPE_ACCESS_READ, (double **)&xa));
+    PetscCall(PPEVecDevGetArray(y, PPE_ACCESS_WRITE, &ya));
+  } else {
+    PetscCall(VecGetArrayRead(x, &xa));
+    PetscCall(VecGetArrayWrite(y, &ya));
+  }
   PetscCall(PPEStencilRunSetUp(A, xa, ya, &R));
+  R.devio = dev;
   PetscCall(PPEStencilRunWithHalo(A, &R));
-  PetscCall(VecRestoreArrayRead(x, &xa));
-  PetscCall(VecRestoreArrayWrite(y, &ya));
+  if (dev) {
+    PetscCall(PPEVecDevRestoreArray(x, PPE_ACCESS_READ, (double **)&xa));
+    PetscCall(PPEVecDevRestoreArray(y, PPE_ACCESS_WRITE, &ya));
+  } else {
+    PetscCall(VecRestoreArrayRead(x, &xa));
+    PetscCall(VecRestoreArrayWrite(y, &ya));
+  }
   PetscCall(PetscLogFlops(PPE_STENCIL_FLOPS * st->box.xm * st->box.ym * st->box.zm));
   PetscCall(PetscLogEventEnd(PPE_StencilMult, A, x, y, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -116,10 +148,10 @@ static PetscErrorCode MatMultAdd_PPEStencil(Mat A, Vec x, Vec z, Vec y)
   if (y == z) {
     if (!st->work) PetscCall(VecDuplicate(y, &st->work));
     PetscCall(MatMult_PPEStencil(A, x, st->work));
-    PetscCall(VecAXPY(y, 1.0, st->work));
+    PetscCall(PPEVecAXPY(y, 1.0, st->work));
   } else {
     PetscCall(MatMult_PPEStencil(A, x, y));
-    PetscCall(VecAXPY(y, 1.0, z));
+    PetscCall(PPEVecAXPY(y, 1.0, z));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -239,6 +271,22 @@ static PetscErrorCode PPEStencilSetBackend_PPEStencil(Mat A, PPEBackend b)
   PetscCall(PPEBackendCheck(PetscObjectComm((PetscObject)A), b));
   if (b != st->backend) PetscCall(PPEStencilDevDestroy(&st->dev));
   st->backend = b;
+  /* MatCreateVecs: PETSc's own device vectors where PETSc has them for this back end (the
+     applications then use their device arrays in place), else standard vectors (a
+     device-resident Krylov solve gives them device copies, src/sys/devvec.c) */
+#if defined(PETSC_HAVE_CUDA)
+  if (b == PPE_BACKEND_CUDA) {
+    PetscCall(MatSetVecType(A, VECCUDA));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+#endif
+#if defined(PETSC_HAVE_HIP)
+  if (b == PPE_BACKEND_HIP) {
+    PetscCall(MatSetVecType(A, VECHIP));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+#endif
+  PetscCall(MatSetVecType(A, VECSTANDARD));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -278,7 +326,10 @@ static PetscErrorCode MatDestroy_PPEStencil(Mat A)
    symmetric), MatMultAdd, MatGetDiagonal (so PCJACOBI works), MatDuplicate, MatConvert to
    MATAIJ (the assembled twin of PPEStencilCreateAssembled()) and MatGetDiagonalBlock (the
    rank-local block as a sequential matrix-free Mat, so PCBJACOBI works; see
-   PPEStencilMultLocal()). The constant null space is
+   PPEStencilMultLocal()). On a CUDA or HIP back end, with a PETSc built with CUDA or HIP,
+   MatCreateVecs() gives PETSc's device vectors (VECCUDA, VECHIP), used in place by every
+   application; on Debian's PETSc the device-resident Krylov solves of KSPCBCG and
+   KSPBCGSFUSED give standard vectors device copies (docs/gpu.md). The constant null space is
    attached when the grid is singular. Preconditioners that need the entries (ILU, hypre, GAMG)
    take the assembled twin as the preconditioning matrix.
 

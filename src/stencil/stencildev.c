@@ -14,8 +14,11 @@
               Table II);
      surface: the halo faces copied in, surface launch, the result copied out, wait.
 
-   The operator's 1D tables stay on the device from set-up to destroy; vectors are copied in
-   and out at each application (Debian's PETSc has no device vectors).
+   The operator's 1D tables stay on the device from set-up to destroy. Host vectors are
+   copied in and out at each application. Device-resident vectors (devio: PETSc's device
+   vectors, or PPEKit's device copies on Debian's PETSc, src/sys/devvec.c) are used in place:
+   only the six boundary planes of the input cross to the host, for the halo exchange that
+   MPI makes on host memory, and the received faces come back.
 
    References:
      Y. Ali, N. Onodera, Y. Idomura, T. Ina and T. Imamura, "GPU acceleration of
@@ -37,6 +40,12 @@ struct _n_PPEStencilDev {
   double             *b, *z, *dinv, *w, *u[2]; /* operands of fused steps, allocated when first used */
   double             *work;    /* reductions */
   size_t              n, nhalo;
+  double             *planes;  /* device-resident input: its six boundary planes, packed */
+  double             *hplanes; /* their host copy */
+  double             *xh;      /* host array over the box holding them (the halo's source) */
+  size_t              nplanes;
+  PetscBool           halo_static;  /* the face buffers never change (set by the owner) */
+  PetscBool           halo_on_dev;  /* and they are on the device already */
 };
 
 #define DEVCALL(d, expr) PPEDeviceCall((d)->ops, expr)
@@ -149,10 +158,12 @@ PetscErrorCode PPEStencilDevDestroy(PPEStencilDev *dev)
   PetscFunctionBegin;
   if (!d) PetscFunctionReturn(PETSC_SUCCESS);
   a[0] = d->tab, a[1] = d->x, a[2] = d->y, a[3] = d->halo, a[4] = d->b, a[5] = d->z;
-  a[6] = d->dinv, a[7] = d->w, a[8] = d->u[0], a[9] = d->u[1], a[10] = d->work, a[11] = NULL;
+  a[6] = d->dinv, a[7] = d->w, a[8] = d->u[0], a[9] = d->u[1], a[10] = d->work, a[11] = d->planes;
   DEVCALL(d, d->ops->sync(d->stream));
-  for (int i = 0; i < 11; i++)
+  for (int i = 0; i < 12; i++)
     if (a[i]) DEVCALL(d, d->ops->release(a[i]));
+  PetscCall(PetscFree(d->hplanes));
+  PetscCall(PetscFree(d->xh));
   DEVCALL(d, d->ops->stream_destroy(d->stream));
   PetscCall(PetscFree(*dev));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -186,6 +197,78 @@ static PetscErrorCode DevHalo(PPEStencilDev d, ppe_dev_halo *H)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The face buffers of an application never change (a rank-local block without periodic
+   wrap on the rank: zeros): copied to the device once. */
+void PPEStencilDevSetHaloStatic(PPEStencilDev d, PetscBool flg)
+{
+  d->halo_static = flg;
+  if (!flg) d->halo_on_dev = PETSC_FALSE;
+}
+
+/*
+   PPEStencilDevBoundary - the six boundary planes of the device array xd, copied to the
+   host and written at their places in a host array over the box, returned in *xh (the other
+   entries are zero): the source of the halo exchange and of the rank's own periodic wrap
+   when the input lives on the device. Counted as halo traffic.
+*/
+PetscErrorCode PPEStencilDevBoundary(PPEStencilDev d, const double *xd, const double **xh)
+{
+  long   xm = d->box.xm, ym = d->box.ym, zm = d->box.zm;
+  long   arr[6]      = {0, 0, 0, xm, ym, zm};
+  long   box[6][6]   = {
+    {0,      0,      0,      1,  ym, zm},
+    {xm - 1, 0,      0,      1,  ym, zm},
+    {0,      0,      0,      xm, 1,  zm},
+    {0,      ym - 1, 0,      xm, 1,  zm},
+    {0,      0,      0,      xm, ym, 1 },
+    {0,      0,      zm - 1, xm, ym, 1 }
+  };
+  size_t off = 0;
+
+  PetscFunctionBegin;
+  if (!d->planes) {
+    d->nplanes = (size_t)(2 * (ym * zm + xm * zm + xm * ym));
+    DEVCALL(d, d->ops->alloc((void **)&d->planes, d->nplanes * sizeof(double)));
+    PetscCall(PetscMalloc1(d->nplanes, &d->hplanes));
+    PetscCall(PetscCalloc1(d->n ? d->n : 1, &d->xh));
+  }
+  for (int f = 0; f < 6; f++) {
+    DEVCALL(d, d->ops->tp_copy(xd, NULL, 0.0, arr, box[f], box[f], d->planes + off, d->stream));
+    off += (size_t)(box[f][3] * box[f][4] * box[f][5]);
+  }
+  PPEDeviceCountHalo(PETSC_TRUE);
+  DEVCALL(d, d->ops->copy(d->hplanes, d->planes, d->nplanes * sizeof(double), PPE_DEV_D2H, d->stream));
+  PPEDeviceCountHalo(PETSC_FALSE);
+  DEVCALL(d, d->ops->sync(d->stream));
+  off = 0;
+  for (int f = 0; f < 6; f++) {
+    const long *b = box[f];
+    for (long k = 0; k < b[5]; k++)
+      for (long j = 0; j < b[4]; j++)
+        for (long i = 0; i < b[3]; i++) d->xh[((b[2] + k) * ym + (b[1] + j)) * xm + (b[0] + i)] = d->hplanes[off + (k * b[4] + j) * b[3] + i];
+    off += (size_t)(b[3] * b[4] * b[5]);
+  }
+  *xh = d->xh;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The device arrays of an application: its own (devio: the caller's device arrays) or the
+   copies of the host arrays made by the core phase. */
+static void DevArrays(const PPEStencilRun *R, PPEStencilDev d, const double **x, double **y, ppe_dev_ci *c)
+{
+  *x = R->devio ? R->x : d->x;
+  *y = R->devio ? R->y : d->y;
+  if (R->ci) {
+    DevCI(d, R->ci, c);
+    if (R->devio) {
+      c->b    = R->ci->b;
+      c->z    = R->ci->z;
+      c->dinv = R->ci->dinv;
+      c->w    = R->ci->w;
+    }
+  }
+}
+
 /*
    PPEStencilRunCore - the core points of one application: y = A x (dot: with the partial dot
    products; ci: the fused Chebyshev step into ci->w instead)
@@ -201,17 +284,21 @@ PetscErrorCode PPEStencilRunCore(const PPEStencilRun *R)
     PPEStencilDev d = R->dev;
     ppe_dev_halo  H;
     ppe_dev_ci    c;
+    const double *xd;
+    double       *yd;
 
-    PetscCall(DevIn(d, &d->x, R->x));
-    if (R->ci) {
-      PetscCall(DevIn(d, &d->b, R->ci->b));
-      PetscCall(DevIn(d, &d->z, R->ci->z));
-      if (R->ci->dinv) PetscCall(DevIn(d, &d->dinv, R->ci->dinv));
-      PetscCall(DevAlloc(d, &d->w, d->n));
-      DevCI(d, R->ci, &c);
+    if (!R->devio) {
+      PetscCall(DevIn(d, &d->x, R->x));
+      if (R->ci) {
+        PetscCall(DevIn(d, &d->b, R->ci->b));
+        PetscCall(DevIn(d, &d->z, R->ci->z));
+        if (R->ci->dinv) PetscCall(DevIn(d, &d->dinv, R->ci->dinv));
+        PetscCall(DevAlloc(d, &d->w, d->n));
+      }
     }
+    DevArrays(R, d, &xd, &yd, &c);
     PetscCall(DevHalo(d, &H));
-    DEVCALL(d, d->ops->stencil(&d->box, d->x, &H, d->y, PPE_DEV_CORE, R->ci ? &c : NULL, d->stream));
+    DEVCALL(d, d->ops->stencil(&d->box, xd, &H, yd, PPE_DEV_CORE, R->ci ? &c : NULL, d->stream));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -228,29 +315,39 @@ PetscErrorCode PPEStencilRunSurface(const PPEStencilRun *R)
     PPEStencilDev d = R->dev;
     ppe_dev_halo  H;
     ppe_dev_ci    c;
+    const double *xd;
+    double       *yd;
 
-    if (d->nhalo) DEVCALL(d, d->ops->copy(d->halo, R->hbase, d->nhalo * sizeof(double), PPE_DEV_H2D, d->stream));
+    if (d->nhalo && !(d->halo_static && d->halo_on_dev)) {
+      if (R->devio) PPEDeviceCountHalo(PETSC_TRUE);
+      DEVCALL(d, d->ops->copy(d->halo, R->hbase, d->nhalo * sizeof(double), PPE_DEV_H2D, d->stream));
+      PPEDeviceCountHalo(PETSC_FALSE);
+      d->halo_on_dev = d->halo_static;
+    }
     PetscCall(DevHalo(d, &H));
-    if (R->ci) DevCI(d, R->ci, &c);
-    DEVCALL(d, d->ops->stencil(&d->box, d->x, &H, d->y, PPE_DEV_SURFACE, R->ci ? &c : NULL, d->stream));
+    DevArrays(R, d, &xd, &yd, &c);
+    DEVCALL(d, d->ops->stencil(&d->box, xd, &H, yd, PPE_DEV_SURFACE, R->ci ? &c : NULL, d->stream));
     if (R->dot && R->dot->n > 0) {
       const double *u[2] = {NULL, NULL};
       double        s[2] = {0.0, 0.0};
 
       for (PetscInt q = 0; q < R->dot->n; q++) {
-        if (R->dot->u[q] == R->y) u[q] = d->y;
-        else if (R->dot->u[q] == R->x) u[q] = d->x;
+        if (R->dot->u[q] == R->y) u[q] = yd;
+        else if (R->dot->u[q] == R->x) u[q] = xd;
+        else if (R->devio) u[q] = R->dot->u[q];
         else {
           PetscCall(DevIn(d, &d->u[q], R->dot->u[q]));
           u[q] = d->u[q];
         }
       }
       PetscCall(DevAlloc(d, &d->work, PPE_DEV_RED_WORK(d->n, 2)));
-      DEVCALL(d, d->ops->dot((long)d->n, (int)R->dot->n, d->y, u[0], u[1], d->work, s, d->stream));
+      DEVCALL(d, d->ops->dot((long)d->n, (int)R->dot->n, yd, u[0], u[1], d->work, s, d->stream));
       for (PetscInt q = 0; q < R->dot->n; q++) R->dot->s[q] += s[q];
     }
-    if (R->ci) DEVCALL(d, d->ops->copy(R->ci->w, d->w, d->n * sizeof(double), PPE_DEV_D2H, d->stream));
-    else DEVCALL(d, d->ops->copy(R->y, d->y, d->n * sizeof(double), PPE_DEV_D2H, d->stream));
+    if (!R->devio) {
+      if (R->ci) DEVCALL(d, d->ops->copy(R->ci->w, d->w, d->n * sizeof(double), PPE_DEV_D2H, d->stream));
+      else DEVCALL(d, d->ops->copy(R->y, d->y, d->n * sizeof(double), PPE_DEV_D2H, d->stream));
+    }
     DEVCALL(d, d->ops->sync(d->stream));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -276,7 +373,7 @@ PetscErrorCode PPEStencilRunSetUp(Mat A, const double *xa, double *ya, PPEStenci
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Finish the halo exchange of x started by PPEStencilRunWithHalo(), timed by PPEStencilHalo. */
+/* Finish the halo exchange of x (a host array) started by PPEStencilRunWithHalo(), timed by PPEStencilHalo. */
 static PetscErrorCode HaloEnd(Mat A, const double *x)
 {
   Mat_PPEStencil *st = (Mat_PPEStencil *)A->data;
@@ -299,13 +396,16 @@ PetscErrorCode PPEStencilRunWithHalo(Mat A, const PPEStencilRun *R)
 {
   Mat_PPEStencil *st = (Mat_PPEStencil *)A->data;
 
+  const double   *xh = R->x; /* the source of the exchange, in host memory */
+
   PetscFunctionBegin;
-  if (st->has_halo) PetscCall(PetscSFBcastBegin(st->sf, MPIU_SCALAR, R->x, st->halo, MPI_REPLACE));
-  if (!st->overlap && st->has_halo) PetscCall(HaloEnd(A, R->x));
+  if (st->has_halo && R->devio) PetscCall(PPEStencilDevBoundary(R->dev, R->x, &xh));
+  if (st->has_halo) PetscCall(PetscSFBcastBegin(st->sf, MPIU_SCALAR, xh, st->halo, MPI_REPLACE));
+  if (!st->overlap && st->has_halo) PetscCall(HaloEnd(A, xh));
   PetscCall(PetscLogEventBegin(PPE_StencilCore, A, 0, 0, 0));
   PetscCall(PPEStencilRunCore(R));
   PetscCall(PetscLogEventEnd(PPE_StencilCore, A, 0, 0, 0));
-  if (st->overlap && st->has_halo) PetscCall(HaloEnd(A, R->x));
+  if (st->overlap && st->has_halo) PetscCall(HaloEnd(A, xh));
   PetscCall(PetscLogEventBegin(PPE_StencilSurf, A, 0, 0, 0));
   PetscCall(PPEStencilRunSurface(R));
   PetscCall(PetscLogEventEnd(PPE_StencilSurf, A, 0, 0, 0));

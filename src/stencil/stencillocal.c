@@ -22,6 +22,7 @@
      Bi-CGSTAB with alpaka", arXiv:2503.08935, 2025.
 */
 #include <ppekit/private/stencilimpl.h>
+#include <ppekit/private/deviceimpl.h>
 
 /* The local block: what its MatMult needs. */
 typedef struct {
@@ -74,16 +75,26 @@ static void FillSelfFaces(PPEStencilLocal *L, const PetscScalar *x)
   }
 }
 
-/* An application of the local block on arrays xa -> ya (self faces filled from xa). */
-static PetscErrorCode LocalRun(PPEStencilLocal *L, const double *xa, double *ya, const PPEStencilCI *ci)
+/* An application of the local block on arrays xa -> ya (self faces filled from xa); devio:
+   they are device arrays (only the planes of the self faces cross to the host). */
+static PetscErrorCode LocalRun(PPEStencilLocal *L, const double *xa, double *ya, const PPEStencilCI *ci, PetscBool devio)
 {
   PPEStencilRun R;
+  PetscBool     anyself = PETSC_FALSE;
 
   PetscFunctionBegin;
+  for (int f = 0; f < 6; f++) anyself = (PetscBool)(anyself || L->self[f]);
   if (L->dev && L->devb != L->st->backend) PetscCall(PPEStencilDevDestroy(&L->dev));
   L->devb = L->st->backend;
-  if (L->st->backend != PPE_BACKEND_HOST && !L->dev) PetscCall(PPEStencilDevCreate(L->st->backend, &L->box, &L->faces, L->buf, (size_t)L->off[6], &L->dev));
-  FillSelfFaces(L, xa);
+  if (L->st->backend != PPE_BACKEND_HOST && !L->dev) {
+    PetscCall(PPEStencilDevCreate(L->st->backend, &L->box, &L->faces, L->buf, (size_t)L->off[6], &L->dev));
+    PPEStencilDevSetHaloStatic(L->dev, (PetscBool)!anyself); /* zeros only: copied once */
+  }
+  if (devio && anyself) {
+    const double *xh;
+    PetscCall(PPEStencilDevBoundary(L->dev, xa, &xh));
+    FillSelfFaces(L, xh);
+  } else if (!devio) FillSelfFaces(L, xa);
   PetscCall(PetscMemzero(&R, sizeof(R)));
   R.box   = &L->box;
   R.dev   = L->dev;
@@ -92,6 +103,7 @@ static PetscErrorCode LocalRun(PPEStencilLocal *L, const double *xa, double *ya,
   R.hbase = L->buf;
   R.y     = ya;
   R.ci    = ci;
+  R.devio = devio;
   PetscCall(PPEStencilRunCore(&R));
   PetscCall(PPEStencilRunSurface(&R));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -102,17 +114,51 @@ static PetscErrorCode MatMult_PPEStencilLocal(Mat Ab, Vec x, Vec y)
   PPEStencilLocal   *L;
   const PetscScalar *xa;
   PetscScalar       *ya;
+  PetscBool          dev = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(Ab, &L));
   PetscCall(PetscLogEventBegin(PPE_StencilLocal, Ab, x, y, 0));
-  PetscCall(VecGetArrayRead(x, &xa));
-  PetscCall(VecGetArrayWrite(y, &ya));
-  PetscCall(LocalRun(L, xa, ya, NULL));
-  PetscCall(VecRestoreArrayRead(x, &xa));
-  PetscCall(VecRestoreArrayWrite(y, &ya));
+  if (L->st->backend != PPE_BACKEND_HOST) {
+    Vec        v[2] = {x, y};
+    PPEBackend b;
+    PetscCall(PPEVecDevAllOn(2, v, &b));
+    dev = (PetscBool)(b == L->st->backend);
+  }
+  if (dev) {
+    PetscCall(PPEVecDevGetArray(x, PPE_ACCESS_READ, (double **)&xa));
+    PetscCall(PPEVecDevGetArray(y, PPE_ACCESS_WRITE, &ya));
+  } else {
+    PetscCall(VecGetArrayRead(x, &xa));
+    PetscCall(VecGetArrayWrite(y, &ya));
+  }
+  PetscCall(LocalRun(L, xa, ya, NULL, dev));
+  if (dev) {
+    PetscCall(PPEVecDevRestoreArray(x, PPE_ACCESS_READ, (double **)&xa));
+    PetscCall(PPEVecDevRestoreArray(y, PPE_ACCESS_WRITE, &ya));
+  } else {
+    PetscCall(VecRestoreArrayRead(x, &xa));
+    PetscCall(VecRestoreArrayWrite(y, &ya));
+  }
   PetscCall(PetscLogFlops(PPE_STENCIL_FLOPS * L->box.xm * L->box.ym * L->box.zm));
   PetscCall(PetscLogEventEnd(PPE_StencilLocal, Ab, x, y, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PPEStencilLocalSetUp(Mat, Mat *);
+
+PetscErrorCode PPEStencilMultLocalArrays(Mat A, const double *xa, double *ya, PetscBool devio)
+{
+  Mat              Ab;
+  PPEStencilLocal *L;
+
+  PetscFunctionBegin;
+  PetscCall(PPEStencilLocalSetUp(A, &Ab));
+  PetscCall(MatShellGetContext(Ab, &L));
+  PetscCall(PetscLogEventBegin(PPE_StencilLocal, Ab, 0, 0, 0));
+  PetscCall(LocalRun(L, xa, ya, NULL, devio));
+  PetscCall(PetscLogFlops(PPE_STENCIL_FLOPS * L->box.xm * L->box.ym * L->box.zm));
+  PetscCall(PetscLogEventEnd(PPE_StencilLocal, Ab, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -245,7 +291,7 @@ PetscErrorCode PPEStencilMultDot(Mat A, Vec x, Vec y, PetscInt n, const Vec u[],
   const PetscScalar *xa, *ua[2] = {NULL, NULL};
   PetscScalar       *ya;
   PPEStencilDot      dot;
-  PetscBool          is;
+  PetscBool          is, dev;
   PPEStencilRun      R;
 
   PetscFunctionBegin;
@@ -255,27 +301,46 @@ PetscErrorCode PPEStencilMultDot(Mat A, Vec x, Vec y, PetscInt n, const Vec u[],
   PetscCheck(n >= 0 && n <= 2, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "PPEStencilMultDot() computes 0 to 2 dot products, asked for %" PetscInt_FMT, n);
   PetscCheck(st->grid, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "No grid: create the operator with PPEStencilCreate() or call PPEStencilSetGrid()");
   PetscCall(PetscLogEventBegin(PPE_StencilMult, A, x, y, 0));
-  PetscCall(VecGetArrayRead(x, &xa));
-  PetscCall(VecGetArrayWrite(y, &ya));
+  {
+    Vec v[4] = {x, y, n > 0 ? u[0] : NULL, n > 1 ? u[1] : NULL};
+    PetscCall(PPEStencilVecsOnDevice(A, 4, v, &dev));
+  }
+  if (dev) {
+    PetscCall(PPEVecDevGetArray(x, PPE_ACCESS_READ, (double **)&xa));
+    PetscCall(PPEVecDevGetArray(y, PPE_ACCESS_WRITE, &ya));
+  } else {
+    PetscCall(VecGetArrayRead(x, &xa));
+    PetscCall(VecGetArrayWrite(y, &ya));
+  }
   dot.n = n;
   for (PetscInt q = 0; q < n; q++) {
     if (u[q] == y) dot.u[q] = ya;
     else if (u[q] == x) dot.u[q] = xa;
     else {
-      PetscCall(VecGetArrayRead(u[q], &ua[q]));
+      if (dev) PetscCall(PPEVecDevGetArray(u[q], PPE_ACCESS_READ, (double **)&ua[q]));
+      else PetscCall(VecGetArrayRead(u[q], &ua[q]));
       dot.u[q] = ua[q];
     }
     dot.s[q] = 0.0;
   }
   PetscCall(PPEStencilRunSetUp(A, xa, ya, &R));
-  R.dot = &dot;
+  R.dot   = &dot;
+  R.devio = dev;
   PetscCall(PPEStencilRunWithHalo(A, &R));
   for (PetscInt q = 0; q < n; q++) {
-    if (ua[q]) PetscCall(VecRestoreArrayRead(u[q], &ua[q]));
+    if (ua[q]) {
+      if (dev) PetscCall(PPEVecDevRestoreArray(u[q], PPE_ACCESS_READ, (double **)&ua[q]));
+      else PetscCall(VecRestoreArrayRead(u[q], &ua[q]));
+    }
     ldot[q] = dot.s[q];
   }
-  PetscCall(VecRestoreArrayRead(x, &xa));
-  PetscCall(VecRestoreArrayWrite(y, &ya));
+  if (dev) {
+    PetscCall(PPEVecDevRestoreArray(x, PPE_ACCESS_READ, (double **)&xa));
+    PetscCall(PPEVecDevRestoreArray(y, PPE_ACCESS_WRITE, &ya));
+  } else {
+    PetscCall(VecRestoreArrayRead(x, &xa));
+    PetscCall(VecRestoreArrayWrite(y, &ya));
+  }
   PetscCall(PetscLogFlops((PPE_STENCIL_FLOPS + PPE_STENCIL_DOT_FLOPS * n) * st->box.xm * st->box.ym * st->box.zm));
   PetscCall(PetscLogEventEnd(PPE_StencilMult, A, x, y, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -286,16 +351,18 @@ PetscErrorCode PPEStencilMultDot(Mat A, Vec x, Vec y, PetscInt n, const Vec u[],
    written to ci->w: w = rho (s2 x + d2 (b - dinv A x) - rho_old z), with A the full
    operator (halo exchange, overlapped as in MatMult) or, when local, the rank-local block
    (no exchange). A x is never stored; the bits are those of MatMult (or
-   PPEStencilMultLocal) followed by ppe_ci_step().
+   PPEStencilMultLocal) followed by ppe_ci_step(). devio: x lives on the operator's device
+   back end and the arrays of ci are device arrays.
 */
-PetscErrorCode PPEStencilMultCI(Mat A, PetscBool local, Vec x, const PPEStencilCI *ci)
+PetscErrorCode PPEStencilMultCI(Mat A, PetscBool local, PetscBool devio, Vec x, const PPEStencilCI *ci)
 {
   Mat_PPEStencil    *st = (Mat_PPEStencil *)A->data;
   const PetscScalar *xa;
   PetscInt           np;
 
   PetscFunctionBegin;
-  PetscCall(VecGetArrayRead(x, &xa));
+  if (devio) PetscCall(PPEVecDevGetArray(x, PPE_ACCESS_READ, (double **)&xa));
+  else PetscCall(VecGetArrayRead(x, &xa));
   np = st->box.xm * st->box.ym * st->box.zm;
   if (local) {
     Mat              Ab;
@@ -304,19 +371,21 @@ PetscErrorCode PPEStencilMultCI(Mat A, PetscBool local, Vec x, const PPEStencilC
     PetscCall(PPEStencilLocalSetUp(A, &Ab));
     PetscCall(MatShellGetContext(Ab, &L));
     PetscCall(PetscLogEventBegin(PPE_StencilLocal, Ab, x, 0, 0));
-    PetscCall(LocalRun(L, xa, NULL, ci));
+    PetscCall(LocalRun(L, xa, NULL, ci, devio));
     PetscCall(PetscLogFlops(PPE_STENCIL_FLOPS * np));
     PetscCall(PetscLogEventEnd(PPE_StencilLocal, Ab, x, 0, 0));
   } else {
     PPEStencilRun R;
 
     PetscCall(PPEStencilRunSetUp(A, xa, NULL, &R));
-    R.ci = ci;
+    R.ci    = ci;
+    R.devio = devio;
     PetscCall(PetscLogEventBegin(PPE_StencilMult, A, x, 0, 0));
     PetscCall(PPEStencilRunWithHalo(A, &R));
     PetscCall(PetscLogFlops(PPE_STENCIL_FLOPS * np));
     PetscCall(PetscLogEventEnd(PPE_StencilMult, A, x, 0, 0));
   }
-  PetscCall(VecRestoreArrayRead(x, &xa));
+  if (devio) PetscCall(PPEVecDevRestoreArray(x, PPE_ACCESS_READ, (double **)&xa));
+  else PetscCall(VecRestoreArrayRead(x, &xa));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

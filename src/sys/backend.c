@@ -51,13 +51,27 @@ static const PPEDeviceOps *RawTable(PPEBackend b)
    what they move. Wrappers per back end, as the table's functions take no context.
 */
 static PetscLogDouble ppe_device_bytes = 0;
+static PetscLogDouble ppe_device_halo_bytes = 0; /* the halo faces of device-resident vectors */
+static PetscLogDouble *ppe_device_count = &ppe_device_bytes;
+
+/* Copies made between PPEDeviceCountHalo(PETSC_TRUE) and (PETSC_FALSE) are halo traffic
+   (PPECounters.device_halo_bytes), not vector copies. */
+void PPEDeviceCountHalo(PetscBool halo)
+{
+  ppe_device_count = halo ? &ppe_device_halo_bytes : &ppe_device_bytes;
+}
+
+PetscLogDouble PPEDeviceHaloBytes(void)
+{
+  return ppe_device_halo_bytes;
+}
 
 PetscLogDouble PPEDeviceBytes(void)
 {
   return ppe_device_bytes;
 }
 
-#define PPE_COUNTING_TABLE(B)   static int Copy_##B(void *d, const void *s, size_t n, ppe_dev_copy_kind k, void *st)   {     if (k != PPE_DEV_D2D) ppe_device_bytes += (PetscLogDouble)n;     return RawTable(B)->copy(d, s, n, k, st);   }   static int Dot_##B(long n, int nd, const double *y, const double *u0, const double *u1, double *w, double *s, void *st)   {     ppe_device_bytes += 8.0 * nd;     return RawTable(B)->dot(n, nd, y, u0, u1, w, s, st);   }   static int UpdateR_##B(long n, double om, const double *t, const double *rt, double *r, double *w, double *s, void *st)   {     ppe_device_bytes += 16.0;     return RawTable(B)->bcgs_update_r(n, om, t, rt, r, w, s, st);   }   static int Gram_##B(long n, int nx, const double *const *x, int ny, const double *const *y, int band, double *w, double *out, void *st)   {     ppe_device_bytes += 8.0 * nx * ny;     return RawTable(B)->ts_gram(n, nx, x, ny, y, band, w, out, st);   }   static const PPEDeviceOps *Counting_##B(void)   {     static PPEDeviceOps t;     static int          made = 0;     if (!made) {       t               = *RawTable(B);       t.copy          = Copy_##B;       t.dot           = Dot_##B;       t.bcgs_update_r = UpdateR_##B;       t.ts_gram       = Gram_##B;       made            = 1;     }     return &t;   }
+#define PPE_COUNTING_TABLE(B)   static int Copy_##B(void *d, const void *s, size_t n, ppe_dev_copy_kind k, void *st)   {     if (k != PPE_DEV_D2D) *ppe_device_count += (PetscLogDouble)n;     return RawTable(B)->copy(d, s, n, k, st);   }   static int Dot_##B(long n, int nd, const double *y, const double *u0, const double *u1, double *w, double *s, void *st)   {     ppe_device_bytes += 8.0 * nd;     return RawTable(B)->dot(n, nd, y, u0, u1, w, s, st);   }   static int UpdateR_##B(long n, double om, const double *t, const double *rt, double *r, double *w, double *s, void *st)   {     ppe_device_bytes += 16.0;     return RawTable(B)->bcgs_update_r(n, om, t, rt, r, w, s, st);   }   static int Gram_##B(long n, int nx, const double *const *x, int ny, const double *const *y, int band, double *w, double *out, void *st)   {     ppe_device_bytes += 8.0 * nx * ny;     return RawTable(B)->ts_gram(n, nx, x, ny, y, band, w, out, st);   }   static const PPEDeviceOps *Counting_##B(void)   {     static PPEDeviceOps t;     static int          made = 0;     if (!made) {       t               = *RawTable(B);       t.copy          = Copy_##B;       t.dot           = Dot_##B;       t.bcgs_update_r = UpdateR_##B;       t.ts_gram       = Gram_##B;       made            = 1;     }     return &t;   }
 
 PPE_COUNTING_TABLE(PPE_BACKEND_EMU)
 #if PPEKIT_HAVE_CUDA

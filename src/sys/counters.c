@@ -54,6 +54,7 @@ PetscErrorCode PPECountersGet(PPECounters *c)
   PetscCall(EventCount("SFReduceBegin", &r));
   c->halo_exchanges = v + b + r;
   c->device_bytes   = PPEDeviceBytes();
+  c->device_halo_bytes = PPEDeviceHaloBytes();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -71,5 +72,6 @@ PetscErrorCode PPECountersDiff(const PPECounters *after, const PPECounters *befo
   c->halo_exchanges = after->halo_exchanges - before->halo_exchanges;
   c->bytes_sent     = after->bytes_sent - before->bytes_sent;
   c->device_bytes   = after->device_bytes - before->device_bytes;
+  c->device_halo_bytes = after->device_halo_bytes - before->device_halo_bytes;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

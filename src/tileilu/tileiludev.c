@@ -1,7 +1,8 @@
 /*
    PC tileilu's application on a device back end: the factors (and those of M^T once built)
    are copied to the device at the first application after a set-up and stay there; r is
-   copied in and z out at each application. xyz: one thread per tile; zyx: gather into the
+   copied in and z out at each application, unless both are device-resident (T->devio: used
+   in place). xyz: one thread per tile; zyx: gather into the
    packed groups, one thread per lane (tile) for the sweeps, scatter back (three launches:
    the host's fused chunk loop is a cache optimisation a GPU does not need).
 */
@@ -68,33 +69,39 @@ static PetscErrorCode DeviceCreate(PPETileILU *T)
 PetscErrorCode PPETileILUApplyDevice(PPETileILU *T, PetscBool transpose, const double *r, double *z)
 {
   struct _n_PPETileDev *D;
-  const double         *F;
+  const double         *F, *dr;
+  double               *dz;
 
   PetscFunctionBegin;
   if (!T->dev) PetscCall(DeviceCreate(T));
-  D = T->dev;
+  D  = T->dev;
+  dr = D->r;
+  dz = D->z;
   if (transpose && !D->ft) {
     DEVCALL(D, D->ops->alloc((void **)&D->ft, PetscMax(T->nf, 1) * sizeof(double)));
     DEVCALL(D, D->ops->copy(D->ft, T->ft, T->nf * sizeof(double), PPE_DEV_H2D, D->stream));
   }
   F = transpose ? D->ft : D->f;
-  DEVCALL(D, D->ops->copy(D->r, r, (size_t)T->nloc * sizeof(double), PPE_DEV_H2D, D->stream));
+  if (T->devio) { /* device-resident vectors: used in place */
+    dr = r;
+    dz = z;
+  } else DEVCALL(D, D->ops->copy(D->r, r, (size_t)T->nloc * sizeof(double), PPE_DEV_H2D, D->stream));
   if (T->layout == PC_TILEILU_LAYOUT_XYZ) {
     PetscCall(PetscLogEventBegin(PPE_TileILUSweep, 0, 0, 0, 0));
-    DEVCALL(D, D->ops->tileilu_xyz(&D->tiles, F, D->r, D->z, D->stream));
+    DEVCALL(D, D->ops->tileilu_xyz(&D->tiles, F, dr, dz, D->stream));
     PetscCall(PetscLogEventEnd(PPE_TileILUSweep, 0, 0, 0, 0));
   } else {
     PetscCall(PetscLogEventBegin(PPE_TileILUGather, 0, 0, 0, 0));
-    DEVCALL(D, D->ops->tileilu_gather(&D->tiles, D->r, D->v, D->stream));
+    DEVCALL(D, D->ops->tileilu_gather(&D->tiles, dr, D->v, D->stream));
     PetscCall(PetscLogEventEnd(PPE_TileILUGather, 0, 0, 0, 0));
     PetscCall(PetscLogEventBegin(PPE_TileILUSweep, 0, 0, 0, 0));
     DEVCALL(D, D->ops->tileilu_zyx(&D->tiles, F, D->v, D->stream));
     PetscCall(PetscLogEventEnd(PPE_TileILUSweep, 0, 0, 0, 0));
     PetscCall(PetscLogEventBegin(PPE_TileILUScatter, 0, 0, 0, 0));
-    DEVCALL(D, D->ops->tileilu_scatter(&D->tiles, D->v, D->z, D->stream));
+    DEVCALL(D, D->ops->tileilu_scatter(&D->tiles, D->v, dz, D->stream));
     PetscCall(PetscLogEventEnd(PPE_TileILUScatter, 0, 0, 0, 0));
   }
-  DEVCALL(D, D->ops->copy(z, D->z, (size_t)T->nloc * sizeof(double), PPE_DEV_D2H, D->stream));
+  if (!T->devio) DEVCALL(D, D->ops->copy(z, D->z, (size_t)T->nloc * sizeof(double), PPE_DEV_D2H, D->stream));
   DEVCALL(D, D->ops->sync(D->stream));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -429,7 +429,7 @@ int main(int argc, char **argv)
   PetscInt           its, maxit, N[3], procs[3], dim;
   PetscMPIInt        size, nrep;
   PetscBool          known = PETSC_FALSE, singular;
-  PPECounters        c0, c1, cs = {0, 0, 0, 0}, cmax;
+  PPECounters        c0, c1, cs = {0, 0, 0, 0, 0}, cmax;
   char               bcs[7], version[64];
   PPELocation        loc;
   PPEStretchType     stretch;
@@ -586,13 +586,14 @@ int main(int argc, char **argv)
     PetscCall(PetscLogStagePop());
   }
   {
-    PetscLogDouble loc4[4] = {cs.reductions, cs.halo_exchanges, cs.bytes_sent, cs.device_bytes}, max2[2], sum2[2];
-    PetscCall(MPIU_Allreduce(loc4, max2, 2, MPIU_PETSCLOGDOUBLE, MPI_MAX, comm));
-    PetscCall(MPIU_Allreduce(&loc4[2], sum2, 2, MPIU_PETSCLOGDOUBLE, MPI_SUM, comm));
-    cmax.reductions     = max2[0];
-    cmax.halo_exchanges = max2[1];
-    cmax.bytes_sent     = sum2[0];
-    cmax.device_bytes   = sum2[1];
+    PetscLogDouble loc5[5] = {cs.reductions, cs.halo_exchanges, cs.bytes_sent, cs.device_bytes, cs.device_halo_bytes}, max2[2], sum3[3];
+    PetscCall(MPIU_Allreduce(loc5, max2, 2, MPIU_PETSCLOGDOUBLE, MPI_MAX, comm));
+    PetscCall(MPIU_Allreduce(&loc5[2], sum3, 3, MPIU_PETSCLOGDOUBLE, MPI_SUM, comm));
+    cmax.reductions        = max2[0];
+    cmax.halo_exchanges    = max2[1];
+    cmax.bytes_sent        = sum3[0];
+    cmax.device_bytes      = sum3[1];
+    cmax.device_halo_bytes = sum3[2];
   }
 
   /* Results (of the last timed solve): the true residual with the operator, the error against
@@ -661,7 +662,7 @@ int main(int argc, char **argv)
       if (inner.valid) PetscCall(JSONAppend(&j, "\"pc_its\": %d, ", (int)inner.its));
       else PetscCall(JSONAppend(&j, "\"pc_its\": null, "));
       PetscCall(JSONAppend(&j, "\"op_s\": %.6e, \"setup_s\": %.6e, \"solve_s\": %.6e, \"solve_s_min\": %.6e, \"solve_s_max\": %.6e, \"repeat\": %d, ", (double)op_s, (double)setup_s, (double)med, (double)solve_min, (double)solve_max, (int)o.repeat));
-      PetscCall(JSONAppend(&j, "\"device_bytes\": %.0f, \"repeat_its\": [", cmax.device_bytes));
+      PetscCall(JSONAppend(&j, "\"device_bytes\": %.0f, \"device_halo_bytes\": %.0f, \"repeat_its\": [", cmax.device_bytes, cmax.device_halo_bytes));
       for (PetscInt i = 0; i < o.repeat; i++) PetscCall(JSONAppend(&j, "%s%d", i ? ", " : "", (int)rep_its[i]));
       PetscCall(JSONAppend(&j, "], "));
       PetscCall(JSONAppend(&j, "\"sync_s\": %.6e, \"local_s\": %.6e, \"latency_s\": %.6e, \"syncs\": %.0f, ", (double)sync_s, (double)(med - sync_s), (double)latency_s, cmax.reductions + cmax.halo_exchanges));

@@ -252,10 +252,12 @@ PetscErrorCode PPETransposeDevice(PPETranspose *T, PetscBool forward, const PPED
       ns += scnt[q];
     }
     for (PetscMPIInt q = 0; q < T->size; q++) nr += rcnt[q];
+    PPEDeviceCountHalo(PETSC_TRUE); /* MPI traffic through host memory, counted apart */
     PPEDeviceCall(ops, ops->copy(shost, dsend, (size_t)ns * sizeof(PetscScalar), PPE_DEV_D2H, stream));
     PPEDeviceCall(ops, ops->sync(stream));
     PetscCallMPI(MPI_Alltoallv(shost, scnt, sdsp, MPIU_SCALAR, rhost, rcnt, rdsp, MPIU_SCALAR, T->comm));
     PPEDeviceCall(ops, ops->copy(drecv, rhost, (size_t)nr * sizeof(PetscScalar), PPE_DEV_H2D, stream));
+    PPEDeviceCountHalo(PETSC_FALSE);
   }
   LongBox(&sbox[6 * T->rank], b);
   PPEDeviceCall(ops, ops->tp_copy(src, forward ? scale : NULL, forward ? 0.0 : shift, sa, b, ta, dst, stream));

@@ -31,6 +31,7 @@ typedef struct {
   void          *stepctx;             /* its context */
   Vec            dinv;                /* D^-1 of the iterated operator P = D^-1 A; NULL: D = I */
   Vec            work[5];             /* scaled rhs, t, and the three rotating iterates */
+  PPEBackend     devb;                /* the device back end op and step run on (host: none): device-resident inputs iterate there */
 } PPEChebyCI;
 
 PETSC_INTERN PetscErrorCode PPEChebyCISetInterval(PPEChebyCI *, PetscReal, PetscReal);

@@ -12,7 +12,11 @@ PETSC_EXTERN PetscErrorCode PPEBackendGetOps(PPEBackend, const PPEDeviceOps **);
 /* The table of a back end by name ("cuda", "hip", "emu"), checked (for tests). */
 PETSC_EXTERN PetscErrorCode PPEDeviceOpen(const char[], const PPEDeviceOps **);
 /* Bytes moved between host and device memory by this process so far (PPECounters) */
-PETSC_INTERN PetscLogDouble PPEDeviceBytes(void);
+PETSC_EXTERN PetscLogDouble PPEDeviceBytes(void);
+/* Bytes moved between host and device for MPI on host memory (halo faces, transposes) */
+PETSC_INTERN PetscLogDouble PPEDeviceHaloBytes(void);
+/* count the copies that follow as halo traffic (PETSC_TRUE) or vector copies (PETSC_FALSE) */
+PETSC_INTERN void PPEDeviceCountHalo(PetscBool);
 /* "cuda (device 0: NVIDIA H100 ...)" on a viewer, for the views of the types */
 PETSC_EXTERN PetscErrorCode PPEBackendView(PPEBackend, PetscViewer);
 
@@ -22,3 +26,47 @@ PETSC_EXTERN PetscErrorCode PPEBackendView(PPEBackend, PetscViewer);
     int ppe_dev_rc_ = (expr); \
     PetscCheck(ppe_dev_rc_ == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "PPEKit %s back end: %s (error %d)", (ops)->name, (ops)->errstr(ppe_dev_rc_), ppe_dev_rc_); \
   } while (0)
+
+/*
+   Device-resident vectors (src/sys/devvec.c). A vector's values live on a device back end
+   when it is PETSc's own CUDA or HIP vector (a PETSc built with them), or when PPEKit gave it
+   a device copy (PPEVecDevAttach: Debian's PETSc has no device vectors). Such a copy is kept
+   coherent with the host array: every host access through PETSc's VecGetArray family brings
+   the host up to date first (and a host write makes the device copy stale), so PETSc code
+   that reads the vector sees its values, at the price of a copy. The library's device paths
+   (operator, preconditioners, Krylov kernels) take the device pointer and copy nothing.
+   Exported for the tests; not part of the public API.
+*/
+typedef enum {
+  PPE_ACCESS_READ,
+  PPE_ACCESS_WRITE,
+  PPE_ACCESS_READWRITE
+} PPEAccess;
+
+/* the back end holding v's values: PPE_BACKEND_HOST when they are in host memory only */
+PETSC_EXTERN PetscErrorCode PPEVecDevBackend(Vec, PPEBackend *);
+/* give v a device copy on a device back end (its host values copied when first read there) */
+PETSC_EXTERN PetscErrorCode PPEVecDevAttach(Vec, PPEBackend);
+/* the host values brought up to date and the device copy freed (PETSc's device vectors: nothing) */
+PETSC_EXTERN PetscErrorCode PPEVecDevDetach(Vec);
+/* the device array of a vector on a device back end, for reading, writing or both */
+PETSC_EXTERN PetscErrorCode PPEVecDevGetArray(Vec, PPEAccess, double **);
+PETSC_EXTERN PetscErrorCode PPEVecDevRestoreArray(Vec, PPEAccess, double **);
+/* the stream the device-resident vector operations of back end b run on (synchronised) */
+PETSC_EXTERN PetscErrorCode PPEDevVecStream(PPEBackend, const PPEDeviceOps **, void **);
+/* device work of at least n doubles for the reductions of a back end (kept until the end) */
+PETSC_EXTERN PetscErrorCode PPEDevVecWork(PPEBackend, const PPEDeviceOps *, size_t, double **);
+/* y = a x + b y + c on the device when y is there (x then follows y), else PETSc's operations:
+   PPEVecCopy(x, y), PPEVecAYPX(y, b, x), PPEVecAXPY(y, a, x), PPEVecShift(y, c) */
+PETSC_EXTERN PetscErrorCode PPEVecCopy(Vec, Vec);
+PETSC_EXTERN PetscErrorCode PPEVecAYPX(Vec, PetscScalar, Vec);
+PETSC_EXTERN PetscErrorCode PPEVecAXPY(Vec, PetscScalar, Vec);
+PETSC_EXTERN PetscErrorCode PPEVecShift(Vec, PetscScalar);
+/* v = 0 (on the device without a copy when v lives there) */
+PETSC_EXTERN PetscErrorCode PPEVecZero(Vec);
+/* the sum of the local entries (no reduction) */
+PETSC_EXTERN PetscErrorCode PPEVecLocalSum(Vec, PetscScalar *);
+/* local dot products y.u[q], q < n (n <= 2), on the device when y is there */
+PETSC_EXTERN PetscErrorCode PPEVecDevLocalDots(Vec, PetscInt, const Vec[], PetscScalar[], PetscBool *);
+/* the vectors all have their values on back end b (b != host): the device path applies */
+PETSC_EXTERN PetscErrorCode PPEVecDevAllOn(PetscInt, const Vec[], PPEBackend *);

@@ -14,3 +14,9 @@ PETSC_INTERN PetscErrorCode PPEBCGSKernelAxpy(Vec, PetscScalar, Vec);
 PETSC_INTERN PetscErrorCode PPEBCGSKernelUpdateX(Vec, PetscScalar, Vec, PetscScalar, Vec);
 PETSC_INTERN PetscErrorCode PPEBCGSKernelUpdateR(Vec, PetscScalar, Vec, Vec, PetscScalar[2]);
 PETSC_INTERN PetscErrorCode PPEBCGSKernelUpdateP(Vec, PetscScalar, PetscScalar, Vec, Vec);
+
+/* Device-resident iterations (src/krylov/devsolve.c) */
+PETSC_INTERN PetscErrorCode PPEKrylovDeviceBegin(KSP, PPEBackend *, const char **);
+PETSC_INTERN PetscErrorCode PPEKrylovDeviceAttach(PPEBackend, PetscInt, Vec[]);
+PETSC_INTERN PetscErrorCode PPEKrylovDeviceEnd(KSP, PPEBackend);
+PETSC_INTERN PetscErrorCode PPEKrylovPCApply(PC, Vec, Vec);

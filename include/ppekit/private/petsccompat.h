@@ -66,6 +66,14 @@ typedef PetscCtxRt PPECtxDestroyArg;
   #define PPECtxFromDestroyArg(arg) (*(void **)(arg))
 #endif
 
+/* 3.23: a container's destroy callback is set by PetscContainerSetCtxDestroy() (a
+   PetscCtxDestroyFn, see PPECtxDestroyArg); PetscContainerSetUserDestroy() before. */
+#if PETSC_VERSION_LT(3, 23, 0)
+  #define PPEContainerSetDestroy(c, f) PetscContainerSetUserDestroy((c), (f))
+#else
+  #define PPEContainerSetDestroy(c, f) PetscContainerSetCtxDestroy((c), (f))
+#endif
+
 /* 3.23: PetscCIntCast() converts to a C int (sizes and counts handed to FFTW, the device
    launchers, printf) with an error, not a wrap-around, when the value does not fit. */
 #if PETSC_VERSION_LT(3, 23, 0)

@@ -83,6 +83,7 @@ typedef struct {
   double               *y;
   PPEStencilDot        *dot;
   const PPEStencilCI   *ci;
+  PetscBool             devio; /* x, y, dot->u and the arrays of ci are device arrays (dev != NULL) */
 } PPEStencilRun;
 
 PETSC_INTERN PetscErrorCode PPEStencilDevCreate(PPEBackend, const PPEStencilBox *, const PPEStencilHalo *, const double *, size_t, PPEStencilDev *);
@@ -91,6 +92,8 @@ PETSC_INTERN PetscErrorCode PPEStencilRunSetUp(Mat, const double *, double *, PP
 PETSC_INTERN PetscErrorCode PPEStencilRunCore(const PPEStencilRun *);
 PETSC_INTERN PetscErrorCode PPEStencilRunSurface(const PPEStencilRun *);
 PETSC_INTERN PetscErrorCode PPEStencilRunWithHalo(Mat, const PPEStencilRun *);
+PETSC_INTERN PetscErrorCode PPEStencilDevBoundary(PPEStencilDev, const double *, const double **);
+PETSC_INTERN void           PPEStencilDevSetHaloStatic(PPEStencilDev, PetscBool);
 
 typedef struct {
   PPEGrid        grid;      /* reference */
@@ -108,5 +111,9 @@ typedef struct {
 
 PETSC_INTERN PetscErrorCode PPEStencilHaloSetUp(Mat);
 PETSC_INTERN PetscErrorCode MatGetDiagonalBlock_PPEStencil(Mat, Mat *);
-PETSC_INTERN PetscErrorCode PPEStencilMultCI(Mat, PetscBool, Vec, const PPEStencilCI *);
+PETSC_INTERN PetscErrorCode PPEStencilMultCI(Mat, PetscBool, PetscBool, Vec, const PPEStencilCI *);
+/* the vectors live on the operator's device back end: its applications use them in place */
+PETSC_INTERN PetscErrorCode PPEStencilVecsOnDevice(Mat, PetscInt, const Vec[], PetscBool *);
+/* y = A_ss x of the rank-local block on arrays (devio: device arrays of the operator's back end) */
+PETSC_INTERN PetscErrorCode PPEStencilMultLocalArrays(Mat, const double *, double *, PetscBool);
 PETSC_INTERN PetscErrorCode PPEStencilAssembleInto(PPEGrid, Mat);

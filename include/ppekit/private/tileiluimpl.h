@@ -43,6 +43,7 @@ typedef struct {
   size_t          nf;      /* doubles in f (and in ft) */
   size_t          nv;      /* doubles in v */
   PPEBackend      backend; /* where the applications run (set after PPETileILUSetUp()) */
+  PetscBool      devio;   /* the next application's r and z are arrays of the device back end */
   struct _n_PPETileDev *dev; /* device copies (backend != host), made at the first application */
 } PPETileILU;
 

@@ -42,6 +42,7 @@
      with alpaka", arXiv:2503.08935, 2025, sec. III.A-B, Algorithm 3 (docs/types/bcgsfused.md).
 */
 #include <ppekit/private/krylovimpl.h>
+#include <ppekit/private/deviceimpl.h>
 #include <ppekit/private/stencilimpl.h>
 #include <petsc/private/kspimpl.h>
 
@@ -55,6 +56,9 @@ typedef struct {
   PetscBool alias;      /* the last solve used p and s as ph and rh (PCNONE: no copies) */
   PetscInt  reductions; /* global reductions (merged stages and norms) of the last solve */
   PetscInt  pcapplies;  /* preconditioner applications of the last solve */
+  PPEBackend  devb;     /* the last solve ran device-resident on this back end (host: it did not) */
+  const char *devwhy;   /* why not */
+  PetscBool   solved;   /* a solve was made */
 } KSP_BCGSFused;
 
 static PetscErrorCode KSPBCGSFusedSetFuse_BCGSFused(KSP ksp, PetscBool flg)
@@ -114,7 +118,7 @@ static PetscErrorCode Converged(KSP ksp, PetscReal dp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode KSPSolve_BCGSFused(KSP ksp)
+static PetscErrorCode KSPSolve_BCGSFused_Private(KSP ksp)
 {
   KSP_BCGSFused *bf = (KSP_BCGSFused *)ksp->data;
   Vec            X = ksp->vec_sol, B = ksp->vec_rhs, R = ksp->work[0], RT = ksp->work[1], P = ksp->work[2];
@@ -141,8 +145,8 @@ static PetscErrorCode KSPSolve_BCGSFused(KSP ksp)
   /* r = b - A x, rho = rt'r = ||r||^2 */
   if (!ksp->guess_zero) {
     PetscCall(KSP_MatMult(ksp, A, X, R));
-    PetscCall(VecAYPX(R, -1.0, B));
-  } else PetscCall(VecCopy(B, R));
+    PetscCall(PPEVecAYPX(R, -1.0, B));
+  } else PetscCall(PPEVecCopy(B, R));
   u[0] = R;
   PetscCall(PPEKrylovLocalDots(R, 1, u, d));
   PetscCall(PPEKrylovAllreduce(PetscObjectComm((PetscObject)ksp), 1, d));
@@ -158,8 +162,8 @@ static PetscErrorCode KSPSolve_BCGSFused(KSP ksp)
   PetscCall(KSPMonitor(ksp, 0, dp));
   PetscCall((*ksp->converged)(ksp, 0, dp, &ksp->reason, ksp->cnvP));
   if (ksp->reason) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(VecCopy(R, RT));
-  PetscCall(VecCopy(R, P));
+  PetscCall(PPEVecCopy(R, RT));
+  PetscCall(PPEVecCopy(R, P));
 
   while (ksp->its < ksp->max_it) {
     if (!none) {
@@ -193,7 +197,7 @@ static PetscErrorCode KSPSolve_BCGSFused(KSP ksp)
         PetscCall(PetscInfo(ksp, "Breakdown: A M^-1 s = 0 with s != 0 at iteration %" PetscInt_FMT "\n", ksp->its));
         break;
       }
-      PetscCall(VecAXPY(X, alpha, PH));
+      PetscCall(PPEVecAXPY(X, alpha, PH));
       PetscCall(Converged(ksp, 0.0));
       if (!ksp->reason) ksp->reason = KSP_CONVERGED_HAPPY_BREAKDOWN;
       break;
@@ -225,6 +229,20 @@ static PetscErrorCode KSPSolve_BCGSFused(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The iteration, device-resident when the operator and the PC run on a device back end
+   (src/krylov/devsolve.c): b in once, x out once, the reductions' numbers per iteration. */
+static PetscErrorCode KSPSolve_BCGSFused(KSP ksp)
+{
+  KSP_BCGSFused *bf = (KSP_BCGSFused *)ksp->data;
+
+  PetscFunctionBegin;
+  PetscCall(PPEKrylovDeviceBegin(ksp, &bf->devb, &bf->devwhy));
+  bf->solved = PETSC_TRUE;
+  PetscCall(KSPSolve_BCGSFused_Private(ksp));
+  PetscCall(PPEKrylovDeviceEnd(ksp, bf->devb));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode KSPSetFromOptions_BCGSFused(KSP ksp, PPEOptionItems PetscOptionsObject)
 {
   KSP_BCGSFused *bf = (KSP_BCGSFused *)ksp->data;
@@ -252,6 +270,10 @@ static PetscErrorCode KSPView_BCGSFused(KSP ksp, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  right-preconditioned, flexible (the preconditioner may change between applications)\n"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  global reductions per iteration: 3 merged MPI_Allreduce (rt'w; t's with t't; rt'r with r'r), residual norm included (KSPBCGS: 4)\n"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  fused operator apply + local dot products: %s\n", bf->fuse && isst ? "yes (MATPPESTENCIL)" : (bf->fuse ? "no (the operator is not a MATPPESTENCIL: MatMult, then one pass for the dots)" : "no (-ksp_bcgsfused_fuse 0)")));
+  if (bf->solved) {
+    if (bf->devb != PPE_BACKEND_HOST) PetscCall(PetscViewerASCIIPrintf(viewer, "  device-resident iteration: yes, back end %s (b in and x out once per solve, the reductions' numbers per iteration)\n", PPEBackends[bf->devb]));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  device-resident iteration: no (%s)\n", bf->devwhy ? bf->devwhy : "host vectors"));
+  }
   if (ksp->its > 0 || bf->reductions > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " iterations, %" PetscInt_FMT " global reductions, %" PetscInt_FMT " preconditioner applications%s\n", ksp->its, bf->reductions, bf->pcapplies, bf->alias ? " (PC none: no copies)" : ""));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -226,7 +226,10 @@ static PetscErrorCode KSPSolve_CBCG(KSP ksp)
   KSP_CBCG *cb = (KSP_CBCG *)ksp->data;
 
   PetscFunctionBegin;
+  PetscCall(PPEKrylovDeviceBegin(ksp, &cb->devb, &cb->devwhy)); /* device-resident when operator and PC run on a device */
+  cb->solved = PETSC_TRUE;
   PetscCall((*cb->solve)(ksp));
+  PetscCall(PPEKrylovDeviceEnd(ksp, cb->devb));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -277,6 +280,10 @@ static PetscErrorCode KSPView_CBCG(KSP ksp, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPrintf(viewer, "  block size s: %" PetscInt_FMT " (CG iterations per block)\n", cb->s));
+  if (cb->solved) {
+    if (cb->devb != PPE_BACKEND_HOST) PetscCall(PetscViewerASCIIPrintf(viewer, "  device-resident iteration: yes, back end %s (b in and x out once per solve, the Gram numbers per block)\n", PPEBackends[cb->devb]));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  device-resident iteration: no (%s)\n", cb->devwhy ? cb->devwhy : "host vectors"));
+  }
   if (!cb->have_interval) PetscCall(PetscViewerASCIIPrintf(viewer, "  eigenvalue interval: not set up yet\n"));
   else {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  eigenvalue interval of A M^-1 used: [%g, %g]\n", (double)cb->lmin, (double)cb->lmax));

@@ -18,6 +18,8 @@
 
 #include <petsc/private/kspimpl.h>
 #include <ppekit/private/sstepimpl.h>
+#include <ppekit/private/krylovimpl.h>
+#include <ppekit/private/deviceimpl.h>
 
 #define CBCG_MAX_RESTARTS    3    /* restarts from the true residual before giving up */
 #define CBCG_COND_MAX_SINGLE 300  /* default Gram condition limit with one reduction per block (the Schur complement loses
@@ -72,6 +74,9 @@ typedef struct {
   Vec             *V[3], *AV[3];   /* three blocks and their images, rotated: current, older, basis */
   KSPCBCGStats     stats;          /* the last solve */
   PetscErrorCode (*solve)(KSP);    /* the iteration of the variant in use, chosen at set-up (and when s or the variant is set) */
+  PPEBackend       devb;           /* the last solve ran device-resident on this back end (host: it did not) */
+  const char      *devwhy;         /* why not */
+  PetscBool        solved;         /* a solve was made */
 } KSP_CBCG;
 
 /* one reduction per block? As set, else for s >= CBCG_SINGLE_MIN_S */

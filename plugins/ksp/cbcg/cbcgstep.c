@@ -13,7 +13,7 @@ static PetscErrorCode KSPCBCGResidual(KSP ksp, Mat A, Vec r)
 {
   PetscFunctionBegin;
   PetscCall(KSP_MatMult(ksp, A, ksp->vec_sol, r));
-  PetscCall(VecAYPX(r, -1.0, ksp->vec_rhs));
+  PetscCall(PPEVecAYPX(r, -1.0, ksp->vec_rhs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -27,19 +27,12 @@ static PetscErrorCode KSPCBCGTrueResidualNorm(KSP ksp, Mat A, Vec w, Vec u, Pets
 
   PetscFunctionBegin;
   PetscCall(KSPCBCGResidual(ksp, A, w));
-  if (sum) {
-    const PetscScalar *xa;
-    PetscInt           n;
-    PetscCall(VecGetLocalSize(ksp->vec_sol, &n));
-    PetscCall(VecGetArrayRead(ksp->vec_sol, &xa));
-    for (PetscInt i = 0; i < n; i++) xs += xa[i];
-    PetscCall(VecRestoreArrayRead(ksp->vec_sol, &xa));
-  }
+  if (sum) PetscCall(PPEVecLocalSum(ksp->vec_sol, &xs));
   if (ksp->normtype == KSP_NORM_UNPRECONDITIONED) {
     PetscCall(PPETSGram(1, v, 1, v, 1, d, sum ? 1 : 0, &xs));
     *norm = PetscSqrtReal(PetscAbsScalar(d[0]));
   } else {
-    PetscCall(PCApply(ksp->pc, w, u));
+    PetscCall(PPEKrylovPCApply(ksp->pc, w, u));
     PetscCall(PPETSGram(2, v, 2, v, 2, d, sum ? 1 : 0, &xs)); /* [w'w u'w; w'u u'u] */
     *norm = PetscSqrtReal(PetscAbsScalar(ksp->normtype == KSP_NORM_PRECONDITIONED ? d[3] : d[2]));
   }
@@ -81,7 +74,11 @@ PetscErrorCode KSPCBCGSolveBegin(KSP ksp, KSPCBCGRun *run)
   run->N           = 1;
   run->lastrestart = PETSC_MAX_REAL;
   run->fresh       = PETSC_TRUE;
-  PetscCall(KSPCBCGAllocate(ksp));      /* again if s changed after set-up */
+  PetscCall(KSPCBCGAllocate(ksp)); /* again if s changed after set-up */
+  for (int b = 0; b < 3; b++) {    /* a device-resident solve: the blocks too */
+    PetscCall(PPEKrylovDeviceAttach(cb->devb, cb->nalloc, cb->V[b]));
+    PetscCall(PPEKrylovDeviceAttach(cb->devb, cb->nalloc, cb->AV[b]));
+  }
   PetscCall(KSPCBCGSetUpInterval(ksp)); /* redone only when an operator changed since set-up */
   PetscCall(PCGetOperators(ksp->pc, &run->A, &P));
   PetscCall(MatGetNullSpace(run->A, &run->nsp));
@@ -104,14 +101,14 @@ PetscErrorCode KSPCBCGSolveBegin(KSP ksp, KSPCBCGRun *run)
   ksp->rnorm           = 0;
   /* the null-space part of a nonzero initial guess is kept; the iteration's is removed at the end */
   if (run->nsp && !ksp->guess_zero) {
-    PetscCall(VecCopy(X, XN));
-    PetscCall(MatNullSpaceRemove(run->nsp, XN));
-    PetscCall(VecAYPX(XN, -1.0, X)); /* XN = x0 - P x0 */
+    PetscCall(PPEVecCopy(X, XN));
+    PetscCall(MatNullSpaceRemove(run->nsp, XN)); /* on the host (a device-resident XN is copied) */
+    PetscCall(PPEVecAYPX(XN, -1.0, X));          /* XN = x0 - P x0 */
     run->x0null = PETSC_TRUE;
     run->nred++;
   }
   if (!ksp->guess_zero) PetscCall(KSPCBCGResidual(ksp, run->A, R));
-  else PetscCall(VecCopy(ksp->vec_rhs, R)); /* r = b */
+  else PetscCall(PPEVecCopy(ksp->vec_rhs, R)); /* r = b */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -171,7 +168,7 @@ PetscErrorCode KSPCBCGTest(KSP ksp, KSPCBCGRun *run, PetscInt its, PetscReal rr,
     if (treason > 0) {
       ksp->rnorm = tnorm;
       if (run->cnst) { /* constant null space: x -= mean(x), with the sum from the same reduction */
-        PetscCall(VecShift(ksp->vec_sol, -xsum / run->N));
+        PetscCall(PPEVecShift(ksp->vec_sol, -xsum / run->N));
         run->nullremoved = PETSC_TRUE;
       }
       PetscFunctionReturn(PETSC_SUCCESS);
@@ -186,7 +183,7 @@ PetscErrorCode KSPCBCGTest(KSP ksp, KSPCBCGRun *run, PetscInt its, PetscReal rr,
     }
     run->lastrestart = tnorm;
     ksp->reason      = KSP_CONVERGED_ITERATING;
-    PetscCall(VecCopy(ksp->work[3], ksp->work[0]));
+    PetscCall(PPEVecCopy(ksp->work[3], ksp->work[0]));
     run->fresh    = PETSC_TRUE; /* from the true residual, already tested */
     run->skiptest = PETSC_TRUE;
     *next         = KSPCBCG_RESTART;
@@ -301,7 +298,7 @@ PetscErrorCode KSPCBCGSolveEnd(KSP ksp, KSPCBCGRun *run, PetscInt klast)
       PetscCall(MatNullSpaceRemove(run->nsp, ksp->vec_sol));
       run->nred++;
     }
-    if (run->x0null) PetscCall(VecAXPY(ksp->vec_sol, 1.0, ksp->work[5]));
+    if (run->x0null) PetscCall(PPEVecAXPY(ksp->vec_sol, 1.0, ksp->work[5]));
   }
   cb->stats.s_last             = klast;
   cb->stats.reductions         = run->nred;

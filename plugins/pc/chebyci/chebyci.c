@@ -29,6 +29,7 @@
 */
 #include <ppekit/private/chebyciimpl.h>
 #include <ppekit/private/stencilimpl.h>
+#include <ppekit/private/deviceimpl.h>
 #include <petsc/private/pcimpl.h>
 
 const char *const PCChebyCIModes[]      = {"global", "block", "nocomm", "PCChebyCIMode", "PC_CHEBYCI_", NULL};
@@ -184,11 +185,24 @@ static PetscErrorCode OpGlobal(void *ctx, Vec y, Vec t)
 
 static PetscErrorCode OpLocal(void *ctx, Vec y, Vec t)
 {
-  PC_ChebyCI        *jac = (PC_ChebyCI *)((PC)ctx)->data;
+  PC                 pc  = (PC)ctx;
+  PC_ChebyCI        *jac = (PC_ChebyCI *)pc->data;
   const PetscScalar *ya;
   PetscScalar       *ta;
+  PetscBool          dev = PETSC_FALSE, isst;
+  Vec                v[2] = {y, t};
 
   PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc->pmat, MATPPESTENCIL, &isst));
+  if (isst) PetscCall(PPEStencilVecsOnDevice(pc->pmat, 2, v, &dev));
+  if (dev) { /* device-resident: the block applied to the device arrays in place */
+    PetscCall(PPEVecDevGetArray(y, PPE_ACCESS_READ, (double **)&ya));
+    PetscCall(PPEVecDevGetArray(t, PPE_ACCESS_WRITE, &ta));
+    PetscCall(PPEStencilMultLocalArrays(pc->pmat, ya, ta, PETSC_TRUE));
+    PetscCall(PPEVecDevRestoreArray(t, PPE_ACCESS_WRITE, &ta));
+    PetscCall(PPEVecDevRestoreArray(y, PPE_ACCESS_READ, (double **)&ya));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(VecGetArrayRead(y, &ya));
   PetscCall(VecGetArrayWrite(t, &ta));
   PetscCall(VecPlaceArray(jac->xs, ya));
@@ -201,11 +215,14 @@ static PetscErrorCode OpLocal(void *ctx, Vec y, Vec t)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The fused step on a MATPPESTENCIL: operator (full or local block) and KernelCI2 in one sweep. */
+/* The fused step on a MATPPESTENCIL: operator (full or local block) and KernelCI2 in one sweep
+   (on the device arrays when the vectors live on the operator's device back end). */
 static PetscErrorCode StepStencil(void *ctx, Vec y, Vec b, Vec z, Vec dinv, PetscReal rho, PetscReal rho_old, PetscReal s2, PetscReal d2, Vec w)
 {
   PC           pc = (PC)ctx;
   PPEStencilCI ci;
+  PetscBool    dev;
+  Vec          v[5] = {y, b, z, w, dinv};
 
   PetscFunctionBegin;
   ci.rho     = rho;
@@ -213,15 +230,30 @@ static PetscErrorCode StepStencil(void *ctx, Vec y, Vec b, Vec z, Vec dinv, Pets
   ci.s2      = s2;
   ci.d2      = d2;
   ci.dinv    = NULL;
-  PetscCall(VecGetArrayRead(b, &ci.b));
-  PetscCall(VecGetArrayRead(z, &ci.z));
-  if (dinv) PetscCall(VecGetArrayRead(dinv, &ci.dinv));
-  PetscCall(VecGetArrayWrite(w, &ci.w));
-  PetscCall(PPEStencilMultCI(pc->pmat, (PetscBool)(((PC_ChebyCI *)pc->data)->mode != PC_CHEBYCI_GLOBAL), y, &ci));
-  PetscCall(VecRestoreArrayWrite(w, &ci.w));
-  if (dinv) PetscCall(VecRestoreArrayRead(dinv, &ci.dinv));
-  PetscCall(VecRestoreArrayRead(z, &ci.z));
-  PetscCall(VecRestoreArrayRead(b, &ci.b));
+  PetscCall(PPEStencilVecsOnDevice(pc->pmat, 5, v, &dev));
+  if (dev) {
+    PetscCall(PPEVecDevGetArray(b, PPE_ACCESS_READ, (double **)&ci.b));
+    PetscCall(PPEVecDevGetArray(z, PPE_ACCESS_READ, (double **)&ci.z));
+    if (dinv) PetscCall(PPEVecDevGetArray(dinv, PPE_ACCESS_READ, (double **)&ci.dinv));
+    PetscCall(PPEVecDevGetArray(w, PPE_ACCESS_WRITE, &ci.w));
+  } else {
+    PetscCall(VecGetArrayRead(b, &ci.b));
+    PetscCall(VecGetArrayRead(z, &ci.z));
+    if (dinv) PetscCall(VecGetArrayRead(dinv, &ci.dinv));
+    PetscCall(VecGetArrayWrite(w, &ci.w));
+  }
+  PetscCall(PPEStencilMultCI(pc->pmat, (PetscBool)(((PC_ChebyCI *)pc->data)->mode != PC_CHEBYCI_GLOBAL), dev, y, &ci));
+  if (dev) {
+    PetscCall(PPEVecDevRestoreArray(w, PPE_ACCESS_WRITE, &ci.w));
+    if (dinv) PetscCall(PPEVecDevRestoreArray(dinv, PPE_ACCESS_READ, (double **)&ci.dinv));
+    PetscCall(PPEVecDevRestoreArray(z, PPE_ACCESS_READ, (double **)&ci.z));
+    PetscCall(PPEVecDevRestoreArray(b, PPE_ACCESS_READ, (double **)&ci.b));
+  } else {
+    PetscCall(VecRestoreArrayWrite(w, &ci.w));
+    if (dinv) PetscCall(VecRestoreArrayRead(dinv, &ci.dinv));
+    PetscCall(VecRestoreArrayRead(z, &ci.z));
+    PetscCall(VecRestoreArrayRead(b, &ci.b));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -379,6 +411,20 @@ static PetscErrorCode PCSetUp_ChebyCI(PC pc)
     PetscCall(PPEChebyCISetUpWork(&jac->ci, v));
     PetscCall(VecDestroy(&v));
   }
+  /* a MATPPESTENCIL on a device back end: device-resident inputs are iterated on the device,
+     with the weights copied there now (not in the first solve) */
+  jac->ci.devb = PPE_BACKEND_HOST;
+  {
+    PetscBool isst;
+    PetscCall(PetscObjectTypeCompare((PetscObject)P, MATPPESTENCIL, &isst));
+    if (isst) PetscCall(PPEStencilGetBackend(P, &jac->ci.devb));
+  }
+  if (jac->ci.devb != PPE_BACKEND_HOST && jac->ci.dinv) {
+    double *d;
+    PetscCall(PPEVecDevAttach(jac->ci.dinv, jac->ci.devb));
+    PetscCall(PPEVecDevGetArray(jac->ci.dinv, PPE_ACCESS_READ, &d));
+    PetscCall(PPEVecDevRestoreArray(jac->ci.dinv, PPE_ACCESS_READ, &d));
+  }
   PetscCall(PetscInfo(pc, "mode %s, %" PetscInt_FMT " its, bounds [%g, %g] from %s, interval [%g, %g]\n", PCChebyCIModes[jac->mode], jac->its, (double)jac->lmin, (double)jac->lmax, PCChebyCIEigSources[jac->src], (double)jac->ci.alpha, (double)jac->ci.beta));
   PetscCall(PetscLogEventEnd(PPE_ChebyCISetUp, pc, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -487,7 +533,16 @@ static PetscErrorCode PCView_ChebyCI(PC pc, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const char *const PCChebyCIComposed[] = {"PCChebyCISetMode_C", "PCChebyCIGetMode_C", "PCChebyCISetIterations_C", "PCChebyCIGetIterations_C", "PCChebyCISetEigSource_C", "PCChebyCIGetEigSource_C", "PCChebyCISetEigenvalues_C", "PCChebyCISetEigScale_C", "PCChebyCIGetEigScale_C", "PCChebyCISetWeighted_C", "PCChebyCIGetWeighted_C", "PCChebyCISetEstimateIterations_C", "PCChebyCISetFuse_C", "PCChebyCIGetInterval_C", "PCChebyCIGetApplications_C"};
+/* The device back end the iteration runs on for device-resident vectors (a MATPPESTENCIL's,
+   after set-up), for the device-resident Krylov iterations (src/krylov/devsolve.c). */
+static PetscErrorCode PCGetDeviceBackend_ChebyCI(PC pc, PPEBackend *b)
+{
+  PetscFunctionBegin;
+  *b = ((PC_ChebyCI *)pc->data)->ci.devb;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static const char *const PCChebyCIComposed[] = {"PPEPCGetDeviceBackend_C", "PCChebyCISetMode_C", "PCChebyCIGetMode_C", "PCChebyCISetIterations_C", "PCChebyCIGetIterations_C", "PCChebyCISetEigSource_C", "PCChebyCIGetEigSource_C", "PCChebyCISetEigenvalues_C", "PCChebyCISetEigScale_C", "PCChebyCIGetEigScale_C", "PCChebyCISetWeighted_C", "PCChebyCIGetWeighted_C", "PCChebyCISetEstimateIterations_C", "PCChebyCISetFuse_C", "PCChebyCIGetInterval_C", "PCChebyCIGetApplications_C"};
 
 static PetscErrorCode PCDestroy_ChebyCI(PC pc)
 {
@@ -619,6 +674,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_ChebyCI(PC pc)
   pc->ops->reset          = PCReset_ChebyCI;
   pc->ops->destroy        = PCDestroy_ChebyCI;
 
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PPEPCGetDeviceBackend_C", PCGetDeviceBackend_ChebyCI));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCChebyCISetMode_C", PCChebyCISetMode_ChebyCI));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCChebyCIGetMode_C", PCChebyCIGetMode_ChebyCI));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCChebyCISetIterations_C", PCChebyCISetIterations_ChebyCI));

@@ -371,7 +371,18 @@ static PetscErrorCode PCReset_FFTPTDMA(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const char *const PCFFTPTDMAComposed[] = {"PCFFTPTDMASetZSolve_C", "PCFFTPTDMAGetZSolve_C", "PCFFTPTDMASetPencilGrid_C", "PCFFTPTDMAGetPencilGrid_C", "PCFFTPTDMASetApproximate_C", "PCFFTPTDMAGetApproximate_C", "PCFFTPTDMASetPlanner_C", "PCFFTPTDMAGetPlanner_C", "PCFFTPTDMASetWisdomFile_C", "PCFFTPTDMAGetWisdomFile_C", "PCFFTPTDMASetR2C_C", "PCFFTPTDMAGetR2C_C", "PCFFTPTDMASetDCT_C", "PCFFTPTDMAGetDCT_C", "PCFFTPTDMAGetCommCounts_C"};
+/* The back end of the applications; host for an operator on a box of a larger matrix (its
+   right-hand side is made on the host). */
+static PetscErrorCode PCGetDeviceBackend_FFTPTDMA(PC pc, PPEBackend *b)
+{
+  PPEFFTPTDMA *f = &((PC_FFTPTDMA *)pc->data)->f;
+
+  PetscFunctionBegin;
+  *b = f->box ? PPE_BACKEND_HOST : f->backend;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static const char *const PCFFTPTDMAComposed[] = {"PPEPCGetDeviceBackend_C", "PCFFTPTDMASetZSolve_C", "PCFFTPTDMAGetZSolve_C", "PCFFTPTDMASetPencilGrid_C", "PCFFTPTDMAGetPencilGrid_C", "PCFFTPTDMASetApproximate_C", "PCFFTPTDMAGetApproximate_C", "PCFFTPTDMASetPlanner_C", "PCFFTPTDMAGetPlanner_C", "PCFFTPTDMASetWisdomFile_C", "PCFFTPTDMAGetWisdomFile_C", "PCFFTPTDMASetR2C_C", "PCFFTPTDMAGetR2C_C", "PCFFTPTDMASetDCT_C", "PCFFTPTDMAGetDCT_C", "PCFFTPTDMAGetCommCounts_C"};
 
 static PetscErrorCode PCDestroy_FFTPTDMA(PC pc)
 {
@@ -445,6 +456,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_FFTPTDMA(PC pc)
   pc->ops->reset          = PCReset_FFTPTDMA;
   pc->ops->destroy        = PCDestroy_FFTPTDMA;
 
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PPEPCGetDeviceBackend_C", PCGetDeviceBackend_FFTPTDMA));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMASetZSolve_C", PCFFTPTDMASetZSolve_FFTPTDMA));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMAGetZSolve_C", PCFFTPTDMAGetZSolve_FFTPTDMA));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMASetPencilGrid_C", PCFFTPTDMASetPencilGrid_FFTPTDMA));

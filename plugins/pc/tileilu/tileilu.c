@@ -199,13 +199,28 @@ static PetscErrorCode PCApply_TileILU_Private(PC pc, PetscBool transpose, Vec x,
   PC_TileILU        *ti = (PC_TileILU *)pc->data;
   const PetscScalar *xa;
   PetscScalar       *ya;
+  Vec                v[2] = {x, y};
+  PPEBackend         b    = PPE_BACKEND_HOST;
 
   PetscFunctionBegin;
-  PetscCall(VecGetArrayRead(x, &xa));
-  PetscCall(VecGetArrayWrite(y, &ya));
+  if (ti->T.backend != PPE_BACKEND_HOST) PetscCall(PPEVecDevAllOn(2, v, &b));
+  ti->T.devio = (PetscBool)(b != PPE_BACKEND_HOST && b == ti->T.backend); /* device-resident: in place */
+  if (ti->T.devio) {
+    PetscCall(PPEVecDevGetArray(x, PPE_ACCESS_READ, (double **)&xa));
+    PetscCall(PPEVecDevGetArray(y, PPE_ACCESS_WRITE, &ya));
+  } else {
+    PetscCall(VecGetArrayRead(x, &xa));
+    PetscCall(VecGetArrayWrite(y, &ya));
+  }
   PetscCall(PPETileILUApply(&ti->T, transpose, xa, ya)); /* y = M^-1 x (M^-T x): forward and backward sweeps on every tile */
-  PetscCall(VecRestoreArrayRead(x, &xa));
-  PetscCall(VecRestoreArrayWrite(y, &ya));
+  if (ti->T.devio) {
+    PetscCall(PPEVecDevRestoreArray(x, PPE_ACCESS_READ, (double **)&xa));
+    PetscCall(PPEVecDevRestoreArray(y, PPE_ACCESS_WRITE, &ya));
+  } else {
+    PetscCall(VecRestoreArrayRead(x, &xa));
+    PetscCall(VecRestoreArrayWrite(y, &ya));
+  }
+  ti->T.devio = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -331,7 +346,15 @@ static PetscErrorCode PCReset_TileILU(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const char *const PCTileILUComposed[] = {"PCTileILUSetTile_C", "PCTileILUGetTile_C", "PCTileILUSetLayout_C", "PCTileILUGetLayout_C", "PCTileILUSetFuse_C", "PCTileILUGetFuse_C", "PCTileILUGetInfo_C"};
+/* The back end of the applications (device-resident vectors are used in place there). */
+static PetscErrorCode PCGetDeviceBackend_TileILU(PC pc, PPEBackend *b)
+{
+  PetscFunctionBegin;
+  *b = ((PC_TileILU *)pc->data)->T.backend;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static const char *const PCTileILUComposed[] = {"PPEPCGetDeviceBackend_C", "PCTileILUSetTile_C", "PCTileILUGetTile_C", "PCTileILUSetLayout_C", "PCTileILUGetLayout_C", "PCTileILUSetFuse_C", "PCTileILUGetFuse_C", "PCTileILUGetInfo_C"};
 
 static PetscErrorCode PCDestroy_TileILU(PC pc)
 {
@@ -397,6 +420,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_TileILU(PC pc)
   pc->ops->reset          = PCReset_TileILU;
   pc->ops->destroy        = PCDestroy_TileILU;
 
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PPEPCGetDeviceBackend_C", PCGetDeviceBackend_TileILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTileILUSetTile_C", PCTileILUSetTile_TileILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTileILUGetTile_C", PCTileILUGetTile_TileILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTileILUSetLayout_C", PCTileILUSetLayout_TileILU));

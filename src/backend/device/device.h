@@ -141,6 +141,9 @@ typedef struct {
   int (*fft_exec)(void *plan, double *z, void *stream);
   int (*fft_destroy)(void *plan);
   int (*fft_post)(const ppe_fft_lines *F, const double *z, const double *ends, double *y, void *stream);
+  /* y = alpha x + beta y + gamma (krylov.h ppe_axpbyc; x may be NULL when alpha = 0): the
+     vector operations of the device-resident iterations (copy, scale, shift, axpy, aypx) */
+  int (*axpbyc)(long n, double alpha, const double *x, double beta, double *y, double gamma, void *stream);
 } PPEDeviceOps;
 
 /* The tables of the back ends (defined where built: the emulation always, CUDA and HIP

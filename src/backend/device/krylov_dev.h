@@ -264,3 +264,29 @@ PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevBCGSUpdateP)(long n, double beta, double o
   PPE_DEV_LAUNCH(ppe_dev_bcgs_update_p, n, stream, a);
   return 0;
 }
+
+/* ---- y = a x + b y + c ---- */
+
+typedef struct {
+  double        a, b, c;
+  const double *x;
+  double       *y;
+} ppe_dev_axpbyc_args;
+
+PPE_DEV_KERNEL(ppe_dev_axpbyc, ppe_dev_axpbyc_args)
+{
+  ppe_axpbyc(1, a->a, a->x ? a->x + t : NULL, a->b, a->y + t, a->c);
+}
+
+PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevAXPBYC)(long n, double alpha, const double *x, double beta, double *y, double gamma, void *stream)
+{
+  ppe_dev_axpbyc_args a;
+
+  a.a = alpha;
+  a.b = beta;
+  a.c = gamma;
+  a.x = x;
+  a.y = y;
+  PPE_DEV_LAUNCH(ppe_dev_axpbyc, n, stream, a);
+  return 0;
+}

@@ -17,6 +17,7 @@ PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevDot)(long n, int nd, const double *y, cons
 PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevCIScale)(long n, const double *dinv, const double *bin, double *b, void *stream);
 PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevCIFirst)(long n, double theta, double c1, const double *dinv, const double *b, const double *t, double *z, double *y, void *stream);
 PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevCIStep)(long n, double rho, double rho_old, double s2, double d2, const double *dinv, const double *b, const double *t, const double *y, const double *z, double *w, void *stream);
+PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevAXPBYC)(long n, double alpha, const double *x, double beta, double *y, double gamma, void *stream);
 PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevBCGSAxpy)(long n, double alpha, const double *w, double *r, void *stream);
 PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevBCGSUpdateX)(long n, double alpha, double omega, const double *ph, const double *rh, double *x, void *stream);
 PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevBCGSUpdateR)(long n, double omega, const double *t, const double *rt, double *r, double *work, double *s, void *stream);
