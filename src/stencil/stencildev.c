@@ -206,12 +206,12 @@ void PPEStencilDevSetHaloStatic(PPEStencilDev d, PetscBool flg)
 }
 
 /*
-   PPEStencilDevBoundary - the six boundary planes of the device array xd, copied to the
-   host and written at their places in a host array over the box, returned in *xh (the other
-   entries are zero): the source of the halo exchange and of the rank's own periodic wrap
-   when the input lives on the device. Counted as halo traffic.
+   PPEStencilDevBoundary - the boundary planes of the device array xd on the faces of mask,
+   copied to the host and written at their places in a host array over the box, returned in
+   *xh (the other entries are zero or older planes): the source of the halo exchange and of
+   the rank's own periodic wrap when the input lives on the device. Counted as halo traffic.
 */
-PetscErrorCode PPEStencilDevBoundary(PPEStencilDev d, const double *xd, const double **xh)
+PetscErrorCode PPEStencilDevBoundary(PPEStencilDev d, const double *xd, const PetscBool mask[6], const double **xh)
 {
   long   xm = d->box.xm, ym = d->box.ym, zm = d->box.zm;
   long   arr[6]      = {0, 0, 0, xm, ym, zm};
@@ -233,16 +233,18 @@ PetscErrorCode PPEStencilDevBoundary(PPEStencilDev d, const double *xd, const do
     PetscCall(PetscCalloc1(d->n ? d->n : 1, &d->xh));
   }
   for (int f = 0; f < 6; f++) {
+    if (!mask[f]) continue;
     DEVCALL(d, d->ops->tp_copy(xd, NULL, 0.0, arr, box[f], box[f], d->planes + off, d->stream));
     off += (size_t)(box[f][3] * box[f][4] * box[f][5]);
   }
   PPEDeviceCountHalo(PETSC_TRUE);
-  DEVCALL(d, d->ops->copy(d->hplanes, d->planes, d->nplanes * sizeof(double), PPE_DEV_D2H, d->stream));
+  DEVCALL(d, d->ops->copy(d->hplanes, d->planes, off * sizeof(double), PPE_DEV_D2H, d->stream));
   PPEDeviceCountHalo(PETSC_FALSE);
   DEVCALL(d, d->ops->sync(d->stream));
   off = 0;
   for (int f = 0; f < 6; f++) {
     const long *b = box[f];
+    if (!mask[f]) continue;
     for (long k = 0; k < b[5]; k++)
       for (long j = 0; j < b[4]; j++)
         for (long i = 0; i < b[3]; i++) d->xh[((b[2] + k) * ym + (b[1] + j)) * xm + (b[0] + i)] = d->hplanes[off + (k * b[4] + j) * b[3] + i];
@@ -399,7 +401,11 @@ PetscErrorCode PPEStencilRunWithHalo(Mat A, const PPEStencilRun *R)
   const double   *xh = R->x; /* the source of the exchange, in host memory */
 
   PetscFunctionBegin;
-  if (st->has_halo && R->devio) PetscCall(PPEStencilDevBoundary(R->dev, R->x, &xh));
+  if (st->has_halo && R->devio) { /* the planes sent across the faces that have a neighbour */
+    PetscBool mask[6];
+    for (int f = 0; f < 6; f++) mask[f] = R->box->nb[f];
+    PetscCall(PPEStencilDevBoundary(R->dev, R->x, mask, &xh));
+  }
   if (st->has_halo) PetscCall(PetscSFBcastBegin(st->sf, MPIU_SCALAR, xh, st->halo, MPI_REPLACE));
   if (!st->overlap && st->has_halo) PetscCall(HaloEnd(A, xh));
   PetscCall(PetscLogEventBegin(PPE_StencilCore, A, 0, 0, 0));

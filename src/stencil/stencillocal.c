@@ -90,9 +90,11 @@ static PetscErrorCode LocalRun(PPEStencilLocal *L, const double *xa, double *ya,
     PetscCall(PPEStencilDevCreate(L->st->backend, &L->box, &L->faces, L->buf, (size_t)L->off[6], &L->dev));
     PPEStencilDevSetHaloStatic(L->dev, (PetscBool)!anyself); /* zeros only: copied once */
   }
-  if (devio && anyself) {
+  if (devio && anyself) { /* the planes the self faces copy: the opposite ones */
     const double *xh;
-    PetscCall(PPEStencilDevBoundary(L->dev, xa, &xh));
+    PetscBool     mask[6];
+    for (int f = 0; f < 6; f++) mask[f] = (PetscBool)(L->self[f] || L->self[f ^ 1]);
+    PetscCall(PPEStencilDevBoundary(L->dev, xa, mask, &xh));
     FillSelfFaces(L, xh);
   } else if (!devio) FillSelfFaces(L, xa);
   PetscCall(PetscMemzero(&R, sizeof(R)));

@@ -92,7 +92,7 @@ PETSC_INTERN PetscErrorCode PPEStencilRunSetUp(Mat, const double *, double *, PP
 PETSC_INTERN PetscErrorCode PPEStencilRunCore(const PPEStencilRun *);
 PETSC_INTERN PetscErrorCode PPEStencilRunSurface(const PPEStencilRun *);
 PETSC_INTERN PetscErrorCode PPEStencilRunWithHalo(Mat, const PPEStencilRun *);
-PETSC_INTERN PetscErrorCode PPEStencilDevBoundary(PPEStencilDev, const double *, const double **);
+PETSC_INTERN PetscErrorCode PPEStencilDevBoundary(PPEStencilDev, const double *, const PetscBool[6], const double **);
 PETSC_INTERN void           PPEStencilDevSetHaloStatic(PPEStencilDev, PetscBool);
 
 typedef struct {
