@@ -62,6 +62,22 @@ PetscErrorCode PPEKrylovDeviceBegin(KSP ksp, PPEBackend *be, const char **why)
     *why = "the preconditioner has no device path on the operator's back end (PPEKit's PCs and PC none have)";
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  {
+    Vec       v[2] = {ksp->vec_rhs, ksp->vec_sol};
+    PetscBool ok   = PETSC_TRUE;
+    for (PetscInt i = 0; i < 2 + ksp->nwork; i++) {
+      Vec        w = i < 2 ? v[i] : ksp->work[i - 2];
+      PPEBackend wb;
+      PetscBool  std;
+      PetscCall(PPEVecDevBackend(w, &wb));
+      PetscCall(PetscObjectTypeCompareAny((PetscObject)w, &std, VECSEQ, VECMPI, VECSTANDARD, ""));
+      if (wb != b && !(wb == PPE_BACKEND_HOST && std)) ok = PETSC_FALSE;
+    }
+    if (!ok) {
+      *why = "the vectors are neither standard vectors nor device vectors of the operator's back end";
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
   *be = b;
   PetscCall(PPEVecDevAttach(ksp->vec_rhs, b));
   PetscCall(PPEVecDevAttach(ksp->vec_sol, b));
