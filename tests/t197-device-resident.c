@@ -10,7 +10,7 @@ static const char help[] = "Device-resident solves (-ppe_backend emu by default)
   - the host view of a device-resident vector stays coherent (device write, host read, host\n\
     write, device read, duplicates).\n\
   -ppe_test_backend NAME   device back end (default: emu)\n\
-  -n nx,ny,nz              grid (default 16,14,12)\n\n";
+  -n nx,ny,nz              grid (default 12,10,8)\n\n";
 
 #include <ppekit.h>
 #include <ppekit/private/deviceimpl.h>
@@ -197,7 +197,7 @@ static PetscErrorCode CheckCoherence(MPI_Comm comm, PPEBackend be)
 int main(int argc, char **argv)
 {
   MPI_Comm    comm;
-  PetscInt    n[3] = {16, 14, 12}, nn = 3, tag = 0;
+  PetscInt    n[3] = {12, 10, 8}, nn = 3, tag = 0;
   char        bname[16] = "emu";
   PPEBackend  be;
   PetscMPIInt size;
