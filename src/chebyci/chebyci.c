@@ -62,21 +62,6 @@ PetscErrorCode PPEChebyCIReset(PPEChebyCI *ci)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The device arrays of k vectors (NULL entries skipped), for reading or writing. */
-static PetscErrorCode DevArrays(PetscInt k, const Vec v[], const PPEAccess acc[], double *a[], PetscBool get)
-{
-  PetscFunctionBegin;
-  for (PetscInt i = 0; i < k; i++) {
-    if (!v[i]) {
-      a[i] = NULL;
-      continue;
-    }
-    if (get) PetscCall(PPEVecDevGetArray(v[i], acc[i], &a[i]));
-    else PetscCall(PPEVecDevRestoreArray(v[i], acc[i], &a[i]));
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* The vector steps of the iteration on the device back end (ops, stream): ci_first or ci_step
    on device arrays, finished before the next operator application. */
 static PetscErrorCode DevFirst(const PPEDeviceOps *ops, void *stream, PetscInt n, PPEChebyCI *ci, PetscReal c1, Vec dinv, Vec b, Vec t, Vec z, Vec y)
@@ -86,10 +71,10 @@ static PetscErrorCode DevFirst(const PPEDeviceOps *ops, void *stream, PetscInt n
   double   *a[5];
 
   PetscFunctionBegin;
-  PetscCall(DevArrays(5, v, acc, a, PETSC_TRUE));
+  PetscCall(PPEVecDevArrays(5, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
   PPEDeviceCall(ops, ops->ci_first((long)n, ci->theta, c1, a[0], a[1], a[2], a[3], a[4], stream));
   PPEDeviceCall(ops, ops->sync(stream));
-  PetscCall(DevArrays(5, v, acc, a, PETSC_FALSE));
+  PetscCall(PPEVecDevArrays(5, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -100,10 +85,10 @@ static PetscErrorCode DevStep(const PPEDeviceOps *ops, void *stream, PetscInt n,
   double   *a[6];
 
   PetscFunctionBegin;
-  PetscCall(DevArrays(6, v, acc, a, PETSC_TRUE));
+  PetscCall(PPEVecDevArrays(6, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
   PPEDeviceCall(ops, ops->ci_step((long)n, rho, rho_old, s2, d2, a[0], a[1], a[2], a[3], a[4], a[5], stream));
   PPEDeviceCall(ops, ops->sync(stream));
-  PetscCall(DevArrays(6, v, acc, a, PETSC_FALSE));
+  PetscCall(PPEVecDevArrays(6, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -125,10 +110,10 @@ static PetscErrorCode SolveDevice(PPEChebyCI *ci, Vec b, Vec x)
     PPEAccess acc[3] = {PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_WRITE};
     double   *a[3];
     bw = ci->work[0];
-    PetscCall(DevArrays(3, v, acc, a, PETSC_TRUE));
+    PetscCall(PPEVecDevArrays(3, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
     PPEDeviceCall(ops, ops->ci_scale((long)n, a[0], a[1], a[2], stream));
     PPEDeviceCall(ops, ops->sync(stream));
-    PetscCall(DevArrays(3, v, acc, a, PETSC_FALSE));
+    PetscCall(PPEVecDevArrays(3, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
     PetscCall(PetscLogFlops(n));
   } else bw = b;
   rho_old = 1.0 / ci->sigma;

@@ -23,17 +23,6 @@ static PetscErrorCode OnDevice(PetscInt n, const Vec v[], PPEBackend *be, const 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the device arrays of n vectors: acc[i] access to v[i] */
-static PetscErrorCode DevGet(PetscInt n, const Vec v[], const PPEAccess acc[], double *a[], PetscBool get)
-{
-  PetscFunctionBegin;
-  for (PetscInt i = 0; i < n; i++) {
-    if (get) PetscCall(PPEVecDevGetArray(v[i], acc[i], &a[i]));
-    else PetscCall(PPEVecDevRestoreArray(v[i], acc[i], &a[i]));
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* ldot[q] = local sum of y . u[q], q < n (u[q] may be y). */
 PetscErrorCode PPEKrylovLocalDots(Vec y, PetscInt n, const Vec u[], PetscScalar ldot[])
 {
@@ -100,10 +89,10 @@ PetscErrorCode PPEBCGSKernelAxpy(Vec r, PetscScalar alpha, Vec w)
     void               *stream = NULL;
     PetscCall(OnDevice(2, v, &be, &ops, &stream));
     if (be != PPE_BACKEND_HOST) {
-      PetscCall(DevGet(2, v, acc, a, PETSC_TRUE));
+      PetscCall(PPEVecDevArrays(2, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
       PPEDeviceCall(ops, ops->bcgs_axpy((long)m, alpha, a[1], a[0], stream));
       PPEDeviceCall(ops, ops->sync(stream));
-      PetscCall(DevGet(2, v, acc, a, PETSC_FALSE));
+      PetscCall(PPEVecDevArrays(2, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
     } else {
       PetscCall(VecGetArrayRead(w, &wa));
       PetscCall(VecGetArray(r, &ra));
@@ -136,10 +125,10 @@ PetscErrorCode PPEBCGSKernelUpdateX(Vec x, PetscScalar alpha, Vec ph, PetscScala
     void               *stream = NULL;
     PetscCall(OnDevice(3, v, &be, &ops, &stream));
     if (be != PPE_BACKEND_HOST) {
-      PetscCall(DevGet(3, v, acc, a, PETSC_TRUE));
+      PetscCall(PPEVecDevArrays(3, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
       PPEDeviceCall(ops, ops->bcgs_update_x((long)m, alpha, omega, a[1], a[2], a[0], stream));
       PPEDeviceCall(ops, ops->sync(stream));
-      PetscCall(DevGet(3, v, acc, a, PETSC_FALSE));
+      PetscCall(PPEVecDevArrays(3, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
     } else {
       PetscCall(VecGetArrayRead(ph, &pa));
       PetscCall(VecGetArrayRead(rh, &ra));
@@ -176,9 +165,9 @@ PetscErrorCode PPEBCGSKernelUpdateR(Vec r, PetscScalar omega, Vec t, Vec rt, Pet
     PetscCall(OnDevice(3, v, &be, &ops, &stream));
     if (be != PPE_BACKEND_HOST) { /* the two sums come back */
       PetscCall(PPEDevVecWork(be, ops, PPE_DEV_RED_WORK(m, 2), &work));
-      PetscCall(DevGet(3, v, acc, a, PETSC_TRUE));
+      PetscCall(PPEVecDevArrays(3, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
       PPEDeviceCall(ops, ops->bcgs_update_r((long)m, omega, a[1], a[2], a[0], work, s, stream));
-      PetscCall(DevGet(3, v, acc, a, PETSC_FALSE));
+      PetscCall(PPEVecDevArrays(3, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
     } else {
       PetscCall(VecGetArrayRead(t, &ta));
       PetscCall(VecGetArrayRead(rt, &rta));
@@ -215,10 +204,10 @@ PetscErrorCode PPEBCGSKernelUpdateP(Vec p, PetscScalar beta, PetscScalar omega, 
     void               *stream = NULL;
     PetscCall(OnDevice(3, v, &be, &ops, &stream));
     if (be != PPE_BACKEND_HOST) {
-      PetscCall(DevGet(3, v, acc, a, PETSC_TRUE));
+      PetscCall(PPEVecDevArrays(3, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
       PPEDeviceCall(ops, ops->bcgs_update_p((long)m, beta, omega, a[1], a[2], a[0], stream));
       PPEDeviceCall(ops, ops->sync(stream));
-      PetscCall(DevGet(3, v, acc, a, PETSC_FALSE));
+      PetscCall(PPEVecDevArrays(3, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
     } else {
       PetscCall(VecGetArrayRead(r, &ra));
       PetscCall(VecGetArrayRead(w, &wa));

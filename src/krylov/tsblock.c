@@ -19,17 +19,6 @@ static PetscErrorCode BlockBackend(PetscInt k1, Vec v1[], PetscInt k2, Vec v2[],
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Get (get) or restore the device arrays of k vectors. */
-static PetscErrorCode DevBlock(PetscInt k, Vec v[], PPEAccess acc, double *a[], PetscBool get)
-{
-  PetscFunctionBegin;
-  for (PetscInt i = 0; i < k; i++) {
-    if (get) PetscCall(PPEVecDevGetArray(v[i], acc, &a[i]));
-    else PetscCall(PPEVecDevRestoreArray(v[i], acc, &a[i]));
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Local length and communicator of a block, and a check that the kernels can read it. */
 static PetscErrorCode BlockInfo(Vec v, PetscInt *n, MPI_Comm *comm)
 {
@@ -81,11 +70,11 @@ PetscErrorCode PPETSGram(PetscInt nx, Vec x[], PetscInt ny, Vec y[], PetscInt ba
     double             *xd[PPE_TS_MAXCOLS], *yd[PPE_TS_MAXCOLS], *work;
     PetscCall(PPEDevVecStream(be, &ops, &stream));
     PetscCall(PPEDevVecWork(be, ops, PPE_DEV_RED_WORK(n, nx * ny), &work));
-    PetscCall(DevBlock(nx, x, PPE_ACCESS_READ, xd, PETSC_TRUE));
-    PetscCall(DevBlock(ny, y, PPE_ACCESS_READ, yd, PETSC_TRUE));
+    PetscCall(PPEVecDevArrays(nx, x, NULL, PPE_ACCESS_READ, xd, PETSC_TRUE));
+    PetscCall(PPEVecDevArrays(ny, y, NULL, PPE_ACCESS_READ, yd, PETSC_TRUE));
     PPEDeviceCall(ops, ops->ts_gram((long)n, (int)nx, (const double *const *)xd, (int)ny, (const double *const *)yd, (int)PetscMin(band, 1000000), work, out, stream));
-    PetscCall(DevBlock(nx, x, PPE_ACCESS_READ, xd, PETSC_FALSE));
-    PetscCall(DevBlock(ny, y, PPE_ACCESS_READ, yd, PETSC_FALSE));
+    PetscCall(PPEVecDevArrays(nx, x, NULL, PPE_ACCESS_READ, xd, PETSC_FALSE));
+    PetscCall(PPEVecDevArrays(ny, y, NULL, PPE_ACCESS_READ, yd, PETSC_FALSE));
   } else {
     PetscCall(GetReadArrays(nx, x, xa));
     PetscCall(GetReadArrays(ny, y, ya));
@@ -137,12 +126,12 @@ PetscErrorCode PPETSCombine(PetscInt k, Vec Q[], Vec AQ[], PetscInt m, Vec S[], 
       PetscCall(PPEDevVecWork(be, ops, PPE_DEV_TS_COMBINE_WORK(k, m), &work));
       for (int pass = 0; pass < 2; pass++) {
         Vec *T = pass ? AS : S, *U = pass ? AQ : Q;
-        PetscCall(DevBlock(k, U, PPE_ACCESS_READ, qd, PETSC_TRUE));
-        PetscCall(DevBlock(m, T, PPE_ACCESS_READWRITE, sd, PETSC_TRUE));
+        PetscCall(PPEVecDevArrays(k, U, NULL, PPE_ACCESS_READ, qd, PETSC_TRUE));
+        PetscCall(PPEVecDevArrays(m, T, NULL, PPE_ACCESS_READWRITE, sd, PETSC_TRUE));
         PPEDeviceCall(ops, ops->ts_combine((long)n, (int)k, (const double *const *)qd, (int)m, (double *const *)sd, B, work, stream));
         PPEDeviceCall(ops, ops->sync(stream));
-        PetscCall(DevBlock(m, T, PPE_ACCESS_READWRITE, sd, PETSC_FALSE));
-        PetscCall(DevBlock(k, U, PPE_ACCESS_READ, qd, PETSC_FALSE));
+        PetscCall(PPEVecDevArrays(m, T, NULL, PPE_ACCESS_READWRITE, sd, PETSC_FALSE));
+        PetscCall(PPEVecDevArrays(k, U, NULL, PPE_ACCESS_READ, qd, PETSC_FALSE));
       }
       PetscCall(PetscLogFlops(4.0 * n * k * m));
       PetscFunctionReturn(PETSC_SUCCESS);
@@ -180,14 +169,14 @@ PetscErrorCode PPETSAxpy(PetscInt k, Vec Q[], Vec AQ[], const PetscScalar a[], V
       void               *stream;
       double             *qd[PPE_CBCG_SMAX], *aqd[PPE_CBCG_SMAX], *xrd[2];
       PetscCall(PPEDevVecStream(be, &ops, &stream));
-      PetscCall(DevBlock(k, Q, PPE_ACCESS_READ, qd, PETSC_TRUE));
-      PetscCall(DevBlock(k, AQ, PPE_ACCESS_READ, aqd, PETSC_TRUE));
-      PetscCall(DevBlock(2, xr, PPE_ACCESS_READWRITE, xrd, PETSC_TRUE));
+      PetscCall(PPEVecDevArrays(k, Q, NULL, PPE_ACCESS_READ, qd, PETSC_TRUE));
+      PetscCall(PPEVecDevArrays(k, AQ, NULL, PPE_ACCESS_READ, aqd, PETSC_TRUE));
+      PetscCall(PPEVecDevArrays(2, xr, NULL, PPE_ACCESS_READWRITE, xrd, PETSC_TRUE));
       PPEDeviceCall(ops, ops->ts_axpy((long)n, (int)k, (const double *const *)qd, (const double *const *)aqd, a, xrd[0], xrd[1], stream));
       PPEDeviceCall(ops, ops->sync(stream));
-      PetscCall(DevBlock(2, xr, PPE_ACCESS_READWRITE, xrd, PETSC_FALSE));
-      PetscCall(DevBlock(k, AQ, PPE_ACCESS_READ, aqd, PETSC_FALSE));
-      PetscCall(DevBlock(k, Q, PPE_ACCESS_READ, qd, PETSC_FALSE));
+      PetscCall(PPEVecDevArrays(2, xr, NULL, PPE_ACCESS_READWRITE, xrd, PETSC_FALSE));
+      PetscCall(PPEVecDevArrays(k, AQ, NULL, PPE_ACCESS_READ, aqd, PETSC_FALSE));
+      PetscCall(PPEVecDevArrays(k, Q, NULL, PPE_ACCESS_READ, qd, PETSC_FALSE));
       PetscCall(PetscLogFlops(4.0 * n * k));
       PetscFunctionReturn(PETSC_SUCCESS);
     }

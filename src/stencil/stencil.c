@@ -105,6 +105,33 @@ PetscErrorCode PPEStencilVecsOnDevice(Mat A, PetscInt n, const Vec v[], PetscBoo
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The arrays of an application x -> y: device arrays (dev) or host arrays. */
+PetscErrorCode PPEStencilGetArrays(PetscBool dev, Vec x, Vec y, const double **xa, double **ya)
+{
+  PetscFunctionBegin;
+  if (dev) {
+    PetscCall(PPEVecDevGetArray(x, PPE_ACCESS_READ, (double **)xa));
+    PetscCall(PPEVecDevGetArray(y, PPE_ACCESS_WRITE, ya));
+  } else {
+    PetscCall(VecGetArrayRead(x, xa));
+    PetscCall(VecGetArrayWrite(y, ya));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PPEStencilRestoreArrays(PetscBool dev, Vec x, Vec y, const double **xa, double **ya)
+{
+  PetscFunctionBegin;
+  if (dev) {
+    PetscCall(PPEVecDevRestoreArray(x, PPE_ACCESS_READ, (double **)xa));
+    PetscCall(PPEVecDevRestoreArray(y, PPE_ACCESS_WRITE, ya));
+  } else {
+    PetscCall(VecRestoreArrayRead(x, xa));
+    PetscCall(VecRestoreArrayWrite(y, ya));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatMult_PPEStencil(Mat A, Vec x, Vec y)
 {
   Mat_PPEStencil    *st = (Mat_PPEStencil *)A->data;
@@ -118,23 +145,11 @@ static PetscErrorCode MatMult_PPEStencil(Mat A, Vec x, Vec y)
   PetscCheck(st->grid, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "No grid: create the operator with PPEStencilCreate() or call PPEStencilSetGrid()");
   PetscCall(PetscLogEventBegin(PPE_StencilMult, A, x, y, 0));
   PetscCall(PPEStencilVecsOnDevice(A, 2, v, &dev));
-  if (dev) {
-    PetscCall(PPEVecDevGetArray(x, PPE_ACCESS_READ, (double **)&xa));
-    PetscCall(PPEVecDevGetArray(y, PPE_ACCESS_WRITE, &ya));
-  } else {
-    PetscCall(VecGetArrayRead(x, &xa));
-    PetscCall(VecGetArrayWrite(y, &ya));
-  }
+  PetscCall(PPEStencilGetArrays(dev, x, y, &xa, &ya));
   PetscCall(PPEStencilRunSetUp(A, xa, ya, &R));
   R.devio = dev;
   PetscCall(PPEStencilRunWithHalo(A, &R));
-  if (dev) {
-    PetscCall(PPEVecDevRestoreArray(x, PPE_ACCESS_READ, (double **)&xa));
-    PetscCall(PPEVecDevRestoreArray(y, PPE_ACCESS_WRITE, &ya));
-  } else {
-    PetscCall(VecRestoreArrayRead(x, &xa));
-    PetscCall(VecRestoreArrayWrite(y, &ya));
-  }
+  PetscCall(PPEStencilRestoreArrays(dev, x, y, &xa, &ya));
   PetscCall(PetscLogFlops(PPE_STENCIL_FLOPS * st->box.xm * st->box.ym * st->box.zm));
   PetscCall(PetscLogEventEnd(PPE_StencilMult, A, x, y, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -127,21 +127,9 @@ static PetscErrorCode MatMult_PPEStencilLocal(Mat Ab, Vec x, Vec y)
     PetscCall(PPEVecDevAllOn(2, v, &b));
     dev = (PetscBool)(b == L->st->backend);
   }
-  if (dev) {
-    PetscCall(PPEVecDevGetArray(x, PPE_ACCESS_READ, (double **)&xa));
-    PetscCall(PPEVecDevGetArray(y, PPE_ACCESS_WRITE, &ya));
-  } else {
-    PetscCall(VecGetArrayRead(x, &xa));
-    PetscCall(VecGetArrayWrite(y, &ya));
-  }
+  PetscCall(PPEStencilGetArrays(dev, x, y, &xa, &ya));
   PetscCall(LocalRun(L, xa, ya, NULL, dev));
-  if (dev) {
-    PetscCall(PPEVecDevRestoreArray(x, PPE_ACCESS_READ, (double **)&xa));
-    PetscCall(PPEVecDevRestoreArray(y, PPE_ACCESS_WRITE, &ya));
-  } else {
-    PetscCall(VecRestoreArrayRead(x, &xa));
-    PetscCall(VecRestoreArrayWrite(y, &ya));
-  }
+  PetscCall(PPEStencilRestoreArrays(dev, x, y, &xa, &ya));
   PetscCall(PetscLogFlops(PPE_STENCIL_FLOPS * L->box.xm * L->box.ym * L->box.zm));
   PetscCall(PetscLogEventEnd(PPE_StencilLocal, Ab, x, y, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -307,13 +295,7 @@ PetscErrorCode PPEStencilMultDot(Mat A, Vec x, Vec y, PetscInt n, const Vec u[],
     Vec v[4] = {x, y, n > 0 ? u[0] : NULL, n > 1 ? u[1] : NULL};
     PetscCall(PPEStencilVecsOnDevice(A, 4, v, &dev));
   }
-  if (dev) {
-    PetscCall(PPEVecDevGetArray(x, PPE_ACCESS_READ, (double **)&xa));
-    PetscCall(PPEVecDevGetArray(y, PPE_ACCESS_WRITE, &ya));
-  } else {
-    PetscCall(VecGetArrayRead(x, &xa));
-    PetscCall(VecGetArrayWrite(y, &ya));
-  }
+  PetscCall(PPEStencilGetArrays(dev, x, y, &xa, &ya));
   dot.n = n;
   for (PetscInt q = 0; q < n; q++) {
     if (u[q] == y) dot.u[q] = ya;
@@ -336,13 +318,7 @@ PetscErrorCode PPEStencilMultDot(Mat A, Vec x, Vec y, PetscInt n, const Vec u[],
     }
     ldot[q] = dot.s[q];
   }
-  if (dev) {
-    PetscCall(PPEVecDevRestoreArray(x, PPE_ACCESS_READ, (double **)&xa));
-    PetscCall(PPEVecDevRestoreArray(y, PPE_ACCESS_WRITE, &ya));
-  } else {
-    PetscCall(VecRestoreArrayRead(x, &xa));
-    PetscCall(VecRestoreArrayWrite(y, &ya));
-  }
+  PetscCall(PPEStencilRestoreArrays(dev, x, y, &xa, &ya));
   PetscCall(PetscLogFlops((PPE_STENCIL_FLOPS + PPE_STENCIL_DOT_FLOPS * n) * st->box.xm * st->box.ym * st->box.zm));
   PetscCall(PetscLogEventEnd(PPE_StencilMult, A, x, y, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

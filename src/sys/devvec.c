@@ -297,6 +297,21 @@ PetscErrorCode PPEVecDevRestoreArray(Vec v, PPEAccess acc, double **a)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode PPEVecDevArrays(PetscInt n, const Vec v[], const PPEAccess acc[], PPEAccess all, double *a[], PetscBool get)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < n; i++) {
+    PPEAccess ai = acc ? acc[i] : all;
+    if (!v[i]) {
+      a[i] = NULL;
+      continue;
+    }
+    if (get) PetscCall(PPEVecDevGetArray(v[i], ai, &a[i]));
+    else PetscCall(PPEVecDevRestoreArray(v[i], ai, &a[i]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode PPEVecDevAllOn(PetscInt n, const Vec v[], PPEBackend *b)
 {
   PetscFunctionBegin;

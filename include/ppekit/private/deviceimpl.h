@@ -52,6 +52,9 @@ PETSC_EXTERN PetscErrorCode PPEVecDevDetach(Vec);
 /* the device array of a vector on a device back end, for reading, writing or both */
 PETSC_EXTERN PetscErrorCode PPEVecDevGetArray(Vec, PPEAccess, double **);
 PETSC_EXTERN PetscErrorCode PPEVecDevRestoreArray(Vec, PPEAccess, double **);
+/* get (get true) or restore the device arrays of n vectors (NULL entries give NULL), access
+   acc[i], or all of them access `all` when acc is NULL */
+PETSC_EXTERN PetscErrorCode PPEVecDevArrays(PetscInt, const Vec[], const PPEAccess[], PPEAccess, double *[], PetscBool);
 /* the stream the device-resident vector operations of back end b run on (synchronised) */
 PETSC_EXTERN PetscErrorCode PPEDevVecStream(PPEBackend, const PPEDeviceOps **, void **);
 /* device work of at least n doubles for the reductions of a back end (kept until the end) */

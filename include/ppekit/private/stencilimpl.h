@@ -114,6 +114,9 @@ PETSC_INTERN PetscErrorCode MatGetDiagonalBlock_PPEStencil(Mat, Mat *);
 PETSC_INTERN PetscErrorCode PPEStencilMultCI(Mat, PetscBool, PetscBool, Vec, const PPEStencilCI *);
 /* the vectors live on the operator's device back end: its applications use them in place */
 PETSC_INTERN PetscErrorCode PPEStencilVecsOnDevice(Mat, PetscInt, const Vec[], PetscBool *);
+/* the arrays of an application x -> y: device arrays when dev (PPEStencilVecsOnDevice), else host */
+PETSC_INTERN PetscErrorCode PPEStencilGetArrays(PetscBool, Vec, Vec, const double **, double **);
+PETSC_INTERN PetscErrorCode PPEStencilRestoreArrays(PetscBool, Vec, Vec, const double **, double **);
 /* y = A_ss x of the rank-local block on arrays (devio: device arrays of the operator's back end) */
 PETSC_INTERN PetscErrorCode PPEStencilMultLocalArrays(Mat, const double *, double *, PetscBool);
 PETSC_INTERN PetscErrorCode PPEStencilAssembleInto(PPEGrid, Mat);
