@@ -42,10 +42,10 @@ PetscErrorCode PPEKrylovLocalDots(Vec y, PetscInt n, const Vec u[], PetscScalar 
   PetscCall(VecGetLocalSize(y, &m));
   PetscCall(VecGetArrayRead(y, &ya));
   for (PetscInt q = 0; q < n; q++) {
-    if (u[q] == y) ldot[q] = ppe_dot_seg(m, ya, ya);
+    if (u[q] == y) ldot[q] = ppe_dot_tree(m, ya, ya);
     else {
       PetscCall(VecGetArrayRead(u[q], &ua));
-      ldot[q] = ppe_dot_seg(m, ya, ua);
+      ldot[q] = ppe_dot_tree(m, ya, ua);
       PetscCall(VecRestoreArrayRead(u[q], &ua));
     }
   }
@@ -172,7 +172,7 @@ PetscErrorCode PPEBCGSKernelUpdateR(Vec r, PetscScalar omega, Vec t, Vec rt, Pet
       PetscCall(VecGetArrayRead(t, &ta));
       PetscCall(VecGetArrayRead(rt, &rta));
       PetscCall(VecGetArray(r, &ra));
-      ppe_bcgs_update_r(m, omega, ta, rta, ra, s);
+      ppe_bcgs_update_r_tree(m, omega, ta, rta, ra, s);
       PetscCall(VecRestoreArray(r, &ra));
       PetscCall(VecRestoreArrayRead(rt, &rta));
       PetscCall(VecRestoreArrayRead(t, &ta));

@@ -79,6 +79,7 @@ PetscErrorCode PPEStencilHaloSetUp(Mat A)
   PetscCall(PetscSFSetGraph(st->sf, m[0] * m[1] * m[2], nleaf, NULL, PETSC_OWN_POINTER, remote, PETSC_OWN_POINTER));
   PetscCall(PetscSFSetUp(st->sf));
   PetscCall(PetscFree(st->halo));
+  PetscCall(PetscFree(st->dotrows));
   PetscCall(PetscMalloc1(nleaf, &st->halo));
   st->nhalo = nleaf;
   for (int f = 0; f < 6; f++) st->faces.f[f] = B->nb[f] ? st->halo + off[f] : NULL;
@@ -320,6 +321,7 @@ static PetscErrorCode MatDestroy_PPEStencil(Mat A)
   PetscCall(PPEStencilDevDestroy(&st->dev));
   PetscCall(PetscSFDestroy(&st->sf));
   PetscCall(PetscFree(st->halo));
+  PetscCall(PetscFree(st->dotrows));
   PetscCall(VecDestroy(&st->work));
   PetscCall(PPEGridDestroy(&st->grid));
   PetscCall(PetscFree(A->data));

@@ -342,9 +342,9 @@ PetscErrorCode PPEStencilRunSurface(const PPEStencilRun *R)
           u[q] = d->u[q];
         }
       }
-      PetscCall(DevAlloc(d, &d->work, PPE_DEV_RED_WORK(d->n, 2)));
-      DEVCALL(d, d->ops->dot((long)d->n, (int)R->dot->n, yd, u[0], u[1], d->work, s, d->stream));
-      for (PetscInt q = 0; q < R->dot->n; q++) R->dot->s[q] += s[q];
+      PetscCall(DevAlloc(d, &d->work, PPE_DEV_ROW_RED_WORK(d->box.ym * d->box.zm, 2)));
+      DEVCALL(d, d->ops->stencil_dot(&d->box, (int)R->dot->n, yd, u[0], u[1], d->work, s, d->stream)); /* the host's order */
+      for (PetscInt q = 0; q < R->dot->n; q++) R->dot->s[q] = s[q];
     }
     if (!R->devio) {
       if (R->ci) DEVCALL(d, d->ops->copy(R->ci->w, d->w, d->n * sizeof(double), PPE_DEV_D2H, d->stream));

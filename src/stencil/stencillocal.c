@@ -23,6 +23,7 @@
 */
 #include <ppekit/private/stencilimpl.h>
 #include <ppekit/private/deviceimpl.h>
+#include <kernels/krylov.h>
 
 /* The local block: what its MatMult needs. */
 typedef struct {
@@ -257,7 +258,8 @@ PetscErrorCode PPEStencilMultLocal(Mat A, Vec x, Vec y)
 /*@
    PPEStencilMultDot - y = A x fused with the local dot products y.u[q]: the operator apply of
    MatMult() (same halo exchange and overlap, bitwise the same y) and the partial sums of this
-   rank, accumulated row by row while the row is in cache
+   rank, computed row by row while the row is in cache and then summed over the rows in a
+   fixed order that a device back end follows too (the same bits on the host and a device)
 
    Collective (the halo exchange)
 
@@ -283,6 +285,7 @@ PetscErrorCode PPEStencilMultDot(Mat A, Vec x, Vec y, PetscInt n, const Vec u[],
   PPEStencilDot      dot;
   PetscBool          is, dev;
   PPEStencilRun      R;
+  size_t             nr;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
@@ -296,6 +299,7 @@ PetscErrorCode PPEStencilMultDot(Mat A, Vec x, Vec y, PetscInt n, const Vec u[],
     PetscCall(PPEStencilVecsOnDevice(A, 4, v, &dev));
   }
   PetscCall(PPEStencilGetArrays(dev, x, y, &xa, &ya));
+  PetscCall(PetscMemzero(&dot, sizeof(dot)));
   dot.n = n;
   for (PetscInt q = 0; q < n; q++) {
     if (u[q] == y) dot.u[q] = ya;
@@ -308,6 +312,12 @@ PetscErrorCode PPEStencilMultDot(Mat A, Vec x, Vec y, PetscInt n, const Vec u[],
     dot.s[q] = 0.0;
   }
   PetscCall(PPEStencilRunSetUp(A, xa, ya, &R));
+  nr = (size_t)st->box.ym * (size_t)st->box.zm;
+  if (!R.dev && n > 0) { /* the host's row partials, summed below in the device's order */
+    if (!st->dotrows) PetscCall(PetscMalloc1(2 * nr, &st->dotrows));
+    dot.rows[0] = st->dotrows;
+    dot.rows[1] = st->dotrows + nr;
+  }
   R.dot   = &dot;
   R.devio = dev;
   PetscCall(PPEStencilRunWithHalo(A, &R));
@@ -316,7 +326,7 @@ PetscErrorCode PPEStencilMultDot(Mat A, Vec x, Vec y, PetscInt n, const Vec u[],
       if (dev) PetscCall(PPEVecDevRestoreArray(u[q], PPE_ACCESS_READ, (double **)&ua[q]));
       else PetscCall(VecRestoreArrayRead(u[q], &ua[q]));
     }
-    ldot[q] = dot.s[q];
+    ldot[q] = R.dev ? dot.s[q] : ppe_red_array((long)nr, dot.rows[q]);
   }
   PetscCall(PPEStencilRestoreArrays(dev, x, y, &xa, &ya));
   PetscCall(PetscLogFlops((PPE_STENCIL_FLOPS + PPE_STENCIL_DOT_FLOPS * n) * st->box.xm * st->box.ym * st->box.zm));

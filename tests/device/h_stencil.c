@@ -10,7 +10,7 @@
      bcgs_*      the fused Bi-CGSTAB updates (Pennati et al. 2025, Algorithm 3).
 
    The reference of each is a plain host loop over the same single-source body of src/kernels
-   (ppe_s7_apply, ppe_ci_point, ppe_dot_seg, ppe_bcgs_*). The documentation promises the
+   (ppe_s7_apply, ppe_ci_point, ppe_dot_seg, ppe_s7_row_dot, ppe_bcgs_*). The documentation promises the
    host's bits for every element-wise result, so those checks are bitwise. The reductions sum
    fixed chunks and then a tree of fixed shape: the reference redoes that order on the host,
    so they are bitwise too, and also within 1e-13 of a long double sum.
@@ -274,6 +274,28 @@ static void CheckStencilCase(const char *name, const long N[3], const long s[3],
   HGet(got2, dy, n);
   same2 = HBitwise(got2, ref, n, &diff2);
   HCheck("stencil", same && same2 && phases_ok, "%s (%s%s%s, %ld surface points): ALL bitwise (max difference %.2e), CORE writes only the core %s, CORE + SURFACE bitwise (max difference %.2e)", name, size, per[0] ? " per-x" : "", sigma > 0 ? " sigma" : "", nsurf, diff, phases_ok ? "yes" : "NO", diff2);
+
+  /* the dot products of a fused apply (y . x and y . y, y = A x on the device): the rows of
+     the box in the order of the host's overlapped sweep, summed in the device's order */
+  {
+    long    xm = m[0], ym = m[1], zm = m[2], nr = ym * zm;
+    double *rows = HMallocHost((size_t)(2 * nr)), *work = HAlloc(PPE_DEV_ROW_RED_WORK(nr, 2)), sd[2], r[2];
+
+    for (long row = 0; row < nr; row++) {
+      long j = row % ym, k = row / ym;
+      int  sf = (j == 0 && b.nb[PPE_YLO]) || (j == ym - 1 && b.nb[PPE_YHI]) || (k == 0 && b.nb[PPE_ZLO]) || (k == zm - 1 && b.nb[PPE_ZHI]);
+      int  lo = !sf && b.nb[PPE_XLO], hi = !sf && b.nb[PPE_XHI];
+
+      rows[row]      = ppe_s7_row_dot(xm, lo, hi, ref + row * xm, b.x + row * xm);
+      rows[nr + row] = ppe_s7_row_dot(xm, lo, hi, ref + row * xm, ref + row * xm);
+    }
+    r[0] = ppe_red_array(nr, rows);
+    r[1] = ppe_red_array(nr, rows + nr);
+    HCALL(H.ops->stencil_dot(&B, 2, dy, dx, dy, work, sd, H.stream));
+    HCheck("stencil_dot", !memcmp(sd, r, sizeof(r)), "%s (%s): y.x and y.y of y = A x, row by row in the host sweep's order, bitwise the host's sums (%.17g, %.17g)", name, size, sd[0], sd[1]);
+    free(rows);
+    HFree(work);
+  }
 
   /* the fused Chebyshev step, with D = W^-1 and D = I, one launch and the split */
   for (int withd = 0; withd < 2; withd++) {

@@ -46,12 +46,16 @@ typedef enum {
   PPE_STENCIL_SURFACE
 } PPEStencilPhase;
 
-/* Local dot products of the output accumulated while a phase is computed (fused apply + dot):
-   s[q] += y . u[q] over the points of the phase; u[q] may be the output itself. */
+/* Local dot products of the output computed while a phase is computed (fused apply + dot):
+   on the host, rows[q][r] is y . u[q] over row r = k ym + j of the box (ppe_s7_row_dot's order:
+   the x ends of a row that has an x neighbour are added in the surface phase), and the caller
+   sums the rows in the device's order (ppe_red_array); a device computes the same rows and
+   their sum into s. u[q] may be the output itself. */
 typedef struct {
-  PetscInt      n;    /* number of dot products, 0 to 2 */
-  const double *u[2]; /* the other operands, arrays over the box */
-  double        s[2]; /* partial sums on this rank */
+  PetscInt      n;       /* number of dot products, 0 to 2 */
+  const double *u[2];    /* the other operands, arrays over the box */
+  double       *rows[2]; /* host: the row partials, ym zm each */
+  double        s[2];    /* partial sums on this rank */
 } PPEStencilDot;
 
 /* The Chebyshev step fused into the sweep (KernelCI2 of Pennati et al. (2025)): instead of
@@ -107,6 +111,7 @@ typedef struct {
   Vec            work;      /* MatMultAdd with y == z */
   PPEBackend     backend;   /* where the applications run */
   PPEStencilDev  dev;       /* device data (backend != host), made at the first application */
+  PetscScalar   *dotrows;   /* host row partials of the fused dot products, 2 ym zm */
 } Mat_PPEStencil;
 
 PETSC_INTERN PetscErrorCode PPEStencilHaloSetUp(Mat);

@@ -85,8 +85,10 @@ typedef struct {
 
 /* Device doubles a reduction of n values needs as work space (dot: ncols = nd,
    bcgs_update_r: 2, ts_gram with n rows: nx ny). */
-#define PPE_DEV_RED_CHUNK 256
+#define PPE_DEV_RED_CHUNK PPE_RED_CHUNK /* kernels/krylov.h: the host's ppe_red follows the same order */
 #define PPE_DEV_RED_WORK(n, ncols) ((size_t)((((n) + PPE_DEV_RED_CHUNK - 1) / PPE_DEV_RED_CHUNK) + 1) * (size_t)(ncols))
+/* Device doubles of the work of stencil_dot over nr rows (a partial per row and dot product, and the sums) */
+#define PPE_DEV_ROW_RED_WORK(nr, nd) (((size_t)(nr) + 1) * (size_t)(nd))
 /* Device doubles of the work of ts_combine (B padded with zero columns to whole tiles). */
 #define PPE_DEV_TS_COMBINE_WORK(k, m) ((size_t)(k) * (size_t)((((m) + PPE_TS_TB - 1) / PPE_TS_TB) * PPE_TS_TB))
 
@@ -144,6 +146,9 @@ typedef struct {
   /* y = alpha x + beta y + gamma (krylov.h ppe_axpbyc; x may be NULL when alpha = 0): the
      vector operations of the device-resident iterations (copy, scale, shift, axpy, aypx) */
   int (*axpbyc)(long n, double alpha, const double *x, double beta, double *y, double gamma, void *stream);
+  /* s[q] = y . u[q] over the box B, q < nd (nd = 1 or 2), s on the host: the dot products of
+     a fused apply (PPEStencilMultDot), summed row by row as the host sums them */
+  int (*stencil_dot)(const ppe_dev_box *B, int nd, const double *y, const double *u0, const double *u1, double *work, double *s, void *stream);
 } PPEDeviceOps;
 
 /* The tables of the back ends (defined where built: the emulation always, CUDA and HIP

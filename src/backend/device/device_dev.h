@@ -156,5 +156,6 @@ PPE_DEV_EXTERN const PPEDeviceOps PPE_DEV_NAME(PPEDeviceOps) = {
   PPE_DEV_NAME(PPEDevFFTDestroy),
   PPE_DEV_NAME(PPEDevFFTPost),
   PPE_DEV_NAME(PPEDevAXPBYC),
+  PPE_DEV_NAME(PPEDevStencilDot),
 };
 #endif

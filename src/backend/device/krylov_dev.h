@@ -10,8 +10,9 @@
    Reductions (dot, bcgs_update_r): one thread per chunk of PPE_DEV_RED_CHUNK values runs the
    host's body on its chunk and writes its partial sums to work; PPEDevReduce adds them up in
    a tree of fixed shape (groups of PPE_DEV_RED_CHUNK consecutive partials, in index order),
-   and the sums are copied to the host. The result depends on n and the data only; it differs
-   from the host's one-pass sum by rounding.
+   and the sums are copied to the host. The result depends on n and the data only, and the
+   host's launchers of KSP bcgsfused redo this order (ppe_dot_tree, ppe_bcgs_update_r_tree and
+   ppe_red in src/kernels/krylov.h), so their sums are the device's bits.
 */
 #include "ops.h"
 

@@ -8,7 +8,8 @@
    face with a neighbour, or the centre value where the neighbour does not exist (zero
    coefficient). Phases: CORE is every point that needs no halo value, SURFACE the others;
    a launch of one phase runs a thread per point of the box and the other phase's threads
-   return at once.
+   return at once. The dot products of a fused apply (stencil_dot) take one thread per row of
+   the box and the row order of the host's sweep, then the fixed-order sum of the rows.
 */
 #include "ops.h"
 
@@ -64,5 +65,46 @@ PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevStencil)(const ppe_dev_box *B, const doubl
   a.x     = x;
   a.y     = y;
   PPE_DEV_LAUNCH(ppe_dev_s7, B->xm * B->ym * B->zm, stream, a);
+  return 0;
+}
+
+/* ---- the dot products of an apply, in the order of the host's fused apply + dot ---- */
+
+typedef struct {
+  ppe_dev_box   B;
+  const double *y, *u0, *u1;
+  double       *w;
+  long          nr; /* rows of the box, ym zm */
+} ppe_dev_s7_dot_args;
+
+/* thread (q, row): the row's partial of y . u_q as the host's sweep makes it (the x ends of
+   a core row next to an x neighbour added last, ppe_s7_row_dot) */
+PPE_DEV_KERNEL(ppe_dev_s7_dot, ppe_dev_s7_dot_args)
+{
+  const ppe_dev_box *B = &a->B;
+  long               q = t / a->nr, row = t % a->nr, jj = row % B->ym, kk = row / B->ym;
+  int                surface = (jj == 0 && B->nb[PPE_YLO]) || (jj == B->ym - 1 && B->nb[PPE_YHI]) || (kk == 0 && B->nb[PPE_ZLO]) || (kk == B->zm - 1 && B->nb[PPE_ZHI]);
+  const double      *u = q ? a->u1 : a->u0;
+
+  a->w[t] = ppe_s7_row_dot(B->xm, !surface && B->nb[PPE_XLO], !surface && B->nb[PPE_XHI], a->y + row * B->xm, u + row * B->xm);
+}
+
+/* s[q] = y . u_q over the box, q < nd: the row partials, then their sum in row order
+   (PPEDevReduce), the bits of the host's fused apply + dot. work: PPE_DEV_ROW_RED_WORK. */
+PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevStencilDot)(const ppe_dev_box *B, int nd, const double *y, const double *u0, const double *u1, double *work, double *s, void *stream)
+{
+  ppe_dev_s7_dot_args a;
+
+  if (nd <= 0) return 0;
+  a.B  = *B;
+  a.y  = y;
+  a.u0 = u0;
+  a.u1 = u1;
+  a.w  = work;
+  a.nr = B->ym * B->zm;
+  PPE_DEV_LAUNCH(ppe_dev_s7_dot, (long)nd * a.nr, stream, a);
+  PPE_DEV_TRY(PPE_DEV_NAME(PPEDevReduce)(a.nr, nd, work, stream));
+  PPE_DEV_TRY(PPE_DEV_NAME(PPEDevCopy)(s, work + (size_t)nd * (size_t)a.nr, (size_t)nd * sizeof(double), PPE_DEV_D2H, stream));
+  PPE_DEV_TRY(PPE_DEV_NAME(PPEDevSync)(stream));
   return 0;
 }

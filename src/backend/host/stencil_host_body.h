@@ -54,12 +54,18 @@ PPE_HOST_TARGET static inline void PPE_HOST_FN(Row)(const PPEStencilBox *B, cons
   if (ib == xm && xm > 1) PPE_HOST_FN(Put)(ci, off, xm - 1, RowEnd(B, r, &crow, xm - 1, j, k), r->c[xm - 1], y);
 }
 
-/* Fused dot products: add y[ia..ib) . u_q[off+ia..off+ib) to the partial sums, while the
-   row segment just computed is still in cache. */
-PPE_HOST_TARGET static inline void PPE_HOST_FN(RowDot)(PPEStencilDot *dot, size_t off, PetscInt ia, PetscInt ib, const double *yr)
+/* Fused dot products, while the row segment just computed is still in cache: the partial of
+   row ri is y[ia..ib) . u_q[off+ia..off+ib) (0 when empty), and each x end computed later is
+   added to it (add), in the order of ppe_s7_row_dot. */
+PPE_HOST_TARGET static inline void PPE_HOST_FN(RowDot)(PPEStencilDot *dot, size_t ri, size_t off, PetscInt ia, PetscInt ib, const double *yr, PetscBool add)
 {
-  if (!dot || ib <= ia) return;
-  for (PetscInt q = 0; q < dot->n; q++) dot->s[q] += ppe_dot_seg((long)(ib - ia), yr + ia, dot->u[q] + off + ia);
+  if (!dot) return;
+  for (PetscInt q = 0; q < dot->n; q++) {
+    double s = ib > ia ? ppe_dot_seg((long)(ib - ia), yr + ia, dot->u[q] + off + ia) : 0.0;
+
+    if (add) dot->rows[q][ri] += s;
+    else dot->rows[q][ri] = s;
+  }
 }
 
 /*
@@ -67,8 +73,8 @@ PPE_HOST_TARGET static inline void PPE_HOST_FN(RowDot)(PPEStencilDot *dot, size_
    SURFACE: the points that need a halo value (rows on a j/k face with a neighbour across
    it, and the row ends next to an x neighbour). The two phases partition the box and
    compute every point with the same arithmetic, whatever their order. With dot != NULL,
-   the local dot products of the output with dot->u[] are accumulated segment by segment
-   (each point is in exactly one segment). With ci != NULL the output is the fused Chebyshev
+   the local dot products of the output with dot->u[] are computed row by row into
+   dot->rows[] (each point is in exactly one segment). With ci != NULL the output is the fused Chebyshev
    step ci->w, and y is not used.
 */
 PPE_HOST_TARGET static void PPE_HOST_FN(Apply)(const PPEStencilBox *B, const double *x, const PPEStencilHalo *H, double *y, PPEStencilPhase phase, PPEStencilDot *dot, const PPEStencilCI *ci)
@@ -79,7 +85,8 @@ PPE_HOST_TARGET static void PPE_HOST_FN(Apply)(const PPEStencilBox *B, const dou
   for (PetscInt k = B->zs; k < ze; k++) {
     for (PetscInt j = B->ys; j < ye; j++) {
       PetscBool surface = (PetscBool)((j == B->ys && B->nb[PPE_YLO]) || (j == ye - 1 && B->nb[PPE_YHI]) || (k == B->zs && B->nb[PPE_ZLO]) || (k == ze - 1 && B->nb[PPE_ZHI]));
-      size_t    off     = ((size_t)(k - B->zs) * B->ym + (j - B->ys)) * xm;
+      size_t    ri      = (size_t)(k - B->zs) * B->ym + (j - B->ys);
+      size_t    off     = ri * xm;
       double   *yr      = y ? y + off : NULL;
       PPERow    r;
 
@@ -87,19 +94,19 @@ PPE_HOST_TARGET static void PPE_HOST_FN(Apply)(const PPEStencilBox *B, const dou
       RowPointers(B, x, H, j, k, &r);
       if (phase == PPE_STENCIL_CORE) {
         PPE_HOST_FN(Row)(B, &r, j, k, wl ? 1 : 0, wh ? xm - 1 : xm, yr, ci, off);
-        PPE_HOST_FN(RowDot)(dot, off, wl ? 1 : 0, wh ? xm - 1 : xm, yr);
+        PPE_HOST_FN(RowDot)(dot, ri, off, wl ? 1 : 0, wh ? xm - 1 : xm, yr, PETSC_FALSE);
       } else if (surface) {
         PPE_HOST_FN(Row)(B, &r, j, k, 0, xm, yr, ci, off);
-        PPE_HOST_FN(RowDot)(dot, off, 0, xm, yr);
+        PPE_HOST_FN(RowDot)(dot, ri, off, 0, xm, yr, PETSC_FALSE);
       } else {
         const ppe_s7_coef crow = ppe_s7_point_coef(B->X, B->Y, B->Z, B->sigma, 1, j, k);
         if (wl) {
           PPE_HOST_FN(Put)(ci, off, 0, RowEnd(B, &r, &crow, 0, j, k), r.c[0], yr);
-          PPE_HOST_FN(RowDot)(dot, off, 0, 1, yr);
+          PPE_HOST_FN(RowDot)(dot, ri, off, 0, 1, yr, PETSC_TRUE);
         }
         if (wh && (xm > 1 || !wl)) {
           PPE_HOST_FN(Put)(ci, off, xm - 1, RowEnd(B, &r, &crow, xm - 1, j, k), r.c[xm - 1], yr);
-          PPE_HOST_FN(RowDot)(dot, off, xm - 1, xm, yr);
+          PPE_HOST_FN(RowDot)(dot, ri, off, xm - 1, xm, yr, PETSC_TRUE);
         }
       }
     }
