@@ -62,98 +62,80 @@ PetscErrorCode PPEChebyCIReset(PPEChebyCI *ci)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The vector steps of the iteration on the device back end (ops, stream): ci_first or ci_step
-   on device arrays, finished before the next operator application. */
-static PetscErrorCode DevFirst(const PPEDeviceOps *ops, void *stream, PetscInt n, PPEChebyCI *ci, PetscReal c1, Vec dinv, Vec b, Vec t, Vec z, Vec y)
+/*
+   The vector steps of the iteration (src/kernels/chebyci.h) on host arrays or, with dev set,
+   on the device arrays of device-resident vectors (ci->devb: its launchers, finished before
+   the next operator application). dinv may be NULL (D = I).
+*/
+
+/* bw = D b */
+static PetscErrorCode Scale(PPEChebyCI *ci, PetscBool dev, const PPEDeviceOps *ops, void *stream, PetscInt n, Vec b, Vec bw)
 {
-  Vec       v[5]   = {dinv, b, t, z, y};
-  PPEAccess acc[5] = {PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_WRITE, PPE_ACCESS_WRITE};
-  double   *a[5];
+  Vec       v[3]   = {ci->dinv, b, bw};
+  PPEAccess acc[3] = {PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_WRITE};
+  double   *a[3]   = {NULL, NULL, NULL};
 
   PetscFunctionBegin;
-  PetscCall(PPEVecDevArrays(5, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
-  PPEDeviceCall(ops, ops->ci_first((long)n, ci->theta, c1, a[0], a[1], a[2], a[3], a[4], stream));
-  PPEDeviceCall(ops, ops->sync(stream));
-  PetscCall(PPEVecDevArrays(5, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode DevStep(const PPEDeviceOps *ops, void *stream, PetscInt n, PetscReal rho, PetscReal rho_old, PetscReal s2, PetscReal d2, Vec dinv, Vec b, Vec t, Vec y, Vec z, Vec w)
-{
-  Vec       v[6]   = {dinv, b, t, y, z, w};
-  PPEAccess acc[6] = {PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_WRITE};
-  double   *a[6];
-
-  PetscFunctionBegin;
-  PetscCall(PPEVecDevArrays(6, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
-  PPEDeviceCall(ops, ops->ci_step((long)n, rho, rho_old, s2, d2, a[0], a[1], a[2], a[3], a[4], a[5], stream));
-  PPEDeviceCall(ops, ops->sync(stream));
-  PetscCall(PPEVecDevArrays(6, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The iteration on device-resident vectors (ci->devb): the same steps and bits as the host's,
-   no copy; the operator callbacks apply A to the device arrays. */
-static PetscErrorCode SolveDevice(PPEChebyCI *ci, Vec b, Vec x)
-{
-  const PPEDeviceOps *ops;
-  void               *stream;
-  Vec                 bw, t = ci->work[1], z = ci->work[2], y = ci->work[3], w = ci->work[4];
-  PetscReal           rho_old, rho;
-  PetscInt            n;
-
-  PetscFunctionBegin;
-  PetscCall(PPEDevVecStream(ci->devb, &ops, &stream));
-  PetscCall(VecGetLocalSize(b, &n));
-  if (ci->dinv) {
-    Vec       v[3]   = {ci->dinv, b, ci->work[0]};
-    PPEAccess acc[3] = {PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_WRITE};
-    double   *a[3];
-    bw = ci->work[0];
-    PetscCall(PPEVecDevArrays(3, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
+  PetscCall(PPEVecArrays(dev, 3, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
+  if (dev) {
     PPEDeviceCall(ops, ops->ci_scale((long)n, a[0], a[1], a[2], stream));
     PPEDeviceCall(ops, ops->sync(stream));
-    PetscCall(PPEVecDevArrays(3, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
-    PetscCall(PetscLogFlops(n));
-  } else bw = b;
-  rho_old = 1.0 / ci->sigma;
-  rho     = 1.0 / (2.0 * ci->sigma - rho_old);
-  PetscCall((*ci->op)(ci->opctx, bw, t));
-  if (ci->its == 1) y = x;
-  PetscCall(DevFirst(ops, stream, n, ci, 2.0 * rho / ci->delta, ci->dinv, bw, t, z, y));
-  PetscCall(PetscLogFlops((ci->dinv ? 6.0 : 5.0) * n));
-  for (PetscInt i = 2; i <= ci->its; i++) {
-    Vec out = (i == ci->its) ? x : w;
+  } else ppe_ci_scale(n, a[0], a[1], a[2]);
+  PetscCall(PPEVecArrays(dev, 3, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
+  PetscCall(PetscLogFlops(n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-    rho_old = rho;
-    rho     = 1.0 / (2.0 * ci->sigma - rho_old);
-    if (ci->step) PetscCall((*ci->step)(ci->stepctx, y, bw, z, ci->dinv, rho, rho_old, 2.0 * ci->sigma, 2.0 / ci->delta, out));
-    else {
-      PetscCall((*ci->op)(ci->opctx, y, t));
-      PetscCall(DevStep(ops, stream, n, rho, rho_old, 2.0 * ci->sigma, 2.0 / ci->delta, ci->dinv, bw, t, y, z, out));
-    }
-    PetscCall(PetscLogFlops((ci->dinv ? 9.0 : 8.0) * n));
-    if (out == w) {
-      Vec tmp = z;
-      z       = y;
-      y       = w;
-      w       = tmp;
-    }
-  }
+/* KernelCI1: z and y from b and t = A b */
+static PetscErrorCode First(PPEChebyCI *ci, PetscBool dev, const PPEDeviceOps *ops, void *stream, PetscInt n, PetscReal c1, Vec b, Vec t, Vec z, Vec y)
+{
+  Vec       v[5]   = {ci->dinv, b, t, z, y};
+  PPEAccess acc[5] = {PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_WRITE, PPE_ACCESS_WRITE};
+  double   *a[5]   = {NULL, NULL, NULL, NULL, NULL};
+
+  PetscFunctionBegin;
+  PetscCall(PPEVecArrays(dev, 5, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
+  if (dev) {
+    PPEDeviceCall(ops, ops->ci_first((long)n, ci->theta, c1, a[0], a[1], a[2], a[3], a[4], stream));
+    PPEDeviceCall(ops, ops->sync(stream));
+  } else ppe_ci_first(n, ci->theta, c1, a[0], a[1], a[2], a[3], a[4]);
+  PetscCall(PPEVecArrays(dev, 5, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
+  PetscCall(PetscLogFlops((ci->dinv ? 6.0 : 5.0) * n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* KernelCI2 with t = A y: w from b, t, y, z */
+static PetscErrorCode Step(PPEChebyCI *ci, PetscBool dev, const PPEDeviceOps *ops, void *stream, PetscInt n, PetscReal rho, PetscReal rho_old, Vec b, Vec t, Vec y, Vec z, Vec w)
+{
+  Vec       v[6]   = {ci->dinv, b, t, y, z, w};
+  PPEAccess acc[6] = {PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_WRITE};
+  double   *a[6]   = {NULL, NULL, NULL, NULL, NULL, NULL};
+  PetscReal s2 = 2.0 * ci->sigma, d2 = 2.0 / ci->delta;
+
+  PetscFunctionBegin;
+  PetscCall(PPEVecArrays(dev, 6, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
+  if (dev) {
+    PPEDeviceCall(ops, ops->ci_step((long)n, rho, rho_old, s2, d2, a[0], a[1], a[2], a[3], a[4], a[5], stream));
+    PPEDeviceCall(ops, ops->sync(stream));
+  } else ppe_ci_step(n, rho, rho_old, s2, d2, a[0], a[1], a[2], a[3], a[4], a[5]);
+  PetscCall(PPEVecArrays(dev, 6, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
    x = p(P) D^-1 b, its applications of A. The last iterate is written straight into x;
-   the vectors rotate by pointer (Algorithm 4, "swap pointers").
+   the vectors rotate by pointer (Algorithm 4, "swap pointers"). With device-resident b and
+   x (ci->devb) the same steps run on the device arrays, with the same bits and no copy; the
+   operator callbacks then apply A to device arrays too.
 */
 PetscErrorCode PPEChebyCISolve(PPEChebyCI *ci, Vec b, Vec x)
 {
-  Vec                bw, t = ci->work[1], z = ci->work[2], y = ci->work[3], w = ci->work[4];
-  const PetscScalar *ba, *ta, *ya, *za, *da = NULL;
-  PetscScalar       *oa;
-  PetscReal          rho_old, rho;
-  PetscInt           n;
+  Vec                 bw, t = ci->work[1], z = ci->work[2], y = ci->work[3], w = ci->work[4];
+  PetscReal           rho_old, rho;
+  PetscInt            n;
+  PetscBool           dev    = PETSC_FALSE;
+  const PPEDeviceOps *ops    = NULL;
+  void               *stream = NULL;
 
   PetscFunctionBegin;
   PetscCheck(ci->its >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Chebyshev iteration needs its >= 1, got %" PetscInt_FMT, ci->its);
@@ -163,22 +145,13 @@ PetscErrorCode PPEChebyCISolve(PPEChebyCI *ci, Vec b, Vec x)
     Vec        v[8] = {b, x, ci->work[0], ci->work[1], ci->work[2], ci->work[3], ci->work[4], ci->dinv};
     PPEBackend be;
     PetscCall(PPEVecDevAllOn(8, v, &be));
-    if (be == ci->devb) {
-      PetscCall(SolveDevice(ci, b, x));
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
+    dev = (PetscBool)(be == ci->devb);
+    if (dev) PetscCall(PPEDevVecStream(ci->devb, &ops, &stream));
   }
   PetscCall(VecGetLocalSize(b, &n));
   if (ci->dinv) {
-    PetscScalar *bwa;
     bw = ci->work[0];
-    PetscCall(VecGetArrayRead(ci->dinv, &da));
-    PetscCall(VecGetArrayRead(b, &ba));
-    PetscCall(VecGetArrayWrite(bw, &bwa));
-    ppe_ci_scale(n, da, ba, bwa);
-    PetscCall(VecRestoreArrayWrite(bw, &bwa));
-    PetscCall(VecRestoreArrayRead(b, &ba));
-    PetscCall(PetscLogFlops(n));
+    PetscCall(Scale(ci, dev, ops, stream, n, b, bw));
   } else bw = b;
 
   /* KernelCI1 */
@@ -186,19 +159,7 @@ PetscErrorCode PPEChebyCISolve(PPEChebyCI *ci, Vec b, Vec x)
   rho     = 1.0 / (2.0 * ci->sigma - rho_old);
   PetscCall((*ci->op)(ci->opctx, bw, t));
   if (ci->its == 1) y = x;
-  PetscCall(VecGetArrayRead(bw, &ba));
-  PetscCall(VecGetArrayRead(t, &ta));
-  {
-    PetscScalar *zw, *yw;
-    PetscCall(VecGetArrayWrite(z, &zw));
-    PetscCall(VecGetArrayWrite(y, &yw));
-    ppe_ci_first(n, ci->theta, 2.0 * rho / ci->delta, da, ba, ta, zw, yw);
-    PetscCall(VecRestoreArrayWrite(y, &yw));
-    PetscCall(VecRestoreArrayWrite(z, &zw));
-  }
-  PetscCall(VecRestoreArrayRead(t, &ta));
-  PetscCall(VecRestoreArrayRead(bw, &ba));
-  PetscCall(PetscLogFlops((da ? 6.0 : 5.0) * n));
+  PetscCall(First(ci, dev, ops, stream, n, 2.0 * rho / ci->delta, bw, t, z, y));
 
   /* KernelCI2 */
   for (PetscInt i = 2; i <= ci->its; i++) {
@@ -210,19 +171,9 @@ PetscErrorCode PPEChebyCISolve(PPEChebyCI *ci, Vec b, Vec x)
       PetscCall((*ci->step)(ci->stepctx, y, bw, z, ci->dinv, rho, rho_old, 2.0 * ci->sigma, 2.0 / ci->delta, out));
     } else {
       PetscCall((*ci->op)(ci->opctx, y, t));
-      PetscCall(VecGetArrayRead(bw, &ba));
-      PetscCall(VecGetArrayRead(t, &ta));
-      PetscCall(VecGetArrayRead(y, &ya));
-      PetscCall(VecGetArrayRead(z, &za));
-      PetscCall(VecGetArrayWrite(out, &oa));
-      ppe_ci_step(n, rho, rho_old, 2.0 * ci->sigma, 2.0 / ci->delta, da, ba, ta, ya, za, oa);
-      PetscCall(VecRestoreArrayWrite(out, &oa));
-      PetscCall(VecRestoreArrayRead(z, &za));
-      PetscCall(VecRestoreArrayRead(y, &ya));
-      PetscCall(VecRestoreArrayRead(t, &ta));
-      PetscCall(VecRestoreArrayRead(bw, &ba));
+      PetscCall(Step(ci, dev, ops, stream, n, rho, rho_old, bw, t, y, z, out));
     }
-    PetscCall(PetscLogFlops((da ? 9.0 : 8.0) * n));
+    PetscCall(PetscLogFlops((ci->dinv ? 9.0 : 8.0) * n));
     if (out == w) { /* z <- y, y <- w, w <- old z */
       Vec tmp = z;
       z       = y;
@@ -230,6 +181,5 @@ PetscErrorCode PPEChebyCISolve(PPEChebyCI *ci, Vec b, Vec x)
       w       = tmp;
     }
   }
-  if (da) PetscCall(VecRestoreArrayRead(ci->dinv, &da));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

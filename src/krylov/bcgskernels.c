@@ -1,7 +1,8 @@
 /*
-   Host launchers of the fused Bi-CGSTAB vector kernels (Pennati et al. (2025), Algorithm 3:
-   KernelBiCGS2, 4, 5, 6) and of local dot products, over the local arrays of Vecs, and the
-   merged global reduction of a stage's partial sums. The arithmetic is in
+   Launchers of the fused Bi-CGSTAB vector kernels (Pennati et al. (2025), Algorithm 3:
+   KernelBiCGS2, 4, 5, 6) and of local dot products, over the local arrays of Vecs (on the
+   host, or on the device for device-resident vectors, src/sys/devvec.c), and the merged
+   global reduction of a stage's partial sums. The arithmetic is in
    src/kernels/krylov.h; every launcher logs PPEBCGSFKernel and its flops.
 
    References:
@@ -73,34 +74,24 @@ PetscErrorCode PPEKrylovAllreduce(MPI_Comm comm, PetscInt n, PetscScalar v[])
 /* KernelBiCGS2: r <- r - alpha w */
 PetscErrorCode PPEBCGSKernelAxpy(Vec r, PetscScalar alpha, Vec w)
 {
-  const PetscScalar *wa;
-  PetscScalar       *ra;
-  PetscInt           m;
+  Vec                 v[2]   = {r, w};
+  PPEAccess           acc[2] = {PPE_ACCESS_READWRITE, PPE_ACCESS_READ};
+  double             *a[2];
+  PPEBackend          be;
+  const PPEDeviceOps *ops    = NULL;
+  void               *stream = NULL;
+  PetscInt            m;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PPE_BCGSFKernel, 0, 0, 0, 0));
   PetscCall(VecGetLocalSize(r, &m));
-  {
-    Vec                 v[2]   = {r, w};
-    PPEAccess           acc[2] = {PPE_ACCESS_READWRITE, PPE_ACCESS_READ};
-    double             *a[2];
-    PPEBackend          be;
-    const PPEDeviceOps *ops    = NULL;
-    void               *stream = NULL;
-    PetscCall(OnDevice(2, v, &be, &ops, &stream));
-    if (be != PPE_BACKEND_HOST) {
-      PetscCall(PPEVecDevArrays(2, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
-      PPEDeviceCall(ops, ops->bcgs_axpy((long)m, alpha, a[1], a[0], stream));
-      PPEDeviceCall(ops, ops->sync(stream));
-      PetscCall(PPEVecDevArrays(2, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
-    } else {
-      PetscCall(VecGetArrayRead(w, &wa));
-      PetscCall(VecGetArray(r, &ra));
-      ppe_bcgs_axpy(m, alpha, wa, ra);
-      PetscCall(VecRestoreArray(r, &ra));
-      PetscCall(VecRestoreArrayRead(w, &wa));
-    }
-  }
+  PetscCall(OnDevice(2, v, &be, &ops, &stream));
+  PetscCall(PPEVecArrays((PetscBool)(be != PPE_BACKEND_HOST), 2, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
+  if (be != PPE_BACKEND_HOST) {
+    PPEDeviceCall(ops, ops->bcgs_axpy((long)m, alpha, a[1], a[0], stream));
+    PPEDeviceCall(ops, ops->sync(stream));
+  } else ppe_bcgs_axpy(m, alpha, a[1], a[0]);
+  PetscCall(PPEVecArrays((PetscBool)(be != PPE_BACKEND_HOST), 2, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
   PetscCall(PetscLogFlops(2.0 * m));
   PetscCall(PetscLogEventEnd(PPE_BCGSFKernel, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -109,75 +100,50 @@ PetscErrorCode PPEBCGSKernelAxpy(Vec r, PetscScalar alpha, Vec w)
 /* KernelBiCGS4: x <- x + alpha ph + omega rh */
 PetscErrorCode PPEBCGSKernelUpdateX(Vec x, PetscScalar alpha, Vec ph, PetscScalar omega, Vec rh)
 {
-  const PetscScalar *pa, *ra;
-  PetscScalar       *xa;
-  PetscInt           m;
+  Vec                 v[3]   = {x, ph, rh};
+  PPEAccess           acc[3] = {PPE_ACCESS_READWRITE, PPE_ACCESS_READ, PPE_ACCESS_READ};
+  double             *a[3];
+  PPEBackend          be;
+  const PPEDeviceOps *ops    = NULL;
+  void               *stream = NULL;
+  PetscInt            m;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PPE_BCGSFKernel, 0, 0, 0, 0));
   PetscCall(VecGetLocalSize(x, &m));
-  {
-    Vec                 v[3]   = {x, ph, rh};
-    PPEAccess           acc[3] = {PPE_ACCESS_READWRITE, PPE_ACCESS_READ, PPE_ACCESS_READ};
-    double             *a[3];
-    PPEBackend          be;
-    const PPEDeviceOps *ops    = NULL;
-    void               *stream = NULL;
-    PetscCall(OnDevice(3, v, &be, &ops, &stream));
-    if (be != PPE_BACKEND_HOST) {
-      PetscCall(PPEVecDevArrays(3, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
-      PPEDeviceCall(ops, ops->bcgs_update_x((long)m, alpha, omega, a[1], a[2], a[0], stream));
-      PPEDeviceCall(ops, ops->sync(stream));
-      PetscCall(PPEVecDevArrays(3, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
-    } else {
-      PetscCall(VecGetArrayRead(ph, &pa));
-      PetscCall(VecGetArrayRead(rh, &ra));
-      PetscCall(VecGetArray(x, &xa));
-      ppe_bcgs_update_x(m, alpha, omega, pa, ra, xa);
-      PetscCall(VecRestoreArray(x, &xa));
-      PetscCall(VecRestoreArrayRead(rh, &ra));
-      PetscCall(VecRestoreArrayRead(ph, &pa));
-    }
-  }
+  PetscCall(OnDevice(3, v, &be, &ops, &stream));
+  PetscCall(PPEVecArrays((PetscBool)(be != PPE_BACKEND_HOST), 3, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
+  if (be != PPE_BACKEND_HOST) {
+    PPEDeviceCall(ops, ops->bcgs_update_x((long)m, alpha, omega, a[1], a[2], a[0], stream));
+    PPEDeviceCall(ops, ops->sync(stream));
+  } else ppe_bcgs_update_x(m, alpha, omega, a[1], a[2], a[0]);
+  PetscCall(PPEVecArrays((PetscBool)(be != PPE_BACKEND_HOST), 3, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
   PetscCall(PetscLogFlops(4.0 * m));
   PetscCall(PetscLogEventEnd(PPE_BCGSFKernel, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* KernelBiCGS5: r <- r - omega t; ldot = local (rt'r, r'r) of the new r */
+/* KernelBiCGS5: r <- r - omega t; ldot = local (rt'r, r'r) of the new r, summed in the
+   device's order on both sides (ppe_bcgs_update_r_tree) */
 PetscErrorCode PPEBCGSKernelUpdateR(Vec r, PetscScalar omega, Vec t, Vec rt, PetscScalar ldot[2])
 {
-  const PetscScalar *ta, *rta;
-  PetscScalar       *ra;
-  PetscInt           m;
-  double             s[2];
+  Vec                 v[3]   = {r, t, rt};
+  PPEAccess           acc[3] = {PPE_ACCESS_READWRITE, PPE_ACCESS_READ, PPE_ACCESS_READ};
+  double             *a[3], *work, s[2];
+  PPEBackend          be;
+  const PPEDeviceOps *ops    = NULL;
+  void               *stream = NULL;
+  PetscInt            m;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PPE_BCGSFKernel, 0, 0, 0, 0));
   PetscCall(VecGetLocalSize(r, &m));
-  {
-    Vec                 v[3]   = {r, t, rt};
-    PPEAccess           acc[3] = {PPE_ACCESS_READWRITE, PPE_ACCESS_READ, PPE_ACCESS_READ};
-    double             *a[3], *work;
-    PPEBackend          be;
-    const PPEDeviceOps *ops    = NULL;
-    void               *stream = NULL;
-    PetscCall(OnDevice(3, v, &be, &ops, &stream));
-    if (be != PPE_BACKEND_HOST) { /* the two sums come back */
-      PetscCall(PPEDevVecWork(be, ops, PPE_DEV_RED_WORK(m, 2), &work));
-      PetscCall(PPEVecDevArrays(3, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
-      PPEDeviceCall(ops, ops->bcgs_update_r((long)m, omega, a[1], a[2], a[0], work, s, stream));
-      PetscCall(PPEVecDevArrays(3, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
-    } else {
-      PetscCall(VecGetArrayRead(t, &ta));
-      PetscCall(VecGetArrayRead(rt, &rta));
-      PetscCall(VecGetArray(r, &ra));
-      ppe_bcgs_update_r_tree(m, omega, ta, rta, ra, s);
-      PetscCall(VecRestoreArray(r, &ra));
-      PetscCall(VecRestoreArrayRead(rt, &rta));
-      PetscCall(VecRestoreArrayRead(t, &ta));
-    }
-  }
+  PetscCall(OnDevice(3, v, &be, &ops, &stream));
+  if (be != PPE_BACKEND_HOST) PetscCall(PPEDevVecWork(be, ops, PPE_DEV_RED_WORK(m, 2), &work));
+  PetscCall(PPEVecArrays((PetscBool)(be != PPE_BACKEND_HOST), 3, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
+  if (be != PPE_BACKEND_HOST) PPEDeviceCall(ops, ops->bcgs_update_r((long)m, omega, a[1], a[2], a[0], work, s, stream)); /* the two sums come back */
+  else ppe_bcgs_update_r_tree(m, omega, a[1], a[2], a[0], s);
+  PetscCall(PPEVecArrays((PetscBool)(be != PPE_BACKEND_HOST), 3, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
   ldot[0] = s[0];
   ldot[1] = s[1];
   PetscCall(PetscLogFlops(6.0 * m));
@@ -188,36 +154,24 @@ PetscErrorCode PPEBCGSKernelUpdateR(Vec r, PetscScalar omega, Vec t, Vec rt, Pet
 /* KernelBiCGS6: p <- r + beta (p - omega w) */
 PetscErrorCode PPEBCGSKernelUpdateP(Vec p, PetscScalar beta, PetscScalar omega, Vec r, Vec w)
 {
-  const PetscScalar *ra, *wa;
-  PetscScalar       *pa;
-  PetscInt           m;
+  Vec                 v[3]   = {p, r, w};
+  PPEAccess           acc[3] = {PPE_ACCESS_READWRITE, PPE_ACCESS_READ, PPE_ACCESS_READ};
+  double             *a[3];
+  PPEBackend          be;
+  const PPEDeviceOps *ops    = NULL;
+  void               *stream = NULL;
+  PetscInt            m;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PPE_BCGSFKernel, 0, 0, 0, 0));
   PetscCall(VecGetLocalSize(p, &m));
-  {
-    Vec                 v[3]   = {p, r, w};
-    PPEAccess           acc[3] = {PPE_ACCESS_READWRITE, PPE_ACCESS_READ, PPE_ACCESS_READ};
-    double             *a[3];
-    PPEBackend          be;
-    const PPEDeviceOps *ops    = NULL;
-    void               *stream = NULL;
-    PetscCall(OnDevice(3, v, &be, &ops, &stream));
-    if (be != PPE_BACKEND_HOST) {
-      PetscCall(PPEVecDevArrays(3, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
-      PPEDeviceCall(ops, ops->bcgs_update_p((long)m, beta, omega, a[1], a[2], a[0], stream));
-      PPEDeviceCall(ops, ops->sync(stream));
-      PetscCall(PPEVecDevArrays(3, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
-    } else {
-      PetscCall(VecGetArrayRead(r, &ra));
-      PetscCall(VecGetArrayRead(w, &wa));
-      PetscCall(VecGetArray(p, &pa));
-      ppe_bcgs_update_p(m, beta, omega, ra, wa, pa);
-      PetscCall(VecRestoreArray(p, &pa));
-      PetscCall(VecRestoreArrayRead(w, &wa));
-      PetscCall(VecRestoreArrayRead(r, &ra));
-    }
-  }
+  PetscCall(OnDevice(3, v, &be, &ops, &stream));
+  PetscCall(PPEVecArrays((PetscBool)(be != PPE_BACKEND_HOST), 3, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
+  if (be != PPE_BACKEND_HOST) {
+    PPEDeviceCall(ops, ops->bcgs_update_p((long)m, beta, omega, a[1], a[2], a[0], stream));
+    PPEDeviceCall(ops, ops->sync(stream));
+  } else ppe_bcgs_update_p(m, beta, omega, a[1], a[2], a[0]);
+  PetscCall(PPEVecArrays((PetscBool)(be != PPE_BACKEND_HOST), 3, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
   PetscCall(PetscLogFlops(4.0 * m));
   PetscCall(PetscLogEventEnd(PPE_BCGSFKernel, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -1,7 +1,9 @@
 /*
    Tall-skinny block operations on arrays of PETSc vectors, for s-step Krylov methods:
    the local part is one cache-blocked pass of the host kernels (src/kernels/tsblock.h,
-   src/backend/host/tsblock_host.c); a Gram product ends in exactly one MPI_Allreduce.
+   src/backend/host/tsblock_host.c), or of the device launchers when every vector of the
+   call is device-resident (src/sys/devvec.c); a Gram product ends in exactly one
+   MPI_Allreduce.
 */
 #include <ppekit/private/sstepimpl.h>
 #include <ppekit/private/deviceimpl.h>
@@ -28,20 +30,6 @@ static PetscErrorCode BlockInfo(Vec v, PetscInt *n, MPI_Comm *comm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode GetReadArrays(PetscInt k, Vec v[], const PetscScalar *a[])
-{
-  PetscFunctionBegin;
-  for (PetscInt i = 0; i < k; i++) PetscCall(VecGetArrayRead(v[i], &a[i]));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode RestoreReadArrays(PetscInt k, Vec v[], const PetscScalar *a[])
-{
-  PetscFunctionBegin;
-  for (PetscInt i = 0; i < k; i++) PetscCall(VecRestoreArrayRead(v[i], &a[i]));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /*
    PPETSGram - out[a + nx*b] = x_a' y_b for b >= a - band (0 elsewhere), summed over all
    ranks with one MPI_Allreduce of the entries in the band, together with nextra local values
@@ -52,36 +40,33 @@ static PetscErrorCode RestoreReadArrays(PetscInt k, Vec v[], const PetscScalar *
 */
 PetscErrorCode PPETSGram(PetscInt nx, Vec x[], PetscInt ny, Vec y[], PetscInt band, PetscScalar out[], PetscInt nextra, PetscScalar extra[])
 {
-  const PetscScalar *xa[PPE_TS_MAXCOLS], *ya[PPE_TS_MAXCOLS];
-  PetscScalar        buf[PPE_TS_MAXCOLS * PPE_TS_MAXCOLS + 4];
-  PetscInt           n, cnt = 0;
-  PetscMPIInt        ncnt;
-  MPI_Comm           comm = MPI_COMM_NULL;
-  PPEBackend         be;
+  double             *xa[PPE_TS_MAXCOLS], *ya[PPE_TS_MAXCOLS];
+  PetscScalar         buf[PPE_TS_MAXCOLS * PPE_TS_MAXCOLS + 4];
+  PetscInt            n, cnt = 0;
+  PetscMPIInt         ncnt;
+  MPI_Comm            comm = MPI_COMM_NULL;
+  PPEBackend          be;
+  PetscBool           dev;
+  const PPEDeviceOps *ops    = NULL;
+  void               *stream = NULL;
+  double             *work   = NULL;
 
   PetscFunctionBegin;
   PetscCheck(nx >= 1 && nx <= PPE_TS_MAXCOLS && ny >= 1 && ny <= PPE_TS_MAXCOLS && nextra >= 0 && nextra <= 4, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Tall-skinny Gram of %" PetscInt_FMT " x %" PetscInt_FMT " columns and %" PetscInt_FMT " extra values: 1 to %d columns and 0 to 4 values allowed", nx, ny, nextra, PPE_TS_MAXCOLS);
   PetscCall(PetscLogEventBegin(PPE_CBCGGram, 0, 0, 0, 0));
   PetscCall(BlockInfo(x[0], &n, &comm));
   PetscCall(BlockBackend(nx, x, ny, y, &be));
-  if (be != PPE_BACKEND_HOST) { /* device-resident: the local products come back as nx ny numbers */
-    const PPEDeviceOps *ops;
-    void               *stream;
-    double             *xd[PPE_TS_MAXCOLS], *yd[PPE_TS_MAXCOLS], *work;
+  dev = (PetscBool)(be != PPE_BACKEND_HOST);
+  if (dev) {
     PetscCall(PPEDevVecStream(be, &ops, &stream));
     PetscCall(PPEDevVecWork(be, ops, PPE_DEV_RED_WORK(n, nx * ny), &work));
-    PetscCall(PPEVecDevArrays(nx, x, NULL, PPE_ACCESS_READ, xd, PETSC_TRUE));
-    PetscCall(PPEVecDevArrays(ny, y, NULL, PPE_ACCESS_READ, yd, PETSC_TRUE));
-    PPEDeviceCall(ops, ops->ts_gram((long)n, (int)nx, (const double *const *)xd, (int)ny, (const double *const *)yd, (int)PetscMin(band, 1000000), work, out, stream));
-    PetscCall(PPEVecDevArrays(nx, x, NULL, PPE_ACCESS_READ, xd, PETSC_FALSE));
-    PetscCall(PPEVecDevArrays(ny, y, NULL, PPE_ACCESS_READ, yd, PETSC_FALSE));
-  } else {
-    PetscCall(GetReadArrays(nx, x, xa));
-    PetscCall(GetReadArrays(ny, y, ya));
-    PPETSGram_Host(n, nx, (const double *const *)xa, ny, (const double *const *)ya, band, out);
-    PetscCall(RestoreReadArrays(nx, x, xa));
-    PetscCall(RestoreReadArrays(ny, y, ya));
   }
+  PetscCall(PPEVecArrays(dev, nx, x, NULL, PPE_ACCESS_READ, xa, PETSC_TRUE));
+  PetscCall(PPEVecArrays(dev, ny, y, NULL, PPE_ACCESS_READ, ya, PETSC_TRUE));
+  if (dev) PPEDeviceCall(ops, ops->ts_gram((long)n, (int)nx, (const double *const *)xa, (int)ny, (const double *const *)ya, (int)PetscMin(band, 1000000), work, out, stream)); /* nx ny numbers come back */
+  else PPETSGram_Host(n, nx, (const double *const *)xa, ny, (const double *const *)ya, band, out);
+  PetscCall(PPEVecArrays(dev, nx, x, NULL, PPE_ACCESS_READ, xa, PETSC_FALSE));
+  PetscCall(PPEVecArrays(dev, ny, y, NULL, PPE_ACCESS_READ, ya, PETSC_FALSE));
   for (PetscInt b = 0; b < ny; b++)
     for (PetscInt a = 0; a < nx; a++)
       if (b >= a - band) buf[cnt++] = out[a + nx * b];
@@ -107,43 +92,33 @@ PetscErrorCode PPETSGram(PetscInt nx, Vec x[], PetscInt ny, Vec y[], PetscInt ba
 */
 PetscErrorCode PPETSCombine(PetscInt k, Vec Q[], Vec AQ[], PetscInt m, Vec S[], Vec AS[], const PetscScalar B[])
 {
-  const PetscScalar *qa[PPE_TS_MAXCOLS];
-  PetscScalar       *sa[PPE_TS_MAXCOLS];
-  PetscInt           n;
+  double             *qa[PPE_TS_MAXCOLS], *sa[PPE_CBCG_SMAX], *work = NULL;
+  PetscInt            n;
+  PPEBackend          be, be2;
+  PetscBool           dev;
+  const PPEDeviceOps *ops    = NULL;
+  void               *stream = NULL;
 
   PetscFunctionBegin;
   PetscCheck(k >= 1 && k <= PPE_TS_MAXCOLS && m >= 1 && m <= PPE_CBCG_SMAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Combine of %" PetscInt_FMT " and %" PetscInt_FMT " columns: 1 to %d and 1 to %d allowed", k, m, PPE_TS_MAXCOLS, PPE_CBCG_SMAX);
   PetscCall(BlockInfo(S[0], &n, NULL));
-  {
-    PPEBackend be, be2;
-    PetscCall(BlockBackend(k, Q, m, S, &be));
-    PetscCall(BlockBackend(k, AQ, m, AS, &be2));
-    if (be != PPE_BACKEND_HOST && be == be2) {
-      const PPEDeviceOps *ops;
-      void               *stream;
-      double             *qd[PPE_TS_MAXCOLS], *sd[PPE_CBCG_SMAX], *work;
-      PetscCall(PPEDevVecStream(be, &ops, &stream));
-      PetscCall(PPEDevVecWork(be, ops, PPE_DEV_TS_COMBINE_WORK(k, m), &work));
-      for (int pass = 0; pass < 2; pass++) {
-        Vec *T = pass ? AS : S, *U = pass ? AQ : Q;
-        PetscCall(PPEVecDevArrays(k, U, NULL, PPE_ACCESS_READ, qd, PETSC_TRUE));
-        PetscCall(PPEVecDevArrays(m, T, NULL, PPE_ACCESS_READWRITE, sd, PETSC_TRUE));
-        PPEDeviceCall(ops, ops->ts_combine((long)n, (int)k, (const double *const *)qd, (int)m, (double *const *)sd, B, work, stream));
-        PPEDeviceCall(ops, ops->sync(stream));
-        PetscCall(PPEVecDevArrays(m, T, NULL, PPE_ACCESS_READWRITE, sd, PETSC_FALSE));
-        PetscCall(PPEVecDevArrays(k, U, NULL, PPE_ACCESS_READ, qd, PETSC_FALSE));
-      }
-      PetscCall(PetscLogFlops(4.0 * n * k * m));
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
+  PetscCall(BlockBackend(k, Q, m, S, &be));
+  PetscCall(BlockBackend(k, AQ, m, AS, &be2));
+  dev = (PetscBool)(be != PPE_BACKEND_HOST && be == be2);
+  if (dev) {
+    PetscCall(PPEDevVecStream(be, &ops, &stream));
+    PetscCall(PPEDevVecWork(be, ops, PPE_DEV_TS_COMBINE_WORK(k, m), &work));
   }
   for (int pass = 0; pass < 2; pass++) {
     Vec *T = pass ? AS : S, *U = pass ? AQ : Q;
-    PetscCall(GetReadArrays(k, U, qa));
-    for (PetscInt j = 0; j < m; j++) PetscCall(VecGetArray(T[j], &sa[j]));
-    PPETSCombine_Host(n, k, (const double *const *)qa, m, (double *const *)sa, B);
-    for (PetscInt j = 0; j < m; j++) PetscCall(VecRestoreArray(T[j], &sa[j]));
-    PetscCall(RestoreReadArrays(k, U, qa));
+    PetscCall(PPEVecArrays(dev, k, U, NULL, PPE_ACCESS_READ, qa, PETSC_TRUE));
+    PetscCall(PPEVecArrays(dev, m, T, NULL, PPE_ACCESS_READWRITE, sa, PETSC_TRUE));
+    if (dev) {
+      PPEDeviceCall(ops, ops->ts_combine((long)n, (int)k, (const double *const *)qa, (int)m, (double *const *)sa, B, work, stream));
+      PPEDeviceCall(ops, ops->sync(stream));
+    } else PPETSCombine_Host(n, k, (const double *const *)qa, m, (double *const *)sa, B);
+    PetscCall(PPEVecArrays(dev, m, T, NULL, PPE_ACCESS_READWRITE, sa, PETSC_FALSE));
+    PetscCall(PPEVecArrays(dev, k, U, NULL, PPE_ACCESS_READ, qa, PETSC_FALSE));
   }
   PetscCall(PetscLogFlops(4.0 * n * k * m));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -152,44 +127,31 @@ PetscErrorCode PPETSCombine(PetscInt k, Vec Q[], Vec AQ[], PetscInt m, Vec S[], 
 /* PPETSAxpy - x += Q a, r -= AQ a (k columns), one pass. */
 PetscErrorCode PPETSAxpy(PetscInt k, Vec Q[], Vec AQ[], const PetscScalar a[], Vec x, Vec r)
 {
-  const PetscScalar *qa[PPE_TS_MAXCOLS], *aqa[PPE_TS_MAXCOLS];
-  PetscScalar       *xa, *ra;
-  PetscInt           n;
+  double             *qa[PPE_CBCG_SMAX], *aqa[PPE_CBCG_SMAX], *xra[2];
+  Vec                 xr[2] = {x, r};
+  PetscInt            n;
+  PPEBackend          be, be2;
+  PetscBool           dev;
+  const PPEDeviceOps *ops    = NULL;
+  void               *stream = NULL;
 
   PetscFunctionBegin;
   PetscCheck(k >= 1 && k <= PPE_CBCG_SMAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Block of %" PetscInt_FMT " columns: 1 to %d allowed", k, PPE_CBCG_SMAX);
   PetscCall(BlockInfo(x, &n, NULL));
-  {
-    Vec        xr[2] = {x, r};
-    PPEBackend be, be2;
-    PetscCall(BlockBackend(2, xr, k, Q, &be));
-    PetscCall(BlockBackend(2, xr, k, AQ, &be2));
-    if (be != PPE_BACKEND_HOST && be == be2) {
-      const PPEDeviceOps *ops;
-      void               *stream;
-      double             *qd[PPE_CBCG_SMAX], *aqd[PPE_CBCG_SMAX], *xrd[2];
-      PetscCall(PPEDevVecStream(be, &ops, &stream));
-      PetscCall(PPEVecDevArrays(k, Q, NULL, PPE_ACCESS_READ, qd, PETSC_TRUE));
-      PetscCall(PPEVecDevArrays(k, AQ, NULL, PPE_ACCESS_READ, aqd, PETSC_TRUE));
-      PetscCall(PPEVecDevArrays(2, xr, NULL, PPE_ACCESS_READWRITE, xrd, PETSC_TRUE));
-      PPEDeviceCall(ops, ops->ts_axpy((long)n, (int)k, (const double *const *)qd, (const double *const *)aqd, a, xrd[0], xrd[1], stream));
-      PPEDeviceCall(ops, ops->sync(stream));
-      PetscCall(PPEVecDevArrays(2, xr, NULL, PPE_ACCESS_READWRITE, xrd, PETSC_FALSE));
-      PetscCall(PPEVecDevArrays(k, AQ, NULL, PPE_ACCESS_READ, aqd, PETSC_FALSE));
-      PetscCall(PPEVecDevArrays(k, Q, NULL, PPE_ACCESS_READ, qd, PETSC_FALSE));
-      PetscCall(PetscLogFlops(4.0 * n * k));
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
-  }
-  PetscCall(GetReadArrays(k, Q, qa));
-  PetscCall(GetReadArrays(k, AQ, aqa));
-  PetscCall(VecGetArray(x, &xa));
-  PetscCall(VecGetArray(r, &ra));
-  PPETSAxpy_Host(n, k, (const double *const *)qa, (const double *const *)aqa, a, xa, ra);
-  PetscCall(VecRestoreArray(x, &xa));
-  PetscCall(VecRestoreArray(r, &ra));
-  PetscCall(RestoreReadArrays(k, Q, qa));
-  PetscCall(RestoreReadArrays(k, AQ, aqa));
+  PetscCall(BlockBackend(2, xr, k, Q, &be));
+  PetscCall(BlockBackend(2, xr, k, AQ, &be2));
+  dev = (PetscBool)(be != PPE_BACKEND_HOST && be == be2);
+  if (dev) PetscCall(PPEDevVecStream(be, &ops, &stream));
+  PetscCall(PPEVecArrays(dev, k, Q, NULL, PPE_ACCESS_READ, qa, PETSC_TRUE));
+  PetscCall(PPEVecArrays(dev, k, AQ, NULL, PPE_ACCESS_READ, aqa, PETSC_TRUE));
+  PetscCall(PPEVecArrays(dev, 2, xr, NULL, PPE_ACCESS_READWRITE, xra, PETSC_TRUE));
+  if (dev) {
+    PPEDeviceCall(ops, ops->ts_axpy((long)n, (int)k, (const double *const *)qa, (const double *const *)aqa, a, xra[0], xra[1], stream));
+    PPEDeviceCall(ops, ops->sync(stream));
+  } else PPETSAxpy_Host(n, k, (const double *const *)qa, (const double *const *)aqa, a, xra[0], xra[1]);
+  PetscCall(PPEVecArrays(dev, 2, xr, NULL, PPE_ACCESS_READWRITE, xra, PETSC_FALSE));
+  PetscCall(PPEVecArrays(dev, k, AQ, NULL, PPE_ACCESS_READ, aqa, PETSC_FALSE));
+  PetscCall(PPEVecArrays(dev, k, Q, NULL, PPE_ACCESS_READ, qa, PETSC_FALSE));
   PetscCall(PetscLogFlops(4.0 * n * k));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -197,47 +159,30 @@ PetscErrorCode PPETSAxpy(PetscInt k, Vec Q[], Vec AQ[], const PetscScalar a[], V
 /* PPETSCheb - out = c1 az - c2 z - zold (zold may be NULL or out itself). */
 PetscErrorCode PPETSCheb(PetscReal c1, Vec az, PetscReal c2, Vec z, Vec zold, Vec out)
 {
-  const PetscScalar *aa, *za, *oa = NULL;
-  PetscScalar       *wa;
-  PetscInt           n;
+  /* zold == out: out is read and written, and zold's array is out's */
+  Vec                 v[4]   = {az, z, out, zold == out ? NULL : zold};
+  PPEAccess           acc[4] = {PPE_ACCESS_READ, PPE_ACCESS_READ, zold == out ? PPE_ACCESS_READWRITE : PPE_ACCESS_WRITE, PPE_ACCESS_READ};
+  double             *a[4];
+  const double       *oa;
+  PetscInt            n;
+  PPEBackend          be;
+  PetscBool           dev;
+  const PPEDeviceOps *ops    = NULL;
+  void               *stream = NULL;
 
   PetscFunctionBegin;
   PetscCheck(out != az && out != z, PETSC_COMM_SELF, PETSC_ERR_ARG_IDN, "The Chebyshev step writes over its oldest term only");
   PetscCall(BlockInfo(out, &n, NULL));
-  {
-    Vec        v[4] = {az, z, out, zold};
-    PPEBackend be;
-    PetscCall(PPEVecDevAllOn(zold ? 4 : 3, v, &be));
-    if (be != PPE_BACKEND_HOST) {
-      const PPEDeviceOps *ops;
-      void               *stream;
-      double             *ad, *zd, *od, *wd;
-      PetscCall(PPEDevVecStream(be, &ops, &stream));
-      PetscCall(PPEVecDevGetArray(az, PPE_ACCESS_READ, &ad));
-      PetscCall(PPEVecDevGetArray(z, PPE_ACCESS_READ, &zd));
-      PetscCall(PPEVecDevGetArray(out, zold == out ? PPE_ACCESS_READWRITE : PPE_ACCESS_WRITE, &wd));
-      od = zold == out ? wd : NULL;
-      if (zold && zold != out) PetscCall(PPEVecDevGetArray(zold, PPE_ACCESS_READ, &od));
-      PPEDeviceCall(ops, ops->ts_cheb((long)n, c1, ad, c2, zd, od, wd, stream));
-      PPEDeviceCall(ops, ops->sync(stream));
-      if (zold && zold != out) PetscCall(PPEVecDevRestoreArray(zold, PPE_ACCESS_READ, &od));
-      PetscCall(PPEVecDevRestoreArray(out, zold == out ? PPE_ACCESS_READWRITE : PPE_ACCESS_WRITE, &wd));
-      PetscCall(PPEVecDevRestoreArray(z, PPE_ACCESS_READ, &zd));
-      PetscCall(PPEVecDevRestoreArray(az, PPE_ACCESS_READ, &ad));
-      PetscCall(PetscLogFlops((zold ? 4.0 : 3.0) * n));
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
-  }
-  PetscCall(VecGetArrayRead(az, &aa));
-  PetscCall(VecGetArrayRead(z, &za));
-  PetscCall(VecGetArray(out, &wa));
-  if (zold == out) oa = wa;
-  else if (zold) PetscCall(VecGetArrayRead(zold, &oa));
-  PPETSCheb_Host(n, c1, aa, c2, za, oa, wa);
-  if (zold && zold != out) PetscCall(VecRestoreArrayRead(zold, &oa));
-  PetscCall(VecRestoreArray(out, &wa));
-  PetscCall(VecRestoreArrayRead(z, &za));
-  PetscCall(VecRestoreArrayRead(az, &aa));
+  PetscCall(PPEVecDevAllOn(4, v, &be));
+  dev = (PetscBool)(be != PPE_BACKEND_HOST);
+  if (dev) PetscCall(PPEDevVecStream(be, &ops, &stream));
+  PetscCall(PPEVecArrays(dev, 4, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
+  oa = zold == out ? a[2] : a[3];
+  if (dev) {
+    PPEDeviceCall(ops, ops->ts_cheb((long)n, c1, a[0], c2, a[1], oa, a[2], stream));
+    PPEDeviceCall(ops, ops->sync(stream));
+  } else PPETSCheb_Host(n, c1, a[0], c2, a[1], oa, a[2]);
+  PetscCall(PPEVecArrays(dev, 4, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
   PetscCall(PetscLogFlops((zold ? 4.0 : 3.0) * n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -109,27 +109,29 @@ PetscErrorCode PPEStencilVecsOnDevice(Mat A, PetscInt n, const Vec v[], PetscBoo
 /* The arrays of an application x -> y: device arrays (dev) or host arrays. */
 PetscErrorCode PPEStencilGetArrays(PetscBool dev, Vec x, Vec y, const double **xa, double **ya)
 {
+  Vec       v[2]   = {x, y};
+  PPEAccess acc[2] = {PPE_ACCESS_READ, PPE_ACCESS_WRITE};
+  double   *a[2];
+
   PetscFunctionBegin;
-  if (dev) {
-    PetscCall(PPEVecDevGetArray(x, PPE_ACCESS_READ, (double **)xa));
-    PetscCall(PPEVecDevGetArray(y, PPE_ACCESS_WRITE, ya));
-  } else {
-    PetscCall(VecGetArrayRead(x, xa));
-    PetscCall(VecGetArrayWrite(y, ya));
-  }
+  *xa = NULL;
+  *ya = NULL;
+  PetscCall(PPEVecArrays(dev, 2, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
+  *xa = a[0];
+  *ya = a[1];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode PPEStencilRestoreArrays(PetscBool dev, Vec x, Vec y, const double **xa, double **ya)
 {
+  Vec       v[2]   = {x, y};
+  PPEAccess acc[2] = {PPE_ACCESS_READ, PPE_ACCESS_WRITE};
+  double   *a[2]   = {(double *)*xa, *ya};
+
   PetscFunctionBegin;
-  if (dev) {
-    PetscCall(PPEVecDevRestoreArray(x, PPE_ACCESS_READ, (double **)xa));
-    PetscCall(PPEVecDevRestoreArray(y, PPE_ACCESS_WRITE, ya));
-  } else {
-    PetscCall(VecRestoreArrayRead(x, xa));
-    PetscCall(VecRestoreArrayWrite(y, ya));
-  }
+  PetscCall(PPEVecArrays(dev, 2, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
+  *xa = NULL;
+  *ya = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -312,6 +312,35 @@ PetscErrorCode PPEVecDevArrays(PetscInt n, const Vec v[], const PPEAccess acc[],
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode PPEVecArrays(PetscBool dev, PetscInt n, const Vec v[], const PPEAccess acc[], PPEAccess all, double *a[], PetscBool get)
+{
+  PetscFunctionBegin;
+  if (dev) {
+    PetscCall(PPEVecDevArrays(n, v, acc, all, a, get));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  for (PetscInt i = 0; i < n; i++) {
+    if (!v[i]) {
+      a[i] = NULL;
+      continue;
+    }
+    switch (acc ? acc[i] : all) {
+    case PPE_ACCESS_READ:
+      if (get) PetscCall(VecGetArrayRead(v[i], (const PetscScalar **)&a[i]));
+      else PetscCall(VecRestoreArrayRead(v[i], (const PetscScalar **)&a[i]));
+      break;
+    case PPE_ACCESS_WRITE:
+      if (get) PetscCall(VecGetArrayWrite(v[i], &a[i]));
+      else PetscCall(VecRestoreArrayWrite(v[i], &a[i]));
+      break;
+    default:
+      if (get) PetscCall(VecGetArray(v[i], &a[i]));
+      else PetscCall(VecRestoreArray(v[i], &a[i]));
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode PPEVecDevAllOn(PetscInt n, const Vec v[], PPEBackend *b)
 {
   PetscFunctionBegin;

@@ -55,6 +55,9 @@ PETSC_EXTERN PetscErrorCode PPEVecDevRestoreArray(Vec, PPEAccess, double **);
 /* get (get true) or restore the device arrays of n vectors (NULL entries give NULL), access
    acc[i], or all of them access `all` when acc is NULL */
 PETSC_EXTERN PetscErrorCode PPEVecDevArrays(PetscInt, const Vec[], const PPEAccess[], PPEAccess, double *[], PetscBool);
+/* the same for a kernel that runs on the device (dev) or on the host (PETSc's host arrays,
+   VecGetArrayRead/Write or VecGetArray by access) */
+PETSC_EXTERN PetscErrorCode PPEVecArrays(PetscBool, PetscInt, const Vec[], const PPEAccess[], PPEAccess, double *[], PetscBool);
 /* the stream the device-resident vector operations of back end b run on (synchronised) */
 PETSC_EXTERN PetscErrorCode PPEDevVecStream(PPEBackend, const PPEDeviceOps **, void **);
 /* device work of at least n doubles for the reductions of a back end (kept until the end) */

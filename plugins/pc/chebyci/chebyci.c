@@ -222,37 +222,25 @@ static PetscErrorCode StepStencil(void *ctx, Vec y, Vec b, Vec z, Vec dinv, Pets
   PC           pc = (PC)ctx;
   PPEStencilCI ci;
   PetscBool    dev;
-  Vec          v[5] = {y, b, z, w, dinv};
+  Vec          v[5]   = {y, b, z, w, dinv};
+  PPEAccess    acc[4] = {PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_WRITE};
+  double      *a[4];
 
   PetscFunctionBegin;
   ci.rho     = rho;
   ci.rho_old = rho_old;
   ci.s2      = s2;
   ci.d2      = d2;
-  ci.dinv    = NULL;
   PetscCall(PPEStencilVecsOnDevice(pc->pmat, 5, v, &dev));
-  if (dev) {
-    PetscCall(PPEVecDevGetArray(b, PPE_ACCESS_READ, (double **)&ci.b));
-    PetscCall(PPEVecDevGetArray(z, PPE_ACCESS_READ, (double **)&ci.z));
-    if (dinv) PetscCall(PPEVecDevGetArray(dinv, PPE_ACCESS_READ, (double **)&ci.dinv));
-    PetscCall(PPEVecDevGetArray(w, PPE_ACCESS_WRITE, &ci.w));
-  } else {
-    PetscCall(VecGetArrayRead(b, &ci.b));
-    PetscCall(VecGetArrayRead(z, &ci.z));
-    if (dinv) PetscCall(VecGetArrayRead(dinv, &ci.dinv));
-    PetscCall(VecGetArrayWrite(w, &ci.w));
-  }
-  PetscCall(PPEStencilMultCI(pc->pmat, (PetscBool)(((PC_ChebyCI *)pc->data)->mode != PC_CHEBYCI_GLOBAL), dev, y, &ci));
-  if (dev) {
-    PetscCall(PPEVecDevRestoreArray(w, PPE_ACCESS_WRITE, &ci.w));
-    if (dinv) PetscCall(PPEVecDevRestoreArray(dinv, PPE_ACCESS_READ, (double **)&ci.dinv));
-    PetscCall(PPEVecDevRestoreArray(z, PPE_ACCESS_READ, (double **)&ci.z));
-    PetscCall(PPEVecDevRestoreArray(b, PPE_ACCESS_READ, (double **)&ci.b));
-  } else {
-    PetscCall(VecRestoreArrayWrite(w, &ci.w));
-    if (dinv) PetscCall(VecRestoreArrayRead(dinv, &ci.dinv));
-    PetscCall(VecRestoreArrayRead(z, &ci.z));
-    PetscCall(VecRestoreArrayRead(b, &ci.b));
+  {
+    Vec u[4] = {b, z, dinv, w}; /* dinv may be NULL (D = I) */
+    PetscCall(PPEVecArrays(dev, 4, u, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
+    ci.b    = a[0];
+    ci.z    = a[1];
+    ci.dinv = a[2];
+    ci.w    = a[3];
+    PetscCall(PPEStencilMultCI(pc->pmat, (PetscBool)(((PC_ChebyCI *)pc->data)->mode != PC_CHEBYCI_GLOBAL), dev, y, &ci));
+    PetscCall(PPEVecArrays(dev, 4, u, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

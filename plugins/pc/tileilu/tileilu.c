@@ -196,30 +196,18 @@ static PetscErrorCode PCSetUp_TileILU(PC pc)
 
 static PetscErrorCode PCApply_TileILU_Private(PC pc, PetscBool transpose, Vec x, Vec y)
 {
-  PC_TileILU        *ti = (PC_TileILU *)pc->data;
-  const PetscScalar *xa;
-  PetscScalar       *ya;
-  Vec                v[2] = {x, y};
-  PPEBackend         b    = PPE_BACKEND_HOST;
+  PC_TileILU *ti     = (PC_TileILU *)pc->data;
+  Vec         v[2]   = {x, y};
+  PPEAccess   acc[2] = {PPE_ACCESS_READ, PPE_ACCESS_WRITE};
+  double     *a[2];
+  PPEBackend  b = PPE_BACKEND_HOST;
 
   PetscFunctionBegin;
   if (ti->T.backend != PPE_BACKEND_HOST) PetscCall(PPEVecDevAllOn(2, v, &b));
   ti->T.devio = (PetscBool)(b != PPE_BACKEND_HOST && b == ti->T.backend); /* device-resident: in place */
-  if (ti->T.devio) {
-    PetscCall(PPEVecDevGetArray(x, PPE_ACCESS_READ, (double **)&xa));
-    PetscCall(PPEVecDevGetArray(y, PPE_ACCESS_WRITE, &ya));
-  } else {
-    PetscCall(VecGetArrayRead(x, &xa));
-    PetscCall(VecGetArrayWrite(y, &ya));
-  }
-  PetscCall(PPETileILUApply(&ti->T, transpose, xa, ya)); /* y = M^-1 x (M^-T x): forward and backward sweeps on every tile */
-  if (ti->T.devio) {
-    PetscCall(PPEVecDevRestoreArray(x, PPE_ACCESS_READ, (double **)&xa));
-    PetscCall(PPEVecDevRestoreArray(y, PPE_ACCESS_WRITE, &ya));
-  } else {
-    PetscCall(VecRestoreArrayRead(x, &xa));
-    PetscCall(VecRestoreArrayWrite(y, &ya));
-  }
+  PetscCall(PPEVecArrays(ti->T.devio, 2, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
+  PetscCall(PPETileILUApply(&ti->T, transpose, a[0], a[1])); /* y = M^-1 x (M^-T x): forward and backward sweeps on every tile */
+  PetscCall(PPEVecArrays(ti->T.devio, 2, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
   ti->T.devio = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
