@@ -95,6 +95,16 @@ PetscErrorCode PPEKrylovDeviceAttach(PPEBackend be, PetscInt n, Vec v[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* PPEKrylovDeviceView - the -ksp_view line of a KSP's last solve */
+PetscErrorCode PPEKrylovDeviceView(PetscViewer viewer, PetscBool solved, PPEBackend be, const char *why, const char *back)
+{
+  PetscFunctionBegin;
+  if (!solved) PetscFunctionReturn(PETSC_SUCCESS);
+  if (be != PPE_BACKEND_HOST) PetscCall(PetscViewerASCIIPrintf(viewer, "  device-resident iteration: yes, back end %s (b in and x out once per solve, %s)\n", PPEBackends[be], back));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  device-resident iteration: no (%s)\n", why ? why : "host vectors"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* PPEKrylovDeviceEnd - x copied out once, and b and x given back to the host */
 PetscErrorCode PPEKrylovDeviceEnd(KSP ksp, PPEBackend be)
 {

@@ -27,6 +27,7 @@
 */
 #include <ppekit/private/stencilimpl.h>
 #include <ppekit/private/deviceimpl.h>
+#include <kernels/krylov.h>
 #include <backend/host/simd.h>
 
 struct _n_PPEStencilDev {
@@ -311,7 +312,10 @@ PetscErrorCode PPEStencilRunSurface(const PPEStencilRun *R)
   PetscFunctionBegin;
   if (!R->dev) {
     if (R->ci) PPEStencilApplyCI_Host(R->box, R->x, R->faces, PPE_STENCIL_SURFACE, R->ci);
-    else if (R->dot) PPEStencilApplyDot_Host(R->box, R->x, R->faces, R->y, PPE_STENCIL_SURFACE, R->dot);
+    else if (R->dot) {
+      PPEStencilApplyDot_Host(R->box, R->x, R->faces, R->y, PPE_STENCIL_SURFACE, R->dot);
+      for (PetscInt q = 0; q < R->dot->n; q++) R->dot->s[q] = ppe_red_array((long)R->box->ym * R->box->zm, R->dot->rows[q]); /* the rows in the device's order */
+    }
     else PPEStencilApply_Host(R->box, R->x, R->faces, R->y, PPE_STENCIL_SURFACE);
   } else {
     PPEStencilDev d = R->dev;

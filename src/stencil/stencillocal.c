@@ -23,7 +23,6 @@
 */
 #include <ppekit/private/stencilimpl.h>
 #include <ppekit/private/deviceimpl.h>
-#include <kernels/krylov.h>
 
 /* The local block: what its MatMult needs. */
 typedef struct {
@@ -313,7 +312,7 @@ PetscErrorCode PPEStencilMultDot(Mat A, Vec x, Vec y, PetscInt n, const Vec u[],
   }
   PetscCall(PPEStencilRunSetUp(A, xa, ya, &R));
   nr = (size_t)st->box.ym * (size_t)st->box.zm;
-  if (!R.dev && n > 0) { /* the host's row partials, summed below in the device's order */
+  if (!R.dev && n > 0) { /* the host's row partials (PPEStencilRunSurface sums them) */
     if (!st->dotrows) PetscCall(PetscMalloc1(2 * nr, &st->dotrows));
     dot.rows[0] = st->dotrows;
     dot.rows[1] = st->dotrows + nr;
@@ -326,7 +325,7 @@ PetscErrorCode PPEStencilMultDot(Mat A, Vec x, Vec y, PetscInt n, const Vec u[],
       if (dev) PetscCall(PPEVecDevRestoreArray(u[q], PPE_ACCESS_READ, (double **)&ua[q]));
       else PetscCall(VecRestoreArrayRead(u[q], &ua[q]));
     }
-    ldot[q] = R.dev ? dot.s[q] : ppe_red_array((long)nr, dot.rows[q]);
+    ldot[q] = dot.s[q];
   }
   PetscCall(PPEStencilRestoreArrays(dev, x, y, &xa, &ya));
   PetscCall(PetscLogFlops((PPE_STENCIL_FLOPS + PPE_STENCIL_DOT_FLOPS * n) * st->box.xm * st->box.ym * st->box.zm));

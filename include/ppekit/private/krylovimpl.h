@@ -19,4 +19,6 @@ PETSC_INTERN PetscErrorCode PPEBCGSKernelUpdateP(Vec, PetscScalar, PetscScalar, 
 PETSC_INTERN PetscErrorCode PPEKrylovDeviceBegin(KSP, PPEBackend *, const char **);
 PETSC_INTERN PetscErrorCode PPEKrylovDeviceAttach(PPEBackend, PetscInt, Vec[]);
 PETSC_INTERN PetscErrorCode PPEKrylovDeviceEnd(KSP, PPEBackend);
+/* the -ksp_view line of the last solve (solved): device-resident on be, with what crossed per step, or why not */
+PETSC_INTERN PetscErrorCode PPEKrylovDeviceView(PetscViewer, PetscBool, PPEBackend, const char *, const char *);
 PETSC_INTERN PetscErrorCode PPEKrylovPCApply(PC, Vec, Vec);

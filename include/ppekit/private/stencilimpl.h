@@ -48,9 +48,9 @@ typedef enum {
 
 /* Local dot products of the output computed while a phase is computed (fused apply + dot):
    on the host, rows[q][r] is y . u[q] over row r = k ym + j of the box (ppe_s7_row_dot's order:
-   the x ends of a row that has an x neighbour are added in the surface phase), and the caller
-   sums the rows in the device's order (ppe_red_array); a device computes the same rows and
-   their sum into s. u[q] may be the output itself. */
+   the x ends of a row that has an x neighbour are added in the surface phase), and the end of
+   the surface phase sums the rows into s in the device's order (ppe_red_array); a device
+   computes the same rows and sums. u[q] may be the output itself. */
 typedef struct {
   PetscInt      n;       /* number of dot products, 0 to 2 */
   const double *u[2];    /* the other operands, arrays over the box */

@@ -270,10 +270,7 @@ static PetscErrorCode KSPView_BCGSFused(KSP ksp, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  right-preconditioned, flexible (the preconditioner may change between applications)\n"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  global reductions per iteration: 3 merged MPI_Allreduce (rt'w; t's with t't; rt'r with r'r), residual norm included (KSPBCGS: 4)\n"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  fused operator apply + local dot products: %s\n", bf->fuse && isst ? "yes (MATPPESTENCIL)" : (bf->fuse ? "no (the operator is not a MATPPESTENCIL: MatMult, then one pass for the dots)" : "no (-ksp_bcgsfused_fuse 0)")));
-  if (bf->solved) {
-    if (bf->devb != PPE_BACKEND_HOST) PetscCall(PetscViewerASCIIPrintf(viewer, "  device-resident iteration: yes, back end %s (b in and x out once per solve, the reductions' numbers per iteration)\n", PPEBackends[bf->devb]));
-    else PetscCall(PetscViewerASCIIPrintf(viewer, "  device-resident iteration: no (%s)\n", bf->devwhy ? bf->devwhy : "host vectors"));
-  }
+  PetscCall(PPEKrylovDeviceView(viewer, bf->solved, bf->devb, bf->devwhy, "the reductions' numbers per iteration"));
   if (ksp->its > 0 || bf->reductions > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " iterations, %" PetscInt_FMT " global reductions, %" PetscInt_FMT " preconditioner applications%s\n", ksp->its, bf->reductions, bf->pcapplies, bf->alias ? " (PC none: no copies)" : ""));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

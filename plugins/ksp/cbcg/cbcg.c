@@ -280,10 +280,7 @@ static PetscErrorCode KSPView_CBCG(KSP ksp, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPrintf(viewer, "  block size s: %" PetscInt_FMT " (CG iterations per block)\n", cb->s));
-  if (cb->solved) {
-    if (cb->devb != PPE_BACKEND_HOST) PetscCall(PetscViewerASCIIPrintf(viewer, "  device-resident iteration: yes, back end %s (b in and x out once per solve, the Gram numbers per block)\n", PPEBackends[cb->devb]));
-    else PetscCall(PetscViewerASCIIPrintf(viewer, "  device-resident iteration: no (%s)\n", cb->devwhy ? cb->devwhy : "host vectors"));
-  }
+  PetscCall(PPEKrylovDeviceView(viewer, cb->solved, cb->devb, cb->devwhy, "the Gram numbers per block"));
   if (!cb->have_interval) PetscCall(PetscViewerASCIIPrintf(viewer, "  eigenvalue interval: not set up yet\n"));
   else {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  eigenvalue interval of A M^-1 used: [%g, %g]\n", (double)cb->lmin, (double)cb->lmax));
