@@ -6,8 +6,9 @@
 #
 #   ci/compare-solves.sh PREFIX_A PREFIX_B [OUTDIR]
 #
-# PREFIX_A/B: install prefixes (bin/ppe-solve under each). Writes OUTDIR/a.txt and
-# OUTDIR/b.txt (one line per run) and prints "ok - ..." or "not ok - ..." per run, then a
+# PREFIX_A/B: install prefixes (bin/ppe-solve under each), or a results file a run wrote
+# before (OUTDIR/a.txt of an earlier comparison: the runs of that build are not made again).
+# Writes OUTDIR/a.txt and OUTDIR/b.txt (one line per run) and prints "ok - ..." or "not ok - ..." per run, then a
 # summary line; exits non-zero if any run differs. Runs 1 and 2 ranks (oversubscribed on
 # fewer cores); a few minutes on 2 cores.
 #
@@ -84,8 +85,17 @@ print(json.dumps({k: v for k, v in sorted(d.items()) if k not in drop and not k.
     echo "$np $name $md5 $json" >> "$file"
   done
 }
-run "$a" "$out/a.txt"
-run "$b" "$out/b.txt"
+# results of PREFIX_OR_FILE into FILE
+results() {
+  if [ -f "$1" ]; then
+    [ "$(wc -l < "$1")" -eq "${#cases[@]}" ] || { echo "compare-solves: $1 has $(wc -l < "$1") runs, the cases are ${#cases[@]}"; exit 2; }
+    [ "$1" -ef "$2" ] || cp "$1" "$2"
+  else
+    run "$1" "$2"
+  fi
+}
+results "$a" "$out/a.txt"
+results "$b" "$out/b.txt"
 same=0 diff=0
 while IFS= read -r la && IFS= read -r lb <&3; do
   name=$(echo "$la" | cut -d' ' -f1-2)

@@ -4,16 +4,16 @@
 */
 #pragma once
 
-#include <ppekit/private/deviceimpl.h>
+#include <ppekit/private/backendimpl.h>
 #include <string.h>
 
 /* A device back end and its stream. */
 typedef struct {
-  const PPEDeviceOps *ops;
+  const PPEBackendOps *ops;
   void               *stream;
 } Dev;
 
-#define DEVCALL(D, expr) PPEDeviceCall((D)->ops, expr)
+#define DEVCALL(D, expr) PPEBackendCall((D)->ops, expr)
 
 static inline PetscErrorCode DevAlloc(Dev *D, size_t n, double **d)
 {

@@ -8,7 +8,7 @@ against the host back end, bitwise (the same single-source bodies in the same or
   -ppe_backend NAME   device back end to compare (default: emu)\n\n";
 
 #include <ppekit.h>
-#include <ppekit/private/deviceimpl.h>
+#include <ppekit/private/backendimpl.h>
 #include <ppekit/private/tridiagimpl.h>
 #include <ppekit/private/tileiluimpl.h>
 #include "tap.h"
@@ -401,7 +401,7 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PPEKitInitializePackage());
   PetscCall(PetscOptionsGetString(NULL, NULL, "-ppe_backend", name, sizeof(name), NULL));
-  PetscCall(PPEDeviceOpen(name, &D.ops));
+  PetscCall(PPEBackendOpen(name, &D.ops));
   DEVCALL(&D, D.ops->stream_create(&D.stream));
   PetscCall(CheckTridiag(&D));
   PetscCall(CheckTileILU(&D));

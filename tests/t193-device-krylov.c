@@ -12,7 +12,7 @@ transpose box copies against the host back end:\n\
   -ppe_backend NAME   device back end to compare (default: emu)\n\n";
 
 #include <ppekit.h>
-#include <ppekit/private/deviceimpl.h>
+#include <ppekit/private/backendimpl.h>
 #include <ppekit/private/sstepimpl.h>
 #include "tap.h"
 #include "devutil.h"
@@ -588,7 +588,7 @@ int main(int argc, char **argv)
   comm = PETSC_COMM_WORLD;
   PetscCall(PPEKitInitializePackage());
   PetscCall(PetscOptionsGetString(NULL, NULL, "-ppe_backend", name, sizeof(name), NULL));
-  PetscCall(PPEDeviceOpen(name, &D.ops));
+  PetscCall(PPEBackendOpen(name, &D.ops));
   DEVCALL(&D, D.ops->stream_create(&D.stream));
   PPETSHostSetInstance(PETSC_FALSE);
 

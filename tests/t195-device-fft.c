@@ -5,11 +5,11 @@ lengths 2 to 97 (odd, even, prime, power of two).\n\
   -ppe_backend NAME   device back end to check (default: emu)\n\n";
 
 #include <ppekit.h>
-#include <ppekit/private/deviceimpl.h>
+#include <ppekit/private/backendimpl.h>
 #include <fftw3.h>
 #include "tap.h"
 
-#define DEVCALL(ops, expr) PPEDeviceCall(ops, expr)
+#define DEVCALL(ops, expr) PPEBackendCall(ops, expr)
 
 static unsigned long long rng_state = 195;
 static double Uniform(void)
@@ -37,7 +37,7 @@ static const struct {
 
 /* Kind q along direction d of a box whose direction d has n points: the relative max
    difference of the device result to FFTW's, line by line. */
-static PetscErrorCode CheckOne(const PPEDeviceOps *ops, void *stream, int q, int d, long n, double *rel)
+static PetscErrorCode CheckOne(const PPEBackendOps *ops, void *stream, int q, int d, long n, double *rel)
 {
   long          ext[3] = {3, 4, 2}, inner, lines, np;
   ppe_fft_lines F;
@@ -88,7 +88,7 @@ static PetscErrorCode CheckOne(const PPEDeviceOps *ops, void *stream, int q, int
 int main(int argc, char **argv)
 {
   char                name[16] = "emu";
-  const PPEDeviceOps *ops;
+  const PPEBackendOps *ops;
   void               *stream;
   MPI_Comm            comm;
   const long          sizes[] = {2, 3, 4, 5, 8, 13, 64, 97};
@@ -98,7 +98,7 @@ int main(int argc, char **argv)
   comm = PETSC_COMM_WORLD;
   PetscCall(PPEKitInitializePackage());
   PetscCall(PetscOptionsGetString(NULL, NULL, "-ppe_backend", name, sizeof(name), NULL));
-  PetscCall(PPEDeviceOpen(name, &ops));
+  PetscCall(PPEBackendOpen(name, &ops));
   DEVCALL(ops, ops->stream_create(&stream));
   for (int q = 0; q < (int)(sizeof(kinds) / sizeof(kinds[0])); q++)
     for (int d = 0; d < 2; d++) {

@@ -15,7 +15,7 @@ static const char help[] = "Device-resident solves (-ppe_backend emu by default)
   -n nx,ny,nz              grid (default 12,10,8)\n\n";
 
 #include <ppekit.h>
-#include <ppekit/private/deviceimpl.h>
+#include <ppekit/private/backendimpl.h>
 #include "tap.h"
 #include <math.h>
 

@@ -66,6 +66,32 @@ typedef enum {
 } PPEBackend;
 PETSC_EXTERN const char *const PPEBackends[];
 
+/*MC
+   VECPPEEMU - "ppeemu": a vector whose values live on the emulated device back end
+   (PPE_BACKEND_EMU); VECPPECUDA - "ppecuda" and VECPPEHIP - "ppehip": on the CUDA and HIP back
+   ends, for a PETSc built without CUDA or HIP (a PETSc with them has VECCUDA and VECHIP, which
+   PPEKit uses instead)
+
+   Notes:
+   PPEKit's device-resident solves keep their vectors on the device through these types:
+   MatCreateVecs() of a MATPPESTENCIL on a device back end gives them. They are standard
+   vectors with a device copy: VecCopy(), VecSet(), VecAXPY(), VecAYPX(), VecAXPBY(),
+   VecScale(), VecShift(), VecDot(), VecTDot() and VecNorm() (2-norm) run on the device when
+   the vectors live there; every other PETSc operation works on the host values, which
+   VecGetArray() and its family bring up to date first. VecPlaceArray(), VecReplaceArray() and
+   VecResetArray() are not supported.
+
+   Level: intermediate
+
+.seealso: PPEBackend, PPEStencilSetBackend()
+M*/
+#define VECPPEEMU  "ppeemu"
+#define VECPPECUDA "ppecuda"
+#define VECPPEHIP  "ppehip"
+PETSC_EXTERN PetscErrorCode VecCreate_PPEEmu(Vec);
+PETSC_EXTERN PetscErrorCode VecCreate_PPECUDA(Vec);
+PETSC_EXTERN PetscErrorCode VecCreate_PPEHIP(Vec);
+
 PETSC_EXTERN PetscErrorCode PPEBackendGetDefault(MPI_Comm, PPEBackend *);
 PETSC_EXTERN PetscErrorCode PPEBackendFromString(MPI_Comm, const char[], PPEBackend *);
 PETSC_EXTERN PetscErrorCode PPEBackendCheck(MPI_Comm, PPEBackend);

@@ -31,7 +31,7 @@
      Y. Saad, Iterative Methods for Sparse Linear Systems, 2nd ed., SIAM 2003, sec. 12.3.
 */
 #include <ppekit/private/chebyciimpl.h>
-#include <ppekit/private/deviceimpl.h>
+#include <ppekit/private/backendimpl.h>
 #include <kernels/chebyci.h>
 
 /* The interval [alpha, beta] and the constants of eq. 15. */
@@ -69,7 +69,7 @@ PetscErrorCode PPEChebyCIReset(PPEChebyCI *ci)
 */
 
 /* bw = D b */
-static PetscErrorCode Scale(PPEChebyCI *ci, PetscBool dev, const PPEDeviceOps *ops, void *stream, PetscInt n, Vec b, Vec bw)
+static PetscErrorCode Scale(PPEChebyCI *ci, PetscBool dev, const PPEBackendOps *ops, void *stream, PetscInt n, Vec b, Vec bw)
 {
   Vec       v[3]   = {ci->dinv, b, bw};
   PPEAccess acc[3] = {PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_WRITE};
@@ -78,8 +78,8 @@ static PetscErrorCode Scale(PPEChebyCI *ci, PetscBool dev, const PPEDeviceOps *o
   PetscFunctionBegin;
   PetscCall(PPEVecArrays(dev, 3, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
   if (dev) {
-    PPEDeviceCall(ops, ops->ci_scale((long)n, a[0], a[1], a[2], stream));
-    PPEDeviceCall(ops, ops->sync(stream));
+    PPEBackendCall(ops, ops->ci_scale((long)n, a[0], a[1], a[2], stream));
+    PPEBackendCall(ops, ops->sync(stream));
   } else ppe_ci_scale(n, a[0], a[1], a[2]);
   PetscCall(PPEVecArrays(dev, 3, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
   PetscCall(PetscLogFlops(n));
@@ -87,7 +87,7 @@ static PetscErrorCode Scale(PPEChebyCI *ci, PetscBool dev, const PPEDeviceOps *o
 }
 
 /* KernelCI1: z and y from b and t = A b */
-static PetscErrorCode First(PPEChebyCI *ci, PetscBool dev, const PPEDeviceOps *ops, void *stream, PetscInt n, PetscReal c1, Vec b, Vec t, Vec z, Vec y)
+static PetscErrorCode First(PPEChebyCI *ci, PetscBool dev, const PPEBackendOps *ops, void *stream, PetscInt n, PetscReal c1, Vec b, Vec t, Vec z, Vec y)
 {
   Vec       v[5]   = {ci->dinv, b, t, z, y};
   PPEAccess acc[5] = {PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_WRITE, PPE_ACCESS_WRITE};
@@ -96,8 +96,8 @@ static PetscErrorCode First(PPEChebyCI *ci, PetscBool dev, const PPEDeviceOps *o
   PetscFunctionBegin;
   PetscCall(PPEVecArrays(dev, 5, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
   if (dev) {
-    PPEDeviceCall(ops, ops->ci_first((long)n, ci->theta, c1, a[0], a[1], a[2], a[3], a[4], stream));
-    PPEDeviceCall(ops, ops->sync(stream));
+    PPEBackendCall(ops, ops->ci_first((long)n, ci->theta, c1, a[0], a[1], a[2], a[3], a[4], stream));
+    PPEBackendCall(ops, ops->sync(stream));
   } else ppe_ci_first(n, ci->theta, c1, a[0], a[1], a[2], a[3], a[4]);
   PetscCall(PPEVecArrays(dev, 5, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
   PetscCall(PetscLogFlops((ci->dinv ? 6.0 : 5.0) * n));
@@ -105,7 +105,7 @@ static PetscErrorCode First(PPEChebyCI *ci, PetscBool dev, const PPEDeviceOps *o
 }
 
 /* KernelCI2 with t = A y: w from b, t, y, z */
-static PetscErrorCode Step(PPEChebyCI *ci, PetscBool dev, const PPEDeviceOps *ops, void *stream, PetscInt n, PetscReal rho, PetscReal rho_old, Vec b, Vec t, Vec y, Vec z, Vec w)
+static PetscErrorCode Step(PPEChebyCI *ci, PetscBool dev, const PPEBackendOps *ops, void *stream, PetscInt n, PetscReal rho, PetscReal rho_old, Vec b, Vec t, Vec y, Vec z, Vec w)
 {
   Vec       v[6]   = {ci->dinv, b, t, y, z, w};
   PPEAccess acc[6] = {PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_WRITE};
@@ -115,8 +115,8 @@ static PetscErrorCode Step(PPEChebyCI *ci, PetscBool dev, const PPEDeviceOps *op
   PetscFunctionBegin;
   PetscCall(PPEVecArrays(dev, 6, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
   if (dev) {
-    PPEDeviceCall(ops, ops->ci_step((long)n, rho, rho_old, s2, d2, a[0], a[1], a[2], a[3], a[4], a[5], stream));
-    PPEDeviceCall(ops, ops->sync(stream));
+    PPEBackendCall(ops, ops->ci_step((long)n, rho, rho_old, s2, d2, a[0], a[1], a[2], a[3], a[4], a[5], stream));
+    PPEBackendCall(ops, ops->sync(stream));
   } else ppe_ci_step(n, rho, rho_old, s2, d2, a[0], a[1], a[2], a[3], a[4], a[5]);
   PetscCall(PPEVecArrays(dev, 6, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -134,7 +134,7 @@ PetscErrorCode PPEChebyCISolve(PPEChebyCI *ci, Vec b, Vec x)
   PetscReal           rho_old, rho;
   PetscInt            n;
   PetscBool           dev    = PETSC_FALSE;
-  const PPEDeviceOps *ops    = NULL;
+  const PPEBackendOps *ops    = NULL;
   void               *stream = NULL;
 
   PetscFunctionBegin;

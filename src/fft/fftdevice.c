@@ -15,7 +15,7 @@
 #include <ppekit/private/tridiagimpl.h>
 
 struct _n_PPEFFTDev {
-  const PPEDeviceOps *ops;
+  const PPEBackendOps *ops;
   void               *stream;
   PetscInt            nloc;       /* points of the DMDA's local array */
   double             *da;         /* the DMDA's local array */
@@ -30,7 +30,7 @@ struct _n_PPEFFTDev {
   ppe_fft_lines       F[2][2];    /* [direction][forward, backward] */
 };
 
-#define DEVCALL(D, expr) PPEDeviceCall((D)->ops, expr)
+#define DEVCALL(D, expr) PPEBackendCall((D)->ops, expr)
 
 static int KindOf(fftw_r2r_kind k)
 {

@@ -11,12 +11,12 @@
      with alpaka", arXiv:2503.08935, 2025.
 */
 #include <ppekit/private/krylovimpl.h>
-#include <ppekit/private/deviceimpl.h>
+#include <ppekit/private/backendimpl.h>
 #include <kernels/krylov.h>
 
 /* Device-resident vectors (src/sys/devvec.c): the back end all n vectors live on, its
    table and stream, or host. */
-static PetscErrorCode OnDevice(PetscInt n, const Vec v[], PPEBackend *be, const PPEDeviceOps **ops, void **stream)
+static PetscErrorCode OnDevice(PetscInt n, const Vec v[], PPEBackend *be, const PPEBackendOps **ops, void **stream)
 {
   PetscFunctionBegin;
   PetscCall(PPEVecDevAllOn(n, v, be));
@@ -78,7 +78,7 @@ PetscErrorCode PPEBCGSKernelAxpy(Vec r, PetscScalar alpha, Vec w)
   PPEAccess           acc[2] = {PPE_ACCESS_READWRITE, PPE_ACCESS_READ};
   double             *a[2];
   PPEBackend          be;
-  const PPEDeviceOps *ops    = NULL;
+  const PPEBackendOps *ops    = NULL;
   void               *stream = NULL;
   PetscInt            m;
 
@@ -88,8 +88,8 @@ PetscErrorCode PPEBCGSKernelAxpy(Vec r, PetscScalar alpha, Vec w)
   PetscCall(OnDevice(2, v, &be, &ops, &stream));
   PetscCall(PPEVecArrays((PetscBool)(be != PPE_BACKEND_HOST), 2, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
   if (be != PPE_BACKEND_HOST) {
-    PPEDeviceCall(ops, ops->bcgs_axpy((long)m, alpha, a[1], a[0], stream));
-    PPEDeviceCall(ops, ops->sync(stream));
+    PPEBackendCall(ops, ops->bcgs_axpy((long)m, alpha, a[1], a[0], stream));
+    PPEBackendCall(ops, ops->sync(stream));
   } else ppe_bcgs_axpy(m, alpha, a[1], a[0]);
   PetscCall(PPEVecArrays((PetscBool)(be != PPE_BACKEND_HOST), 2, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
   PetscCall(PetscLogFlops(2.0 * m));
@@ -104,7 +104,7 @@ PetscErrorCode PPEBCGSKernelUpdateX(Vec x, PetscScalar alpha, Vec ph, PetscScala
   PPEAccess           acc[3] = {PPE_ACCESS_READWRITE, PPE_ACCESS_READ, PPE_ACCESS_READ};
   double             *a[3];
   PPEBackend          be;
-  const PPEDeviceOps *ops    = NULL;
+  const PPEBackendOps *ops    = NULL;
   void               *stream = NULL;
   PetscInt            m;
 
@@ -114,8 +114,8 @@ PetscErrorCode PPEBCGSKernelUpdateX(Vec x, PetscScalar alpha, Vec ph, PetscScala
   PetscCall(OnDevice(3, v, &be, &ops, &stream));
   PetscCall(PPEVecArrays((PetscBool)(be != PPE_BACKEND_HOST), 3, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
   if (be != PPE_BACKEND_HOST) {
-    PPEDeviceCall(ops, ops->bcgs_update_x((long)m, alpha, omega, a[1], a[2], a[0], stream));
-    PPEDeviceCall(ops, ops->sync(stream));
+    PPEBackendCall(ops, ops->bcgs_update_x((long)m, alpha, omega, a[1], a[2], a[0], stream));
+    PPEBackendCall(ops, ops->sync(stream));
   } else ppe_bcgs_update_x(m, alpha, omega, a[1], a[2], a[0]);
   PetscCall(PPEVecArrays((PetscBool)(be != PPE_BACKEND_HOST), 3, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
   PetscCall(PetscLogFlops(4.0 * m));
@@ -131,7 +131,7 @@ PetscErrorCode PPEBCGSKernelUpdateR(Vec r, PetscScalar omega, Vec t, Vec rt, Pet
   PPEAccess           acc[3] = {PPE_ACCESS_READWRITE, PPE_ACCESS_READ, PPE_ACCESS_READ};
   double             *a[3], *work, s[2];
   PPEBackend          be;
-  const PPEDeviceOps *ops    = NULL;
+  const PPEBackendOps *ops    = NULL;
   void               *stream = NULL;
   PetscInt            m;
 
@@ -141,7 +141,7 @@ PetscErrorCode PPEBCGSKernelUpdateR(Vec r, PetscScalar omega, Vec t, Vec rt, Pet
   PetscCall(OnDevice(3, v, &be, &ops, &stream));
   if (be != PPE_BACKEND_HOST) PetscCall(PPEDevVecWork(be, ops, PPE_DEV_RED_WORK(m, 2), &work));
   PetscCall(PPEVecArrays((PetscBool)(be != PPE_BACKEND_HOST), 3, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
-  if (be != PPE_BACKEND_HOST) PPEDeviceCall(ops, ops->bcgs_update_r((long)m, omega, a[1], a[2], a[0], work, s, stream)); /* the two sums come back */
+  if (be != PPE_BACKEND_HOST) PPEBackendCall(ops, ops->bcgs_update_r((long)m, omega, a[1], a[2], a[0], work, s, stream)); /* the two sums come back */
   else ppe_bcgs_update_r_tree(m, omega, a[1], a[2], a[0], s);
   PetscCall(PPEVecArrays((PetscBool)(be != PPE_BACKEND_HOST), 3, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
   ldot[0] = s[0];
@@ -158,7 +158,7 @@ PetscErrorCode PPEBCGSKernelUpdateP(Vec p, PetscScalar beta, PetscScalar omega, 
   PPEAccess           acc[3] = {PPE_ACCESS_READWRITE, PPE_ACCESS_READ, PPE_ACCESS_READ};
   double             *a[3];
   PPEBackend          be;
-  const PPEDeviceOps *ops    = NULL;
+  const PPEBackendOps *ops    = NULL;
   void               *stream = NULL;
   PetscInt            m;
 
@@ -168,8 +168,8 @@ PetscErrorCode PPEBCGSKernelUpdateP(Vec p, PetscScalar beta, PetscScalar omega, 
   PetscCall(OnDevice(3, v, &be, &ops, &stream));
   PetscCall(PPEVecArrays((PetscBool)(be != PPE_BACKEND_HOST), 3, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
   if (be != PPE_BACKEND_HOST) {
-    PPEDeviceCall(ops, ops->bcgs_update_p((long)m, beta, omega, a[1], a[2], a[0], stream));
-    PPEDeviceCall(ops, ops->sync(stream));
+    PPEBackendCall(ops, ops->bcgs_update_p((long)m, beta, omega, a[1], a[2], a[0], stream));
+    PPEBackendCall(ops, ops->sync(stream));
   } else ppe_bcgs_update_p(m, beta, omega, a[1], a[2], a[0]);
   PetscCall(PPEVecArrays((PetscBool)(be != PPE_BACKEND_HOST), 3, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
   PetscCall(PetscLogFlops(4.0 * m));

@@ -10,7 +10,7 @@
    their device arrays are used the same way.
 */
 #include <ppekit/private/krylovimpl.h>
-#include <ppekit/private/deviceimpl.h>
+#include <ppekit/private/backendimpl.h>
 #include <petsc/private/kspimpl.h>
 
 /* The device back end the PC runs on: PC none anywhere, PPEKit's PCs through their composed

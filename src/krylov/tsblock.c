@@ -6,7 +6,7 @@
    MPI_Allreduce.
 */
 #include <ppekit/private/sstepimpl.h>
-#include <ppekit/private/deviceimpl.h>
+#include <ppekit/private/backendimpl.h>
 
 /* The back end the k1 + k2 vectors of a call all live on (host: the host kernels run). */
 static PetscErrorCode BlockBackend(PetscInt k1, Vec v1[], PetscInt k2, Vec v2[], PPEBackend *be)
@@ -47,7 +47,7 @@ PetscErrorCode PPETSGram(PetscInt nx, Vec x[], PetscInt ny, Vec y[], PetscInt ba
   MPI_Comm            comm = MPI_COMM_NULL;
   PPEBackend          be;
   PetscBool           dev;
-  const PPEDeviceOps *ops    = NULL;
+  const PPEBackendOps *ops    = NULL;
   void               *stream = NULL;
   double             *work   = NULL;
 
@@ -63,7 +63,7 @@ PetscErrorCode PPETSGram(PetscInt nx, Vec x[], PetscInt ny, Vec y[], PetscInt ba
   }
   PetscCall(PPEVecArrays(dev, nx, x, NULL, PPE_ACCESS_READ, xa, PETSC_TRUE));
   PetscCall(PPEVecArrays(dev, ny, y, NULL, PPE_ACCESS_READ, ya, PETSC_TRUE));
-  if (dev) PPEDeviceCall(ops, ops->ts_gram((long)n, (int)nx, (const double *const *)xa, (int)ny, (const double *const *)ya, (int)PetscMin(band, 1000000), work, out, stream)); /* nx ny numbers come back */
+  if (dev) PPEBackendCall(ops, ops->ts_gram((long)n, (int)nx, (const double *const *)xa, (int)ny, (const double *const *)ya, (int)PetscMin(band, 1000000), work, out, stream)); /* nx ny numbers come back */
   else PPETSGram_Host(n, nx, (const double *const *)xa, ny, (const double *const *)ya, band, out);
   PetscCall(PPEVecArrays(dev, nx, x, NULL, PPE_ACCESS_READ, xa, PETSC_FALSE));
   PetscCall(PPEVecArrays(dev, ny, y, NULL, PPE_ACCESS_READ, ya, PETSC_FALSE));
@@ -96,7 +96,7 @@ PetscErrorCode PPETSCombine(PetscInt k, Vec Q[], Vec AQ[], PetscInt m, Vec S[], 
   PetscInt            n;
   PPEBackend          be, be2;
   PetscBool           dev;
-  const PPEDeviceOps *ops    = NULL;
+  const PPEBackendOps *ops    = NULL;
   void               *stream = NULL;
 
   PetscFunctionBegin;
@@ -114,8 +114,8 @@ PetscErrorCode PPETSCombine(PetscInt k, Vec Q[], Vec AQ[], PetscInt m, Vec S[], 
     PetscCall(PPEVecArrays(dev, k, U, NULL, PPE_ACCESS_READ, qa, PETSC_TRUE));
     PetscCall(PPEVecArrays(dev, m, T, NULL, PPE_ACCESS_READWRITE, sa, PETSC_TRUE));
     if (dev) {
-      PPEDeviceCall(ops, ops->ts_combine((long)n, (int)k, (const double *const *)qa, (int)m, (double *const *)sa, B, work, stream));
-      PPEDeviceCall(ops, ops->sync(stream));
+      PPEBackendCall(ops, ops->ts_combine((long)n, (int)k, (const double *const *)qa, (int)m, (double *const *)sa, B, work, stream));
+      PPEBackendCall(ops, ops->sync(stream));
     } else PPETSCombine_Host(n, k, (const double *const *)qa, m, (double *const *)sa, B);
     PetscCall(PPEVecArrays(dev, m, T, NULL, PPE_ACCESS_READWRITE, sa, PETSC_FALSE));
     PetscCall(PPEVecArrays(dev, k, U, NULL, PPE_ACCESS_READ, qa, PETSC_FALSE));
@@ -132,7 +132,7 @@ PetscErrorCode PPETSAxpy(PetscInt k, Vec Q[], Vec AQ[], const PetscScalar a[], V
   PetscInt            n;
   PPEBackend          be, be2;
   PetscBool           dev;
-  const PPEDeviceOps *ops    = NULL;
+  const PPEBackendOps *ops    = NULL;
   void               *stream = NULL;
 
   PetscFunctionBegin;
@@ -146,8 +146,8 @@ PetscErrorCode PPETSAxpy(PetscInt k, Vec Q[], Vec AQ[], const PetscScalar a[], V
   PetscCall(PPEVecArrays(dev, k, AQ, NULL, PPE_ACCESS_READ, aqa, PETSC_TRUE));
   PetscCall(PPEVecArrays(dev, 2, xr, NULL, PPE_ACCESS_READWRITE, xra, PETSC_TRUE));
   if (dev) {
-    PPEDeviceCall(ops, ops->ts_axpy((long)n, (int)k, (const double *const *)qa, (const double *const *)aqa, a, xra[0], xra[1], stream));
-    PPEDeviceCall(ops, ops->sync(stream));
+    PPEBackendCall(ops, ops->ts_axpy((long)n, (int)k, (const double *const *)qa, (const double *const *)aqa, a, xra[0], xra[1], stream));
+    PPEBackendCall(ops, ops->sync(stream));
   } else PPETSAxpy_Host(n, k, (const double *const *)qa, (const double *const *)aqa, a, xra[0], xra[1]);
   PetscCall(PPEVecArrays(dev, 2, xr, NULL, PPE_ACCESS_READWRITE, xra, PETSC_FALSE));
   PetscCall(PPEVecArrays(dev, k, AQ, NULL, PPE_ACCESS_READ, aqa, PETSC_FALSE));
@@ -167,7 +167,7 @@ PetscErrorCode PPETSCheb(PetscReal c1, Vec az, PetscReal c2, Vec z, Vec zold, Ve
   PetscInt            n;
   PPEBackend          be;
   PetscBool           dev;
-  const PPEDeviceOps *ops    = NULL;
+  const PPEBackendOps *ops    = NULL;
   void               *stream = NULL;
 
   PetscFunctionBegin;
@@ -179,8 +179,8 @@ PetscErrorCode PPETSCheb(PetscReal c1, Vec az, PetscReal c2, Vec z, Vec zold, Ve
   PetscCall(PPEVecArrays(dev, 4, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
   oa = zold == out ? a[2] : a[3];
   if (dev) {
-    PPEDeviceCall(ops, ops->ts_cheb((long)n, c1, a[0], c2, a[1], oa, a[2], stream));
-    PPEDeviceCall(ops, ops->sync(stream));
+    PPEBackendCall(ops, ops->ts_cheb((long)n, c1, a[0], c2, a[1], oa, a[2], stream));
+    PPEBackendCall(ops, ops->sync(stream));
   } else PPETSCheb_Host(n, c1, a[0], c2, a[1], oa, a[2]);
   PetscCall(PPEVecArrays(dev, 4, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
   PetscCall(PetscLogFlops((zold ? 4.0 : 3.0) * n));

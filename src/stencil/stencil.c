@@ -19,7 +19,7 @@
    The operator is symmetric, so MatMultTranspose is MatMult.
 */
 #include <ppekit/private/stencilimpl.h>
-#include <ppekit/private/deviceimpl.h>
+#include <ppekit/private/backendimpl.h>
 
 /*
    The halo star forest: one leaf per value of the six face buffers, rooted at the owned

@@ -26,12 +26,12 @@
      simulations", ScalA workshop at SC19 (IEEE/ACM), 2019.
 */
 #include <ppekit/private/stencilimpl.h>
-#include <ppekit/private/deviceimpl.h>
+#include <ppekit/private/backendimpl.h>
 #include <kernels/krylov.h>
 #include <backend/host/simd.h>
 
 struct _n_PPEStencilDev {
-  const PPEDeviceOps *ops;
+  const PPEBackendOps *ops;
   void               *stream;
   ppe_dev_box         box;     /* with the device copies of the tables */
   double             *tab;     /* the 12 tables, N[0], N[1] or N[2] values each */
@@ -49,7 +49,7 @@ struct _n_PPEStencilDev {
   PetscBool           halo_on_dev;  /* and they are on the device already */
 };
 
-#define DEVCALL(d, expr) PPEDeviceCall((d)->ops, expr)
+#define DEVCALL(d, expr) PPEBackendCall((d)->ops, expr)
 
 /* Table of the box and its neighbours on this rank. */
 PetscErrorCode PPEStencilBoxSetUp(PPEGrid grid, PPEStencilBox *B)

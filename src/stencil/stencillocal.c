@@ -22,7 +22,7 @@
      Bi-CGSTAB with alpaka", arXiv:2503.08935, 2025.
 */
 #include <ppekit/private/stencilimpl.h>
-#include <ppekit/private/deviceimpl.h>
+#include <ppekit/private/backendimpl.h>
 
 /* The local block: what its MatMult needs. */
 typedef struct {

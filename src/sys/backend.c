@@ -10,13 +10,14 @@
    Also the host's own choice, the instruction set of its loops: PPEHostHasAVX2(), the CPU
    test of every host back end (src/backend/host/simd.h).
 */
-#include <ppekit/private/deviceimpl.h>
+#include <ppekit/private/backendimpl.h>
 #include <backend/host/simd.h>
 
 const char *const PPEBackends[] = {"host", "cuda", "hip", "emu", "PPEBackend", "PPE_BACKEND_", NULL};
 
 /* What was found out about each back end, once per process. */
 typedef struct {
+  PetscBool local;    /* runs on every rank's host: no device to find or agree on */
   PetscBool checked;
   int       rc;       /* 0, or the error of the device count */
   int       ndev;     /* devices visible */
@@ -24,92 +25,59 @@ typedef struct {
   char      name[256];
 } PPEBackendState;
 
-static PPEBackendState ppe_backend_state[4];
+static PPEBackendState ppe_backend_state[4] = {
+  [PPE_BACKEND_HOST] = {.local = PETSC_TRUE, .checked = PETSC_TRUE, .ndev = 1},
+  [PPE_BACKEND_EMU]  = {.local = PETSC_TRUE, .checked = PETSC_TRUE, .ndev = 1, .name = "host emulation of the device launches"},
+};
 
-static const PPEDeviceOps *RawTable(PPEBackend b)
+/* The table of back end b, NULL for a device back end that was not built. */
+static const PPEBackendOps *Table(PPEBackend b)
 {
   switch (b) {
+  case PPE_BACKEND_HOST:
+    return &PPEBackendOps_Host;
   case PPE_BACKEND_EMU:
-    return &PPEDeviceOps_Emu;
+    return &PPEBackendOps_Emu;
 #if PPEKIT_HAVE_CUDA
   case PPE_BACKEND_CUDA:
-    return &PPEDeviceOps_CUDA;
+    return &PPEBackendOps_CUDA;
 #endif
 #if PPEKIT_HAVE_HIP
   case PPE_BACKEND_HIP:
-    return &PPEDeviceOps_HIP;
+    return &PPEBackendOps_HIP;
 #endif
   default:
     return NULL;
   }
 }
 
-/*
-   Bytes moved between host and device memory, for PPECounters.device_bytes: the library uses
-   each back end through a copy of its table whose copies (host to device and back) and whose
-   launchers that return numbers to the host (dot, bcgs_update_r, ts_gram: their scalars) add
-   what they move. Wrappers per back end, as the table's functions take no context.
-*/
-static PetscLogDouble ppe_device_bytes = 0;
-static PetscLogDouble ppe_device_halo_bytes = 0; /* the halo faces of device-resident vectors */
-static PetscLogDouble *ppe_device_count = &ppe_device_bytes;
-
 /* Copies made between PPEDeviceCountHalo(PETSC_TRUE) and (PETSC_FALSE) are halo traffic
-   (PPECounters.device_halo_bytes), not vector copies. */
+   (PPECounters.device_halo_bytes), not vector copies: the device back ends count both
+   (ppe_dev_traffic_count, src/backend/device/device.h). */
 void PPEDeviceCountHalo(PetscBool halo)
 {
-  ppe_device_count = halo ? &ppe_device_halo_bytes : &ppe_device_bytes;
+  ppe_dev_traffic_count.halo = halo ? 1 : 0;
 }
 
 PetscLogDouble PPEDeviceHaloBytes(void)
 {
-  return ppe_device_halo_bytes;
+  return ppe_dev_traffic_count.halo_bytes;
 }
 
 PetscLogDouble PPEDeviceBytes(void)
 {
-  return ppe_device_bytes;
+  return ppe_dev_traffic_count.bytes;
 }
 
-#define PPE_COUNTING_TABLE(B)   static int Copy_##B(void *d, const void *s, size_t n, ppe_dev_copy_kind k, void *st)   {     if (k != PPE_DEV_D2D) *ppe_device_count += (PetscLogDouble)n;     return RawTable(B)->copy(d, s, n, k, st);   }   static int Dot_##B(long n, int nd, const double *y, const double *u0, const double *u1, double *w, double *s, void *st)   {     ppe_device_bytes += 8.0 * nd;     return RawTable(B)->dot(n, nd, y, u0, u1, w, s, st);   }   static int SDot_##B(const ppe_dev_box *bx, int nd, const double *y, const double *u0, const double *u1, double *w, double *s, void *st)   {     ppe_device_bytes += 8.0 * nd;     return RawTable(B)->stencil_dot(bx, nd, y, u0, u1, w, s, st);   }   static int UpdateR_##B(long n, double om, const double *t, const double *rt, double *r, double *w, double *s, void *st)   {     ppe_device_bytes += 16.0;     return RawTable(B)->bcgs_update_r(n, om, t, rt, r, w, s, st);   }   static int Gram_##B(long n, int nx, const double *const *x, int ny, const double *const *y, int band, double *w, double *out, void *st)   {     ppe_device_bytes += 8.0 * nx * ny;     return RawTable(B)->ts_gram(n, nx, x, ny, y, band, w, out, st);   }   static const PPEDeviceOps *Counting_##B(void)   {     static PPEDeviceOps t;     static int          made = 0;     if (!made) {       t               = *RawTable(B);       t.copy          = Copy_##B;       t.dot           = Dot_##B;       t.stencil_dot   = SDot_##B;       t.bcgs_update_r = UpdateR_##B;       t.ts_gram       = Gram_##B;       made            = 1;     }     return &t;   }
-
-PPE_COUNTING_TABLE(PPE_BACKEND_EMU)
-#if PPEKIT_HAVE_CUDA
-PPE_COUNTING_TABLE(PPE_BACKEND_CUDA)
-#endif
-#if PPEKIT_HAVE_HIP
-PPE_COUNTING_TABLE(PPE_BACKEND_HIP)
-#endif
-
-/* The table the library uses: the back end's, counting its host<->device bytes */
-static const PPEDeviceOps *Table(PPEBackend b)
-{
-  switch (b) {
-  case PPE_BACKEND_EMU:
-    return Counting_PPE_BACKEND_EMU();
-#if PPEKIT_HAVE_CUDA
-  case PPE_BACKEND_CUDA:
-    return Counting_PPE_BACKEND_CUDA();
-#endif
-#if PPEKIT_HAVE_HIP
-  case PPE_BACKEND_HIP:
-    return Counting_PPE_BACKEND_HIP();
-#endif
-  default:
-    return NULL;
-  }
-}
-
-static const char *ConfigureOption(PPEBackend b)
-{
-  return b == PPE_BACKEND_CUDA ? "--with-cuda" : "--with-hip";
-}
+/* The names of the back ends in messages, and the configure options that build them. */
+static const char *const BackendTitles[]    = {"host", "CUDA", "HIP", "emulated"};
+static const char *const ConfigureOptions[] = {"", "--with-cuda", "--with-hip", ""};
 
 /* Count the devices of a built back end and choose this rank's, once. */
 static PetscErrorCode Probe(MPI_Comm comm, PPEBackend b, PPEBackendState **st)
 {
   PPEBackendState    *s   = &ppe_backend_state[b];
-  const PPEDeviceOps *ops = Table(b);
+  const PPEBackendOps *ops = Table(b);
 
   PetscFunctionBegin;
   *st = s;
@@ -163,12 +131,12 @@ PetscErrorCode PPEBackendFromString(MPI_Comm comm, const char name[], PPEBackend
 PetscErrorCode PPEBackendCheck(MPI_Comm comm, PPEBackend b)
 {
   PPEBackendState    *s;
-  const PPEDeviceOps *ops = Table(b);
+  const PPEBackendOps *ops = Table(b);
   PetscMPIInt         bad, anybad;
 
   PetscFunctionBegin;
-  if (b == PPE_BACKEND_HOST) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(ops, comm, PETSC_ERR_SUP, "PPEKit was built without the %s back end: configure PPEKit with %s to use -ppe_backend %s", b == PPE_BACKEND_CUDA ? "CUDA" : "HIP", ConfigureOption(b), PPEBackends[b]);
+  if (ppe_backend_state[b].local) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(ops, comm, PETSC_ERR_SUP, "PPEKit was built without the %s back end: configure PPEKit with %s to use -ppe_backend %s", BackendTitles[b], ConfigureOptions[b], PPEBackends[b]);
   PetscCall(Probe(comm, b, &s));
   bad = (s->rc || s->ndev < 1) ? 1 : 0;
   PetscCall(MPIU_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, comm));
@@ -235,26 +203,32 @@ PetscErrorCode PPEBackendGetDeviceName(PPEBackend b, char name[], size_t len)
 
   PetscFunctionBegin;
   name[0] = 0;
-  if (b != PPE_BACKEND_HOST && s->checked && !s->rc) PetscCall(PetscSNPrintf(name, len, "device %d of %d: %s", s->dev, s->ndev, s->name));
+  if (s->checked && !s->rc && s->name[0]) PetscCall(PetscSNPrintf(name, len, "device %d of %d: %s", s->dev, s->ndev, s->name));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode PPEBackendGetOps(PPEBackend b, const PPEDeviceOps **ops)
+PetscErrorCode PPEBackendGetOps(PPEBackend b, const PPEBackendOps **ops)
 {
   PetscFunctionBegin;
   *ops = Table(b);
-  PetscCheck(b == PPE_BACKEND_HOST || *ops, PETSC_COMM_SELF, PETSC_ERR_SUP, "PPEKit was built without the %s back end: configure PPEKit with %s", PPEBackends[b], ConfigureOption(b));
-  PetscCheck(b == PPE_BACKEND_HOST || ppe_backend_state[b].checked || b == PPE_BACKEND_EMU, PETSC_COMM_SELF, PETSC_ERR_ORDER, "Call PPEBackendCheck() before using back end %s", PPEBackends[b]);
+  PetscCheck(*ops, PETSC_COMM_SELF, PETSC_ERR_SUP, "PPEKit was built without the %s back end: configure PPEKit with %s", BackendTitles[b], ConfigureOptions[b]);
+  PetscCheck(ppe_backend_state[b].checked, PETSC_COMM_SELF, PETSC_ERR_ORDER, "Call PPEBackendCheck() before using back end %s", PPEBackends[b]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode PPEDeviceOpen(const char name[], const PPEDeviceOps **ops)
+PetscErrorCode PPEBackendIsBuilt(PPEBackend b, const PPEBackendOps **ops)
+{
+  PetscFunctionBegin;
+  *ops = Table(b);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PPEBackendOpen(const char name[], const PPEBackendOps **ops)
 {
   PPEBackend b;
 
   PetscFunctionBegin;
   PetscCall(PPEBackendFromString(PETSC_COMM_WORLD, name, &b));
-  PetscCheck(b != PPE_BACKEND_HOST, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "The host back end has no device table: use cuda, hip or emu");
   PetscCall(PPEBackendCheck(PETSC_COMM_WORLD, b));
   PetscCall(PPEBackendGetOps(b, ops));
   PetscFunctionReturn(PETSC_SUCCESS);

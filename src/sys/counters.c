@@ -4,7 +4,7 @@
    events of VecScatter and PetscSF, and the bytes between host and device memory counted
    by the device back ends' tables (src/sys/backend.c).
 */
-#include <ppekit/private/deviceimpl.h>
+#include <ppekit/private/backendimpl.h>
 
 /* Calls of an event so far in the current stage (0 when logging is off). */
 static PetscErrorCode EventCount(const char name[], PetscLogDouble *count)

@@ -1,5 +1,5 @@
 /*
-   Device-resident vectors for every PETSc we support (declared in deviceimpl.h).
+   Device-resident vectors for every PETSc we support (declared in backendimpl.h).
 
    PETSc built with CUDA or HIP has device vectors of its own (VECCUDA, VECHIP): their device
    arrays are taken with PETSc's memory-type API (VecGetArrayReadAndMemType and its family),
@@ -20,7 +20,7 @@
    operations of the device-resident iterations (PPEVecCopy ...) run on the device when the
    vectors live there and are PETSc's own otherwise, so the host results keep their bits.
 */
-#include <ppekit/private/deviceimpl.h>
+#include <ppekit/private/backendimpl.h>
 #include <petsc/private/vecimpl.h>
 
 #define MIRROR_NAME "PPEKitDeviceCopy"
@@ -30,7 +30,7 @@
 typedef struct {
   Vec                 owner;
   PPEBackend          backend;
-  const PPEDeviceOps *ops;
+  const PPEBackendOps *ops;
   void               *stream;
   double             *d;
   PetscInt            n;
@@ -38,56 +38,37 @@ typedef struct {
   PetscObjectState    state;
 } PPEDevMirror;
 
-/* One stream per back end for the vector operations, and a vector of ones (sums). */
-static void   *ppe_dv_stream[4];
+/* A vector of ones per back end (local sums). */
 static double *ppe_dv_ones[4];
 static size_t  ppe_dv_nones[4];
-static double *ppe_dv_work[4]; /* reductions */
-static size_t  ppe_dv_nwork[4];
 
 /* device work of at least n doubles for the reductions of back end b */
-PetscErrorCode PPEDevVecWork(PPEBackend b, const PPEDeviceOps *ops, size_t n, double **w)
+PetscErrorCode PPEDevVecWork(PPEBackend b, const PPEBackendOps *ops, size_t n, double **w)
 {
   PetscFunctionBegin;
-  if (ppe_dv_nwork[b] < n) {
-    if (ppe_dv_work[b]) PPEDeviceCall(ops, ops->release(ppe_dv_work[b]));
-    ppe_dv_work[b] = NULL;
-    PPEDeviceCall(ops, ops->alloc((void **)&ppe_dv_work[b], n * sizeof(double)));
-    ppe_dv_nwork[b] = n;
-  }
-  *w = ppe_dv_work[b];
+  (void)ops;
+  PetscCall(PPEBackendWork(b, n, w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode DevVecFinalize(void)
 {
   PetscFunctionBegin;
-  for (int b = 1; b < 4; b++) {
-    const PPEDeviceOps *ops;
-    if (!ppe_dv_stream[b]) continue;
+  for (int b = 0; b < 4; b++) {
+    const PPEBackendOps *ops;
+    if (!ppe_dv_ones[b]) continue;
     PetscCall(PPEBackendGetOps((PPEBackend)b, &ops));
-    if (ppe_dv_ones[b]) PPEDeviceCall(ops, ops->release(ppe_dv_ones[b]));
-    if (ppe_dv_work[b]) PPEDeviceCall(ops, ops->release(ppe_dv_work[b]));
-    PPEDeviceCall(ops, ops->stream_destroy(ppe_dv_stream[b]));
-    ppe_dv_work[b]   = NULL;
-    ppe_dv_nwork[b]  = 0;
-    ppe_dv_stream[b] = NULL;
-    ppe_dv_ones[b]   = NULL;
-    ppe_dv_nones[b]  = 0;
+    PPEBackendCall(ops, ops->release(ppe_dv_ones[b]));
+    ppe_dv_ones[b]  = NULL;
+    ppe_dv_nones[b] = 0;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode PPEDevVecStream(PPEBackend b, const PPEDeviceOps **ops, void **stream)
+PetscErrorCode PPEDevVecStream(PPEBackend b, const PPEBackendOps **ops, void **stream)
 {
   PetscFunctionBegin;
-  PetscCall(PPEBackendGetOps(b, ops));
-  PetscCheck(*ops, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Back end %s has no device", PPEBackends[b]);
-  if (!ppe_dv_stream[b]) {
-    PPEDeviceCall(*ops, (*ops)->stream_create(&ppe_dv_stream[b]));
-    PetscCall(PetscRegisterFinalize(DevVecFinalize));
-  }
-  *stream = ppe_dv_stream[b];
+  PetscCall(PPEBackendStream(b, ops, stream));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -96,7 +77,7 @@ static PetscErrorCode MirrorDestroy(PPECtxDestroyArg arg)
   PPEDevMirror *m = (PPEDevMirror *)PPECtxFromDestroyArg(arg);
 
   PetscFunctionBegin;
-  if (m->d) PPEDeviceCall(m->ops, m->ops->release(m->d));
+  if (m->d) PPEBackendCall(m->ops, m->ops->release(m->d));
   PetscCall(PetscFree(m));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -141,8 +122,8 @@ static PetscErrorCode ToHost(Vec v, PPEDevMirror *m)
   PetscFunctionBegin;
   PetscCall(CheckState(v, m));
   if (!(m->valid & VALID_HOST)) {
-    PPEDeviceCall(m->ops, m->ops->copy(HostArray(v), m->d, (size_t)m->n * sizeof(double), PPE_DEV_D2H, m->stream));
-    PPEDeviceCall(m->ops, m->ops->sync(m->stream));
+    PPEBackendCall(m->ops, m->ops->copy(HostArray(v), m->d, (size_t)m->n * sizeof(double), PPE_DEV_D2H, m->stream));
+    PPEBackendCall(m->ops, m->ops->sync(m->stream));
     m->valid |= VALID_HOST;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -184,15 +165,18 @@ static PetscErrorCode HookGetArrayWrite(Vec v, PetscScalar **a)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* PETSc's own device vector types */
+/* The device vector types (PETSc's and PPEKit's) */
 static PetscErrorCode VecPetscDeviceKind(Vec v, PPEBackend *b)
 {
-  PetscBool cuda, hip;
-
   PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)v, &cuda, "seqcuda", "mpicuda", "cuda", ""));
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)v, &hip, "seqhip", "mpihip", "hip", ""));
-  *b = cuda ? PPE_BACKEND_CUDA : hip ? PPE_BACKEND_HIP : PPE_BACKEND_HOST;
+  PetscCall(PPEVecGetBackend(v, b));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode IsStandard(Vec v, PetscBool *std)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)v, std, VECSEQ, VECMPI, VECSTANDARD, ""));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -217,13 +201,17 @@ PetscErrorCode PPEVecDevAttach(Vec v, PPEBackend b)
   PetscCall(PPEVecDevBackend(v, &cur));
   if (cur == b || b == PPE_BACKEND_HOST) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(cur == PPE_BACKEND_HOST, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "The vector's values are on back end %s, not %s", PPEBackends[cur], PPEBackends[b]);
-  PetscCheck(v->petscnative, PETSC_COMM_SELF, PETSC_ERR_SUP, "A device copy needs a standard vector, got type %s", ((PetscObject)v)->type_name);
+  {
+    PetscBool std;
+    PetscCall(IsStandard(v, &std));
+    PetscCheck(std, PETSC_COMM_SELF, PETSC_ERR_SUP, "A device copy needs a standard vector, got type %s", ((PetscObject)v)->type_name);
+  }
   PetscCall(PetscNew(&m));
   m->owner   = v;
   m->backend = b;
   PetscCall(PPEDevVecStream(b, &m->ops, &m->stream));
   PetscCall(VecGetLocalSize(v, &m->n));
-  PPEDeviceCall(m->ops, m->ops->alloc((void **)&m->d, (size_t)PetscMax(m->n, 1) * sizeof(double)));
+  PPEBackendCall(m->ops, m->ops->alloc((void **)&m->d, (size_t)PetscMax(m->n, 1) * sizeof(double)));
   m->valid = VALID_HOST;
   PetscCall(PetscObjectStateGet((PetscObject)v, &m->state));
   PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &c));
@@ -262,12 +250,17 @@ PetscErrorCode PPEVecDevGetArray(Vec v, PPEAccess acc, double **a)
   if (m) {
     PetscCall(CheckState(v, m));
     if (acc != PPE_ACCESS_WRITE && !(m->valid & VALID_DEV)) {
-      PPEDeviceCall(m->ops, m->ops->copy(m->d, HostArray(v), (size_t)m->n * sizeof(double), PPE_DEV_H2D, m->stream));
-      PPEDeviceCall(m->ops, m->ops->sync(m->stream));
+      PPEBackendCall(m->ops, m->ops->copy(m->d, HostArray(v), (size_t)m->n * sizeof(double), PPE_DEV_H2D, m->stream));
+      PPEBackendCall(m->ops, m->ops->sync(m->stream));
       m->valid |= VALID_DEV;
     }
     *a = m->d;
     PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  {
+    PetscBool done;
+    PetscCall(PPEVecDeviceArray(v, acc, a, &done));
+    if (done) PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (acc == PPE_ACCESS_READ) PetscCall(VecGetArrayReadAndMemType(v, (const PetscScalar **)a, &mt));
   else if (acc == PPE_ACCESS_WRITE) PetscCall(VecGetArrayWriteAndMemType(v, a, &mt));
@@ -290,6 +283,14 @@ PetscErrorCode PPEVecDevRestoreArray(Vec v, PPEAccess acc, double **a)
     }
     *a = NULL;
     PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  {
+    PetscBool done;
+    PetscCall(PPEVecDeviceArrayRestore(v, acc, &done));
+    if (done) {
+      *a = NULL;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
   }
   if (acc == PPE_ACCESS_READ) PetscCall(VecRestoreArrayReadAndMemType(v, (const PetscScalar **)a));
   else if (acc == PPE_ACCESS_WRITE) PetscCall(VecRestoreArrayWriteAndMemType(v, a));
@@ -351,7 +352,9 @@ PetscErrorCode PPEVecDevAllOn(PetscInt n, const Vec v[], PPEBackend *b)
     if (!v[i]) continue;
     PetscCall(PPEVecDevBackend(v[i], &bi));
     if (bi == *b) continue;
-    if (bi == PPE_BACKEND_HOST && v[i]->petscnative && *b != PPE_BACKEND_HOST) {
+    PetscBool std;
+    PetscCall(IsStandard(v[i], &std));
+    if (bi == PPE_BACKEND_HOST && std && *b != PPE_BACKEND_HOST) {
       PPEBackend pb;
       PetscCall(VecPetscDeviceKind(v[0], &pb));
       if (pb == PPE_BACKEND_HOST) { /* v[0] has a mirror: the others follow it */
@@ -368,7 +371,7 @@ PetscErrorCode PPEVecDevAllOn(PetscInt n, const Vec v[], PPEBackend *b)
 /* y = a x + b y + c on the device (x may be NULL when a = 0) */
 static PetscErrorCode DevAXPBYC(PPEBackend be, Vec y, PetscScalar a, Vec x, PetscScalar b, PetscScalar c)
 {
-  const PPEDeviceOps *ops;
+  const PPEBackendOps *ops;
   void               *stream;
   double             *yd, *xd = NULL;
   PetscInt            n;
@@ -378,8 +381,8 @@ static PetscErrorCode DevAXPBYC(PPEBackend be, Vec y, PetscScalar a, Vec x, Pets
   PetscCall(VecGetLocalSize(y, &n));
   if (x) PetscCall(PPEVecDevGetArray(x, PPE_ACCESS_READ, &xd));
   PetscCall(PPEVecDevGetArray(y, b != 0.0 ? PPE_ACCESS_READWRITE : PPE_ACCESS_WRITE, &yd));
-  PPEDeviceCall(ops, ops->axpbyc((long)n, a, xd, b, yd, c, stream));
-  PPEDeviceCall(ops, ops->sync(stream));
+  PPEBackendCall(ops, ops->axpbyc((long)n, a, xd, b, yd, c, stream));
+  PPEBackendCall(ops, ops->sync(stream));
   PetscCall(PPEVecDevRestoreArray(y, b != 0.0 ? PPE_ACCESS_READWRITE : PPE_ACCESS_WRITE, &yd));
   if (x) PetscCall(PPEVecDevRestoreArray(x, PPE_ACCESS_READ, &xd));
   PetscCall(PetscLogFlops(3.0 * n));
@@ -455,7 +458,7 @@ PetscErrorCode PPEVecDevLocalDots(Vec y, PetscInt n, const Vec u[], PetscScalar 
 {
   Vec                 v[3] = {y, n > 0 ? u[0] : NULL, n > 1 ? u[1] : NULL};
   PPEBackend          be;
-  const PPEDeviceOps *ops;
+  const PPEBackendOps *ops;
   void               *stream;
   double             *yd, *ud[2] = {NULL, NULL}, *work;
   PetscInt            nl;
@@ -469,7 +472,7 @@ PetscErrorCode PPEVecDevLocalDots(Vec y, PetscInt n, const Vec u[], PetscScalar 
   PetscCall(PPEVecDevGetArray(y, PPE_ACCESS_READ, &yd));
   for (PetscInt q = 0; q < n; q++) PetscCall(PPEVecDevGetArray(u[q], PPE_ACCESS_READ, &ud[q]));
   PetscCall(PPEDevVecWork(be, ops, PPE_DEV_RED_WORK(nl, 2), &work));
-  PPEDeviceCall(ops, ops->dot((long)nl, (int)n, yd, ud[0], ud[1], work, s, stream));
+  PPEBackendCall(ops, ops->dot((long)nl, (int)n, yd, ud[0], ud[1], work, s, stream));
   for (PetscInt q = 0; q < n; q++) PetscCall(PPEVecDevRestoreArray(u[q], PPE_ACCESS_READ, &ud[q]));
   PetscCall(PPEVecDevRestoreArray(y, PPE_ACCESS_READ, &yd));
   PetscCall(PetscLogFlops(2.0 * n * nl));
@@ -493,19 +496,20 @@ PetscErrorCode PPEVecLocalSum(Vec x, PetscScalar *sum)
     PetscCall(VecRestoreArrayRead(x, &xa));
     *sum = s;
   } else {
-    const PPEDeviceOps *ops;
+    const PPEBackendOps *ops;
     void               *stream;
     double             *xd, *work;
     PetscCall(PPEDevVecStream(be, &ops, &stream));
+    if (!ppe_dv_ones[0] && !ppe_dv_ones[1] && !ppe_dv_ones[2] && !ppe_dv_ones[3]) PetscCall(PetscRegisterFinalize(DevVecFinalize));
     if (ppe_dv_nones[be] < (size_t)n) { /* ones made on the device: nothing crosses */
-      if (ppe_dv_ones[be]) PPEDeviceCall(ops, ops->release(ppe_dv_ones[be]));
-      PPEDeviceCall(ops, ops->alloc((void **)&ppe_dv_ones[be], (size_t)PetscMax(n, 1) * sizeof(double)));
-      PPEDeviceCall(ops, ops->axpbyc((long)n, 0.0, NULL, 0.0, ppe_dv_ones[be], 1.0, stream));
+      if (ppe_dv_ones[be]) PPEBackendCall(ops, ops->release(ppe_dv_ones[be]));
+      PPEBackendCall(ops, ops->alloc((void **)&ppe_dv_ones[be], (size_t)PetscMax(n, 1) * sizeof(double)));
+      PPEBackendCall(ops, ops->axpbyc((long)n, 0.0, NULL, 0.0, ppe_dv_ones[be], 1.0, stream));
       ppe_dv_nones[be] = (size_t)n;
     }
     PetscCall(PPEVecDevGetArray(x, PPE_ACCESS_READ, &xd));
     PetscCall(PPEDevVecWork(be, ops, PPE_DEV_RED_WORK(n, 1), &work));
-    PPEDeviceCall(ops, ops->dot((long)n, 1, xd, ppe_dv_ones[be], NULL, work, sum, stream));
+    PPEBackendCall(ops, ops->dot((long)n, 1, xd, ppe_dv_ones[be], NULL, work, sum, stream));
     PetscCall(PPEVecDevRestoreArray(x, PPE_ACCESS_READ, &xd));
   }
   PetscFunctionReturn(PETSC_SUCCESS);

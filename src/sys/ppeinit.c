@@ -36,6 +36,9 @@ PetscErrorCode PPESysInitializePackage(void)
   if (PPESysPackageInitialized) PetscFunctionReturn(PETSC_SUCCESS);
   PPESysPackageInitialized = PETSC_TRUE;
   PetscCall(KSPInitializePackage()); /* PC_CLASSID, KSP_CLASSID (and MAT_CLASSID) for the events below */
+  PetscCall(VecRegister(VECPPEEMU, VecCreate_PPEEmu));
+  PetscCall(VecRegister(VECPPECUDA, VecCreate_PPECUDA));
+  PetscCall(VecRegister(VECPPEHIP, VecCreate_PPEHIP));
   PetscCall(PetscClassIdRegister("PPE Grid", &PPEGRID_CLASSID));
   PetscCall(PetscLogEventRegister("PPEGridSetUp", PPEGRID_CLASSID, &PPE_GridSetUp));
   PetscCall(PetscLogEventRegister("PPEStencilMult", MAT_CLASSID, &PPE_StencilMult));

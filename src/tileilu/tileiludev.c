@@ -7,10 +7,10 @@
    the host's fused chunk loop is a cache optimisation a GPU does not need).
 */
 #include <ppekit/private/tileiluimpl.h>
-#include <ppekit/private/deviceimpl.h>
+#include <ppekit/private/backendimpl.h>
 
 struct _n_PPETileDev {
-  const PPEDeviceOps *ops;
+  const PPEBackendOps *ops;
   void               *stream;
   ppe_dev_tiles       tiles;
   double             *f, *ft; /* factors, of M and of M^T (when built) */
@@ -18,7 +18,7 @@ struct _n_PPETileDev {
   double             *v;      /* zyx: the packed values of every group */
 };
 
-#define DEVCALL(D, expr) PPEDeviceCall((D)->ops, expr)
+#define DEVCALL(D, expr) PPEBackendCall((D)->ops, expr)
 
 PetscErrorCode PPETileILUDeviceDestroy(PPETileILU *T)
 {

@@ -18,8 +18,8 @@
      Parallel Computing 32, 2006 (transpose split, process groups).
 */
 #include <ppekit/private/fftptdmaimpl.h>
-#include <kernels/transpose.h>
-#include <ppekit/private/deviceimpl.h>
+#include <backend/host/host.h>
+#include <ppekit/private/backendimpl.h>
 
 /* Block k of n items split over p parts: the first n % p parts have one more. */
 void PPEBlockSplit(PetscInt n, PetscInt p, PetscInt k, PetscInt *start, PetscInt *len)
@@ -48,8 +48,8 @@ static inline PetscInt BoxSize(const PetscInt b[6])
   return b[3] * b[4] * b[5];
 }
 
-/* The single-source row body (src/kernels/transpose.h) over the rows of a box; a device
-   back end runs the same body one point per thread. */
+/* The host back end's box copy (src/backend/host/transpose_host.c: the single-source row
+   body over the rows of the box; a device back end runs the same body one point per thread). */
 static void BoxRows(const PetscScalar *src, const PetscScalar *scale, PetscScalar shift, const PetscInt sarr[6], const PetscInt box[6], const PetscInt tarr[6], PetscScalar *dst)
 {
   long sa[6], b[6], ta[6];
@@ -59,11 +59,7 @@ static void BoxRows(const PetscScalar *src, const PetscScalar *scale, PetscScala
     b[d]  = box[d];
     ta[d] = tarr[d];
   }
-  for (long k = 0; k < b[5]; k++)
-    for (long j = 0; j < b[4]; j++) {
-      long so = ppe_tp_offset(sa, b, 0, j, k);
-      ppe_tp_row(b[3], src + so, scale ? scale + so : NULL, shift, dst + ppe_tp_offset(ta, b, 0, j, k));
-    }
+  (void)PPEHostTPCopy(src, scale, shift, sa, b, ta, dst, NULL);
 }
 
 /* Copy box (inside array box arr of src) to a contiguous buffer, times scale[] (same
@@ -230,7 +226,7 @@ static void LongBox(const PetscInt b[6], long l[6])
    stays is copied on the device. dsend and drecv hold max(na, nb) doubles (PPETransposeSizes).
    Returns when dst is complete.
 */
-PetscErrorCode PPETransposeDevice(PPETranspose *T, PetscBool forward, const PPEDeviceOps *ops, void *stream, double *dsend, double *drecv, const PetscScalar src[], const PetscScalar scale[], PetscScalar shift, PetscScalar dst[])
+PetscErrorCode PPETransposeDevice(PPETranspose *T, PetscBool forward, const PPEBackendOps *ops, void *stream, double *dsend, double *drecv, const PetscScalar src[], const PetscScalar scale[], PetscScalar shift, PetscScalar dst[])
 {
   const PetscInt    *sarr = forward ? T->aarr : T->barr, *tarr = forward ? T->barr : T->aarr;
   const PetscInt    *sbox = forward ? T->abox : T->bbox, *rbox = forward ? T->bbox : T->abox;
@@ -248,27 +244,27 @@ PetscErrorCode PPETransposeDevice(PPETranspose *T, PetscBool forward, const PPED
     for (PetscMPIInt q = 0; q < T->size; q++) {
       if (!scnt[q]) continue;
       LongBox(&sbox[6 * q], b);
-      PPEDeviceCall(ops, ops->tp_copy(src, forward ? scale : NULL, 0.0, sa, b, b, dsend + sdsp[q], stream));
+      PPEBackendCall(ops, ops->tp_copy(src, forward ? scale : NULL, 0.0, sa, b, b, dsend + sdsp[q], stream));
       ns += scnt[q];
     }
     for (PetscMPIInt q = 0; q < T->size; q++) nr += rcnt[q];
     PPEDeviceCountHalo(PETSC_TRUE); /* MPI traffic through host memory, counted apart */
-    PPEDeviceCall(ops, ops->copy(shost, dsend, (size_t)ns * sizeof(PetscScalar), PPE_DEV_D2H, stream));
-    PPEDeviceCall(ops, ops->sync(stream));
+    PPEBackendCall(ops, ops->copy(shost, dsend, (size_t)ns * sizeof(PetscScalar), PPE_DEV_D2H, stream));
+    PPEBackendCall(ops, ops->sync(stream));
     PetscCallMPI(MPI_Alltoallv(shost, scnt, sdsp, MPIU_SCALAR, rhost, rcnt, rdsp, MPIU_SCALAR, T->comm));
-    PPEDeviceCall(ops, ops->copy(drecv, rhost, (size_t)nr * sizeof(PetscScalar), PPE_DEV_H2D, stream));
+    PPEBackendCall(ops, ops->copy(drecv, rhost, (size_t)nr * sizeof(PetscScalar), PPE_DEV_H2D, stream));
     PPEDeviceCountHalo(PETSC_FALSE);
   }
   LongBox(&sbox[6 * T->rank], b);
-  PPEDeviceCall(ops, ops->tp_copy(src, forward ? scale : NULL, forward ? 0.0 : shift, sa, b, ta, dst, stream));
+  PPEBackendCall(ops, ops->tp_copy(src, forward ? scale : NULL, forward ? 0.0 : shift, sa, b, ta, dst, stream));
   if (T->comm_any) {
     for (PetscMPIInt q = 0; q < T->size; q++) {
       if (!rcnt[q]) continue;
       LongBox(&rbox[6 * q], b);
-      PPEDeviceCall(ops, ops->tp_copy(drecv + rdsp[q], NULL, forward ? 0.0 : shift, b, b, ta, dst, stream));
+      PPEBackendCall(ops, ops->tp_copy(drecv + rdsp[q], NULL, forward ? 0.0 : shift, b, b, ta, dst, stream));
     }
   }
-  PPEDeviceCall(ops, ops->sync(stream));
+  PPEBackendCall(ops, ops->sync(stream));
   T->bytes += forward ? T->fbytes : T->bbytes;
   if (T->event) PetscCall(PetscLogEventEnd(T->event, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

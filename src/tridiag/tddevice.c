@@ -11,12 +11,12 @@
    reconstruction, where the exchange and the reduced systems run as on the host.
 */
 #include <ppekit/private/tridiagimpl.h>
-#include <ppekit/private/deviceimpl.h>
+#include <ppekit/private/backendimpl.h>
 
 #define TD_SZ PPE_TRIDIAG_SZ
 
 struct _n_PPETdDev {
-  const PPEDeviceOps *ops;
+  const PPEBackendOps *ops;
   void               *stream;
   PPETdArrays         arr;     /* device copies */
   PetscReal          *buf[14]; /* what to free */
@@ -25,7 +25,7 @@ struct _n_PPETdDev {
   size_t              nd;      /* doubles of d */
 };
 
-#define DEVCALL(D, expr) PPEDeviceCall((D)->ops, expr)
+#define DEVCALL(D, expr) PPEBackendCall((D)->ops, expr)
 
 /* A device copy of n values of src (NULL stays NULL); zeros when src is NULL and zero is set. */
 static PetscErrorCode DevCopy(struct _n_PPETdDev *D, const PetscReal *src, size_t n, PetscBool zero, PetscReal **dst)

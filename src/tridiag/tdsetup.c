@@ -28,7 +28,7 @@
    tdfactor.c the factorisation of one line, which both use.
 */
 #include <ppekit/private/tridiagimpl.h>
-#include <ppekit/private/deviceimpl.h>
+#include <ppekit/private/backendimpl.h>
 #include <float.h> /* DBL_MIN */
 
 #define TD_SZ PPE_TRIDIAG_SZ

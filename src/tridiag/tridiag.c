@@ -19,7 +19,7 @@
      Table 3.
 */
 #include <ppekit/private/tridiagimpl.h>
-#include <ppekit/private/deviceimpl.h>
+#include <ppekit/private/backendimpl.h>
 #include <ppekit/private/gridimpl.h>
 #include <backend/host/simd.h>
 

@@ -18,13 +18,13 @@
 #include <time.h>
 
 #if defined(HARNESS_CUDA)
-  #define HARNESS_OPS PPEDeviceOps_CUDA
+  #define HARNESS_OPS PPEBackendOps_CUDA
   #define HARNESS_EMU 0
 #elif defined(HARNESS_HIP)
-  #define HARNESS_OPS PPEDeviceOps_HIP
+  #define HARNESS_OPS PPEBackendOps_HIP
   #define HARNESS_EMU 0
 #else
-  #define HARNESS_OPS PPEDeviceOps_Emu
+  #define HARNESS_OPS PPEBackendOps_Emu
   #define HARNESS_EMU 1
 #endif
 
@@ -39,6 +39,10 @@
 #define HARNESS_MAX_ROWS 256
 
 HRun H;
+
+/* What the back end counts as host<->device traffic (the library defines it in its host back
+   end; the harness links the device back end alone). */
+ppe_dev_traffic ppe_dev_traffic_count;
 
 static FILE *json_out;
 static int   nchecks, nfail;

@@ -19,7 +19,7 @@
 
 /* The run: the back end under test and its stream, and the sizes. */
 typedef struct {
-  const PPEDeviceOps *ops;
+  const PPEBackendOps *ops;
   void               *stream;
   int                 emu;      /* emulation back end: timing sizes are small */
   double              min_time; /* seconds a timing loop runs at least */

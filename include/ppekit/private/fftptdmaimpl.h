@@ -14,7 +14,7 @@
 
 #include <fftw3.h>
 #include <ppekit/private/separableimpl.h>
-#include <ppekit/private/deviceimpl.h>
+#include <ppekit/private/backendimpl.h>
 #include <ppekit/private/fastdct.h>
 
 /* One real transform pair along a direction: forward diagonalises K (docs/conventions.md),
@@ -54,7 +54,7 @@ PETSC_EXTERN PetscErrorCode PPETransposeBackward(PPETranspose *, const PetscScal
 PETSC_EXTERN PetscErrorCode PPETransposeForwardScaled(PPETranspose *, const PetscScalar[], const PetscScalar[], PetscScalar[]);
 PETSC_EXTERN PetscErrorCode PPETransposeBackwardShifted(PPETranspose *, const PetscScalar[], PetscScalar, PetscScalar[]);
 PETSC_EXTERN PetscErrorCode PPETransposeReset(PPETranspose *);
-PETSC_EXTERN PetscErrorCode PPETransposeDevice(PPETranspose *, PetscBool, const PPEDeviceOps *, void *, double *, double *, const PetscScalar[], const PetscScalar[], PetscScalar, PetscScalar[]);
+PETSC_EXTERN PetscErrorCode PPETransposeDevice(PPETranspose *, PetscBool, const PPEBackendOps *, void *, double *, double *, const PetscScalar[], const PetscScalar[], PetscScalar, PetscScalar[]);
 PETSC_EXTERN PetscInt       PPETransposeScratchSize(const PPETranspose *);
 PETSC_EXTERN void           PPEBoxIntersect(const PetscInt[6], const PetscInt[6], PetscInt[6]);
 PETSC_EXTERN void           PPEBlockSplit(PetscInt, PetscInt, PetscInt, PetscInt *, PetscInt *);

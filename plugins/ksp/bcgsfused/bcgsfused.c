@@ -42,7 +42,7 @@
      with alpaka", arXiv:2503.08935, 2025, sec. III.A-B, Algorithm 3 (docs/types/bcgsfused.md).
 */
 #include <ppekit/private/krylovimpl.h>
-#include <ppekit/private/deviceimpl.h>
+#include <ppekit/private/backendimpl.h>
 #include <ppekit/private/stencilimpl.h>
 #include <petsc/private/kspimpl.h>
 

@@ -19,7 +19,7 @@
 #include <petsc/private/kspimpl.h>
 #include <ppekit/private/sstepimpl.h>
 #include <ppekit/private/krylovimpl.h>
-#include <ppekit/private/deviceimpl.h>
+#include <ppekit/private/backendimpl.h>
 
 #define CBCG_MAX_RESTARTS    3    /* restarts from the true residual before giving up */
 #define CBCG_COND_MAX_SINGLE 300  /* default Gram condition limit with one reduction per block (the Schur complement loses

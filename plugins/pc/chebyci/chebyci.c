@@ -29,7 +29,7 @@
 */
 #include <ppekit/private/chebyciimpl.h>
 #include <ppekit/private/stencilimpl.h>
-#include <ppekit/private/deviceimpl.h>
+#include <ppekit/private/backendimpl.h>
 #include <petsc/private/pcimpl.h>
 
 const char *const PCChebyCIModes[]      = {"global", "block", "nocomm", "PCChebyCIMode", "PC_CHEBYCI_", NULL};

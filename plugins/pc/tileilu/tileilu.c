@@ -38,7 +38,7 @@
      Y. Saad, Iterative Methods for Sparse Linear Systems, 2nd ed., SIAM, 2003, sec. 10.3 (ILU(0)).
 */
 #include <petsc/private/pcimpl.h>
-#include <ppekit/private/deviceimpl.h>
+#include <ppekit/private/backendimpl.h>
 #include <ppekit/private/tileiluimpl.h>
 
 const char *const PCTileILULayouts[] = {"xyz", "zyx", "PCTileILULayout", "PC_TILEILU_LAYOUT_", NULL};

@@ -1,13 +1,24 @@
 /*
-   The interface of a device back end (CUDA, HIP, or the host emulation of their launch
-   code): memory, streams, and one launcher per hot loop, each running the single-source body
-   of src/kernels that the host back end runs. Plain C, no PETSc: the library (C) calls it
-   through a table of function pointers, PPEDeviceOps, one table per back end built.
+   The interface of a back end: memory, streams, and one launcher per hot loop, each running
+   the single-source body of src/kernels. Plain C, no PETSc: the library calls every back end
+   through the same table of function pointers, PPEBackendOps, one table per back end built:
 
-   Pointers named in the launchers' arguments are device pointers unless marked "host".
-   Every function returns 0 or the runtime's error code (text: errstr()). Launchers are
-   asynchronous on their stream, except those that return numbers to the host (dot,
-   bcgs_update_r, ts_gram), which synchronise it.
+     host   src/backend/host/host.c: host memory (copies between two arrays of it are plain
+            copies), no streams (every launch has finished when it returns), the host
+            launchers with their instruction-set instances;
+     emu    the device launch code of src/backend/device run by host loops (always built);
+     cuda   the same code compiled by nvcc (--with-cuda);
+     hip    the same code compiled by hipcc (--with-hip).
+
+   Pointers named in the launchers' arguments are in the back end's memory unless marked
+   "host". Every function returns 0 or the runtime's error code (text: errstr()). Launchers
+   are asynchronous on their stream, except those that return numbers to the host (dot,
+   stencil_dot, bcgs_update_r, ts_gram), which synchronise it.
+
+   The device back ends count what crosses between host and device memory in
+   ppe_dev_traffic (PPECounters.device_bytes and device_halo_bytes): the bytes of their copy
+   entry (host to device and back; not device to device) and the numbers that the reductions
+   return. The host back end moves nothing across.
 */
 #ifndef PPE_BACKEND_DEVICE_DEVICE_H
 #define PPE_BACKEND_DEVICE_DEVICE_H
@@ -92,8 +103,19 @@ typedef struct {
 /* Device doubles of the work of ts_combine (B padded with zero columns to whole tiles). */
 #define PPE_DEV_TS_COMBINE_WORK(k, m) ((size_t)(k) * (size_t)((((m) + PPE_TS_TB - 1) / PPE_TS_TB) * PPE_TS_TB))
 
+/* Bytes between host and device memory so far (this process), counted by the device back
+   ends: copies into bytes, or into halo_bytes while halo is set (the library's MPI traffic
+   through host memory: halo faces, transposes); the numbers that the reductions return into
+   bytes. Defined in src/backend/host/host.c. */
 typedef struct {
-  const char *name; /* "cuda", "hip" or "emu" */
+  double bytes, halo_bytes;
+  int    halo;
+} ppe_dev_traffic;
+
+extern ppe_dev_traffic ppe_dev_traffic_count;
+
+typedef struct {
+  const char *name; /* "host", "cuda", "hip" or "emu" */
   /* runtime */
   int (*count)(int *ndev);
   int (*device_name)(int dev, char *name, size_t len);
@@ -149,13 +171,14 @@ typedef struct {
   /* s[q] = y . u[q] over the box B, q < nd (nd = 1 or 2), s on the host: the dot products of
      a fused apply (PPEStencilMultDot), summed row by row as the host sums them */
   int (*stencil_dot)(const ppe_dev_box *B, int nd, const double *y, const double *u0, const double *u1, double *work, double *s, void *stream);
-} PPEDeviceOps;
+} PPEBackendOps;
 
-/* The tables of the back ends (defined where built: the emulation always, CUDA and HIP
-   when configured --with-cuda, --with-hip; PPEKIT_HAVE_CUDA/HIP in ppekitconf.h). */
-extern const PPEDeviceOps PPEDeviceOps_Emu;
-extern const PPEDeviceOps PPEDeviceOps_CUDA;
-extern const PPEDeviceOps PPEDeviceOps_HIP;
+/* The tables of the back ends (defined where built: the host and the emulation always, CUDA
+   and HIP when configured --with-cuda, --with-hip; PPEKIT_HAVE_CUDA/HIP in ppekitconf.h). */
+extern const PPEBackendOps PPEBackendOps_Host;
+extern const PPEBackendOps PPEBackendOps_Emu;
+extern const PPEBackendOps PPEBackendOps_CUDA;
+extern const PPEBackendOps PPEBackendOps_HIP;
 
 #if defined(__cplusplus)
 }

@@ -1,6 +1,7 @@
 /*
    Memory, streams and device discovery of a device back end, and its table of launchers
-   (PPEDeviceOps_CUDA, _HIP or _Emu). The emulation's "device memory" is host memory and its
+   (PPEBackendOps_CUDA, _HIP or _Emu), whose copies and reductions count what crosses
+   between host and device memory. The emulation's "device memory" is host memory and its
    streams are empty handles: every launch has finished when it returns.
 */
 #include "ops.h"
@@ -117,9 +118,44 @@ static int PPE_DEV_NAME(StreamDestroy)(void *stream)
 #endif
 }
 
+/* The entries that cross between host and device memory, counted (ppe_dev_traffic): the
+   copies, and the numbers the reductions return to the host. */
+static int PPE_DEV_NAME(CopyCounted)(void *dst, const void *src, size_t bytes, ppe_dev_copy_kind kind, void *stream)
+{
+  if (kind != PPE_DEV_D2D) {
+    if (ppe_dev_traffic_count.halo) ppe_dev_traffic_count.halo_bytes += (double)bytes;
+    else ppe_dev_traffic_count.bytes += (double)bytes;
+  }
+  return PPE_DEV_NAME(PPEDevCopy)(dst, src, bytes, kind, stream);
+}
+
+static int PPE_DEV_NAME(DotCounted)(long n, int nd, const double *y, const double *u0, const double *u1, double *work, double *s, void *stream)
+{
+  ppe_dev_traffic_count.bytes += 8.0 * nd;
+  return PPE_DEV_NAME(PPEDevDot)(n, nd, y, u0, u1, work, s, stream);
+}
+
+static int PPE_DEV_NAME(StencilDotCounted)(const ppe_dev_box *B, int nd, const double *y, const double *u0, const double *u1, double *work, double *s, void *stream)
+{
+  ppe_dev_traffic_count.bytes += 8.0 * nd;
+  return PPE_DEV_NAME(PPEDevStencilDot)(B, nd, y, u0, u1, work, s, stream);
+}
+
+static int PPE_DEV_NAME(UpdateRCounted)(long n, double omega, const double *t, const double *rt, double *r, double *work, double *s, void *stream)
+{
+  ppe_dev_traffic_count.bytes += 16.0;
+  return PPE_DEV_NAME(PPEDevBCGSUpdateR)(n, omega, t, rt, r, work, s, stream);
+}
+
+static int PPE_DEV_NAME(GramCounted)(long n, int nx, const double *const *x, int ny, const double *const *y, int band, double *work, double *out, void *stream)
+{
+  ppe_dev_traffic_count.bytes += 8.0 * nx * ny;
+  return PPE_DEV_NAME(PPEDevTSGram)(n, nx, x, ny, y, band, work, out, stream);
+}
+
 /* the table is host data: not compiled in the device passes of nvcc and hipcc */
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
-PPE_DEV_EXTERN const PPEDeviceOps PPE_DEV_NAME(PPEDeviceOps) = {
+PPE_DEV_EXTERN const PPEBackendOps PPE_DEV_NAME(PPEBackendOps) = {
   PPE_DEV_STR,
   PPE_DEV_NAME(Count),
   PPE_DEV_NAME(DeviceName),
@@ -127,25 +163,25 @@ PPE_DEV_EXTERN const PPEDeviceOps PPE_DEV_NAME(PPEDeviceOps) = {
   PPE_DEV_NAME(ErrStr),
   PPE_DEV_NAME(Alloc),
   PPE_DEV_NAME(Release),
-  PPE_DEV_NAME(PPEDevCopy),
+  PPE_DEV_NAME(CopyCounted),
   PPE_DEV_NAME(StreamCreate),
   PPE_DEV_NAME(StreamDestroy),
   PPE_DEV_NAME(PPEDevSync),
   PPE_DEV_NAME(PPEDevStencil),
-  PPE_DEV_NAME(PPEDevDot),
+  PPE_DEV_NAME(DotCounted),
   PPE_DEV_NAME(PPEDevCIScale),
   PPE_DEV_NAME(PPEDevCIFirst),
   PPE_DEV_NAME(PPEDevCIStep),
   PPE_DEV_NAME(PPEDevBCGSAxpy),
   PPE_DEV_NAME(PPEDevBCGSUpdateX),
-  PPE_DEV_NAME(PPEDevBCGSUpdateR),
+  PPE_DEV_NAME(UpdateRCounted),
   PPE_DEV_NAME(PPEDevBCGSUpdateP),
   PPE_DEV_NAME(PPEDevTridiag),
   PPE_DEV_NAME(PPEDevTileILUXYZ),
   PPE_DEV_NAME(PPEDevTileILUZYX),
   PPE_DEV_NAME(PPEDevTileILUGather),
   PPE_DEV_NAME(PPEDevTileILUScatter),
-  PPE_DEV_NAME(PPEDevTSGram),
+  PPE_DEV_NAME(GramCounted),
   PPE_DEV_NAME(PPEDevTSCombine),
   PPE_DEV_NAME(PPEDevTSAxpy),
   PPE_DEV_NAME(PPEDevTSCheb),
@@ -156,6 +192,6 @@ PPE_DEV_EXTERN const PPEDeviceOps PPE_DEV_NAME(PPEDeviceOps) = {
   PPE_DEV_NAME(PPEDevFFTDestroy),
   PPE_DEV_NAME(PPEDevFFTPost),
   PPE_DEV_NAME(PPEDevAXPBYC),
-  PPE_DEV_NAME(PPEDevStencilDot),
+  PPE_DEV_NAME(StencilDotCounted),
 };
 #endif

@@ -2,7 +2,7 @@
    The launchers of one device back end, named by PPE_DEV_NAME (suffix _CUDA, _HIP or _Emu):
    defined by the family files of this folder (stencil_dev.h, krylov_dev.h, tridiag_dev.h,
    tileilu_dev.h, tsblock_dev.h, transpose_dev.h) and gathered into the back end's
-   PPEDeviceOps table by device_dev.h. Arguments as in device.h.
+   PPEBackendOps table by device_dev.h. Arguments as in device.h.
 */
 #ifndef PPE_BACKEND_DEVICE_OPS_H
 #define PPE_BACKEND_DEVICE_OPS_H

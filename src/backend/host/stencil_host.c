@@ -12,6 +12,7 @@
 */
 #include <ppekit/private/stencilimpl.h>
 #include "simd.h"
+#include "host.h"
 
 /* Pointers to the rows around (j,k): from the owned array, the halo, or the centre row
    itself where the neighbour does not exist (zero coefficient). */
@@ -67,4 +68,76 @@ void PPEStencilApplyDot_Host(const PPEStencilBox *B, const double *x, const PPES
 void PPEStencilApplyCI_Host(const PPEStencilBox *B, const double *x, const PPEStencilHalo *H, PPEStencilPhase phase, const PPEStencilCI *ci)
 {
   PPE_HOST_DISPATCH(B->avx2, Apply, (B, x, H, NULL, phase, NULL, ci));
+}
+
+/* The box of the back-end table as the row loops take it (the instance: the CPU's). */
+static void HostBox(const ppe_dev_box *D, PPEStencilBox *B)
+{
+  B->X     = D->X;
+  B->Y     = D->Y;
+  B->Z     = D->Z;
+  B->sigma = D->sigma;
+  B->xs    = D->xs;
+  B->ys    = D->ys;
+  B->zs    = D->zs;
+  B->xm    = D->xm;
+  B->ym    = D->ym;
+  B->zm    = D->zm;
+  for (int d = 0; d < 3; d++) {
+    B->N[d]   = D->N[d];
+    B->per[d] = D->per[d] ? PETSC_TRUE : PETSC_FALSE;
+  }
+  for (int f = 0; f < 6; f++) B->nb[f] = D->nb[f] ? PETSC_TRUE : PETSC_FALSE;
+  B->avx2 = PPEHostHasAVX2();
+}
+
+/* The operator with the signature of the back-end table: one phase (or both, ALL) of y = A x,
+   or with ci the fused Chebyshev step into ci->w. */
+int PPEHostStencil(const ppe_dev_box *D, const double *x, const ppe_dev_halo *H, double *y, int phase, const ppe_dev_ci *ci, void *stream)
+{
+  PPEStencilBox  B;
+  PPEStencilHalo F;
+  PPEStencilCI   c;
+
+  (void)stream;
+  HostBox(D, &B);
+  for (int f = 0; f < 6; f++) F.f[f] = H->f[f];
+  if (ci) {
+    c.rho     = ci->rho;
+    c.rho_old = ci->rho_old;
+    c.s2      = ci->s2;
+    c.d2      = ci->d2;
+    c.b       = ci->b;
+    c.z       = ci->z;
+    c.dinv    = ci->dinv;
+    c.w       = ci->w;
+  }
+  for (int p = PPE_STENCIL_CORE; p <= PPE_STENCIL_SURFACE; p++) {
+    if ((phase == PPE_DEV_CORE && p != PPE_STENCIL_CORE) || (phase == PPE_DEV_SURFACE && p != PPE_STENCIL_SURFACE)) continue;
+    if (ci) PPEStencilApplyCI_Host(&B, x, &F, (PPEStencilPhase)p, &c);
+    else PPEStencilApply_Host(&B, x, &F, y, (PPEStencilPhase)p);
+  }
+  return 0;
+}
+
+/* s[q] = y . u_q over the box, q < nd: the row partials of the host's fused sweep
+   (ppe_s7_row_dot: the x ends of a core row next to an x neighbour added last) into work, then
+   their sum in row order, as the device back ends sum them. work: PPE_DEV_ROW_RED_WORK. */
+int PPEHostStencilDot(const ppe_dev_box *B, int nd, const double *y, const double *u0, const double *u1, double *work, double *s, void *stream)
+{
+  long nr = B->ym * B->zm;
+
+  (void)stream;
+  for (int q = 0; q < nd; q++) {
+    const double *u = q ? u1 : u0;
+
+    for (long row = 0; row < nr; row++) {
+      long jj = row % B->ym, kk = row / B->ym;
+      int  surface = (jj == 0 && B->nb[PPE_YLO]) || (jj == B->ym - 1 && B->nb[PPE_YHI]) || (kk == 0 && B->nb[PPE_ZLO]) || (kk == B->zm - 1 && B->nb[PPE_ZHI]);
+
+      work[q * nr + row] = ppe_s7_row_dot(B->xm, !surface && B->nb[PPE_XLO], !surface && B->nb[PPE_XHI], y + row * B->xm, u + row * B->xm);
+    }
+    s[q] = ppe_red_array(nr, work + q * nr);
+  }
+  return 0;
 }

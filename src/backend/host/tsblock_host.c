@@ -9,6 +9,7 @@
 */
 #include <ppekit/private/sstepimpl.h>
 #include <kernels/tsblock.h>
+#include "host.h"
 #include "simd.h"
 
 #ifndef PPE_TS_CHUNK
@@ -80,4 +81,35 @@ void PPETSAxpy_Host(PetscInt n, PetscInt k, const double *const *q, const double
 void PPETSCheb_Host(PetscInt n, double c1, const double *az, double c2, const double *z, const double *zold, double *out)
 {
   PPE_HOST_DISPATCH(TSInstance(), Cheb, ((long)n, c1, az, c2, z, zold, out));
+}
+
+/* The same kernels with the signatures of the back-end table (host.h) */
+int PPEHostTSGram(long n, int nx, const double *const *x, int ny, const double *const *y, int band, double *work, double *out, void *stream)
+{
+  (void)work;
+  (void)stream;
+  PPETSGram_Host(n, nx, x, ny, y, band, out);
+  return 0;
+}
+
+int PPEHostTSCombine(long n, int k, const double *const *q, int m, double *const *s, const double *B, double *work, void *stream)
+{
+  (void)work;
+  (void)stream;
+  PPETSCombine_Host(n, k, q, m, s, B);
+  return 0;
+}
+
+int PPEHostTSAxpy(long n, int k, const double *const *q, const double *const *aq, const double *coef, double *x, double *r, void *stream)
+{
+  (void)stream;
+  PPETSAxpy_Host(n, k, q, aq, coef, x, r);
+  return 0;
+}
+
+int PPEHostTSCheb(long n, double c1, const double *az, double c2, const double *z, const double *zold, double *out, void *stream)
+{
+  (void)stream;
+  PPETSCheb_Host(n, c1, az, c2, z, zold, out);
+  return 0;
 }
