@@ -4,7 +4,8 @@ against the host back end, bitwise (the same single-source bodies in the same or
     partial blocks of lanes in the packed, natural (lane and line contiguous) and reduced-\n\
     system layouts, with shared and per-line coefficients and factors, pinned lanes;\n\
   - tile ILU: xyz sweeps, zyx gather, sweep and scatter, symmetric and general factors,\n\
-    edge tiles, empty lanes, fewer tiles than lanes.\n\
+    edge tiles, empty lanes, fewer tiles than lanes; the host's fused zyx apply against\n\
+    its three passes.\n\
   -ppe_backend NAME   device back end to compare (default: emu)\n\n";
 
 #include <ppekit.h>
@@ -164,9 +165,9 @@ static void TdFill(int i, double *v, size_t n)
 
 static PetscErrorCode CheckTridiagLayout(Dev *D, const TdLayout *L, long n)
 {
-  const char *const kname[PPE_TD_K_NUM] = {"thomas", "pthomas", "reduce", "recon"};
-  PPETdMode         mode = L->coefline ? PPE_TD_MODE_LINE : (L->factline ? PPE_TD_MODE_FACTORS : PPE_TD_MODE_SHARED);
-  Stride            st[TD_NARR];
+  const char *const    kname[PPE_TD_K_NUM] = {"thomas", "pthomas", "reduce", "recon"};
+  const PPEBackendOps *H                   = &PPEBackendOps_Host;
+  Stride               st[TD_NARR];
   size_t            span[TD_NARR];
   double           *h0[TD_NARR], *hw[TD_NARR], *hp[TD_NARR], *dp[TD_NARR], *back[TD_NARR];
 
@@ -196,7 +197,7 @@ static PetscErrorCode CheckTridiagLayout(Dev *D, const TdLayout *L, long n)
         }
       TdArgs(hp, st, &xh);
       TdArgs(dp, st, &xd);
-      PPETridiagKernel_Host((PPETdKernel)k, (PetscBool)fly, mode, PETSC_FALSE, L->R, n, &xh);
+      DEVCALL(D, H->tridiag(k, fly, L->R, n, &xh, NULL));
       DEVCALL(D, D->ops->tridiag(k, fly, L->R, n, &xd, D->stream));
       DEVCALL(D, D->ops->sync(D->stream));
       for (int i = 0; i < TD_NARR; i++)
@@ -240,33 +241,33 @@ static PetscErrorCode CheckTridiag(Dev *D)
 
 /* ------------------------------------------------------------ tile ILU */
 
-/* The tiling of a box as PPETileILUSetUp() makes it (factors and values set by the caller). */
-static void TileSetUp(PPETileILU *T, const PetscInt box[3], const PetscInt req[3], PetscBool sym)
+/* The tiling of a box as PPETileILUSetUp() makes it, as the back ends' launchers take it
+   (factors and values set by the caller). */
+static void TileSetUp(ppe_dev_tiles *T, const PetscInt box[3], const PetscInt req[3], PetscBool sym)
 {
+  long npos = 1;
+
   PetscCallVoid(PetscMemzero(T, sizeof(*T)));
   T->ntiles = 1;
-  T->npos   = 1;
   for (int d = 0; d < 3; d++) {
     T->box[d]  = box[d];
     T->tile[d] = PetscMin(req[d], box[d]);
     T->nt[d]   = (box[d] + T->tile[d] - 1) / T->tile[d];
     T->ntiles *= T->nt[d];
-    T->npos *= T->tile[d];
+    npos *= T->tile[d];
   }
-  T->nloc    = box[0] * box[1] * box[2];
-  T->sym     = sym;
+  T->nloc    = (long)box[0] * box[1] * box[2];
+  T->sym     = sym ? 1 : 0;
   T->nc      = sym ? PPE_TILEILU_NCOEF_SYM : PPE_TILEILU_NCOEF;
   T->lanes   = PetscMin(PPE_TILEILU_SZ, T->ntiles);
   T->ngroups = (T->ntiles + T->lanes - 1) / T->lanes;
   T->chunk   = 1;
   if (T->nt[0] % T->lanes == 0)
-    for (PetscInt n = T->nt[0] / T->lanes; n > 1; n--)
-      if ((T->nt[0] / T->lanes) % n == 0 && (size_t)n * T->npos * T->lanes * sizeof(double) <= ((size_t)1 << 20)) {
+    for (long n = T->nt[0] / T->lanes; n > 1; n--)
+      if ((T->nt[0] / T->lanes) % n == 0 && (size_t)n * npos * T->lanes * sizeof(double) <= ((size_t)1 << 20)) {
         T->chunk = n;
         break;
       }
-  T->fused   = PETSC_FALSE;
-  T->backend = PPE_BACKEND_HOST;
 }
 
 /* A random factor of kind k: small multipliers and couplings, inverse pivots about 1. */
@@ -277,9 +278,9 @@ static double TileFactor(PetscInt k, PetscBool sym)
 
 static PetscErrorCode CheckTileCase(Dev *D, const PetscInt box[3], const PetscInt req[3], PetscBool sym)
 {
-  PPETileILU    T;
-  ppe_dev_tiles dt;
-  size_t        nloc, nfx, nfz, nv;
+  const PPEBackendOps *H = &PPEBackendOps_Host;
+  ppe_dev_tiles        T;
+  size_t               nloc, nfx, nfz, nv;
   double       *Fx, *Fz, *r, *z0, *zh, *zb, *v0, *vh, *vb;
   double       *dFx, *dFz, *dr, *dz, *dv;
   char          tag[160];
@@ -290,20 +291,9 @@ static PetscErrorCode CheckTileCase(Dev *D, const PetscInt box[3], const PetscIn
   TileSetUp(&T, box, req, sym);
   nloc = (size_t)T.nloc;
   nfx  = (size_t)T.nc * nloc;
-  nv   = (size_t)T.ngroups * T.npos * T.lanes;
+  nv   = (size_t)T.ngroups * T.tile[0] * T.tile[1] * T.tile[2] * T.lanes;
   nfz  = nv * T.nc;
-  PetscCall(PetscSNPrintf(tag, sizeof(tag), "box %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT ", tiles %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " (%" PetscInt_FMT " tiles; %" PetscInt_FMT " x %" PetscInt_FMT " lanes), %s", T.box[0], T.box[1], T.box[2], T.tile[0], T.tile[1], T.tile[2], T.ntiles, T.ngroups, T.lanes, sym ? "symmetric" : "general"));
-  dt.sym     = sym ? 1 : 0;
-  dt.nloc    = T.nloc;
-  dt.ntiles  = T.ntiles;
-  dt.lanes   = T.lanes;
-  dt.ngroups = T.ngroups;
-  dt.nc      = T.nc;
-  for (int d = 0; d < 3; d++) {
-    dt.box[d]  = T.box[d];
-    dt.tile[d] = T.tile[d];
-    dt.nt[d]   = T.nt[d];
-  }
+  PetscCall(PetscSNPrintf(tag, sizeof(tag), "box %ldx%ldx%ld, tiles %ldx%ldx%ld (%ld tiles; %ld x %ld lanes), %s", T.box[0], T.box[1], T.box[2], T.tile[0], T.tile[1], T.tile[2], T.ntiles, T.ngroups, T.lanes, sym ? "symmetric" : "general"));
   PetscCall(PetscMalloc5(nfx, &Fx, nfz, &Fz, nloc, &r, nloc, &z0, nloc, &zh));
   PetscCall(PetscMalloc4(nloc, &zb, nv, &v0, nv, &vh, nv, &vb));
   for (size_t i = 0; i < nfx; i++) Fx[i] = TileFactor((PetscInt)(i / nloc), sym); /* [kind][nloc] */
@@ -318,21 +308,18 @@ static PetscErrorCode CheckTileCase(Dev *D, const PetscInt box[3], const PetscIn
   PetscCall(Upload(D, v0, nv, &dv));
 
   /* xyz: one thread per tile */
-  T.layout = PC_TILEILU_LAYOUT_XYZ;
   PetscCall(PetscArraycpy(zh, z0, nloc));
-  PPETileILUSweepXYZ_Host(&T, Fx, r, zh);
-  DEVCALL(D, D->ops->tileilu_xyz(&dt, dFx, dr, dz, D->stream));
+  DEVCALL(D, H->tileilu_xyz(&T, Fx, r, zh, NULL));
+  DEVCALL(D, D->ops->tileilu_xyz(&T, dFx, dr, dz, D->stream));
   PetscCall(Download(D, dz, nloc, zb));
   diff = 0.0;
   same = SameBits(zb, zh, nloc, &diff);
   PetscCall(TapCheck(PETSC_COMM_WORLD, same, "tileilu %s: xyz sweeps %s bitwise equal to the host's, max |diff| %.1e", tag, D->ops->name, diff));
 
   /* zyx, three passes; each launch starts from the host's input of that pass */
-  T.layout = PC_TILEILU_LAYOUT_ZYX;
-  T.v      = vh;
   PetscCall(PetscArraycpy(vh, v0, nv));
-  PPETileILUGather_Host(&T, r);
-  DEVCALL(D, D->ops->tileilu_gather(&dt, dr, dv, D->stream));
+  DEVCALL(D, H->tileilu_gather(&T, r, vh, NULL));
+  DEVCALL(D, D->ops->tileilu_gather(&T, dr, dv, D->stream));
   PetscCall(Download(D, dv, nv, vb));
   diff = 0.0;
   same = SameBits(vb, vh, nv, &diff);
@@ -340,8 +327,8 @@ static PetscErrorCode CheckTileCase(Dev *D, const PetscInt box[3], const PetscIn
 
   DEVCALL(D, D->ops->copy(dv, vh, nv * sizeof(double), PPE_DEV_H2D, D->stream));
   DEVCALL(D, D->ops->sync(D->stream)); /* vh is swept in place below */
-  PPETileILUSweepZYX_Host(&T, Fz);
-  DEVCALL(D, D->ops->tileilu_zyx(&dt, dFz, dv, D->stream));
+  DEVCALL(D, H->tileilu_zyx(&T, Fz, vh, NULL));
+  DEVCALL(D, D->ops->tileilu_zyx(&T, dFz, dv, D->stream));
   PetscCall(Download(D, dv, nv, vb));
   diff = 0.0;
   same = SameBits(vb, vh, nv, &diff);
@@ -351,14 +338,27 @@ static PetscErrorCode CheckTileCase(Dev *D, const PetscInt box[3], const PetscIn
   DEVCALL(D, D->ops->copy(dz, z0, nloc * sizeof(double), PPE_DEV_H2D, D->stream));
   DEVCALL(D, D->ops->sync(D->stream));
   PetscCall(PetscArraycpy(zh, z0, nloc));
-  PPETileILUScatter_Host(&T, zh);
-  DEVCALL(D, D->ops->tileilu_scatter(&dt, dv, dz, D->stream));
+  DEVCALL(D, H->tileilu_scatter(&T, vh, zh, NULL));
+  DEVCALL(D, D->ops->tileilu_scatter(&T, dv, dz, D->stream));
   PetscCall(Download(D, dz, nloc, zb));
   diff = 0.0;
   same = SameBits(zb, zh, nloc, &diff);
   PetscCall(TapCheck(PETSC_COMM_WORLD, same, "tileilu %s: zyx scatter %s bitwise equal to the host's, max |diff| %.1e", tag, D->ops->name, diff));
 
-  T.v = NULL;
+  /* the host's fused apply (chunk by chunk through a one-chunk buffer) against its three
+     passes above: gather, sweeps, scatter */
+  if (H->tileilu_fused) {
+    double *vc, *zf;
+
+    PetscCall(PetscMalloc2((size_t)T.chunk * T.tile[0] * T.tile[1] * T.tile[2] * T.lanes, &vc, nloc, &zf));
+    PetscCall(PetscArraycpy(zf, z0, nloc));
+    DEVCALL(D, H->tileilu_fused(&T, Fz, r, vc, zf, NULL));
+    diff = 0.0;
+    same = SameBits(zf, zh, nloc, &diff);
+    PetscCall(TapCheck(PETSC_COMM_WORLD, same, "tileilu %s: the host's fused zyx apply (chunks of %ld groups) bitwise equal to its gather, sweeps and scatter, max |diff| %.1e", tag, T.chunk, diff));
+    PetscCall(PetscFree2(vc, zf));
+  }
+
   DEVCALL(D, D->ops->release(dFx));
   DEVCALL(D, D->ops->release(dFz));
   DEVCALL(D, D->ops->release(dr));

@@ -85,6 +85,13 @@
   #define PPE_TD_PF 8
 #endif
 
+/* Groups of SZ lines the host solves in one call of a kernel: 8 independent AVX2 chains hide
+   the latency of the sweeps, and a block of 1024 rows (256 KiB) stays in L2 between the
+   forward and the backward sweep. In the natural layout the groups are consecutive lines. */
+#ifndef PPE_TD_G
+  #define PPE_TD_G 4
+#endif
+
 /* The block of lanes a call works on. */
 typedef struct {
   int g0, g1, l0, l1;
@@ -530,6 +537,10 @@ typedef enum {
   PPE_TD_K_NUM
 } PPETdKernel;
 
+/* The kernels by name, in PPETdKernel order: X(name, k) for the back ends that make one
+   instance of ppe_td_kernel() per kernel (and per pre-computed or fly). */
+#define PPE_TD_KERNELS(X) X(thomas, PPE_TD_K_THOMAS) X(pthomas, PPE_TD_K_PTHOMAS) X(reduce, PPE_TD_K_REDUCE) X(recon, PPE_TD_K_RECON)
+
 /* The arrays of one kernel call, as views of its first group. */
 typedef struct {
   ppe_td_carr a, e, c, w, shift, mask; /* coefficients (fly kernels; e: excess of the diagonal) */
@@ -540,8 +551,7 @@ typedef struct {
   ppe_td_arr  s, t, u;                 /* scratch of the fly kernels, block-local */
 } PPETdArgs;
 
-/* The coefficients of the fly kernels of a call, with the views as given (the generic call of
-   the host and the device threads). */
+/* The coefficients of the fly kernels of a call. */
 PPE_HD_INLINE ppe_td_coefs ppe_td_args_coefs(const PPETdArgs *x)
 {
   ppe_td_coefs K;
@@ -553,6 +563,40 @@ PPE_HD_INLINE ppe_td_coefs ppe_td_args_coefs(const PPETdArgs *x)
   K.shift = x->shift;
   K.mask  = x->mask;
   return K;
+}
+
+/*
+   Kernel k (PPETdKernel), with pre-computed factors (fly 0) or factors computed on the fly,
+   on the lanes of R, rows 0..n-1, arrays as the views of x: the one dispatch of the bodies.
+   Every back end runs it: the host's generic call with the views as given, its full-block
+   instances with the views' strides made constants, and every device thread on its own lane
+   (k and fly constant in each instance and device kernel, so the switch folds away). An
+   unknown k does nothing.
+*/
+PPE_HD_INLINE void ppe_td_kernel(int k, int fly, ppe_td_lanes R, long n, const PPETdArgs *x)
+{
+  ppe_td_coefs K = ppe_td_args_coefs(x);
+
+  switch (k) {
+  case PPE_TD_K_THOMAS:
+    if (fly) ppe_td_thomas_fly(R, n, K, x->s, x->t, x->d);
+    else ppe_td_thomas(R, n, x->a, x->c, x->ip, x->last, x->d);
+    break;
+  case PPE_TD_K_PTHOMAS:
+    if (fly) ppe_td_pthomas_fly(R, n, K, x->s, x->t, x->u, x->d);
+    else ppe_td_pthomas(R, n, x->a, x->c, x->ip, x->q, x->last, x->d);
+    break;
+  case PPE_TD_K_REDUCE:
+    if (fly) ppe_td_reduce_fly(R, n, K, x->s, x->u, x->d, x->r0, x->r1);
+    else ppe_td_reduce(R, n, x->a, x->c, x->ip, x->d, x->r0, x->r1);
+    break;
+  case PPE_TD_K_RECON:
+    if (fly) ppe_td_recon_fly(R, n, K, x->s, x->t, x->u, x->x0, x->x1, x->d);
+    else ppe_td_recon(R, n, x->al, x->be, x->x0, x->x1, x->d);
+    break;
+  default:
+    break;
+  }
 }
 
 #endif

@@ -216,10 +216,56 @@ static PetscErrorCode BuildTranspose(PPETileILU *T)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   n values of the host array h in the memory of T's back end: h itself on the host, whose
+   memory that is (no copy); else a new array of the back end, h copied in when copy is set.
+*/
+static PetscErrorCode Mirror(PPETileILU *T, double *h, size_t n, PetscBool copy, double **b)
+{
+  PetscFunctionBegin;
+  *b = h;
+  if (T->ops == &PPEBackendOps_Host) PetscFunctionReturn(PETSC_SUCCESS);
+  PPEBackendCall(T->ops, T->ops->alloc((void **)b, PetscMax(n, 1) * sizeof(double)));
+  if (copy) PPEBackendCall(T->ops, T->ops->copy(*b, h, n * sizeof(double), PPE_DEV_H2D, T->stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Free what Mirror() made for h. */
+static PetscErrorCode MirrorFree(PPETileILU *T, const double *h, double **b)
+{
+  PetscFunctionBegin;
+  if (*b && *b != h) PPEBackendCall(T->ops, T->ops->release(*b));
+  *b = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The arrays of the applications in the memory of back end b: the factors, and in the zyx
+   layout the packed values (one chunk where the back end runs the fused apply, else every
+   group).
+*/
+static PetscErrorCode SetUpBackend(PPETileILU *T)
+{
+  PetscFunctionBegin;
+  PetscCall(PPEBackendStream(T->backend, &T->ops, &T->stream));
+  T->tiles = (ppe_dev_tiles){.sym = T->sym ? 1 : 0, .nloc = T->nloc, .box = {T->box[0], T->box[1], T->box[2]}, .tile = {T->tile[0], T->tile[1], T->tile[2]}, .nt = {T->nt[0], T->nt[1], T->nt[2]},
+                             .ntiles = T->ntiles, .lanes = T->lanes, .ngroups = T->ngroups, .nc = T->nc, .chunk = T->chunk};
+  T->fusedrun = (PetscBool)(T->layout == PC_TILEILU_LAYOUT_ZYX && T->fused && T->ops->tileilu_fused);
+  PetscCall(Mirror(T, T->f, T->nf, PETSC_TRUE, &T->fb));
+  if (T->layout == PC_TILEILU_LAYOUT_ZYX) PetscCall(Mirror(T, T->v, (size_t)(T->fusedrun ? T->chunk : T->ngroups) * T->npos * T->lanes, PETSC_FALSE, &T->vb));
+  PPEBackendCall(T->ops, T->ops->sync(T->stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode PPETileILUReset(PPETileILU *T)
 {
   PetscFunctionBegin;
-  PetscCall(PPETileILUDeviceDestroy(T));
+  if (T->ops) {
+    PPEBackendCall(T->ops, T->ops->sync(T->stream));
+    PetscCall(MirrorFree(T, T->f, &T->fb));
+    PetscCall(MirrorFree(T, T->ft, &T->ftb));
+    PetscCall(MirrorFree(T, T->v, &T->vb));
+  }
   PetscCall(PetscFree(T->f));
   PetscCall(PetscFree(T->ft));
   PetscCall(PetscFree(T->v));
@@ -239,7 +285,7 @@ size_t PPETileILUMemory(const PPETileILU *T)
    zero pivot or a row that is not 7-point on any rank is an error on every rank, with the
    message of the first failing rank (naming the tile).
 */
-PetscErrorCode PPETileILUSetUp(PPETileILU *T, const PPETileILUSource *src, const PetscInt req[3], PCTileILULayout layout, PetscBool fused, MPI_Comm comm)
+PetscErrorCode PPETileILUSetUp(PPETileILU *T, const PPETileILUSource *src, const PetscInt req[3], PCTileILULayout layout, PetscBool fused, PPEBackend b, MPI_Comm comm)
 {
   char           bad[1024];
   PetscErrorCode code = 0;
@@ -305,47 +351,58 @@ PetscErrorCode PPETileILUSetUp(PPETileILU *T, const PPETileILUSource *src, const
     T->f = Fz;
   }
   if (layout == PC_TILEILU_LAYOUT_ZYX) PetscCall(PetscLogEventEnd(PPE_TileILUPerm, 0, 0, 0, 0));
+  T->backend = b;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The factors of M^T, built on the host at the first transposed application and copied to
+   the back end. */
+static PetscErrorCode SetUpTranspose(PPETileILU *T)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(PPE_TileILUFact, 0, 0, 0, 0));
+  PetscCall(BuildTranspose(T));
+  PetscCall(PetscLogEventEnd(PPE_TileILUFact, 0, 0, 0, 0));
+  PetscCall(Mirror(T, T->ft, T->nf, PETSC_TRUE, &T->ftb));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
-   PPETileILUApply - z = M^-1 r (or M^-T r), r and z in the natural order of the box; z must
-   not alias r.
+   PPETileILUApply - z = M^-1 r (or M^-T r), r and z in the natural order of the box, arrays
+   in the memory of T's back end; z must not alias r. Returns when z is there.
 */
 PetscErrorCode PPETileILUApply(PPETileILU *T, PetscBool transpose, const double *r, double *z)
 {
-  const double *F;
+  const PPEBackendOps *ops;
+  const double        *F;
 
   PetscFunctionBegin;
+  if (!T->ops) PetscCall(SetUpBackend(T));
+  ops = T->ops;
   if (T->sym) transpose = PETSC_FALSE; /* M^T = M */
-  if (transpose && !T->ft) {
-    PetscCall(PetscLogEventBegin(PPE_TileILUFact, 0, 0, 0, 0));
-    PetscCall(BuildTranspose(T));
-    PetscCall(PetscLogEventEnd(PPE_TileILUFact, 0, 0, 0, 0));
-  }
-  F = transpose ? T->ft : T->f;
+  if (transpose && !T->ft) PetscCall(SetUpTranspose(T));
+  F = transpose ? T->ftb : T->fb;
   PetscCall(PetscLogEventBegin(PPE_TileILUApply, 0, 0, 0, 0));
-  if (T->backend != PPE_BACKEND_HOST) {
-    PetscCall(PPETileILUApplyDevice(T, transpose, r, z));
-  } else if (T->layout == PC_TILEILU_LAYOUT_XYZ) {
+  if (T->layout == PC_TILEILU_LAYOUT_XYZ) {
     PetscCall(PetscLogEventBegin(PPE_TileILUSweep, 0, 0, 0, 0));
-    PPETileILUSweepXYZ_Host(T, F, r, z);
+    PPEBackendCall(ops, ops->tileilu_xyz(&T->tiles, F, r, z, T->stream));
     PetscCall(PetscLogEventEnd(PPE_TileILUSweep, 0, 0, 0, 0));
-  } else if (T->fused) {
+  } else if (T->fusedrun) { /* gather, sweep and scatter chunk by chunk */
     PetscCall(PetscLogEventBegin(PPE_TileILUSweep, 0, 0, 0, 0));
-    PPETileILUApplyZYXFused_Host(T, F, r, z);
+    PPEBackendCall(ops, ops->tileilu_fused(&T->tiles, F, r, T->vb, z, T->stream));
     PetscCall(PetscLogEventEnd(PPE_TileILUSweep, 0, 0, 0, 0));
   } else {
     PetscCall(PetscLogEventBegin(PPE_TileILUGather, 0, 0, 0, 0));
-    PPETileILUGather_Host(T, r);
+    PPEBackendCall(ops, ops->tileilu_gather(&T->tiles, r, T->vb, T->stream));
     PetscCall(PetscLogEventEnd(PPE_TileILUGather, 0, 0, 0, 0));
     PetscCall(PetscLogEventBegin(PPE_TileILUSweep, 0, 0, 0, 0));
-    PPETileILUSweepZYX_Host(T, F);
+    PPEBackendCall(ops, ops->tileilu_zyx(&T->tiles, F, T->vb, T->stream));
     PetscCall(PetscLogEventEnd(PPE_TileILUSweep, 0, 0, 0, 0));
     PetscCall(PetscLogEventBegin(PPE_TileILUScatter, 0, 0, 0, 0));
-    PPETileILUScatter_Host(T, z);
+    PPEBackendCall(ops, ops->tileilu_scatter(&T->tiles, T->vb, z, T->stream));
     PetscCall(PetscLogEventEnd(PPE_TileILUScatter, 0, 0, 0, 0));
   }
+  PPEBackendCall(ops, ops->sync(T->stream));
   PetscCall(PetscLogFlops(13.0 * T->nloc));
   PetscCall(PetscLogEventEnd(PPE_TileILUApply, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

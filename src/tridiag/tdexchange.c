@@ -1,55 +1,12 @@
 /*
-   PPETridiag solve, the steps that the host solve (tdsolve.c) and the device solve
-   (tddevice.c) share: the views of a block of lines that the kernels take, and the exchange
-   between the local reduction and the reconstruction, which gives every line its boundary
-   unknowns (P-TDMA: all-to-all to the owners of the reduced systems, reduced solves, and
-   back; DistD2: neighbour messages and 2x2 solves).
+   PPETridiag solve, the exchange between the local reduction and the reconstruction
+   (tdsolve.c), on the host, where MPI delivers the messages: it gives every line its
+   boundary unknowns (P-TDMA: all-to-all to the owners of the reduced systems, reduced solves
+   by the host's table, and back; DistD2: neighbour messages and 2x2 solves).
 */
 #include <ppekit/private/tridiagimpl.h>
 
 #define TD_SZ PPE_TRIDIAG_SZ
-
-/*
-   Views of the block of lines that starts at line s0 (a multiple of SZ), as groups of SZ
-   lines: in the packed layout each group is contiguous; in the natural layout the groups
-   are consecutive lines of each row. Per-line arrays are packed (each group contiguous,
-   streamed in both layouts). The arrays are the host's or their device copies (Ar).
-*/
-void PPETridiagBlockArgs(const PPETridiag t, const PPETdArrays *Ar, PetscScalar *d, PetscBool packed, PetscInt s0, PPETdArgs *x)
-{
-  const long SZ = TD_SZ, m = t->m, off = (long)(s0 / SZ) * m * SZ, tile = (long)Ar->scrgroups * TD_SZ * m;
-
-#define TD_COEF(v)  (t->perline ? (ppe_td_carr){(v) + off, m * SZ, SZ, 1} : (ppe_td_carr){(v), 0, 1, 0})
-#define TD_FACT(v)  ((v) ? (t->mode == PPE_TD_MODE_SHARED ? (ppe_td_carr){(v), 0, 1, 0} : (ppe_td_carr){(v) + off, m * SZ, SZ, 1}) : (ppe_td_carr){NULL, 0, 0, 0})
-#define TD_LANE(v)  ((ppe_td_carr){(v) + s0, SZ, 0, 1})
-#define TD_LANEW(v) ((ppe_td_arr){(v) + s0, SZ, 0, 1})
-#define TD_SCR(j)   ((ppe_td_arr){Ar->scr ? Ar->scr + (j) * tile : NULL, m * SZ, SZ, 1})
-  x->a     = TD_COEF(Ar->a);
-  x->e     = TD_COEF(Ar->ex);
-  x->c     = TD_COEF(Ar->c);
-  x->w     = (ppe_td_carr){Ar->w, 0, 1, 0};
-  x->shift = TD_LANE(Ar->shift);
-  x->mask  = TD_LANE(Ar->mask);
-  x->ip    = TD_FACT(Ar->ip);
-  x->q     = TD_FACT(Ar->q);
-  x->al    = TD_FACT(Ar->al);
-  x->be    = TD_FACT(Ar->be);
-  x->last  = Ar->last ? TD_LANE(Ar->last) : (ppe_td_carr){NULL, 0, 0, 0};
-  if (packed) x->d = (ppe_td_arr){d + off, m * SZ, SZ, 1};
-  else x->d = (ppe_td_arr){d + s0 * t->ls, SZ * t->ls, t->ks, t->ls};
-  x->r0 = TD_LANEW(Ar->rb0);
-  x->r1 = TD_LANEW(Ar->rb1);
-  x->x0 = TD_LANE(Ar->rb0);
-  x->x1 = TD_LANE(Ar->rb1);
-  x->s  = TD_SCR(0);
-  x->t  = TD_SCR(1);
-  x->u  = TD_SCR(2);
-#undef TD_COEF
-#undef TD_FACT
-#undef TD_LANE
-#undef TD_LANEW
-#undef TD_SCR
-}
 
 /* Count a send of cnt values to rank r (other ranks only). */
 static inline void Count(PPETridiag t, PetscMPIInt r, PetscInt cnt)
@@ -98,7 +55,7 @@ static PetscErrorCode SolvePTDMA(PPETridiag t)
     x.q    = (ppe_td_carr){R->q, 0, nown, 1};
     x.last = (ppe_td_carr){R->last, 0, 0, 1};
     x.d    = (ppe_td_arr){R->rhs, 0, nown, 1};
-    PPETridiagKernel_Host(t->periodic ? PPE_TD_K_PTHOMAS : PPE_TD_K_THOMAS, PETSC_FALSE, PPE_TD_MODE_LINE, t->avx2, L, R->nr, &x);
+    PPEBackendCall(&PPEBackendOps_Host, PPEBackendOps_Host.tridiag(t->periodic ? PPE_TD_K_PTHOMAS : PPE_TD_K_THOMAS, 0, L, R->nr, &x, NULL));
     for (PetscInt p = 0; p < P; p++)
       for (PetscInt j = 0; j < nown; j++) {
         R->rbuf[2 * nown * p + 2 * j]     = R->rhs[(2 * p) * nown + j];

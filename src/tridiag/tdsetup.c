@@ -275,13 +275,10 @@ static PetscErrorCode SetUpThomas(PPETridiag t)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Runtime buffers of the solves. */
+/* Runtime buffers of the solves on the host: the boundary values of the exchange. */
 static PetscErrorCode SetUpBuffers(PPETridiag t)
 {
-  size_t tile = (size_t)PPE_TD_G * TD_SZ * t->m;
-
   PetscFunctionBegin;
-  if (!t->precompute) PetscCall(PetscMalloc1(3 * tile, &t->scr));
   PetscCall(PetscCalloc2(PetscMax(t->ng * TD_SZ, 1), &t->rb0, PetscMax(t->ng * TD_SZ, 1), &t->rb1));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -319,7 +316,7 @@ PetscErrorCode PPETridiagSetUp_Private(PPETridiag t)
 PetscErrorCode PPETridiagReset_Private(PPETridiag t)
 {
   PetscFunctionBegin;
-  PetscCall(PPETridiagDeviceDestroy(t));
+  PetscCall(PPETridiagResetBackend(t));
   PetscCall(PetscFree(t->ex));
   PetscCall(PetscFree(t->ip));
   PetscCall(PetscFree(t->q));
@@ -327,7 +324,6 @@ PetscErrorCode PPETridiagReset_Private(PPETridiag t)
   PetscCall(PetscFree(t->be));
   PetscCall(PetscFree(t->last));
   PetscCall(PetscFree(t->ones));
-  PetscCall(PetscFree(t->scr));
   PetscCall(PetscFree2(t->rb0, t->rb1));
   PetscCall(PetscFree2(t->red.lines, t->red.pos));
   PetscCall(PetscFree4(t->red.scnt, t->red.sdsp, t->red.rcnt, t->red.rdsp));

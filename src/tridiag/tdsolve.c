@@ -1,84 +1,112 @@
 /*
-   PPETridiag solve on the host: the kernels over blocks of lines, the public solves, and
-   packing. The exchange between reduction and reconstruction is in tdexchange.c (shared with
-   the device solve, tddevice.c), the communication counters in tdcounts.c.
+   PPETridiag solve: one orchestration for every back end, which calls the back end's table on
+   the batch's arrays in its memory (tdarrays.c); the public solves, and packing. The exchange
+   between reduction and reconstruction is in tdexchange.c, the communication counters in
+   tdcounts.c.
 
-     thomas:  one pass of the Thomas (or periodic Thomas) kernel over every block.
+     thomas:  one pass of the Thomas (or periodic Thomas) kernel over every line.
      ptdma:   reduce (boundary right-hand sides r0, r1 of every line) ->
               all-to-all of 2 values per line to the rank that owns its reduced system ->
               reduced solves (2P unknowns per line) -> all-to-all of the 2 solved values
               back -> reconstruct.
      distd2:  reduce -> r0 to the previous rank, r1 to the next -> 2x2 solves -> reconstruct.
    Lines of both kinds (auto) share the passes; the neighbour messages overlap the all-to-alls.
+   The exchange runs on the host (MPI on host memory): a device's boundary values, 2 per line,
+   are copied to the host and back (on the host they are the same arrays: nothing moves).
 */
 #include <ppekit/private/tridiagimpl.h>
 
 #define TD_SZ PPE_TRIDIAG_SZ
 
-/* The host arrays of the batch, as the kernels see them (scratch: PPE_TD_G groups). */
-static void HostArrays(const PPETridiag t, PPETdArrays *A)
+#define TDCALL(t, expr) PPEBackendCall((t)->bops, expr)
+
+/* Kernel k over every line of the data d (in the back end's memory): the full groups of SZ
+   lines in calls of t->arr.scrgroups groups (the host: blocks that stay in cache; a device:
+   one launch), then the lines of the last group. */
+static PetscErrorCode RunKernel(PPETridiag t, PPETdKernel k, PetscScalar *d, PetscBool packed)
 {
-  A->a         = t->a;
-  A->ex        = t->ex;
-  A->c         = t->c;
-  A->w         = t->w;
-  A->shift     = t->shift;
-  A->mask      = t->mask;
-  A->ip        = t->ip;
-  A->q         = t->q;
-  A->al        = t->al;
-  A->be        = t->be;
-  A->last      = t->last;
-  A->rb0       = t->rb0;
-  A->rb1       = t->rb1;
-  A->scr       = t->scr;
-  A->scrgroups = PPE_TD_G;
-}
+  const int fly = t->precompute ? 0 : 1;
+  int       nfull, rem = (int)(t->nsys % TD_SZ), G = (int)t->arr.scrgroups;
+  PPETdArgs x;
 
-/* Kernel k over every line: full blocks of PPE_TD_G groups of SZ lines, then the rest. */
-static void RunKernel(const PPETridiag t, PPETdKernel k, PetscScalar *d, PetscBool packed)
-{
-  PetscInt    nfull = t->nsys / TD_SZ, rem = t->nsys % TD_SZ;
-  PetscBool   fly   = (PetscBool)!t->precompute;
-  PPETdArgs   x;
-  PPETdArrays A;
+  PetscFunctionBegin;
+  PetscCall(PetscCIntCast(t->nsys / TD_SZ, &nfull)); /* the launchers count groups in C ints */
+  for (int G0 = 0; G0 < nfull; G0 += G) {
+    ppe_td_lanes R = {0, PetscMin(G, nfull - G0), 0, TD_SZ};
 
-  HostArrays(t, &A);
-  for (PetscInt G0 = 0; G0 < nfull; G0 += PPE_TD_G) {
-    ppe_td_lanes R = {0, (int)PetscMin(PPE_TD_G, nfull - G0), 0, TD_SZ};
-
-    PPETridiagBlockArgs(t, &A, d, packed, G0 * TD_SZ, &x);
-    PPETridiagKernel_Host(k, fly, t->mode, t->avx2, R, t->m, &x);
+    PPETridiagBlockArgs(t, d, packed, (PetscInt)G0 * TD_SZ, &x);
+    TDCALL(t, t->bops->tridiag((int)k, fly, R, t->m, &x, t->bstream));
   }
   if (rem) {
-    ppe_td_lanes R = {0, 1, 0, (int)rem};
+    ppe_td_lanes R = {0, 1, 0, rem};
 
-    PPETridiagBlockArgs(t, &A, d, packed, nfull * TD_SZ, &x);
-    PPETridiagKernel_Host(k, fly, t->mode, t->avx2, R, t->m, &x);
+    PPETridiagBlockArgs(t, d, packed, (PetscInt)nfull * TD_SZ, &x);
+    TDCALL(t, t->bops->tridiag((int)k, fly, R, t->m, &x, t->bstream));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode PPETridiagSolve_Private(PPETridiag t, PetscScalar d[], PetscBool packed)
+/* The boundary values of every line between the back end's arrays and the host's (a device's
+   copy; nothing on the host, where they are the same arrays). */
+static PetscErrorCode BoundaryValues(PPETridiag t, ppe_dev_copy_kind kind)
+{
+  size_t bytes = (size_t)t->ng * TD_SZ * sizeof(PetscReal);
+
+  PetscFunctionBegin;
+  if (kind == PPE_DEV_D2H) {
+    TDCALL(t, t->bops->copy(t->rb0, t->arr.rb0, bytes, kind, t->bstream));
+    TDCALL(t, t->bops->copy(t->rb1, t->arr.rb1, bytes, kind, t->bstream));
+  } else {
+    TDCALL(t, t->bops->copy(t->arr.rb0, t->rb0, bytes, kind, t->bstream));
+    TDCALL(t, t->bops->copy(t->arr.rb1, t->rb1, bytes, kind, t->bstream));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The solve of the data d in the back end's memory; returns when the solution is there. */
+static PetscErrorCode SolveOn(PPETridiag t, PetscScalar *d, PetscBool packed)
 {
   PetscFunctionBegin;
   PetscCheck(d || t->nsys == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null data array given to a tridiagonal solve");
-  if (t->backend != PPE_BACKEND_HOST) {
-    PetscCall(PPETridiagSolveDevice(t, d, packed));
-  } else if (t->used == PPE_TRIDIAG_THOMAS) {
-    PetscCall(PetscLogEventBegin(PPE_TridiagLocal, t, 0, 0, 0));
-    RunKernel(t, t->periodic ? PPE_TD_K_PTHOMAS : PPE_TD_K_THOMAS, d, packed);
-    PetscCall(PetscLogEventEnd(PPE_TridiagLocal, t, 0, 0, 0));
-  } else {
-    PetscCall(PetscLogEventBegin(PPE_TridiagLocal, t, 0, 0, 0));
-    RunKernel(t, PPE_TD_K_REDUCE, d, packed);
-    PetscCall(PetscLogEventEnd(PPE_TridiagLocal, t, 0, 0, 0));
+  if (!t->bops) PetscCall(PPETridiagSetUpBackend(t));
+  PetscCall(PetscLogEventBegin(PPE_TridiagLocal, t, 0, 0, 0));
+  if (t->used == PPE_TRIDIAG_THOMAS) PetscCall(RunKernel(t, t->periodic ? PPE_TD_K_PTHOMAS : PPE_TD_K_THOMAS, d, packed));
+  else {
+    PetscCall(RunKernel(t, PPE_TD_K_REDUCE, d, packed));
+    PetscCall(BoundaryValues(t, PPE_DEV_D2H));
+  }
+  TDCALL(t, t->bops->sync(t->bstream));
+  PetscCall(PetscLogEventEnd(PPE_TridiagLocal, t, 0, 0, 0));
+  if (t->used != PPE_TRIDIAG_THOMAS) {
     PetscCall(PPETridiagExchange(t));
     PetscCall(PetscLogEventBegin(PPE_TridiagRecon, t, 0, 0, 0));
-    RunKernel(t, PPE_TD_K_RECON, d, packed);
+    PetscCall(BoundaryValues(t, PPE_DEV_H2D));
+    PetscCall(RunKernel(t, PPE_TD_K_RECON, d, packed));
+    TDCALL(t, t->bops->sync(t->bstream));
     PetscCall(PetscLogEventEnd(PPE_TridiagRecon, t, 0, 0, 0));
   }
   t->nsolves++;
   PetscCall(PetscLogFlops(PPETdSolveFlops(t)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The solve of host data d: its array in the memory of the back end (in place on the host,
+   else through a staging buffer copied in and out). */
+PetscErrorCode PPETridiagSolve_Private(PPETridiag t, PetscScalar d[], PetscBool packed)
+{
+  size_t    nd = packed ? (size_t)t->ng * t->m * TD_SZ : (t->nsys ? (size_t)(t->nsys - 1) * t->ls + (size_t)(t->m - 1) * t->ks + 1 : 0);
+  PetscInt  n;
+  Vec       v;
+  PPEArrays A;
+
+  PetscFunctionBegin;
+  PetscCheck(d || t->nsys == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null data array given to a tridiagonal solve");
+  PetscCall(PetscIntCast((PetscInt64)nd, &n));
+  PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, n, d, &v));
+  PetscCall(PPEArraysGet(t->backend, 1, &v, NULL, PPE_ACCESS_READWRITE, &A));
+  PetscCall(SolveOn(t, A.a[0], packed));
+  PetscCall(PPEArraysRestore(&A));
+  PetscCall(VecDestroy(&v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -90,6 +118,23 @@ static PetscErrorCode SolveLogged(PPETridiag td, PetscScalar d[], PetscBool pack
   PetscCall(PetscLogEventBegin(PPE_TridiagSolve, td, 0, 0, 0));
   PetscCall(PPETridiagSolve_Private(td, d, packed));
   PetscCall(PetscLogEventEnd(PPE_TridiagSolve, td, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   PPETridiagSolveResident - solves every line in place, data in the natural layout held in
+   the memory of the batch's back end (host memory on the host; the device pipeline of PC
+   fftptdma); the work queued on other streams on that data must have finished. Returns when
+   the solution is there. Collective.
+*/
+PetscErrorCode PPETridiagSolveResident(PPETridiag t, PetscScalar dd[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(t, PPETRIDIAG_CLASSID, 1);
+  PetscCall(PPETridiagSetUp(t));
+  PetscCall(PetscLogEventBegin(PPE_TridiagSolve, t, 0, 0, 0));
+  PetscCall(SolveOn(t, dd, PETSC_FALSE));
+  PetscCall(PetscLogEventEnd(PPE_TridiagSolve, t, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

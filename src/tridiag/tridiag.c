@@ -6,8 +6,9 @@
      Set-up (tdsetup.c, tdreduce.c, tdfactor.c) factors the coefficients once: the Thomas
      factors (one-rank batches), or the local reduction of every rank's block to its two
      boundary rows and the reduced systems (P-TDMA) or neighbour 2x2 systems (DistD2). A
-     solve (tdsolve.c, tdexchange.c; tddevice.c on a device) then moves only right-hand-side
-     values; tdcounts.c counts what it sends. Kernels: src/kernels/tridiag.h.
+     solve (tdsolve.c, tdexchange.c, on the back end's table and the arrays of tdarrays.c) then
+     moves only right-hand-side values; tdcounts.c counts what it sends. Kernels:
+     src/kernels/tridiag.h.
 
    References:
      R. Diez, J. Peeters and P. Costa, "A pencil-distributed finite-difference solver for
@@ -65,7 +66,6 @@ PetscErrorCode PPETridiagCreate(MPI_Comm comm, PPETridiag *td)
   t->method     = PPE_TRIDIAG_AUTO;
   PetscCall(PetscStrncpy(t->methodopt, "-ppe_tridiag_method", sizeof(t->methodopt)));
   t->precompute = PETSC_TRUE;
-  t->avx2       = PPEHostHasAVX2();
   *td           = t;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -670,7 +670,7 @@ PetscErrorCode PPETridiagView(PPETridiag td, PetscViewer viewer)
     if (td->nptdma) PetscCall(PetscViewerASCIIPrintf(viewer, "reduced systems: %" PetscInt_FMT " unknowns each, %" PetscInt_FMT " of them solved on rank 0\n", td->red.nr, td->red.nown));
     PetscCall(PPETridiagGetCommModel(td, &bytes, &msgs));
     PetscCall(PetscViewerASCIIPrintf(viewer, "communication per solve on rank 0: %.0f bytes in %.0f message%s\n", (double)bytes, (double)msgs, msgs == 1 ? "" : "s"));
-    if (td->backend == PPE_BACKEND_HOST) PetscCall(PetscViewerASCIIPrintf(viewer, "kernels: %s\n", td->avx2 ? "AVX2" : "generic"));
+    if (td->backend == PPE_BACKEND_HOST) PetscCall(PetscViewerASCIIPrintf(viewer, "kernels: %s\n", PPEHostHasAVX2() ? "AVX2" : "generic"));
     PetscCall(PPEBackendView(td->backend, viewer));
   }
   PetscCall(PetscViewerASCIIPopTab(viewer));

@@ -1,11 +1,12 @@
 /*
    Private layout of the tile ILU(0) preconditioner (PC tileilu): the tiling of the rank's
    box, the factors in the xyz or zyx layout, and the back-end entry points. The numerics
-   (src/tileilu/, src/backend/host/tileilu_host.c) can be used without a PC.
+   (src/tileilu/, the launchers of the back ends' tables) can be used without a PC.
 */
 #pragma once
 
 #include <ppekit/private/gridimpl.h>
+#include <ppekit/private/backendimpl.h>
 #include <kernels/tileilu.h>
 
 /* Where the coefficients of the operator come from: the grid of a matrix-free operator, or
@@ -42,24 +43,21 @@ typedef struct {
   double         *v;       /* zyx: packed values, [group][q][lane] (one chunk when fused); NULL for xyz */
   size_t          nf;      /* doubles in f (and in ft) */
   size_t          nv;      /* doubles in v */
-  PPEBackend      backend; /* where the applications run (set after PPETileILUSetUp()) */
-  PetscBool      devio;   /* the next application's r and z are arrays of the device back end */
-  struct _n_PPETileDev *dev; /* device copies (backend != host), made at the first application */
+  PPEBackend      backend; /* where the applications run */
+  /* the applications' arrays in the memory of the back end (set-up): on the host its own
+     arrays, on a device copies of the factors and the packed values' work */
+  const PPEBackendOps *ops;    /* the back end's table */
+  void                *stream; /* its stream of vector operations */
+  ppe_dev_tiles        tiles;  /* the tiling as the launchers take it */
+  PetscBool            fusedrun; /* zyx: the fused apply runs (fused, and the back end has it) */
+  double              *fb, *ftb; /* f and ft in the back end's memory */
+  double              *vb;       /* zyx: v in the back end's memory (one chunk when fusedrun, else every group) */
 } PPETileILU;
 
 PETSC_INTERN PetscErrorCode PPETileILUSourceCreate(Mat, DM, PPETileILUSource *);
 PETSC_INTERN PetscErrorCode PPETileILUSourceGetRow(const PPETileILUSource *, PetscInt, PetscInt, PetscInt, double[7], char[], size_t);
 PETSC_INTERN PetscErrorCode PPETileILUSourcePoint(const PPETileILUSource *, PetscInt, PetscInt, PetscInt, char[], size_t);
-PETSC_INTERN PetscErrorCode PPETileILUSetUp(PPETileILU *, const PPETileILUSource *, const PetscInt[3], PCTileILULayout, PetscBool, MPI_Comm);
+PETSC_INTERN PetscErrorCode PPETileILUSetUp(PPETileILU *, const PPETileILUSource *, const PetscInt[3], PCTileILULayout, PetscBool, PPEBackend, MPI_Comm);
 PETSC_INTERN PetscErrorCode PPETileILUApply(PPETileILU *, PetscBool, const double *, double *);
 PETSC_INTERN PetscErrorCode PPETileILUReset(PPETileILU *);
 PETSC_INTERN size_t         PPETileILUMemory(const PPETileILU *);
-PETSC_INTERN PetscErrorCode PPETileILUApplyDevice(PPETileILU *, PetscBool, const double *, double *);
-PETSC_INTERN PetscErrorCode PPETileILUDeviceDestroy(PPETileILU *);
-
-/* Host back end (src/backend/host/tileilu_host.c). */
-PETSC_EXTERN void PPETileILUSweepXYZ_Host(const PPETileILU *, const double *, const double *, double *);
-PETSC_EXTERN void PPETileILUGather_Host(const PPETileILU *, const double *);
-PETSC_EXTERN void PPETileILUSweepZYX_Host(const PPETileILU *, const double *);
-PETSC_EXTERN void PPETileILUScatter_Host(const PPETileILU *, double *);
-PETSC_INTERN void PPETileILUApplyZYXFused_Host(const PPETileILU *, const double *, const double *, double *);

@@ -10,18 +10,13 @@
 #pragma once
 
 #include <ppekit/private/ppeimpl.h>
+#include <ppekit/private/backendimpl.h>
 #include <ppekit/tridiag.h>
 #include <kernels/tridiag.h>
 
-/* Groups of SZ lines solved together by one call of a kernel: 8 independent AVX2 chains hide
-   the latency of the sweeps, and a block of 1024 rows (256 KiB) stays in L2 between the
-   forward and the backward sweep. In the natural layout the groups are consecutive lines. */
-#ifndef PPE_TD_G
-  #define PPE_TD_G 4
-#endif
-
 /* What a kernel call does (PPETdKernel) and its arrays (PPETdArgs): src/kernels/tridiag.h,
-   shared with the device launchers. */
+   run by every back end's table (PPE_TD_G: the groups of SZ lines the host solves in one
+   call). */
 
 /* Where the coefficients and factors of a kernel call live. */
 typedef enum {
@@ -31,8 +26,6 @@ typedef enum {
   PPE_TD_MODE_NUM
 } PPETdMode;
 
-
-PETSC_EXTERN void      PPETridiagKernel_Host(PPETdKernel, PetscBool, PPETdMode, PetscBool, ppe_td_lanes, long, const PPETdArgs *);
 
 /* The owner's share of the reduced systems of the ptdma lines (rows 0..nr-1, nr = 2P). */
 typedef struct {
@@ -56,6 +49,15 @@ typedef struct {
   PetscReal  *k;               /* 4 per line: x0 = k0 r0 + k1 r1(prev), x1 = k2 r1 + k3 r0(next) */
   PetscReal  *sb0, *sb1, *rb0, *rb1; /* nd each: r0 to prev, r1 to next, r1 of prev, r0 of next */
 } PPETdDistD2;
+
+/* The arrays of the batch in the memory of its back end, which its kernel calls read and
+   write (src/tridiag/tdarrays.c): the host's own arrays, or their device copies; scratch
+   tiles of scrgroups groups of SZ lines (the groups of one call). */
+typedef struct {
+  const PetscReal *a, *ex, *c, *w, *shift, *mask, *ip, *q, *al, *be, *last;
+  PetscReal       *rb0, *rb1, *scr;
+  PetscInt         scrgroups;
+} PPETdArrays;
 
 struct _p_PPETridiag {
   PETSCHEADER(int);
@@ -93,14 +95,14 @@ struct _p_PPETridiag {
   PetscReal       *ip, *q, *al, *be; /* factors, shared (m) or per line (packed); NULL when recomputed */
   PetscReal       *last;     /* ng*SZ: thomas 1/p_{n-1}, periodic sinv (0 when pinned) */
   PetscReal       *ones;     /* m ones: w when not given */
-  PetscReal       *scr;      /* scratch of the fly kernels: 3 tiles of PPE_TD_G*SZ lanes by m rows */
-  PetscReal       *rb0, *rb1; /* ng*SZ: boundary right-hand sides, then boundary unknowns */
+  PetscReal       *rb0, *rb1; /* ng*SZ: boundary right-hand sides, then boundary unknowns (host: the exchange) */
   PPETdReduced     red;
   PPETdDistD2      d2;
-  PetscBool        avx2;     /* host: AVX2 instances of the kernels */
   PPEBackend       backend;  /* where the kernels run */
   PetscBool        backend_set; /* given by PPETridiagSetBackend(); else -ppe_backend at set-up */
-  struct _n_PPETdDev *dev;   /* device copies of the arrays (backend != host), made at the first solve */
+  const PPEBackendOps *bops; /* the back end's table and stream (PPETridiagSetUpBackend()) */
+  void                *bstream;
+  PPETdArrays          arr;  /* the arrays in the back end's memory */
   /* counters (solves only) */
   PetscInt         nsolves;
   PetscLogDouble   bytes, msgs;       /* sent to other ranks so far */
@@ -164,17 +166,10 @@ static inline PetscLogDouble PPETdSolveFlops(const PPETridiag t)
   return (t->used == PPE_TRIDIAG_THOMAS ? (t->periodic ? 8.0 : 5.0) : 10.0) * t->nsys * t->m;
 }
 
-/* The arrays of the batch a kernel call reads and writes: the host's or their device copies
-   (src/tridiag/tddevice.c); scratch tiles of scrgroups groups of SZ lines. */
-typedef struct {
-  const PetscReal *a, *ex, *c, *w, *shift, *mask, *ip, *q, *al, *be, *last;
-  PetscReal       *rb0, *rb1, *scr;
-  PetscInt         scrgroups;
-} PPETdArrays;
-PETSC_INTERN void           PPETridiagBlockArgs(const PPETridiag, const PPETdArrays *, PetscScalar *, PetscBool, PetscInt, PPETdArgs *);
+PETSC_INTERN PetscErrorCode PPETridiagSetUpBackend(PPETridiag);
+PETSC_INTERN PetscErrorCode PPETridiagResetBackend(PPETridiag);
+PETSC_INTERN void           PPETridiagBlockArgs(const PPETridiag, PetscScalar *, PetscBool, PetscInt, PPETdArgs *);
 PETSC_INTERN PetscErrorCode PPETridiagExchange(PPETridiag);
-PETSC_INTERN PetscErrorCode PPETridiagSolveDevice(PPETridiag, PetscScalar[], PetscBool);
-PETSC_INTERN PetscErrorCode PPETridiagDeviceDestroy(PPETridiag);
 PETSC_INTERN PetscErrorCode PPETridiagSolveResident(PPETridiag, PetscScalar[]);
 
 /* Log events (src/sys/ppeinit.c). */

@@ -177,6 +177,7 @@ static PetscErrorCode PCSetUp_TileILU(PC pc)
   PC_TileILU      *ti = (PC_TileILU *)pc->data;
   PPETileILUSource src;
   PetscInt         req[3];
+  PPEBackend       b;
 
   PetscFunctionBegin;
   PetscCall(PPETileILUSourceCreate(pc->pmat, pc->dm, &src));
@@ -189,26 +190,24 @@ static PetscErrorCode PCSetUp_TileILU(PC pc)
     else
       PetscCall(PetscInfo(pc, "Tile %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " is larger than the local box %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ": clamped to %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "\n", req[0], req[1], req[2], src.m[0], src.m[1], src.m[2], PetscMin(req[0], src.m[0]), PetscMin(req[1], src.m[1]), PetscMin(req[2], src.m[2])));
   }
-  PetscCall(PPETileILUSetUp(&ti->T, &src, req, ti->layout, ti->fuse, PetscObjectComm((PetscObject)pc)));
-  PetscCall(PPEBackendGetDefault(PetscObjectComm((PetscObject)pc), &ti->T.backend)); /* -ppe_backend */
+  PetscCall(PPEBackendGetDefault(PetscObjectComm((PetscObject)pc), &b)); /* -ppe_backend */
+  PetscCall(PPETileILUSetUp(&ti->T, &src, req, ti->layout, ti->fuse, b, PetscObjectComm((PetscObject)pc)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* y = M^-1 x (M^-T x): forward and backward sweeps on every tile, on the PC's back end with x
+   and y in its memory (in place where they live there, else staged). */
 static PetscErrorCode PCApply_TileILU_Private(PC pc, PetscBool transpose, Vec x, Vec y)
 {
   PC_TileILU *ti     = (PC_TileILU *)pc->data;
   Vec         v[2]   = {x, y};
   PPEAccess   acc[2] = {PPE_ACCESS_READ, PPE_ACCESS_WRITE};
-  double     *a[2];
-  PPEBackend  b = PPE_BACKEND_HOST;
+  PPEArrays   A;
 
   PetscFunctionBegin;
-  if (ti->T.backend != PPE_BACKEND_HOST) PetscCall(PPEVecDevAllOn(2, v, &b));
-  ti->T.devio = (PetscBool)(b != PPE_BACKEND_HOST && b == ti->T.backend); /* device-resident: in place */
-  PetscCall(PPEVecArrays(ti->T.devio, 2, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
-  PetscCall(PPETileILUApply(&ti->T, transpose, a[0], a[1])); /* y = M^-1 x (M^-T x): forward and backward sweeps on every tile */
-  PetscCall(PPEVecArrays(ti->T.devio, 2, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
-  ti->T.devio = PETSC_FALSE;
+  PetscCall(PPEArraysGet(ti->T.backend, 2, v, acc, PPE_ACCESS_READ, &A));
+  PetscCall(PPETileILUApply(&ti->T, transpose, A.a[0], A.a[1]));
+  PetscCall(PPEArraysRestore(&A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -92,6 +92,7 @@ typedef struct {
   long lanes;   /* zyx: tiles per group */
   long ngroups; /* zyx: groups */
   long nc;      /* factor kinds stored per point */
+  long chunk;   /* zyx on the host: groups gathered and scattered together (consecutive groups of one tile row, or 1) */
 } ppe_dev_tiles;
 
 /* Device doubles a reduction of n values needs as work space (dot: ncols = nd,
@@ -141,14 +142,24 @@ typedef struct {
   int (*bcgs_update_x)(long n, double alpha, double omega, const double *ph, const double *rh, double *x, void *stream);
   int (*bcgs_update_r)(long n, double omega, const double *t, const double *rt, double *r, double *work, double *s, void *stream);
   int (*bcgs_update_p)(long n, double beta, double omega, const double *r, const double *w, double *p, void *stream);
-  /* batched tridiagonal kernel k (PPETdKernel) on the lanes of R, one thread per lane */
+  /* batched tridiagonal kernel k (PPETdKernel: ppe_td_kernel) on the lanes of R, one thread
+     per lane on a device; the fly kernels' scratch s, t, u holds the groups of one call */
   int (*tridiag)(int k, int fly, ppe_td_lanes R, long n, const PPETdArgs *x, void *stream);
+  /* groups of lanes one tridiag call takes at most, 0 for any number: the host solves blocks
+     of PPE_TD_G groups that stay in its caches between the sweeps (and reuses their scratch),
+     a device every group in one launch */
+  int tridiag_groups;
   /* tile ILU (tileilu.h): xyz sweeps, one thread per tile; zyx sweeps of the packed values
-     v, one thread per lane; gather r -> v and scatter v -> z between box and zyx orders */
+     v of every group, one thread per lane; gather r -> v and scatter v -> z between box and
+     zyx orders */
   int (*tileilu_xyz)(const ppe_dev_tiles *T, const double *F, const double *r, double *z, void *stream);
   int (*tileilu_zyx)(const ppe_dev_tiles *T, const double *F, double *v, void *stream);
   int (*tileilu_gather)(const ppe_dev_tiles *T, const double *r, double *v, void *stream);
   int (*tileilu_scatter)(const ppe_dev_tiles *T, const double *v, double *z, void *stream);
+  /* the zyx apply fused (gather, sweeps and scatter of T->chunk groups at a time through v,
+     which holds one chunk, while it is in cache), where a back end has it: the host; NULL on
+     a device, whose three launches over every group are its fast way */
+  int (*tileilu_fused)(const ppe_dev_tiles *T, const double *F, const double *r, double *v, double *z, void *stream);
   /* tall-skinny blocks (tsblock.h); x, y, q, aq, s: host arrays of device column pointers;
      out, B, coef: host. gram: out[a + nx b] = x_a . y_b where b >= a - band, else 0 */
   int (*ts_gram)(long n, int nx, const double *const *x, int ny, const double *const *y, int band, double *work, double *out, void *stream);

@@ -177,10 +177,12 @@ PPE_DEV_EXTERN const PPEBackendOps PPE_DEV_NAME(PPEBackendOps) = {
   PPE_DEV_NAME(UpdateRCounted),
   PPE_DEV_NAME(PPEDevBCGSUpdateP),
   PPE_DEV_NAME(PPEDevTridiag),
+  0, /* tridiag_groups: every group in one launch */
   PPE_DEV_NAME(PPEDevTileILUXYZ),
   PPE_DEV_NAME(PPEDevTileILUZYX),
   PPE_DEV_NAME(PPEDevTileILUGather),
   PPE_DEV_NAME(PPEDevTileILUScatter),
+  NULL, /* tileilu_fused: the three launches */
   PPE_DEV_NAME(GramCounted),
   PPE_DEV_NAME(PPEDevTSCombine),
   PPE_DEV_NAME(PPEDevTSAxpy),

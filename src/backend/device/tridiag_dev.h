@@ -2,12 +2,12 @@
    Device launcher of the batched tridiagonal kernels (src/kernels/tridiag.h): one thread per
    lane (g, l) of the block R, the lanes of a group on consecutive threads.
 
-   A thread runs the body the host's generic call runs (KernelAny in
-   src/backend/host/tridiag_host.c) on the one-lane block {g, g+1, l, l+1} with the views as
-   given, so both give the same bits. The views index by g and l: a thread reads and writes
-   only its lane's elements of the data, of the per-lane arrays and of the fly kernels'
-   scratch s, t, u, and the threads of a launch are independent. One kernel per body, so a
-   launch carries the registers of its own body only.
+   A thread runs the one dispatch of the bodies, ppe_td_kernel(), which the host back end runs
+   too, on the one-lane block {g, g+1, l, l+1} with the views as given, so both give the same
+   bits. The views index by g and l: a thread reads and writes only its lane's elements of the
+   data, of the per-lane arrays and of the fly kernels' scratch s, t, u, and the threads of a
+   launch are independent. One kernel per kernel and fly (both constant in it, so the
+   dispatch folds to one body), so a launch carries the registers of its own body only.
 */
 #include "ops.h"
 
@@ -30,59 +30,36 @@ PPE_DEV_FN ppe_td_lanes ppe_dev_td_lane(const ppe_dev_td_args *a, long t)
   return L;
 }
 
-/* A kernel whose thread calls one body on its lane: it declares the views x and the
-   thread's one-lane block R under the names given, then runs CALL (rows: a->n). */
-#define PPE_DEV_TD_KERNEL(name, x, R, CALL) \
+/* The kernel of PPETdKernel k, pre-computed (fly 0) or fly: each thread its lane. */
+#define PPE_DEV_TD_KERNEL(name, k, fly) \
   PPE_DEV_KERNEL(name, ppe_dev_td_args) \
   { \
-    const PPETdArgs *x = &a->x; \
-    ppe_td_lanes     R = ppe_dev_td_lane(a, t); \
-    CALL; \
+    ppe_td_kernel(k, fly, ppe_dev_td_lane(a, t), a->n, &a->x); \
   }
+#define PPE_DEV_TD_KERNELS(name, k) PPE_DEV_TD_KERNEL(ppe_dev_td_##name, k, 0) PPE_DEV_TD_KERNEL(ppe_dev_td_##name##_fly, k, 1)
+#define PPE_DEV_TD_ROW(name, k)     {ppe_dev_td_##name, ppe_dev_td_##name##_fly},
 
-PPE_DEV_TD_KERNEL(ppe_dev_td_thomas, x, R, ppe_td_thomas(R, a->n, x->a, x->c, x->ip, x->last, x->d))
-PPE_DEV_TD_KERNEL(ppe_dev_td_thomas_fly, x, R, ppe_td_thomas_fly(R, a->n, ppe_td_args_coefs(x), x->s, x->t, x->d))
-PPE_DEV_TD_KERNEL(ppe_dev_td_pthomas, x, R, ppe_td_pthomas(R, a->n, x->a, x->c, x->ip, x->q, x->last, x->d))
-PPE_DEV_TD_KERNEL(ppe_dev_td_pthomas_fly, x, R, ppe_td_pthomas_fly(R, a->n, ppe_td_args_coefs(x), x->s, x->t, x->u, x->d))
-PPE_DEV_TD_KERNEL(ppe_dev_td_reduce, x, R, ppe_td_reduce(R, a->n, x->a, x->c, x->ip, x->d, x->r0, x->r1))
-PPE_DEV_TD_KERNEL(ppe_dev_td_reduce_fly, x, R, ppe_td_reduce_fly(R, a->n, ppe_td_args_coefs(x), x->s, x->u, x->d, x->r0, x->r1))
-PPE_DEV_TD_KERNEL(ppe_dev_td_recon, x, R, ppe_td_recon(R, a->n, x->al, x->be, x->x0, x->x1, x->d))
-PPE_DEV_TD_KERNEL(ppe_dev_td_recon_fly, x, R, ppe_td_recon_fly(R, a->n, ppe_td_args_coefs(x), x->s, x->t, x->u, x->x0, x->x1, x->d))
+PPE_TD_KERNELS(PPE_DEV_TD_KERNELS)
+
+/* the kernels by [k][fly] */
+static void (*const ppe_dev_td_kernels[PPE_TD_K_NUM][2])(long, ppe_dev_td_args) = {PPE_TD_KERNELS(PPE_DEV_TD_ROW)};
 
 #undef PPE_DEV_TD_KERNEL
+#undef PPE_DEV_TD_KERNELS
+#undef PPE_DEV_TD_ROW
 
 /* Kernel k (PPETdKernel), pre-computed or fly, on the lanes of R; an unknown k does nothing,
    as on the host. */
 PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevTridiag)(int k, int fly, ppe_td_lanes R, long n, const PPETdArgs *x, void *stream)
 {
   ppe_dev_td_args a;
-  long            nl = (long)R.l1 - R.l0, ng = (long)R.g1 - R.g0, nt;
+  long            nl = (long)R.l1 - R.l0, ng = (long)R.g1 - R.g0;
 
-  if (nl <= 0 || ng <= 0) return 0;
-  nt   = ng * nl;
+  if (nl <= 0 || ng <= 0 || k < 0 || k >= PPE_TD_K_NUM) return 0;
   a.x  = *x;
   a.R  = R;
   a.n  = n;
   a.nl = nl;
-  switch (k) {
-  case PPE_TD_K_THOMAS:
-    if (fly) PPE_DEV_LAUNCH(ppe_dev_td_thomas_fly, nt, stream, a);
-    else PPE_DEV_LAUNCH(ppe_dev_td_thomas, nt, stream, a);
-    break;
-  case PPE_TD_K_PTHOMAS:
-    if (fly) PPE_DEV_LAUNCH(ppe_dev_td_pthomas_fly, nt, stream, a);
-    else PPE_DEV_LAUNCH(ppe_dev_td_pthomas, nt, stream, a);
-    break;
-  case PPE_TD_K_REDUCE:
-    if (fly) PPE_DEV_LAUNCH(ppe_dev_td_reduce_fly, nt, stream, a);
-    else PPE_DEV_LAUNCH(ppe_dev_td_reduce, nt, stream, a);
-    break;
-  case PPE_TD_K_RECON:
-    if (fly) PPE_DEV_LAUNCH(ppe_dev_td_recon_fly, nt, stream, a);
-    else PPE_DEV_LAUNCH(ppe_dev_td_recon, nt, stream, a);
-    break;
-  default:
-    break;
-  }
+  PPE_DEV_LAUNCH(ppe_dev_td_kernels[k][fly ? 1 : 0], ng * nl, stream, a);
   return 0;
 }

@@ -117,14 +117,16 @@ const PPEBackendOps PPEBackendOps_Host = {
   .bcgs_update_p = PPEHostBCGSUpdateP,
   .axpbyc        = PPEHostAXPBYC,
 
-  /* batched tridiagonal solves (tridiag_host.c) */
-  .tridiag = NULL,
+  /* batched tridiagonal solves (tridiag_host.c), blocks of lines that stay in cache */
+  .tridiag        = PPEHostTridiag,
+  .tridiag_groups = PPE_TD_G,
 
   /* tile ILU (tileilu_host.c) */
-  .tileilu_xyz     = NULL,
-  .tileilu_zyx     = NULL,
-  .tileilu_gather  = NULL,
-  .tileilu_scatter = NULL,
+  .tileilu_xyz     = PPEHostTileILUXYZ,
+  .tileilu_zyx     = PPEHostTileILUZYX,
+  .tileilu_gather  = PPEHostTileILUGather,
+  .tileilu_scatter = PPEHostTileILUScatter,
+  .tileilu_fused   = PPEHostTileILUFused,
 
   /* tall-skinny blocks (tsblock_host.c) */
   .ts_gram    = PPEHostTSGram,

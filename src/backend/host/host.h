@@ -31,6 +31,18 @@ int PPEHostTSCombine(long n, int k, const double *const *q, int m, double *const
 int PPEHostTSAxpy(long n, int k, const double *const *q, const double *const *aq, const double *coef, double *x, double *r, void *stream);
 int PPEHostTSCheb(long n, double c1, const double *az, double c2, const double *z, const double *zold, double *out, void *stream);
 
+/* tridiag_host.c: the tridiagonal kernels, full blocks of PPE_TD_G groups by their
+   instances with constant strides, any other block by the generic call */
+int PPEHostTridiag(int k, int fly, ppe_td_lanes R, long n, const PPETdArgs *x, void *stream);
+
+/* tileilu_host.c: the tile ILU sweeps, xyz tile by tile, zyx in SIMD over the lanes of a
+   group; gather and scatter a tile row at a time; the zyx apply fused chunk by chunk */
+int PPEHostTileILUXYZ(const ppe_dev_tiles *T, const double *F, const double *r, double *z, void *stream);
+int PPEHostTileILUZYX(const ppe_dev_tiles *T, const double *F, double *v, void *stream);
+int PPEHostTileILUGather(const ppe_dev_tiles *T, const double *r, double *v, void *stream);
+int PPEHostTileILUScatter(const ppe_dev_tiles *T, const double *v, double *z, void *stream);
+int PPEHostTileILUFused(const ppe_dev_tiles *T, const double *F, const double *r, double *v, double *z, void *stream);
+
 /* transpose_host.c: box copies, a row at a time */
 int PPEHostTPCopy(const double *src, const double *scale, double shift, const long sarr[6], const long box[6], const long tarr[6], double *dst, void *stream);
 

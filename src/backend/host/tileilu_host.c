@@ -10,9 +10,11 @@
         or fused group by group: gather a group into a buffer that stays in the L1 cache,
         sweep forward and backward, scatter (no packed copy of the vector goes to memory).
    The group loops are compiled twice, generic and AVX2, and the AVX2 instance is chosen at
-   run time when the CPU has it, as for the stencil.
+   run time when the CPU has it, as for the stencil. These are the host's entries of the
+   back-end table (host.h): the tiling T as every back end gets it (ppe_dev_tiles), arrays in
+   host memory.
 */
-#include <ppekit/private/tileiluimpl.h>
+#include <backend/host/host.h>
 #include "simd.h"
 
 /* GCC/clang vector type of half a zyx group (4 lanes), loaded from 8-byte aligned data */
@@ -23,23 +25,31 @@ typedef double ppe_v4d __attribute__((vector_size(32), aligned(8)));
   #define PPE_HAVE_VECTOR_EXT 0
 #endif
 
-void PPETileILUSweepXYZ_Host(const PPETileILU *T, const double *F, const double *r, double *z)
+int PPEHostTileILUXYZ(const ppe_dev_tiles *T, const double *F, const double *r, double *z, void *stream)
 {
-  const long sy = T->box[0], sz = (long)T->box[0] * T->box[1];
+  const long sy = T->box[0], sz = T->box[0] * T->box[1];
 
-  for (PetscInt tc = 0; tc < T->nt[2]; tc++)
-    for (PetscInt tb = 0; tb < T->nt[1]; tb++)
-      for (PetscInt ta = 0; ta < T->nt[0]; ta++) {
+  (void)stream;
+  for (long tc = 0; tc < T->nt[2]; tc++)
+    for (long tb = 0; tb < T->nt[1]; tb++)
+      for (long ta = 0; ta < T->nt[0]; ta++) {
         long o[3] = {ta * T->tile[0], tb * T->tile[1], tc * T->tile[2]}, e[3];
         for (int d = 0; d < 3; d++) e[d] = PetscMin(T->tile[d], T->box[d] - o[d]);
         if (T->sym) ppe_tileilu_tile_xyz(F, 1, T->nloc, sy, sz, o[0] + sy * o[1] + sz * o[2], e[0], e[1], e[2], r, z);
         else ppe_tileilu_tile_xyz(F, 0, T->nloc, sy, sz, o[0] + sy * o[1] + sz * o[2], e[0], e[1], e[2], r, z);
       }
+  return 0;
+}
+
+/* Points of a full tile. */
+PPE_HOST_INLINE long NPos(const ppe_dev_tiles *T)
+{
+  return T->tile[0] * T->tile[1] * T->tile[2];
 }
 
 /* Origins (index in the box) and extents of the lanes of group g; a zero extent for an
    empty lane. */
-PPE_HOST_INLINE void LaneBoxes(const PPETileILU *T, PetscInt g, size_t o[], PetscInt e[][3])
+PPE_HOST_INLINE void LaneBoxes(const ppe_dev_tiles *T, PetscInt g, size_t o[], PetscInt e[][3])
 {
   for (PetscInt l = 0; l < T->lanes; l++) {
     PetscInt t = g * T->lanes + l, ti[3], oo[3];
@@ -62,7 +72,7 @@ PPE_HOST_INLINE void LaneBoxes(const PPETileILU *T, PetscInt g, size_t o[], Pets
 
 /* Whether the lanes of a group are full tiles side by side along x (lane l starts tx points
    after lane l-1): then a tile row of the group is one contiguous stretch of L tx values. */
-PPE_HOST_INLINE PetscBool Regular(const PPETileILU *T, const size_t o[], PetscInt e[][3])
+PPE_HOST_INLINE PetscBool Regular(const ppe_dev_tiles *T, const size_t o[], PetscInt e[][3])
 {
   for (PetscInt l = 0; l < T->lanes; l++)
     if (e[l][0] != T->tile[0] || e[l][1] != T->tile[1] || e[l][2] != T->tile[2] || o[l] != o[0] + (size_t)l * T->tile[0]) return PETSC_FALSE;
@@ -74,7 +84,7 @@ PPE_HOST_INLINE PetscBool Regular(const PPETileILU *T, const size_t o[], PetscIn
    Row by row of the tiles: a regular group reads each row as one contiguous stretch and
    writes it transposed (for 1-point-wide tiles, a plain copy); otherwise lane by lane.
 */
-PPE_HOST_INLINE void GatherGroup(const PPETileILU *T, PetscInt g, const double *r, double *vg)
+PPE_HOST_INLINE void GatherGroup(const ppe_dev_tiles *T, PetscInt g, const double *r, double *vg)
 {
   const PetscInt L = T->lanes, tx = T->tile[0], ty = T->tile[1], tz = T->tile[2];
   const size_t   sy = (size_t)T->box[0], sz = sy * T->box[1];
@@ -108,7 +118,7 @@ PPE_HOST_INLINE void GatherGroup(const PPETileILU *T, PetscInt g, const double *
 }
 
 /* z at the points of the tiles of group g = vg, in the same order as the gather. */
-PPE_HOST_INLINE void ScatterGroup(const PPETileILU *T, PetscInt g, const double *vg, double *z)
+PPE_HOST_INLINE void ScatterGroup(const ppe_dev_tiles *T, PetscInt g, const double *vg, double *z)
 {
   const PetscInt L = T->lanes, tx = T->tile[0], ty = T->tile[1], tz = T->tile[2];
   const size_t   sy = (size_t)T->box[0], sz = sy * T->box[1];
@@ -145,7 +155,7 @@ PPE_HOST_INLINE void ScatterGroup(const PPETileILU *T, PetscInt g, const double 
    contiguous stretch of the vector, read (written) once in address order: tiles one point
    wide (z lines) would otherwise touch one cache line per position and page.
 */
-PPE_HOST_INLINE PetscBool ChunkRegular(const PPETileILU *T, PetscInt g0, size_t *o0)
+PPE_HOST_INLINE PetscBool ChunkRegular(const ppe_dev_tiles *T, PetscInt g0, size_t *o0)
 {
   size_t   o[PPE_TILEILU_SZ], start = 0;
   PetscInt e[PPE_TILEILU_SZ][3];
@@ -159,10 +169,10 @@ PPE_HOST_INLINE PetscBool ChunkRegular(const PPETileILU *T, PetscInt g0, size_t 
   return PETSC_TRUE;
 }
 
-PPE_HOST_INLINE void GatherChunk(const PPETileILU *T, PetscInt g0, const double *r, double *v)
+PPE_HOST_INLINE void GatherChunk(const ppe_dev_tiles *T, PetscInt g0, const double *r, double *v)
 {
   const PetscInt L = T->lanes, tx = T->tile[0], ty = T->tile[1], tz = T->tile[2], n = T->chunk;
-  const size_t   sy = (size_t)T->box[0], sz = sy * T->box[1], gs = (size_t)T->npos * L;
+  const size_t   sy = (size_t)T->box[0], sz = sy * T->box[1], gs = (size_t)NPos(T) * L;
   size_t         o0;
 
   if (n > 1 && ChunkRegular(T, g0, &o0)) {
@@ -181,10 +191,10 @@ PPE_HOST_INLINE void GatherChunk(const PPETileILU *T, PetscInt g0, const double 
   for (PetscInt g = 0; g < n && g0 + g < T->ngroups; g++) GatherGroup(T, g0 + g, r, v + g * gs);
 }
 
-PPE_HOST_INLINE void ScatterChunk(const PPETileILU *T, PetscInt g0, const double *v, double *z)
+PPE_HOST_INLINE void ScatterChunk(const ppe_dev_tiles *T, PetscInt g0, const double *v, double *z)
 {
   const PetscInt L = T->lanes, tx = T->tile[0], ty = T->tile[1], tz = T->tile[2], n = T->chunk;
-  const size_t   sy = (size_t)T->box[0], sz = sy * T->box[1], gs = (size_t)T->npos * L;
+  const size_t   sy = (size_t)T->box[0], sz = sy * T->box[1], gs = (size_t)NPos(T) * L;
   size_t         o0;
 
   if (n > 1 && ChunkRegular(T, g0, &o0)) {
@@ -203,26 +213,34 @@ PPE_HOST_INLINE void ScatterChunk(const PPETileILU *T, PetscInt g0, const double
   for (PetscInt g = 0; g < n && g0 + g < T->ngroups; g++) ScatterGroup(T, g0 + g, v + g * gs, z);
 }
 
-void PPETileILUGather_Host(const PPETileILU *T, const double *r)
+int PPEHostTileILUGather(const ppe_dev_tiles *T, const double *r, double *v, void *stream)
 {
-  for (PetscInt g = 0; g < T->ngroups; g += T->chunk) GatherChunk(T, g, r, T->v + (size_t)g * T->npos * T->lanes);
+  (void)stream;
+  for (long g = 0; g < T->ngroups; g += T->chunk) GatherChunk(T, (PetscInt)g, r, v + (size_t)g * NPos(T) * T->lanes);
+  return 0;
 }
 
-void PPETileILUScatter_Host(const PPETileILU *T, double *z)
+int PPEHostTileILUScatter(const ppe_dev_tiles *T, const double *v, double *z, void *stream)
 {
-  for (PetscInt g = 0; g < T->ngroups; g += T->chunk) ScatterChunk(T, g, T->v + (size_t)g * T->npos * T->lanes, z);
+  (void)stream;
+  for (long g = 0; g < T->ngroups; g += T->chunk) ScatterChunk(T, (PetscInt)g, v + (size_t)g * NPos(T) * T->lanes, z);
+  return 0;
 }
 
 /* The group loops (tileilu_host_body.h), generic and AVX2. */
 #define PPE_HOST_BODY "tileilu_host_body.h"
 #include "simd_instances.h"
 
-void PPETileILUSweepZYX_Host(const PPETileILU *T, const double *F)
+int PPEHostTileILUZYX(const ppe_dev_tiles *T, const double *F, double *v, void *stream)
 {
-  PPE_HOST_DISPATCH(PPEHostHasAVX2(), SweepZYX, (T, F));
+  (void)stream;
+  PPE_HOST_DISPATCH(PPEHostHasAVX2(), SweepZYX, (T, F, v));
+  return 0;
 }
 
-void PPETileILUApplyZYXFused_Host(const PPETileILU *T, const double *F, const double *r, double *z)
+int PPEHostTileILUFused(const ppe_dev_tiles *T, const double *F, const double *r, double *v, double *z, void *stream)
 {
-  PPE_HOST_DISPATCH(PPEHostHasAVX2(), ApplyZYXFused, (T, F, r, z));
+  (void)stream;
+  PPE_HOST_DISPATCH(PPEHostHasAVX2(), ApplyZYXFused, (T, F, r, v, z));
+  return 0;
 }

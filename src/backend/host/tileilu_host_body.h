@@ -99,7 +99,7 @@ PPE_HOST_TARGET PPE_HOST_INLINE void PPE_HOST_FN(Group8)(const int sym, PetscInt
 #endif
 
 /* One group: full-width groups with a compile-time lane count, symmetric or general. */
-PPE_HOST_TARGET PPE_HOST_INLINE void PPE_HOST_FN(SweepGroup)(const PPETileILU *T, const double *Fg, double *vg)
+PPE_HOST_TARGET PPE_HOST_INLINE void PPE_HOST_FN(SweepGroup)(const ppe_dev_tiles *T, const double *Fg, double *vg)
 {
   const PetscInt L = T->lanes, tx = T->tile[0], ty = T->tile[1], tz = T->tile[2];
 
@@ -114,22 +114,22 @@ PPE_HOST_TARGET PPE_HOST_INLINE void PPE_HOST_FN(SweepGroup)(const PPETileILU *T
   else PPE_HOST_FN(Group)(L, 0, tx, ty, tz, Fg, vg);
 }
 
-/* Every group of the packed values T->v. */
-PPE_HOST_TARGET static void PPE_HOST_FN(SweepZYX)(const PPETileILU *T, const double *F)
+/* Every group of the packed values v. */
+PPE_HOST_TARGET static void PPE_HOST_FN(SweepZYX)(const ppe_dev_tiles *T, const double *F, double *v)
 {
-  const size_t nf = (size_t)T->npos * T->nc * T->lanes, nv = (size_t)T->npos * T->lanes;
+  const size_t nf = (size_t)NPos(T) * T->nc * T->lanes, nv = (size_t)NPos(T) * T->lanes;
 
-  for (PetscInt g = 0; g < T->ngroups; g++) PPE_HOST_FN(SweepGroup)(T, F + g * nf, T->v + g * nv);
+  for (long g = 0; g < T->ngroups; g++) PPE_HOST_FN(SweepGroup)(T, F + g * nf, v + g * nv);
 }
 
-/* Chunk by chunk: gather into the one-chunk buffer T->v, sweep its groups, scatter. */
-PPE_HOST_TARGET static void PPE_HOST_FN(ApplyZYXFused)(const PPETileILU *T, const double *F, const double *r, double *z)
+/* Chunk by chunk: gather into the one-chunk buffer v, sweep its groups, scatter. */
+PPE_HOST_TARGET static void PPE_HOST_FN(ApplyZYXFused)(const ppe_dev_tiles *T, const double *F, const double *r, double *v, double *z)
 {
-  const size_t nf = (size_t)T->npos * T->nc * T->lanes, nv = (size_t)T->npos * T->lanes;
+  const size_t nf = (size_t)NPos(T) * T->nc * T->lanes, nv = (size_t)NPos(T) * T->lanes;
 
-  for (PetscInt g0 = 0; g0 < T->ngroups; g0 += T->chunk) {
-    GatherChunk(T, g0, r, T->v);
-    for (PetscInt g = g0; g < g0 + T->chunk && g < T->ngroups; g++) PPE_HOST_FN(SweepGroup)(T, F + g * nf, T->v + (g - g0) * nv);
-    ScatterChunk(T, g0, T->v, z);
+  for (long g0 = 0; g0 < T->ngroups; g0 += T->chunk) {
+    GatherChunk(T, (PetscInt)g0, r, v);
+    for (long g = g0; g < g0 + T->chunk && g < T->ngroups; g++) PPE_HOST_FN(SweepGroup)(T, F + g * nf, v + (g - g0) * nv);
+    ScatterChunk(T, (PetscInt)g0, v, z);
   }
 }
