@@ -352,6 +352,7 @@ PetscErrorCode PPETileILUSetUp(PPETileILU *T, const PPETileILUSource *src, const
   }
   if (layout == PC_TILEILU_LAYOUT_ZYX) PetscCall(PetscLogEventEnd(PPE_TileILUPerm, 0, 0, 0, 0));
   T->backend = b;
+  PetscCall(SetUpBackend(T)); /* the factors in the back end's memory: device copies now, not at the first application */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -377,7 +378,6 @@ PetscErrorCode PPETileILUApply(PPETileILU *T, PetscBool transpose, const double 
   const double        *F;
 
   PetscFunctionBegin;
-  if (!T->ops) PetscCall(SetUpBackend(T));
   ops = T->ops;
   if (T->sym) transpose = PETSC_FALSE; /* M^T = M */
   if (transpose && !T->ft) PetscCall(SetUpTranspose(T));

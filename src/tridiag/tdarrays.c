@@ -4,7 +4,7 @@
 
    The solves (tdsolve.c) call the back end's table on arrays in its memory. On the host these
    are the batch's own arrays (no copy); on a device, copies of the coefficients, weights,
-   lane arrays and factors made once, which stay there until the next set-up, the device's
+   lane arrays and factors made at set-up, which stay there until the next one, the device's
    boundary values of each line (2 per line, copied to the host for the exchange and back)
    and the fly kernels' scratch. The scratch covers the groups of lines of one kernel call:
    PPE_TD_G groups on the host (a block that stays in cache between the sweeps, its scratch

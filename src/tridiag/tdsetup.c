@@ -305,6 +305,7 @@ PetscErrorCode PPETridiagSetUp_Private(PPETridiag t)
   PetscCall(SetUpBuffers(t));
   if (t->backend_set) PetscCall(PPEBackendCheck(comm, t->backend));
   else PetscCall(PPEBackendGetDefault(comm, &t->backend));
+  PetscCall(PPETridiagSetUpBackend(t)); /* the arrays in the back end's memory: device copies now, not at the first solve */
   t->nsolves = 0;
   t->bytes   = 0;
   t->msgs    = 0;

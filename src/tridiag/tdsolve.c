@@ -68,7 +68,6 @@ static PetscErrorCode SolveOn(PPETridiag t, PetscScalar *d, PetscBool packed)
 {
   PetscFunctionBegin;
   PetscCheck(d || t->nsys == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null data array given to a tridiagonal solve");
-  if (!t->bops) PetscCall(PPETridiagSetUpBackend(t));
   PetscCall(PetscLogEventBegin(PPE_TridiagLocal, t, 0, 0, 0));
   if (t->used == PPE_TRIDIAG_THOMAS) PetscCall(RunKernel(t, t->periodic ? PPE_TD_K_PTHOMAS : PPE_TD_K_THOMAS, d, packed));
   else {

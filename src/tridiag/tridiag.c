@@ -707,8 +707,8 @@ PetscErrorCode PPETridiagSetMethodOptionName(PPETridiag td, const char name[])
 
 /*@
    PPETridiagSetBackend - where the solves run: the host, or a device back end (coefficients
-   and factors stay on the device from the first solve after a set-up; data are copied in and
-   out at each solve)
+   and factors are copied to the device at set-up and stay there; data are copied in and out
+   at each solve)
 
    Logically Collective
 
