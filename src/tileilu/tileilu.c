@@ -11,7 +11,7 @@
        d_p  = a_pp - l_pb a_bp - l_ps a_sp - l_pw a_wp,   l_pk = a_pk / d_k,
 
      with the neighbours b, s, w (and e, n, t) taken only inside the tile. A 2D operator is
-     the 7-point one on its 3D shadow nx x 1 x ny (T->dim = 2): tiles tx x 1 x ty, no s or n. With one tile per
+     the 7-point one on its 3D box nx x 1 x ny (T->dim = 2): tiles tx x 1 x ty, no s or n. With one tile per
      rank this is PETSc's bjacobi with ILU(0) sub-solves in natural ordering.
 
      Layouts (src/kernels/tileilu.h): xyz sweeps each tile in place in the vector's order;
@@ -50,6 +50,22 @@ static PetscErrorCode CollectiveFailure(MPI_Comm comm, PetscErrorCode code, cons
   PetscCallMPI(MPI_Bcast(buf, (PetscMPIInt)sizeof(buf), MPI_CHAR, first, comm));
   PetscCallMPI(MPI_Bcast(&c, 1, MPI_INT, first, comm));
   SETERRQ(comm, (PetscErrorCode)c, "%s", buf);
+}
+
+PetscErrorCode PPETileILUFormat(PetscInt dim, const PetscInt lo[], const PetscInt v[3], char buf[], size_t len)
+{
+  int dir[3], nd = PPETileILUUserDirs(dim, dir);
+
+  PetscFunctionBegin;
+  buf[0] = 0;
+  for (int i = 0; i < nd; i++) {
+    char one[48];
+
+    if (lo) PetscCall(PetscSNPrintf(one, sizeof(one), "%s%" PetscInt_FMT "..%" PetscInt_FMT, i ? " x " : "", lo[dir[i]], v[dir[i]]));
+    else PetscCall(PetscSNPrintf(one, sizeof(one), "%s%" PetscInt_FMT, i ? " x " : "", v[dir[i]]));
+    PetscCall(PetscStrlcat(buf, one, len));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Origin and extent of tile number t. */
@@ -131,12 +147,12 @@ static PetscErrorCode Factor(const PPETileILU *T, const PPETileILUSource *src, P
           }
           if (!(PetscAbsReal(piv) > 100.0 * PETSC_MACHINE_EPSILON * scale)) {
             PetscInt tt[3] = {o[0] / T->tile[0], o[1] / T->tile[1], o[2] / T->tile[2]}, s[3] = {src->s[0] + o[0], src->s[1] + o[1], src->s[2] + o[2]};
-            char     tn[64], at[64], span[128];
+            PetscInt hi[3] = {s[0] + e[0] - 1, s[1] + e[1] - 1, s[2] + e[2] - 1};
+            char     tn[64], at[64], span[160];
 
             PetscCall(PPETileILUSourcePoint(src, tt[0], tt[1], tt[2], tn, sizeof(tn)));
             PetscCall(PPETileILUSourcePoint(src, s[0] + a, s[1] + b, s[2] + c, at, sizeof(at)));
-            if (T->dim == 2) PetscCall(PetscSNPrintf(span, sizeof(span), "%" PetscInt_FMT "..%" PetscInt_FMT " x %" PetscInt_FMT "..%" PetscInt_FMT, s[0], s[0] + e[0] - 1, s[2], s[2] + e[2] - 1));
-            else PetscCall(PetscSNPrintf(span, sizeof(span), "%" PetscInt_FMT "..%" PetscInt_FMT " x %" PetscInt_FMT "..%" PetscInt_FMT " x %" PetscInt_FMT "..%" PetscInt_FMT, s[0], s[0] + e[0] - 1, s[1], s[1] + e[1] - 1, s[2], s[2] + e[2] - 1));
+            PetscCall(PPETileILUFormat(T->dim, s, hi, span, sizeof(span)));
             PetscCall(PetscSNPrintf(bad, len, "PC tileilu: zero pivot %.3e in tile %s of rank %d, the points %s, at point %s whose diagonal entry is %.3e: the operator restricted to this tile has no ILU(0) factorisation", (double)piv, tn, (int)rank, span, at, (double)A[0]));
             *code = PETSC_ERR_MAT_LU_ZRPVT;
             break;
@@ -319,8 +335,12 @@ PetscErrorCode PPETileILUSetUp(PPETileILU *T, const PPETileILUSource *src, const
   T->f = Fx; /* freed by PPETileILUReset() if the set-up fails */
   PetscCall(Factor(T, src, rank, Fx, bad, sizeof(bad), &code, &pmin, &T->sym));
   PetscCall(PetscLogEventEnd(PPE_TileILUFact, 0, 0, 0, 0));
-  if (!bad[0] && T->dim == 2) PetscCall(PetscInfo(NULL, "%" PetscInt_FMT " 2D tiles of %" PetscInt_FMT " x %" PetscInt_FMT " factorised (%s); smallest |pivot| / |diagonal| %g\n", T->ntiles, T->tile[0], T->tile[2], T->sym ? "symmetric" : "nonsymmetric", (double)pmin));
-  else if (!bad[0]) PetscCall(PetscInfo(NULL, "%" PetscInt_FMT " tiles of %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " factorised (%s); smallest |pivot| / |diagonal| %g\n", T->ntiles, T->tile[0], T->tile[1], T->tile[2], T->sym ? "symmetric" : "nonsymmetric", (double)pmin));
+  if (!bad[0]) {
+    char shape[96];
+
+    PetscCall(PPETileILUFormat(T->dim, NULL, T->tile, shape, sizeof(shape)));
+    PetscCall(PetscInfo(NULL, "%" PetscInt_FMT " tiles of %s factorised (%s); smallest |pivot| / |diagonal| %g\n", T->ntiles, shape, T->sym ? "symmetric" : "nonsymmetric", (double)pmin));
+  }
   PetscCall(CollectiveFailure(comm, code, bad));
   T->nc = T->sym ? PPE_TILEILU_NCOEF_SYM : PPE_TILEILU_NCOEF;
   if (layout == PC_TILEILU_LAYOUT_ZYX) {

@@ -18,13 +18,13 @@ typedef struct {
   PetscInt  m[3];   /* extent of the local box */
   PetscInt  N[3];   /* global sizes */
   PetscBool per[3]; /* periodic directions (a wrap coupling is a 7-point neighbour too) */
-  PetscInt  dim;    /* 2: a 2D operator on the 3D shadow nx x 1 x ny (user's y = direction 2), else 3 */
+  PetscInt  dim;    /* 2: a 2D operator on its 3D box nx x 1 x ny (user's y = direction 2), else 3 */
 } PPETileILUSource;
 
 /* The factorised preconditioner on one rank. */
 typedef struct {
   PCTileILULayout layout;
-  PetscInt        dim;     /* 2: the tiles are tx x 1 x ty on the 3D shadow of a 2D operator, else 3 */
+  PetscInt        dim;     /* 2: the tiles are tx x 1 x ty on the 3D box of a 2D operator, else 3 */
   PetscInt        box[3];  /* extent of the local box (xm, ym, zm) */
   PetscInt        tile[3]; /* tile shape used: the requested one clamped to the box */
   PetscInt        nt[3];   /* tiles per direction; the last ones may be smaller */
@@ -53,6 +53,25 @@ typedef struct {
   double              *fb, *ftb; /* f and ft in the back end's memory */
   double              *vb;       /* zyx: v in the back end's memory (one chunk when fusedrun, else every group) */
 } PPETileILU;
+
+/* The directions a user names on the box of an operator of dimension dim, and how many: x, y,
+   z of a 3D box; x and y of a 2D one, whose box is nx x 1 x ny (its y is the box's direction
+   2); dir[nd] is then the box's direction of extent 1. dim 0 (not set up yet) counts as 3. */
+static inline int PPETileILUUserDirs(PetscInt dim, int dir[3])
+{
+  static const int dirs[4][3] = {
+    {0, 1, 2},
+    {0, 1, 2},
+    {0, 2, 1},
+    {0, 1, 2}
+  };
+
+  for (int i = 0; i < 3; i++) dir[i] = dirs[dim][i];
+  return dim ? (int)dim : 3;
+}
+
+/* "v x v (x v)", the entries of v in the user's directions; with lo, the ranges "lo..v". */
+PETSC_INTERN PetscErrorCode PPETileILUFormat(PetscInt, const PetscInt[], const PetscInt[3], char[], size_t);
 
 PETSC_INTERN PetscErrorCode PPETileILUSourceCreate(Mat, DM, PPETileILUSource *);
 PETSC_INTERN PetscErrorCode PPETileILUSourceGetRow(const PPETileILUSource *, PetscInt, PetscInt, PetscInt, double[7], char[], size_t);

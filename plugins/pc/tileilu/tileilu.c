@@ -19,7 +19,7 @@
      The coefficients come from the grid of a MATPPESTENCIL operator, or from the rows of an
      assembled matrix on a DMDA (MatGetDM(), or the PC's DM).
 
-     2D: the 5-point operator of a 2D grid or DMDA is the 7-point one on its 3D shadow
+     2D: the 5-point operator of a 2D grid or DMDA is the 7-point one on its 3D box
      nx x 1 x ny (the user's y is direction z there), so the tiles are tx x 1 x ty and the
      same code runs; the shape is given and shown as tx x ty, and the layouts are named xy
      (xyz) and yx (zyx).
@@ -55,7 +55,16 @@ static const PetscInt        PCTileILUDefaultTile[3] = {8, 8, 32};
    128^2 points, the fewest iterations on both the uniform NNDD box and the tanh-stretched
    channel (tall tiles follow the strong coupling of the stretched y), at the same time per
    iteration as the others within the noise. */
-static const PetscInt PCTileILUDefaultTile2d[2] = {16, 64};
+static const PetscInt PCTileILUDefaultTile2d[3] = {16, 64, 1};
+/* The default shape in the user's directions of an operator of dimension dim (0: not set up yet). */
+static const PetscInt *const PCTileILUDefaultTiles[4] = {PCTileILUDefaultTile, PCTileILUDefaultTile, PCTileILUDefaultTile2d, PCTileILUDefaultTile};
+/* The names of the layouts on an operator of dimension dim: xy and yx in 2D */
+static const char *const PCTileILUDimLayouts[4][2] = {
+  {"xyz", "zyx"},
+  {"xyz", "zyx"},
+  {"xy",  "yx" },
+  {"xyz", "zyx"}
+};
 static const PCTileILULayout PCTileILUDefaultLayout  = PC_TILEILU_LAYOUT_ZYX;
 /* Default of -pc_tileilu_fuse: each group of tiles is gathered, swept and scattered while its
    buffer is in cache; the three separate passes exist to time the layout change (same numbers). */
@@ -65,7 +74,7 @@ typedef struct {
   PetscInt        tile[3]; /* requested tile shape bx, by, bz (clamped to each rank's box at set-up); 2D: tx = bx, ty = by */
   PetscInt        ntile;   /* how it was given: 0 not (the defaults), 2 as tx,ty (2D operators only), 3 as bx,by,bz */
   PCTileILULayout layout;  /* layout of the factors and of the sweeps */
-  PetscBool       name2d;  /* the layout was named xy or yx (2D operators only) */
+  PetscInt        namedim; /* the dimension whose name of the layout was given: 2 for xy or yx (2D operators only), else 0 */
   PetscInt        dim;     /* dimension of the operator at the last set-up (0 before) */
   PetscBool       fuse;    /* zyx: gather, sweep and scatter group by group (else three timed passes) */
   PetscBool       matfree; /* the coefficients came from the grid of a MATPPESTENCIL (else from matrix rows) */
@@ -106,7 +115,7 @@ static PetscErrorCode PCTileILUSetLayout_TileILU(PC pc, PCTileILULayout layout)
   PetscCheck(layout == PC_TILEILU_LAYOUT_XYZ || layout == PC_TILEILU_LAYOUT_ZYX, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC tileilu: unknown layout %d; use PC_TILEILU_LAYOUT_XYZ or PC_TILEILU_LAYOUT_ZYX", (int)layout);
   if (layout != ti->layout) pc->setupcalled = 0;
   ti->layout = layout;
-  ti->name2d = PETSC_FALSE;
+  ti->namedim = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -140,34 +149,50 @@ static PetscErrorCode PCTileILUGetInfo_TileILU(PC pc, PetscInt tile[3], PetscInt
 
   PetscFunctionBegin;
   PetscCheck(pc->setupcalled, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "Call PCSetUp() before PCTileILUGetInfo()");
-  if (tile && ti->T.dim == 2) { /* the user's directions: tx x ty, and 1 for the missing z */
-    tile[0] = ti->T.tile[0];
-    tile[1] = ti->T.tile[2];
-    tile[2] = 1;
-  } else if (tile)
-    for (int d = 0; d < 3; d++) tile[d] = ti->T.tile[d];
+  if (tile) { /* the user's directions: tx x ty and 1 for the missing z in 2D */
+    int dir[3], nd = PPETileILUUserDirs(ti->T.dim, dir);
+
+    for (int i = 0; i < 3; i++) tile[i] = i < nd ? ti->T.tile[dir[i]] : 1;
+  }
   if (ntiles) *ntiles = ti->T.ntiles;
   if (bytes) *bytes = (PetscLogDouble)PPETileILUMemory(&ti->T);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The shape asked for, on the 3D box of the source: a 2D operator is tiled tx x 1 x ty on its
-   3D shadow nx x 1 x ny (the user's y is direction 2 there). */
+/* The shape asked for in the user's directions (tx, ty of a 2D operator; bx, by, bz of a 3D
+   one): as given, or the default of the operator's dimension. */
+static void RequestedUser(const PC_TileILU *ti, PetscInt dim, PetscInt u[3])
+{
+  for (int i = 0; i < 3; i++) u[i] = ti->ntile ? ti->tile[i] : PCTileILUDefaultTiles[dim][i];
+}
+
+/* The same on the box: a 2D operator is tiled tx x 1 x ty on its box nx x 1 x ny. */
+static void RequestedBox(const PC_TileILU *ti, PetscInt dim, PetscInt req[3])
+{
+  PetscInt u[3];
+  int      dir[3], nd = PPETileILUUserDirs(dim, dir);
+
+  RequestedUser(ti, dim, u);
+  for (int i = 0; i < 3; i++) req[dir[i]] = i < nd ? u[i] : 1;
+}
+
+/* The shape asked for, on the box of the source; a shape of 2 sizes or 2D layout names only
+   on a 2D operator. */
 static PetscErrorCode RequestedTile(PC pc, const PPETileILUSource *src, PetscInt req[3])
 {
   PC_TileILU *ti = (PC_TileILU *)pc->data;
   MPI_Comm    comm = PetscObjectComm((PetscObject)pc);
+  int         dir[3], nd = PPETileILUUserDirs(src->dim, dir);
 
   PetscFunctionBegin;
-  if (src->dim == 3) {
-    PetscCheck(ti->ntile != 2, comm, PETSC_ERR_ARG_INCOMP, "PC tileilu: -pc_tileilu_tile %" PetscInt_FMT ",%" PetscInt_FMT " is a 2D tile shape tx,ty, but the operator is 3D: give bx,by,bz", ti->tile[0], ti->tile[1]);
-    PetscCheck(!ti->name2d, comm, PETSC_ERR_ARG_INCOMP, "PC tileilu: -pc_tileilu_layout %s names a layout of 2D tiles, but the operator is 3D: use %s", ti->layout == PC_TILEILU_LAYOUT_XYZ ? "xy" : "yx", PCTileILULayouts[ti->layout]);
-    for (int d = 0; d < 3; d++) req[d] = ti->ntile ? ti->tile[d] : PCTileILUDefaultTile[d];
-  } else {
-    req[0] = ti->ntile ? ti->tile[0] : PCTileILUDefaultTile2d[0];
-    req[1] = 1;
-    req[2] = ti->ntile ? ti->tile[1] : PCTileILUDefaultTile2d[1];
-    if (ti->ntile == 3 && ti->tile[2] != 1) PetscCall(PetscInfo(pc, "2D operator: tiles of %" PetscInt_FMT " x %" PetscInt_FMT " (the z size %" PetscInt_FMT " of the shape is not used)\n", req[0], req[2], ti->tile[2]));
+  PetscCheck(ti->ntile == 0 || ti->ntile == 3 || ti->ntile == src->dim, comm, PETSC_ERR_ARG_INCOMP, "PC tileilu: -pc_tileilu_tile %" PetscInt_FMT ",%" PetscInt_FMT " is a 2D tile shape tx,ty, but the operator is 3D: give bx,by,bz", ti->tile[0], ti->tile[1]);
+  PetscCheck(ti->namedim == 0 || ti->namedim == src->dim, comm, PETSC_ERR_ARG_INCOMP, "PC tileilu: -pc_tileilu_layout %s names a layout of 2D tiles, but the operator is 3D: use %s", PCTileILUDimLayouts[2][ti->layout], PCTileILULayouts[ti->layout]);
+  RequestedBox(ti, src->dim, req);
+  if (ti->ntile > nd && ti->tile[nd] != 1) {
+    char shape[96];
+
+    PetscCall(PPETileILUFormat(src->dim, NULL, req, shape, sizeof(shape)));
+    PetscCall(PetscInfo(pc, "2D operator: tiles of %s (the z size %" PetscInt_FMT " of the shape is not used)\n", shape, ti->tile[nd]));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -186,9 +211,13 @@ static PetscErrorCode PCSetUp_TileILU(PC pc)
   PetscCall(MatGetType(pc->pmat, &ti->mtype));
   PetscCall(RequestedTile(pc, &src, req));
   if (req[0] > src.m[0] || req[1] > src.m[1] || req[2] > src.m[2]) {
-    if (src.dim == 2) PetscCall(PetscInfo(pc, "Tile %" PetscInt_FMT " x %" PetscInt_FMT " is larger than the local box %" PetscInt_FMT " x %" PetscInt_FMT ": clamped to %" PetscInt_FMT " x %" PetscInt_FMT "\n", req[0], req[2], src.m[0], src.m[2], PetscMin(req[0], src.m[0]), PetscMin(req[2], src.m[2])));
-    else
-      PetscCall(PetscInfo(pc, "Tile %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " is larger than the local box %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ": clamped to %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "\n", req[0], req[1], req[2], src.m[0], src.m[1], src.m[2], PetscMin(req[0], src.m[0]), PetscMin(req[1], src.m[1]), PetscMin(req[2], src.m[2])));
+    PetscInt used[3] = {PetscMin(req[0], src.m[0]), PetscMin(req[1], src.m[1]), PetscMin(req[2], src.m[2])};
+    char     r[96], m[96], u[96];
+
+    PetscCall(PPETileILUFormat(src.dim, NULL, req, r, sizeof(r)));
+    PetscCall(PPETileILUFormat(src.dim, NULL, src.m, m, sizeof(m)));
+    PetscCall(PPETileILUFormat(src.dim, NULL, used, u, sizeof(u)));
+    PetscCall(PetscInfo(pc, "Tile %s is larger than the local box %s: clamped to %s\n", r, m, u));
   }
   PetscCall(PPEBackendGetDefault(PetscObjectComm((PetscObject)pc), &b)); /* -ppe_backend */
   PetscCall(PPETileILUSetUp(&ti->T, &src, req, ti->layout, ti->fuse, b, PetscObjectComm((PetscObject)pc)));
@@ -229,7 +258,7 @@ static PetscErrorCode PCSetFromOptions_TileILU(PC pc, PPEOptionItems PetscOption
 {
   PC_TileILU *ti      = (PC_TileILU *)pc->data;
   PetscInt    tile[4] = {ti->tile[0], ti->tile[1], ti->tile[2], 0}, n = 4; /* a 4th slot: PETSc drops extra values silently */
-  PetscInt    name    = (PetscInt)ti->layout + (ti->name2d ? 2 : 0);
+  PetscInt    name    = (PetscInt)ti->layout + (ti->namedim ? 2 : 0);
   PetscBool   flg, fuse = ti->fuse;
 
   PetscFunctionBegin;
@@ -246,7 +275,7 @@ static PetscErrorCode PCSetFromOptions_TileILU(PC pc, PPEOptionItems PetscOption
   PetscCall(PetscOptionsEList("-pc_tileilu_layout", "Layout of the factors and sweeps (xy, yx: the names of xyz, zyx on a 2D operator)", "PCTileILUSetLayout", PCTileILULayoutNames, 4, PCTileILULayoutNames[name], &name, &flg));
   if (flg) {
     PetscCall(PCTileILUSetLayout(pc, (PCTileILULayout)(name % 2)));
-    ti->name2d = (PetscBool)(name >= 2);
+    ti->namedim = name >= 2 ? 2 : 0;
   }
   PetscCall(PetscOptionsBool("-pc_tileilu_fuse", "zyx (yx in 2D): gather, sweep and scatter group by group (else three passes, each timed)", "PCTileILUSetFuse", fuse, &fuse, &flg));
   if (flg) PetscCall(PCTileILUSetFuse(pc, fuse));
@@ -266,15 +295,28 @@ static PetscErrorCode PCView_TileILU(PC pc, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCallMPI(MPI_Comm_size(comm, &size));
-  if (ti->dim == 2) {
-    static const char *const what[] = {"xy (2D name of xyz: natural order, one tile after the other)", "yx (2D name of zyx: same point of consecutive tiles contiguous, tiles in SIMD lanes)"};
-    PetscInt                 tx = ti->ntile ? ti->tile[0] : PCTileILUDefaultTile2d[0], ty = ti->ntile ? ti->tile[1] : PCTileILUDefaultTile2d[1];
+  {
+    static const char *const what[2] = {"natural order, one tile after the other", "same point of consecutive tiles contiguous, tiles in SIMD lanes"};
+    /* by dimension: what the shape and the names of the layouts are in 2D */
+    static const char *const shapenote[4][2] = {
+      {"",                                                 ""                   },
+      {"",                                                 ""                   },
+      {" (2D tiles tx x ty, the default of 2D operators)", " (2D tiles tx x ty)"},
+      {"",                                                 ""                   }
+    };
+    static const char *const namenote[4][2] = {
+      {"",                 ""                },
+      {"",                 ""                },
+      {"2D name of xyz: ", "2D name of zyx: "},
+      {"",                 ""                }
+    };
+    PetscInt req[3];
+    char     shape[96];
 
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  tile shape requested: %" PetscInt_FMT " x %" PetscInt_FMT " (2D tiles tx x ty%s)\n", tx, ty, ti->ntile ? "" : ", the default of 2D operators"));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  layout: %s\n", what[ti->layout]));
-  } else {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  tile shape requested: %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "\n", ti->tile[0], ti->tile[1], ti->tile[2]));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  layout: %s\n", ti->layout == PC_TILEILU_LAYOUT_XYZ ? "xyz (natural order, one tile after the other)" : "zyx (same point of consecutive tiles contiguous, tiles in SIMD lanes)"));
+    RequestedBox(ti, ti->dim, req);
+    PetscCall(PPETileILUFormat(ti->dim, NULL, req, shape, sizeof(shape)));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  tile shape requested: %s%s\n", shape, shapenote[ti->dim][ti->ntile ? 1 : 0]));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  layout: %s (%s%s)\n", PCTileILUDimLayouts[ti->dim][ti->layout], namenote[ti->dim][ti->layout], what[ti->layout]));
   }
   if (!pc->setupcalled || !T->f) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  not set up\n"));
@@ -283,20 +325,13 @@ static PetscErrorCode PCView_TileILU(PC pc, PetscViewer viewer)
   {
     /* [0] tiles, [1] edge tiles, [2] clamped, [3] points, [4] padded points, [5] bytes */
     PetscLogDouble loc[6], sum[6], mx[2], mn;
-    PetscInt       req[3]  = {ti->ntile ? ti->tile[0] : PCTileILUDefaultTile[0], ti->ntile ? ti->tile[1] : PCTileILUDefaultTile[1], ti->ntile ? ti->tile[2] : PCTileILUDefaultTile[2]};
-    PetscInt       clamped, pts = T->layout == PC_TILEILU_LAYOUT_ZYX ? T->ngroups * T->lanes * T->npos : T->nloc;
-    char           used[64], box[96];
+    PetscInt       req[3], clamped, pts = T->layout == PC_TILEILU_LAYOUT_ZYX ? T->ngroups * T->lanes * T->npos : T->nloc;
+    char           used[96], box[96], nt[96];
 
-    if (T->dim == 2) {
-      req[0] = ti->ntile ? ti->tile[0] : PCTileILUDefaultTile2d[0];
-      req[1] = 1;
-      req[2] = ti->ntile ? ti->tile[1] : PCTileILUDefaultTile2d[1];
-      PetscCall(PetscSNPrintf(used, sizeof(used), "%" PetscInt_FMT " x %" PetscInt_FMT, T->tile[0], T->tile[2]));
-      PetscCall(PetscSNPrintf(box, sizeof(box), "%" PetscInt_FMT " x %" PetscInt_FMT " (rank 0), %" PetscInt_FMT " x %" PetscInt_FMT, T->box[0], T->box[2], T->nt[0], T->nt[2]));
-    } else {
-      PetscCall(PetscSNPrintf(used, sizeof(used), "%" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT, T->tile[0], T->tile[1], T->tile[2]));
-      PetscCall(PetscSNPrintf(box, sizeof(box), "%" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " (rank 0), %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT, T->box[0], T->box[1], T->box[2], T->nt[0], T->nt[1], T->nt[2]));
-    }
+    RequestedBox(ti, T->dim, req);
+    PetscCall(PPETileILUFormat(T->dim, NULL, T->tile, used, sizeof(used)));
+    PetscCall(PPETileILUFormat(T->dim, NULL, T->box, box, sizeof(box)));
+    PetscCall(PPETileILUFormat(T->dim, NULL, T->nt, nt, sizeof(nt)));
     clamped = (T->tile[0] < req[0] || T->tile[1] < req[1] || T->tile[2] < req[2]);
     loc[0]  = T->ntiles;
     loc[1]  = T->nedge;
@@ -310,9 +345,9 @@ static PetscErrorCode PCView_TileILU(PC pc, PetscViewer viewer)
     PetscCall(MPIU_Allreduce(loc, &mn, 1, MPIU_PETSCLOGDOUBLE, MPI_MIN, comm));
     if (sum[2] > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  tile shape used: %s (rank 0), clamped to the local box on %.0f of %d ranks\n", used, sum[2], (int)size));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  tile shape used: %s\n", used));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  local box: %s tiles\n", box));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  local box: %s (rank 0), %s tiles\n", box, nt));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  number of tiles: %.0f (per rank %.0f to %.0f), of which %.0f smaller edge tiles\n", sum[0], mn, mx[0], sum[1]));
-    if (T->layout == PC_TILEILU_LAYOUT_ZYX) PetscCall(PetscViewerASCIIPrintf(viewer, "  %s groups: %" PetscInt_FMT " tiles per group, %" PetscInt_FMT " groups per gather (rank 0), padded points %.1f%%, gather/sweep/scatter %s\n", T->dim == 2 ? "yx" : "zyx", T->lanes, T->chunk, 100.0 * sum[4] / (sum[3] + sum[4]), T->fused ? "fused chunk by chunk" : "as three passes"));
+    if (T->layout == PC_TILEILU_LAYOUT_ZYX) PetscCall(PetscViewerASCIIPrintf(viewer, "  %s groups: %" PetscInt_FMT " tiles per group, %" PetscInt_FMT " groups per gather (rank 0), padded points %.1f%%, gather/sweep/scatter %s\n", PCTileILUDimLayouts[T->dim][PC_TILEILU_LAYOUT_ZYX], T->lanes, T->chunk, 100.0 * sum[4] / (sum[3] + sum[4]), T->fused ? "fused chunk by chunk" : "as three passes"));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  factors: %s, %" PetscInt_FMT " values per point (rank 0)\n", T->sym ? "symmetric operator" : "nonsymmetric operator", T->nc));
     PetscCall(PetscViewerASCIIPushTab(viewer));
     PetscCall(PPEBackendView(T->backend, viewer));
