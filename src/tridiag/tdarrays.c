@@ -44,7 +44,8 @@ static void MirrorList(PPETridiag t, const PetscReal *src[TD_NMIRROR], const Pet
 /*
    PPETridiagSetUpBackend - the table and stream of the batch's back end, and the batch's
    arrays in its memory (t->arr): coefficients, weights, lanes and factors (copied on a
-   device), the boundary values (rb0, rb1) and the fly kernels' scratch.
+   device), the boundary values (rb0, rb1) and the fly kernels' scratch; the vectors that hold
+   a solve's host data.
 */
 PetscErrorCode PPETridiagSetUpBackend(PPETridiag t)
 {
@@ -63,6 +64,13 @@ PetscErrorCode PPETridiagSetUpBackend(PPETridiag t)
 
     PetscCall(Mirror(t, src[i], len[i], (PetscBool)(i < TD_NMIRROR - 2), &p));
     *dst[i] = p;
+  }
+  for (int packed = 0; packed < 2; packed++) { /* the vectors that hold a solve's host data (placed at each solve) */
+    size_t   nd = packed ? pl : (t->nsys ? (size_t)(t->nsys - 1) * t->ls + (m - 1) * (size_t)t->ks + 1 : 0);
+    PetscInt n;
+
+    PetscCall(PetscIntCast((PetscInt64)nd, &n));
+    PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, n, NULL, &t->data[packed]));
   }
   groups = t->bops->tridiag_groups > 0 ? t->bops->tridiag_groups : t->ng;
   if (!t->precompute) PPEBackendCall(t->bops, t->bops->alloc((void **)&t->arr.scr, PetscMax((size_t)3 * groups * TD_SZ * m, 1) * sizeof(PetscReal)));
@@ -83,6 +91,8 @@ PetscErrorCode PPETridiagResetBackend(PPETridiag t)
   for (int i = 0; i < TD_NMIRROR; i++)
     if (*dst[i] && *dst[i] != src[i]) PPEBackendCall(t->bops, t->bops->release((void *)*dst[i]));
   if (t->arr.scr) PPEBackendCall(t->bops, t->bops->release(t->arr.scr));
+  PetscCall(VecDestroy(&t->data[0]));
+  PetscCall(VecDestroy(&t->data[1]));
   PetscCall(PetscMemzero(&t->arr, sizeof(t->arr)));
   t->bops    = NULL;
   t->bstream = NULL;

@@ -90,22 +90,19 @@ static PetscErrorCode SolveOn(PPETridiag t, PetscScalar *d, PetscBool packed)
 }
 
 /* The solve of host data d: its array in the memory of the back end (in place on the host,
-   else through a staging buffer copied in and out). */
+   else through a staging buffer copied in and out), through the vector of its span. */
 PetscErrorCode PPETridiagSolve_Private(PPETridiag t, PetscScalar d[], PetscBool packed)
 {
-  size_t    nd = packed ? (size_t)t->ng * t->m * TD_SZ : (t->nsys ? (size_t)(t->nsys - 1) * t->ls + (size_t)(t->m - 1) * t->ks + 1 : 0);
-  PetscInt  n;
-  Vec       v;
+  Vec       v = t->data[packed ? 1 : 0];
   PPEArrays A;
 
   PetscFunctionBegin;
   PetscCheck(d || t->nsys == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null data array given to a tridiagonal solve");
-  PetscCall(PetscIntCast((PetscInt64)nd, &n));
-  PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, n, d, &v));
+  PetscCall(VecPlaceArray(v, d));
   PetscCall(PPEArraysGet(t->backend, 1, &v, NULL, PPE_ACCESS_READWRITE, &A));
   PetscCall(SolveOn(t, A.a[0], packed));
   PetscCall(PPEArraysRestore(&A));
-  PetscCall(VecDestroy(&v));
+  PetscCall(VecResetArray(v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -103,6 +103,7 @@ struct _p_PPETridiag {
   const PPEBackendOps *bops; /* the back end's table and stream (PPETridiagSetUpBackend()) */
   void                *bstream;
   PPETdArrays          arr;  /* the arrays in the back end's memory */
+  Vec                  data[2]; /* host data of a solve as a vector (natural, packed spans), for PPEArraysGet() */
   /* counters (solves only) */
   PetscInt         nsolves;
   PetscLogDouble   bytes, msgs;       /* sent to other ranks so far */
