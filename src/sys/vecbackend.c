@@ -397,6 +397,7 @@ static PetscErrorCode VecShift_PPEDevice(Vec y, PetscScalar c)
   PetscFunctionBegin;
   PetscCall(GetDevVec(y, &m));
   PetscCall(DevAXPBYC(m, 0.0, NULL, 1.0, c));
+  PetscCall(PetscObjectStateIncrease((PetscObject)y)); /* VecShift() leaves it to the type */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
