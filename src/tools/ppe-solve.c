@@ -791,17 +791,17 @@ static PetscErrorCode JSONReals(JSON *j, PetscInt n, const PetscReal v[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The problem and its grid. The contract keeps three sizes and six BC letters: a 2D grid is
-   the z-invariant problem of one periodic layer, [nx, ny, 1] and "xxyyPP"; "dim" says which
-   sizes are the user's */
+/* The problem and its grid as the user gave it, one entry per direction: sizes, process
+   counts, and two BC letters (xlo xhi ylo yhi [zlo zhi]); a 2D grid gives [nx, ny], four
+   letters and [px, py] */
 static PetscErrorCode JSONProblem(JSON *j, const Run *run, const GridInfo *g)
 {
   PetscFunctionBegin;
   PetscCall(JSONAppend(j, "{\"problem\": \"%s\", \"dim\": %d, \"n\": ", PPEProblemNames[run->o.problem], (int)g->dim));
-  PetscCall(JSONInts(j, 3, g->n));
-  PetscCall(JSONAppend(j, ", \"location\": \"%s\", \"bc\": \"%s%s\", \"stretch\": \"%s\", \"shift\": %.17g, ", PPELocations[g->loc], g->bc, g->dim == 2 ? "PP" : "", PPEStretchTypes[g->stretch], (double)g->shift));
+  PetscCall(JSONInts(j, g->dim, g->n));
+  PetscCall(JSONAppend(j, ", \"location\": \"%s\", \"bc\": \"%s\", \"stretch\": \"%s\", \"shift\": %.17g, ", PPELocations[g->loc], g->bc, PPEStretchTypes[g->stretch], (double)g->shift));
   PetscCall(JSONAppend(j, "\"ranks\": %d, \"procs\": ", (int)run->size));
-  PetscCall(JSONInts(j, 3, g->procs));
+  PetscCall(JSONInts(j, g->dim, g->procs));
   PetscCall(JSONAppend(j, ", "));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
