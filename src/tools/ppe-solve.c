@@ -401,7 +401,7 @@ static PetscErrorCode PrintConfig(MPI_Comm comm)
   PetscCall(PetscFree(j.buf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-/* What the steps of main share: the options, the problem, the solver and what was measured */
+/* The times of a run */
 typedef struct {
   PetscReal  op_s, setup_s;        /* operator creation, KSPSetUp: seconds, max over ranks */
   PetscReal  latency_s;            /* one synchronisation on these ranks */
@@ -411,6 +411,7 @@ typedef struct {
   PetscReal  sync_s;               /* blocked in MPI during the median solve */
 } Timings;
 
+/* What the last timed solve gave */
 typedef struct {
   PetscInt           its, checks; /* iterations and true residuals evaluated (-ppe_stop true) of the last timed solve */
   KSPConvergedReason reason;
@@ -421,6 +422,7 @@ typedef struct {
   PPEBackend         backend;
 } Results;
 
+/* What the steps of main share: the options, the problem, the solver and what was measured */
 typedef struct {
   MPI_Comm      comm;
   PetscMPIInt   size;
@@ -441,7 +443,7 @@ typedef struct {
   Results       res;
 } Run;
 
-/* The grid as the user gave it: dim sizes, 2 dim BC letters, dim process counts */
+/* The grid as the user gave it: per direction its size, its process count and two BC letters */
 typedef struct {
   PetscInt       dim, n[3], procs[3];
   char           bc[7];
