@@ -75,11 +75,12 @@ if not line:
     print("no JSON line"); sys.exit()
 d = json.loads(line)
 # a 2D run: its own two sizes, four BC letters and two process counts (earlier versions
-# gave the 3D embedding nx x 1 x ny: [nx, ny, 1], the letters followed by PP, [px, 1, py])
+# gave three entries and six letters: [nx, ny, 1], the letters followed by PP, and the
+# process grid of the 2D DMDA of the user, [px, py, 1])
 if d.get("dim") == 2:
     if len(d.get("n", [])) == 3: d["n"] = d["n"][:2]
     if len(d.get("bc", "")) == 6: d["bc"] = d["bc"][:4]
-    if len(d.get("procs", [])) == 3: d["procs"] = [d["procs"][0], d["procs"][2]]
+    if len(d.get("procs", [])) == 3: d["procs"] = d["procs"][:2]
 drop = ("op_s", "setup_s", "solve_s", "solve_s_min", "solve_s_max", "sync_s", "local_s", "latency_s", "history_s", "mem_mb", "true_s")
 print(json.dumps({k: v for k, v in sorted(d.items()) if k not in drop and not k.endswith("_s")}, sort_keys=True))')
     echo "$np $name $md5 $json" >> "$file"

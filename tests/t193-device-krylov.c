@@ -109,6 +109,31 @@ static PetscErrorCode CheckKrylov(Dev *D, MPI_Comm comm, PetscInt n)
     PetscCall(TapCheck(comm, (PetscBool)(rel <= RED_TOL && same), "%s dot n = %" PetscInt_FMT ": y.u, y.y, (y.u0, y.u1 = y.y): bitwise equal to the host's ppe_dot_tree, relative difference to the long double sum %.2e, repeatable %s", D->ops->name, n, rel, same ? "yes" : "NO"));
   }
 
+  /* sum of the entries: the device's in the order of its dot products (the bits of a dot
+     product with ones, ppe_dot_tree), the host table's in index order (a plain loop) */
+  {
+    const PPEBackendOps *host;
+    double              *ones, sd, sd2, sh, tree, plain = 0.0, scale = 0.0;
+    long double          exact = 0.0L;
+
+    PetscCall(PPEBackendOpen("host", &host));
+    PetscCall(PetscMalloc1(PetscMax(n, 1), &ones));
+    for (PetscInt i = 0; i < n; i++) {
+      ones[i] = 1.0;
+      plain += v[1][i];
+      exact += (long double)v[1][i];
+      scale += fabs(v[1][i]);
+    }
+    tree = ppe_dot_tree(n, v[1], ones);
+    DEVCALL(D, D->ops->sum(n, dv[1], work, &sd, D->stream));
+    DEVCALL(D, D->ops->sum(n, dv[1], work, &sd2, D->stream));
+    DEVCALL(D, host->sum(n, v[1], NULL, &sh, NULL));
+    rel = RelErr(sd, (double)exact, scale);
+    PetscCall(TapCheck(comm, (PetscBool)(!memcmp(&sd, &tree, sizeof(double)) && !memcmp(&sd, &sd2, sizeof(double)) && rel <= RED_TOL), "%s sum n = %" PetscInt_FMT ": %.17g, bitwise equal to a dot product with ones in the device's order (%.17g), repeatable (%.17g), relative difference to the long double sum %.2e", D->ops->name, n, sd, tree, sd2, rel));
+    PetscCall(TapCheck(comm, (PetscBool)!memcmp(&sh, &plain, sizeof(double)), "host sum n = %" PetscInt_FMT ": %.17g, bitwise equal to the plain loop in index order (%.17g)", n, sh, plain));
+    PetscCall(PetscFree(ones));
+  }
+
   /* Chebyshev: scale; first and later step with D and with D = I */
   diff = 0.0;
   same = PETSC_TRUE;

@@ -66,12 +66,33 @@ static PetscErrorCode InsertPrefixed(const char *pre, const char *opts, PetscRea
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Most monitor calls recorded */
+#define MAXMON 256
+
 typedef struct {
   PetscReal      rres; /* ||b - A x|| / ||b|| */
   PetscInt       its;
   PetscLogDouble bytes, halo; /* of the second solve, summed over the ranks */
   PetscInt       nglobal;
+  PetscInt       nmon;          /* monitor calls of the first solve ... */
+  PetscReal      xnorm[MAXMON]; /* ... and the norm of the solution each built (KSPBuildSolution) */
+  PetscReal      xfinal;        /* the norm of the solution of the first solve */
 } Result;
+
+/* A monitor that builds the solution as it stands and records its norm. */
+static PetscErrorCode MonitorSolution(KSP ksp, PetscInt its, PetscReal rnorm, void *ctx)
+{
+  Result *res = (Result *)ctx;
+  Vec     x;
+
+  PetscFunctionBegin;
+  (void)its;
+  (void)rnorm;
+  PetscCall(KSPBuildSolution(ksp, NULL, &x));
+  if (res->nmon < MAXMON) PetscCall(VecNorm(x, NORM_2, &res->xnorm[res->nmon]));
+  res->nmon++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* Solve the case on back end be (twice, the second measured); x receives the solution. */
 static PetscErrorCode Run(MPI_Comm comm, const PetscInt n[3], const char *bc, const char *be, const Case *c, PetscInt tag, PetscReal rtol, Vec *xout, Result *res)
@@ -122,7 +143,11 @@ static PetscErrorCode Run(MPI_Comm comm, const PetscInt n[3], const char *bc, co
   PetscCall(PPEKSPSetDMActiveAll(ksp, PETSC_FALSE));
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(KSPSetUp(ksp));
+  res->nmon = 0;
+  PetscCall(KSPMonitorSet(ksp, MonitorSolution, res, NULL)); /* the first solve only: its norms cross */
   PetscCall(KSPSolve(ksp, b, x)); /* the first solve also moves the operator's and PC's tables */
+  PetscCall(KSPMonitorCancel(ksp));
+  PetscCall(VecNorm(x, NORM_2, &res->xfinal));
   PetscCall(PPECountersGet(&c0));
   PetscCall(KSPSolve(ksp, b, x));
   PetscCall(PPECountersGet(&c1));
@@ -155,45 +180,104 @@ static PetscErrorCode Run(MPI_Comm comm, const PetscInt n[3], const char *bc, co
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Coherence of a device copy with the host array, through PETSc's own operations. */
-static PetscErrorCode CheckCoherence(MPI_Comm comm, PPEBackend be)
+/* PPEDeviceBytes() since *b0, the largest over the ranks; *b0 moves on */
+static PetscErrorCode Moved(MPI_Comm comm, PetscLogDouble *b0, PetscLogDouble *moved)
 {
-  Vec            v, w;
-  PetscReal      nrm;
-  PetscScalar    s;
-  PetscInt       N;
-  PPEBackend     bw;
-  PetscLogDouble b0 = PPEDeviceBytes();
+  PetscLogDouble now = PPEDeviceBytes();
 
   PetscFunctionBegin;
-  PetscCall(VecCreateMPI(comm, 100, PETSC_DETERMINE, &v));
-  PetscCall(VecGetSize(v, &N));
-  PetscCall(VecSet(v, 2.0));
-  PetscCall(PPEVecDevAttach(v, be));
-  PetscCall(PPEVecShift(v, 1.0)); /* device: 3, the host copy stale */
-  PetscCall(VecNorm(v, NORM_1, &nrm));
-  PetscCall(TapCheck(comm, (PetscBool)(nrm == 3.0 * N), "coherence: host norm after a device write sees it (%g, expected %g)", (double)nrm, 3.0 * N));
-  PetscCall(VecSet(v, 5.0)); /* host write: the device copy stale */
-  PetscCall(PPEVecLocalSum(v, &s));
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &s, 1, MPIU_SCALAR, MPIU_SUM, comm));
-  PetscCall(TapCheck(comm, (PetscBool)(s == 5.0 * N), "coherence: device sum after a host write sees it (%g, expected %g)", (double)s, 5.0 * N));
-  PetscCall(VecDuplicate(v, &w));
-  PetscCall(PPEVecDevBackend(w, &bw));
+  *moved = now - *b0;
+  *b0    = now;
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, moved, 1, MPIU_PETSCLOGDOUBLE, MPI_MAX, comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The host view of PPEKit's device vector type of back end be (VECPPEEMU for emu) kept
+   coherent through PETSc's own operations, with exactly the copies needed: a device write
+   then a host read (one copy out), a host write then a device read (one copy in), a
+   duplicate that stays a device vector of be and computes there. 100 entries per rank. */
+static PetscErrorCode CheckCoherence(MPI_Comm comm, PPEBackend be)
+{
+  const PetscInt nloc = 100;
+  const double   vbytes = 8.0 * nloc; /* one copy of a rank's entries */
+  Vec            t, v, w;
+  PetscReal      nrm;
+  PetscScalar    s, *a;
+  PetscInt       N;
+  PPEBackend     bv, bw;
+  VecType        want;
+  PetscBool      isv, isw;
+  PetscLogDouble b0 = PPEDeviceBytes(), moved, total = 0;
+
+  PetscFunctionBegin;
+  PetscCall(VecCreateMPI(comm, nloc, PETSC_DETERMINE, &t));
+  PetscCall(VecGetSize(t, &N));
+  PetscCall(PPEBackendVecType(be, &want));
+  PetscCall(PPEVecCreateOn(t, be, &v));
+  PetscCall(PPEVecGetBackend(v, &bv));
+  PetscCall(PetscObjectTypeCompare((PetscObject)v, want, &isv));
+  PetscCall(TapCheck(comm, (PetscBool)(isv && bv == be), "coherence: PPEVecCreateOn gives a vector of type %s (expected %s) living on %s (expected %s)", ((PetscObject)v)->type_name, want, PPEBackends[bv], PPEBackends[be]));
+
+  PetscCall(VecSet(v, 2.0)); /* device writes: 3 on the device, the host values stale */
+  PetscCall(VecShift(v, 1.0));
+  PetscCall(Moved(comm, &b0, &moved));
+  total += moved;
+  PetscCall(TapCheck(comm, (PetscBool)(moved == 0), "coherence: VecSet and VecShift of a device vector run on the device (%g bytes moved, expected 0)", moved));
+
+  PetscCall(VecNorm(v, NORM_1, &nrm)); /* a host read (the 1-norm has no device path) */
+  PetscCall(Moved(comm, &b0, &moved));
+  total += moved;
+  PetscCall(TapCheck(comm, (PetscBool)(nrm == 3.0 * N), "coherence: a host read after a device write sees it (VecNorm 1: %g, expected %g)", (double)nrm, 3.0 * N));
+  PetscCall(TapCheck(comm, (PetscBool)(moved == vbytes), "coherence: that read copied the values out once (%g bytes, expected %g)", moved, vbytes));
+
+  PetscCall(VecGetArray(v, &a)); /* a host write: 5, the device values stale */
+  for (PetscInt i = 0; i < nloc; i++) a[i] = 5.0;
+  PetscCall(VecRestoreArray(v, &a));
+  PetscCall(Moved(comm, &b0, &moved));
+  total += moved;
+  PetscCall(TapCheck(comm, (PetscBool)(moved == 0), "coherence: a host write after a host read copies nothing (%g bytes, expected 0)", moved));
+  PetscCall(VecDot(v, v, &s)); /* a device read: the values copied in, one number back */
+  PetscCall(Moved(comm, &b0, &moved));
+  total += moved;
+  PetscCall(TapCheck(comm, (PetscBool)(s == 25.0 * N), "coherence: a device read after a host write sees it (VecDot %g, expected %g)", (double)PetscRealPart(s), 25.0 * N));
+  PetscCall(TapCheck(comm, (PetscBool)(moved == vbytes + 8), "coherence: that read copied the values in once and the dot product back (%g bytes, expected %g)", moved, vbytes + 8));
+
+  PetscCall(VecDuplicate(v, &w)); /* a duplicate: a device vector of the same back end */
+  PetscCall(PPEVecGetBackend(w, &bw));
+  PetscCall(PetscObjectTypeCompare((PetscObject)w, want, &isw));
+  PetscCall(TapCheck(comm, (PetscBool)(isw && bw == be), "coherence: a duplicate is a vector of type %s (expected %s) living on %s (expected %s)", ((PetscObject)w)->type_name, want, PPEBackends[bw], PPEBackends[be]));
   PetscCall(VecSet(w, 1.0));
-  PetscCall(VecAXPY(w, 1.0, v));
+  PetscCall(VecAXPY(w, 1.0, v)); /* 6, on the device: v's device values are current */
+  PetscCall(Moved(comm, &b0, &moved));
+  total += moved;
+  PetscCall(TapCheck(comm, (PetscBool)(moved == 0), "coherence: VecSet and VecAXPY of the duplicate run on the device (%g bytes moved, expected 0)", moved));
   PetscCall(VecNorm(w, NORM_INFINITY, &nrm));
-  PetscCall(TapCheck(comm, (PetscBool)(bw == PPE_BACKEND_HOST && nrm == 6.0), "coherence: a duplicate has no device copy (%s) and computes on the host (%g, expected 6)", PPEBackends[bw], (double)nrm));
-  PetscCall(PPEVecShift(v, -1.0)); /* device 4 */
-  PetscCall(PPEVecDevDetach(v));
-  PetscCall(VecNorm(v, NORM_INFINITY, &nrm));
-  PetscCall(TapCheck(comm, (PetscBool)(nrm == 4.0), "coherence: detach brings the device values back (%g, expected 4)", (double)nrm));
-  {
-    PetscLogDouble moved = PPEDeviceBytes() - b0, want = 8.0 * 100 * 4 + 8; /* up, down, up, down + one sum */
-    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &moved, 1, MPIU_PETSCLOGDOUBLE, MPI_MAX, comm));
-    PetscCall(TapCheck(comm, (PetscBool)(moved == want), "coherence: exactly the needed copies were made (%g bytes, expected %g)", moved, want));
-  }
+  PetscCall(Moved(comm, &b0, &moved));
+  total += moved;
+  PetscCall(TapCheck(comm, (PetscBool)(nrm == 6.0), "coherence: the duplicate's host values after its device writes (VecNorm infinity %g, expected 6)", (double)nrm));
+  PetscCall(TapCheck(comm, (PetscBool)(moved == vbytes), "coherence: that read copied the duplicate out once (%g bytes, expected %g)", moved, vbytes));
+  PetscCall(TapCheck(comm, (PetscBool)(total == 3 * vbytes + 8), "coherence: exactly the needed copies were made (%g bytes in all, expected 3 x %g + 8)", total, vbytes));
   PetscCall(VecDestroy(&w));
   PetscCall(VecDestroy(&v));
+  PetscCall(VecDestroy(&t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A monitor that builds the solution during a solve sees the iterate: the norms it saw equal the
+   host run's (to 1e-12 relative: the device's 2-norm sums in its order), and the last one
+   (after the last update) is the returned solution's (a singular problem's solution is
+   shifted after it: mean zero). */
+static PetscErrorCode CheckMonitor(MPI_Comm comm, const Case *c, const char *bc, const char *bname, const Result *rh, const Result *rd)
+{
+  PetscReal diff = 0.0, last, lastdiff;
+
+  PetscFunctionBegin;
+  if (strstr(c->opts, "preonly")) PetscFunctionReturn(PETSC_SUCCESS); /* no monitor calls */
+  for (PetscInt i = 0; i < PetscMin(rd->nmon, MAXMON) && rh->nmon == rd->nmon; i++) diff = PetscMax(diff, PetscAbsReal(rd->xnorm[i] - rh->xnorm[i]) / PetscMax(rh->xfinal, PETSC_SMALL));
+  last     = rd->nmon > 0 && rd->nmon <= MAXMON ? rd->xnorm[rd->nmon - 1] : -1.0;
+  lastdiff = PetscAbsReal(last - rd->xfinal) / PetscMax(rd->xfinal, PETSC_SMALL);
+  PetscCall(TapCheck(comm, (PetscBool)(rh->nmon == rd->nmon && rd->nmon > 1 && rd->nmon <= MAXMON && diff <= 1e-12), "%s %s: a monitor's KSPBuildSolution sees the iterate: %s %" PetscInt_FMT " calls = host %" PetscInt_FMT ", solution norms within %.3g relative of the host's (<= 1e-12)", c->name, bc, bname, rd->nmon, rh->nmon, (double)diff));
+  if (!strcmp(bc, "NNNNDD")) PetscCall(TapCheck(comm, (PetscBool)(lastdiff <= 1e-12 && last > 0), "%s %s: the last monitored solution norm %.17g is the returned one's %.17g (relative difference %.3g <= 1e-12)", c->name, bc, (double)last, (double)rd->xfinal, (double)lastdiff));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -243,6 +327,7 @@ int main(int argc, char **argv)
       PetscCall(TapCheck(comm, (PetscBool)(rh.bytes == 0 && extra >= 0 && extra <= cap && fmod(extra, 8.0) == 0), "%s %s: %s solve moves b and x once (%g bytes = 2 x %g + %g of reduction numbers, <= %g), host 0", c->name, bcs[ib], bname, rd.bytes, vec, extra, cap));
       PetscCall(TapCheck(comm, (PetscBool)(extra2 >= 0 && extra2 <= size * (8.0 * 64 * (rd2.its + 8) + (preonly ? 16.0 * n[2] : 0)) && (preonly || rd2.its < rd.its)), "%s %s: at rtol 1e-4 (%" PetscInt_FMT " iterations vs %" PetscInt_FMT ") the vector part is the same 2 x %g bytes (%g + %g)", c->name, bcs[ib], rd2.its, rd.its, vec, 2 * vec, extra2));
       if (size > 1 || ib == 1) PetscCall(TapCheck(comm, (PetscBool)((preonly && size == 1) || rd.halo > 0), "%s %s: halo faces counted apart (%g bytes)", c->name, bcs[ib], rd.halo));
+      PetscCall(CheckMonitor(comm, c, bcs[ib], bname, &rh, &rd));
       PetscCall(VecDestroy(&xh));
       PetscCall(VecDestroy(&xd));
       PetscCall(VecDestroy(&xd2));

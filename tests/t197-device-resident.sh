@@ -3,7 +3,8 @@
 # bcgsfused with chebyci (every mode), tileilu and none, preonly + fftptdma, against the host
 # run (iterations equal, solutions to 1e-12), with b copied in and x out once per solve (the
 # reductions' numbers besides, whatever the iteration count), at 1 and 2 ranks (halo faces
-# counted apart), and the host view of a device copy kept coherent.
+# counted apart), and the host view of PPEKit's device vector type kept coherent (every value
+# checked printed).
 . "$srcdir/tests/lib.sh"
 light_skip "device-resident solves on the emulated back end (ran in build/ and the other full trees)"
 for np in 1 2; do

@@ -368,7 +368,7 @@ static PetscErrorCode BadDMDA(MPI_Comm comm, PetscInt dim, PetscInt dof, PetscIn
 
   PetscFunctionBegin;
   if (dim == 3) PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, 6, 5, 4, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, dof, sw, NULL, NULL, NULL, &da));
-  else PetscCall(DMDACreate2d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, 6, 5, PETSC_DECIDE, PETSC_DECIDE, dof, sw, NULL, NULL, &da));
+  else PetscCall(DMDACreate1d(comm, DM_BOUNDARY_NONE, 24, dof, sw, NULL, &da)); /* at least one point per rank */
   PetscCall(DMSetUp(da));
   PetscCall(DMCreateMatrix(da, &A));
   PetscCall(MatShift(A, 1.0));
@@ -483,7 +483,7 @@ int main(int argc, char **argv)
 
   PetscCall(BadDMDA(comm, 3, 2, 1, "one dof per point"));
   PetscCall(BadDMDA(comm, 3, 1, 0, "stencil width at least 1"));
-  PetscCall(BadDMDA(comm, 2, 1, 1, "needs a 3D DMDA"));
+  PetscCall(BadDMDA(comm, 1, 1, 1, "needs a 2D or 3D DMDA"));
 
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(PetscFinalize());

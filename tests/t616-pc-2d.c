@@ -1,5 +1,5 @@
 static const char help[] = "PCs tileilu and chebyci and KSPs cbcg and bcgsfused on 2D operators (5-point, the\n\
-3D shadow nx x 1 x ny underneath), for several BC sets, cell and vertex unknowns, uniform and\n\
+kernels' 3D box nx x 1 x ny underneath), for several BC sets, cell and vertex unknowns, uniform and\n\
 tanh-stretched y:\n\
   - every solver converges to rtol 1e-8, the true residual ||b - A x|| / ||b|| checked;\n\
   - tileilu: the xy and yx layouts give the same iterations and the same bits; the shape used\n\

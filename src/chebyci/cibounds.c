@@ -136,7 +136,8 @@ PetscErrorCode PPEChebyCIGridWeights(PPEGrid g, Vec dinv)
   PetscScalar *a;
 
   PetscFunctionBegin;
-  PetscCall(DMDAGetCorners(g->da, &s[0], &s[1], &s[2], &m[0], &m[1], &m[2]));
+  PetscCall(PetscArraycpy(s, g->box.s, 3)); /* the kernels' 3D view of the grid's DMDA */
+  PetscCall(PetscArraycpy(m, g->box.m, 3));
   PetscCall(VecGetArrayWrite(dinv, &a));
   for (PetscInt k = s[2]; k < s[2] + m[2]; k++)
     for (PetscInt j = s[1]; j < s[1] + m[1]; j++)

@@ -29,6 +29,7 @@
 */
 #include <ppekit/private/fftptdmaimpl.h>
 #include <ppekit/private/tridiagimpl.h> /* PPETridiagSetMethodOptionName */
+#include <ppekit/private/gridimpl.h>    /* PPEDMDAGetBox: the kernels' 3D view of a DMDA (a 2D one nx x ny is nx x 1 x ny) */
 
 /* The DM checks of the solver called name (PPEFFTPTDMAName(), or its owner's name), on the DM
    of what. */
@@ -43,7 +44,7 @@ PetscErrorCode PPEFFTPTDMACheckDM(const char name[], DM da, const char what[])
   PetscCall(PetscObjectTypeCompare((PetscObject)da, DMDA, &isda));
   PetscCheck(isda, PetscObjectComm((PetscObject)da), PETSC_ERR_ARG_WRONG, "%s: the DM of %s is not a DMDA; a 3D DMDA with dof 1 is needed", name, what);
   PetscCall(DMDAGetInfo(da, &dim, NULL, NULL, NULL, NULL, NULL, NULL, &dof, &sw, NULL, NULL, NULL, &st));
-  PetscCheck(dim == 3, PetscObjectComm((PetscObject)da), PETSC_ERR_ARG_WRONG, "%s: the DMDA of %s has dimension %" PetscInt_FMT "; only 3D DMDAs are supported", name, what, dim);
+  PetscCheck(dim >= 2, PetscObjectComm((PetscObject)da), PETSC_ERR_ARG_WRONG, "%s: the DMDA of %s has dimension %" PetscInt_FMT "; only 2D and 3D DMDAs are supported", name, what, dim);
   PetscCheck(dof == 1, PetscObjectComm((PetscObject)da), PETSC_ERR_ARG_WRONG, "%s: the DMDA of %s has dof = %" PetscInt_FMT "; only scalar fields (dof 1) are supported", name, what, dof);
   PetscCheck(sw >= 1, PetscObjectComm((PetscObject)da), PETSC_ERR_ARG_WRONG, "%s: the DMDA of %s has stencil width %" PetscInt_FMT "; a 7-point operator needs stencil width >= 1", name, what, sw);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -447,12 +448,14 @@ static PetscErrorCode ZOnlyRowScale(PPEFFTPTDMA *f, DM da, const PPESeparable *s
   const PetscScalar *s;
   PetscBool          zonly = PETSC_TRUE;
   PetscMPIInt        next;
+  PPEDMDABox         b;
 
   PetscFunctionBegin;
   if (!sep->rowscale) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscMalloc1(2 * nz, &ext)); /* per plane: -min, then max */
   for (PetscInt k = 0; k < 2 * nz; k++) ext[k] = PETSC_MIN_REAL;
-  PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
+  PetscCall(PPEDMDAGetBox(da, &b));
+  xs = b.s[0], ys = b.s[1], zs = b.s[2], xm = b.m[0], ym = b.m[1], zm = b.m[2];
   PetscCall(VecGetArrayRead(sep->rowscale, &s));
   for (PetscInt k = zs; k < zs + zm; k++) {
     PetscInt kb = k - sep->lo[2];
@@ -603,11 +606,12 @@ static PetscErrorCode LayoutKey(MPI_Comm comm, DM da, const PPESeparable *sep, c
 {
   PetscInt    q = 0, c[6], pd[3];
   PetscMPIInt size;
+  PPEDMDABox  b;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscCall(DMDAGetInfo(da, NULL, NULL, NULL, NULL, &pd[0], &pd[1], &pd[2], NULL, NULL, NULL, NULL, NULL, NULL));
-  PetscCall(DMDAGetCorners(da, &c[0], &c[1], &c[2], &c[3], &c[4], &c[5]));
+  PetscCall(PPEDMDAGetBox(da, &b));
+  for (int d = 0; d < 3; d++) pd[d] = b.P[d], c[d] = b.s[d], c[3 + d] = b.m[d];
   key[q++] = size;
   for (int d = 0; d < 3; d++) {
     key[q++] = sep->M[d];
@@ -632,9 +636,10 @@ static PetscErrorCode LayoutKey(MPI_Comm comm, DM da, const PPESeparable *sep, c
 
 PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPESeparable *sep, const PetscInt pgrid[2], PPEFFTZSolve zsolve, PPEFFTPlanner planner, PetscBool r2c, PPEFFTDCT dct, const char wisdom[])
 {
-  PetscInt        M[3], pd[3], xs, ys, zs, xm, ym, zm, whole[6], dadata[6], key[PPE_FFTPTDMA_KEY];
+  PetscInt        whole[6], dadata[6], key[PPE_FFTPTDMA_KEY];
   PPEBackend      backend;
-  const PetscInt *lr[3];
+  const PetscInt *M, *pd, **lr;
+  PPEDMDABox      box; /* the kernels' 3D view of the DMDA */
   PetscMPIInt     r[2]; /* this rank's pencil-grid coordinates, as MPI colour and key */
 
   PetscFunctionBegin;
@@ -667,7 +672,8 @@ PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPES
   PetscCall(PetscStrncpy(f->wisdomfile, wisdom ? wisdom : "", sizeof(f->wisdomfile)));
   PetscCallMPI(MPI_Comm_size(comm, &f->size));
   PetscCallMPI(MPI_Comm_rank(comm, &f->rank));
-  PetscCall(DMDAGetInfo(da, NULL, &M[0], &M[1], &M[2], &pd[0], &pd[1], &pd[2], NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(PPEDMDAGetBox(da, &box));
+  M = box.N, pd = box.P, lr = box.own;
   f->flat = (PetscBool)(M[1] == 1 && sep->n[1] == 1);
   for (int d = 0; d < 3; d++) {
     PetscCheck(M[d] == sep->M[d], comm, PETSC_ERR_ARG_INCOMP, "%s: the DMDA has %" PetscInt_FMT " points along %c but the operator description %" PetscInt_FMT, PPEFFTPTDMAName(f), M[d], "xyz"[d], sep->M[d]);
@@ -688,7 +694,6 @@ PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPES
   ChooseTransforms(f);
 
   /* pencils */
-  PetscCall(DMDAGetOwnershipRanges(da, &lr[0], &lr[1], &lr[2]));
   f->daaligned = (PetscBool)(pd[0] == 1 && pd[1] == f->P[0] && pd[2] == f->P[1] && !f->box);
   for (int d = 0; d < 3; d++) f->daaligned = (PetscBool)(f->daaligned && sep->n[d] == M[d]);
   f->xdata[0] = 0;
@@ -738,13 +743,7 @@ PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPES
   PetscCallMPI(MPI_Comm_split(comm, r[0], r[1], &f->zcomm));
 
   /* DMDA <-> x-pencils */
-  PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
-  f->dabox[0] = xs - sep->lo[0];
-  f->dabox[1] = ys - sep->lo[1];
-  f->dabox[2] = zs - sep->lo[2];
-  f->dabox[3] = xm;
-  f->dabox[4] = ym;
-  f->dabox[5] = zm;
+  for (int d = 0; d < 3; d++) f->dabox[d] = box.s[d] - sep->lo[d], f->dabox[3 + d] = box.m[d];
   for (int d = 0; d < 3; d++) {
     whole[d]     = 0;
     whole[3 + d] = f->N[d];

@@ -54,17 +54,17 @@ PetscErrorCode PPESeparableCreateFromGrid(PPEGrid grid, PPESeparable **sepout)
     for (PetscInt i = 0; i < grid->N[d]; i++)
       if (grid->dir[d].w[i] != 1.0) ones = PETSC_FALSE;
   if (!ones) {
-    PetscScalar ***r;
-    PetscInt       xs, ys, zs, xm, ym, zm;
+    PetscScalar     *r;
+    const PetscInt  *s = grid->box.s, *m = grid->box.m; /* the kernels' 3D view of the grid's DMDA */
+    PetscInt         l = 0;
     const PetscReal *wx = grid->dir[0].w, *wy = grid->dir[1].w, *wz = grid->dir[2].w;
 
     PetscCall(DMCreateGlobalVector(grid->da, &sep->rowscale));
-    PetscCall(DMDAGetCorners(grid->da, &xs, &ys, &zs, &xm, &ym, &zm));
-    PetscCall(DMDAVecGetArray(grid->da, sep->rowscale, &r));
-    for (PetscInt k = zs; k < zs + zm; k++)
-      for (PetscInt j = ys; j < ys + ym; j++)
-        for (PetscInt i = xs; i < xs + xm; i++) r[k][j][i] = wx[i] * wy[j] * wz[k];
-    PetscCall(DMDAVecRestoreArray(grid->da, sep->rowscale, &r));
+    PetscCall(VecGetArray(sep->rowscale, &r));
+    for (PetscInt k = s[2]; k < s[2] + m[2]; k++)
+      for (PetscInt j = s[1]; j < s[1] + m[1]; j++)
+        for (PetscInt i = s[0]; i < s[0] + m[0]; i++) r[l++] = wx[i] * wy[j] * wz[k];
+    PetscCall(VecRestoreArray(sep->rowscale, &r));
   }
   PetscCall(PetscSNPrintf(sep->how, sizeof(sep->how), "from the grid of the matrix-free operator (exact): Lx = K/hx^2, Ly = K/hy^2, Lz = Wz^-1 Sz (%s z), row scale %s", grid->dir[2].uniform ? "uniform" : "stretched", ones ? "1" : "the control volumes W"));
   *sepout = sep;

@@ -3,6 +3,7 @@
    of the rows, every owned row read once, and the helpers that make a check collective.
 */
 #include <ppekit/private/separableimpl.h>
+#include <ppekit/private/gridimpl.h> /* PPEDMDAGetBox */
 #include <petscdmda.h>
 
 /* The DMDA layout of the rows: sizes, ownership, and the matrix distributed as the DMDA. */
@@ -13,15 +14,25 @@ PetscErrorCode PPEInferSetUpLayout(PPEInferCtx *c, Mat A, DM da)
   DMDAStencilType st;
   const PetscInt *lr[3];
   PetscBool       isda;
+  PPEDMDABox      box; /* the kernels' 3D view: a 2D DMDA nx x ny is nx x 1 x ny */
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)da, DMDA, &isda));
   PetscCheck(isda, c->comm, PETSC_ERR_ARG_WRONG, "Operator inference needs the matrix's DM to be a DMDA, not %s", ((PetscObject)da)->type_name);
-  PetscCall(DMDAGetInfo(da, &dim, &c->M[0], &c->M[1], &c->M[2], &c->pm[0], &c->pm[1], &c->pm[2], &dof, &sw, &bt[0], &bt[1], &bt[2], &st));
-  PetscCheck(dim == 3, c->comm, PETSC_ERR_ARG_WRONG, "Operator inference needs a 3D DMDA, not %" PetscInt_FMT "D", dim);
+  PetscCall(DMDAGetInfo(da, &dim, NULL, NULL, NULL, NULL, NULL, NULL, &dof, &sw, NULL, NULL, NULL, &st));
+  PetscCheck(dim >= 2, c->comm, PETSC_ERR_ARG_WRONG, "Operator inference needs a 2D or 3D DMDA, not %" PetscInt_FMT "D", dim);
+  PetscCall(PPEDMDAGetBox(da, &box));
+  for (PetscInt d = 0; d < 3; d++) {
+    c->M[d]  = box.N[d];
+    c->pm[d] = box.P[d];
+    c->s[d]  = box.s[d];
+    c->m[d]  = box.m[d];
+    bt[d]    = box.bt[d];
+    lr[d]    = box.own[d];
+  }
   PetscCheck(dof == 1, c->comm, PETSC_ERR_ARG_WRONG, "Operator inference needs a DMDA with one dof per point, not %" PetscInt_FMT, dof);
   PetscCheck(sw >= 1, c->comm, PETSC_ERR_ARG_WRONG, "Operator inference needs a DMDA of stencil width at least 1, not %" PetscInt_FMT, sw);
-  c->flat = (PetscBool)(c->M[1] == 1); /* a 2D DMDA seen through its nx x 1 x ny shadow (PPEDMDAGet3d) */
+  c->flat = (PetscBool)(c->M[1] == 1); /* a 2D DMDA seen as the box nx x 1 x ny (PPEDMDAGetBox) */
   for (PetscInt d = 0; d < 3; d++) {
     c->per[d] = (PetscBool)(bt[d] == DM_BOUNDARY_PERIODIC || (d == 1 && c->flat)); /* no y neighbour, no y face */
     if (d == 1 && c->flat) continue;
@@ -30,9 +41,7 @@ PetscErrorCode PPEInferSetUpLayout(PPEInferCtx *c, Mat A, DM da)
   PetscCall(MatGetSize(A, &Mm, &Nm));
   PetscCheck(Mm == Nm && Mm == c->M[0] * c->M[1] * c->M[2], c->comm, PETSC_ERR_ARG_SIZ, "Operator inference: the matrix is %" PetscInt_FMT " x %" PetscInt_FMT " but the DMDA has %" PetscInt_FMT " points", Mm, Nm,
              c->M[0] * c->M[1] * c->M[2]);
-  PetscCall(DMDAGetCorners(da, &c->s[0], &c->s[1], &c->s[2], &c->m[0], &c->m[1], &c->m[2]));
   c->nloc = c->m[0] * c->m[1] * c->m[2];
-  PetscCall(DMDAGetOwnershipRanges(da, &lr[0], &lr[1], &lr[2]));
   for (PetscInt d = 0; d < 3; d++) {
     PetscCall(PetscMalloc1(c->pm[d] + 1, &c->off[d]));
     c->off[d][0] = 0;

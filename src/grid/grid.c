@@ -3,6 +3,7 @@
    describe a grid before its set-up are in gridset.c, the queries after it in gridfield.c).
 */
 #include <ppekit/private/gridimpl.h>
+#include <stdarg.h>
 
 PetscClassId PPEGRID_CLASSID;
 
@@ -49,62 +50,77 @@ PetscErrorCode PPEGridGetBCString(PPEGrid grid, char s[7])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The 3D direction of the user's direction dir (2D: y is the grid's z). */
+/* The kernels' direction of the user's direction dir (2D: y is the kernels' z). */
 PetscErrorCode PPEGridDirection(PPEGrid grid, PetscInt dir, PetscInt *d)
 {
+  static const char *const dirs[] = {"", "0 (x)", "0 (x) or 1 (y)", "0 (x), 1 (y) or 2 (z)"}; /* by dimension */
+
   PetscFunctionBegin;
-  PetscCheck(dir >= 0 && dir < grid->dim, PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_OUTOFRANGE, "Direction must be %s on a %dD grid, got %" PetscInt_FMT, grid->dim == 2 ? "0 (x) or 1 (y)" : "0 (x), 1 (y) or 2 (z)", (int)grid->dim, dir);
-  *d = (grid->dim == 2 && dir == 1) ? 2 : dir;
+  PetscCheck(dir >= 0 && dir < grid->dim, PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_OUTOFRANGE, "Direction must be %s on a %dD grid, got %" PetscInt_FMT, dirs[grid->dim], (int)grid->dim, dir);
+  *d = PPEGridKernelDir(grid->dim, dir);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A point of the 3D grid in the user's coordinates (2D: (x, y, 0) with y the grid's z). */
+/* A point of the kernels' box in the user's coordinates (0 past the grid's dimension). */
 PetscErrorCode PPEGridUserPoint(PPEGrid grid, const PetscReal p[3], PetscReal q[3])
 {
   PetscFunctionBegin;
-  q[0] = p[0];
-  q[1] = grid->dim == 2 ? p[2] : p[1];
-  q[2] = grid->dim == 2 ? 0.0 : p[2];
+  for (PetscInt u = 0; u < 3; u++) q[u] = u < grid->dim ? p[PPEGridKernelDir(grid->dim, u)] : 0.0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
-   The 3D DMDA of a DMDA: the DMDA itself when 3D; for a 2D DMDA (nx x ny on px x py ranks)
-   the 3D DMDA nx x 1 x ny on px x 1 x py ranks with the same ownership, whose vectors have the
-   2D DMDA's layout and ordering (so that the solvers, written for 3D, read them as they are).
-   The shadow is made once, with the 2D DMDA's interpolation type, and kept composed on the 2D
-   DMDA; *da3 is borrowed (valid while da lives: take a reference to keep it). Anything else
-   (a 3D DMDA, another DM, NULL) is returned as it is, for the caller's own checks.
+   PPEDMDAGetBox - the kernels' 3D box view of a 2D or 3D DMDA (see gridimpl.h): its
+   direction u is the kernels' direction PPEGridKernelDir(dim, u); the others have one point
+   on one rank. The ownership ranges are borrowed (valid while the DMDA lives). For the code
+   that gets a DMDA without a grid; a grid keeps the view of its own (PPEGridGetBox()).
 */
-PetscErrorCode PPEDMDAGet3d(DM da, DM *da3)
+PetscErrorCode PPEDMDAGetBox(DM da, PPEDMDABox *box)
 {
-  PetscInt              dim, M, N, m, n, dof, sw;
-  DMBoundaryType        bx, by;
-  DMDAStencilType       st;
-  DMDAInterpolationType it;
-  const PetscInt       *lx, *ly;
-  PetscInt              one = 1;
-  DM                    d3;
-  PetscBool             isda;
+  static const PetscInt one[1] = {1}; /* the ownership of a one-point direction */
+  PetscInt              dim, n[3], p[3], s[3], m[3];
+  DMBoundaryType        bt[3];
+  const PetscInt       *own[3];
 
   PetscFunctionBegin;
-  *da3 = da;
-  if (!da) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscObjectTypeCompare((PetscObject)da, DMDA, &isda));
-  if (!isda) PetscFunctionReturn(PETSC_SUCCESS); /* the caller's checks name what is wrong */
-  PetscCall(DMGetDimension(da, &dim));
-  if (dim != 2) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscObjectQuery((PetscObject)da, "PPEDMDA3d", (PetscObject *)da3));
-  if (*da3) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(DMDAGetInfo(da, NULL, &M, &N, NULL, &m, &n, NULL, &dof, &sw, &bx, &by, NULL, &st));
-  PetscCall(DMDAGetOwnershipRanges(da, &lx, &ly, NULL));
-  PetscCall(DMDAGetInterpolationType(da, &it));
-  PetscCall(DMDACreate3d(PetscObjectComm((PetscObject)da), bx, DM_BOUNDARY_NONE, by, st, M, 1, N, m, 1, n, dof, sw, lx, &one, ly, &d3));
-  PetscCall(DMDASetInterpolationType(d3, it)); /* the 2D DMDA's transfers, should anyone coarsen it */
-  PetscCall(DMSetUp(d3));
-  PetscCall(PetscObjectCompose((PetscObject)da, "PPEDMDA3d", (PetscObject)d3));
-  PetscCall(DMDestroy(&d3));
-  PetscCall(PetscObjectQuery((PetscObject)da, "PPEDMDA3d", (PetscObject *)da3));
+  PetscCall(DMDAGetInfo(da, &dim, &n[0], &n[1], &n[2], &p[0], &p[1], &p[2], NULL, NULL, &bt[0], &bt[1], &bt[2], NULL));
+  PetscCheck(dim >= 2, PetscObjectComm((PetscObject)da), PETSC_ERR_ARG_WRONG, "The kernels' box is the view of a 2D or 3D DMDA, got a %" PetscInt_FMT "D one", dim);
+  PetscCall(DMDAGetCorners(da, &s[0], &s[1], &s[2], &m[0], &m[1], &m[2]));
+  PetscCall(DMDAGetOwnershipRanges(da, &own[0], &own[1], &own[2]));
+  box->dim = dim;
+  for (PetscInt d = 0; d < 3; d++) {
+    PetscInt u = PPEGridUserDir(dim, d);
+
+    box->N[d]   = u < 0 ? 1 : n[u];
+    box->P[d]   = u < 0 ? 1 : p[u];
+    box->s[d]   = u < 0 ? 0 : s[u];
+    box->m[d]   = u < 0 ? 1 : m[u];
+    box->own[d] = u < 0 ? one : own[u];
+    box->bt[d]  = u < 0 ? DM_BOUNDARY_NONE : bt[u];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PPEGridGetBox - the kernels' 3D view of the grid's DMDA, made by PPEGridSetUp() */
+PetscErrorCode PPEGridGetBox(PPEGrid grid, const PPEDMDABox **box)
+{
+  PetscFunctionBegin;
+  PetscCheck(grid->setupcalled, PetscObjectComm((PetscObject)grid), PETSC_ERR_ORDER, "Call PPEGridSetUp() before using the grid's box");
+  *box = &grid->box;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* "n0 x n1 [x n2]": the first dim entries of n. */
+static PetscErrorCode PPEGridSizeString(PetscInt dim, const PetscInt n[], char s[], size_t len)
+{
+  size_t used = 0;
+
+  PetscFunctionBegin;
+  s[0] = 0;
+  for (PetscInt d = 0; d < dim; d++) {
+    PetscCall(PetscSNPrintf(s + used, len - used, "%s%" PetscInt_FMT, d ? " x " : "", n[d]));
+    PetscCall(PetscStrlen(s, &used));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -155,7 +171,7 @@ PetscErrorCode PPEGridCreate(MPI_Comm comm, PPEGrid *grid)
 }
 
 /* Forget a DMDA's back pointer to this grid (it is not a reference: no cycle). */
-static PetscErrorCode PPEGridDetachOne(PPEGrid g, DM da)
+static PetscErrorCode PPEGridDetachDM(PPEGrid g, DM da)
 {
   PetscContainer c;
   void          *ptr;
@@ -170,13 +186,6 @@ static PetscErrorCode PPEGridDetachOne(PPEGrid g, DM da)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PPEGridDetachDM(PPEGrid g)
-{
-  PetscFunctionBegin;
-  PetscCall(PPEGridDetachOne(g, g->da));
-  PetscCall(PPEGridDetachOne(g, g->da2));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 /*@
    PPEGridDestroy - destroys a grid
@@ -200,9 +209,8 @@ PetscErrorCode PPEGridDestroy(PPEGrid *grid)
     *grid = NULL;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PPEGridDetachDM(g));
+  PetscCall(PPEGridDetachDM(g, g->da));
   PetscCall(DMDestroy(&g->da));
-  PetscCall(DMDestroy(&g->da2));
   for (int d = 0; d < 3; d++) PetscCall(PPEGrid1dReset(&g->dir[d]));
   PetscCall(PetscFree(g->zlines));
   PetscCall(PetscHeaderDestroy(grid));
@@ -214,7 +222,7 @@ PetscErrorCode PPEGridDestroy(PPEGrid *grid)
 static PetscErrorCode PPEGridValidate(PPEGrid g)
 {
   MPI_Comm comm = PetscObjectComm((PetscObject)g);
-  DM       da   = g->dim == 2 ? g->da2 : g->da;
+  DM       da   = g->da;
 
   PetscFunctionBegin;
   for (int d = 0; d < g->dim; d++) {
@@ -222,24 +230,22 @@ static PetscErrorCode PPEGridValidate(PPEGrid g)
     PetscCheck((lo == PPE_BC_PERIODIC) == (hi == PPE_BC_PERIODIC), comm, PETSC_ERR_ARG_INCOMP, "Periodic boundary conditions come in pairs: face %s is %s but face %s is %s", PPEFaces[2 * d], PPEBCTypes[lo], PPEFaces[2 * d + 1], PPEBCTypes[hi]);
   }
   if (da) {
-    PetscInt        dim, M, N, P, dof, sw;
+    PetscInt        dim, dof, sw, n[3];
     DMBoundaryType  bt[3];
     DMDAStencilType st;
-    PetscInt        n[3];
+    char            gs[64], ds[64];
 
-    PetscCall(DMDAGetInfo(da, &dim, &M, &N, &P, NULL, NULL, NULL, &dof, &sw, &bt[0], &bt[1], &bt[2], &st));
+    PetscCall(DMDAGetInfo(da, &dim, &n[0], &n[1], &n[2], NULL, NULL, NULL, &dof, &sw, &bt[0], &bt[1], &bt[2], &st));
     PetscCheck(dim == g->dim, comm, PETSC_ERR_ARG_WRONG, "PPEGrid is %dD but its DMDA has dimension %" PetscInt_FMT, (int)g->dim, dim);
     PetscCheck(dof == 1, comm, PETSC_ERR_ARG_WRONG, "PPEGrid needs a DMDA with 1 degree of freedom per point, got %" PetscInt_FMT, dof);
     PetscCheck(sw >= 1, comm, PETSC_ERR_ARG_WRONG, "PPEGrid needs a DMDA with stencil width >= 1, got %" PetscInt_FMT, sw);
-    n[0] = M;
-    n[1] = N;
-    n[2] = P;
     if (!g->sizes_set)
       for (int d = 0; d < g->dim; d++) g->uN[d] = n[d];
+    PetscCall(PPEGridSizeString(g->dim, g->uN, gs, sizeof(gs)));
+    PetscCall(PPEGridSizeString(g->dim, n, ds, sizeof(ds)));
     for (int d = 0; d < g->dim; d++) {
       PetscBool per = (PetscBool)(g->ubc[2 * d] == PPE_BC_PERIODIC);
-      if (g->dim == 3) PetscCheck(n[d] == g->uN[d], comm, PETSC_ERR_ARG_SIZ, "Grid/DMDA size mismatch: the grid is %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " but the DMDA is %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT, g->uN[0], g->uN[1], g->uN[2], M, N, P);
-      else PetscCheck(n[d] == g->uN[d], comm, PETSC_ERR_ARG_SIZ, "Grid/DMDA size mismatch: the grid is %" PetscInt_FMT " x %" PetscInt_FMT " but the DMDA is %" PetscInt_FMT " x %" PetscInt_FMT, g->uN[0], g->uN[1], M, N);
+      PetscCheck(n[d] == g->uN[d], comm, PETSC_ERR_ARG_SIZ, "Grid/DMDA size mismatch: the grid is %s but the DMDA is %s", gs, ds);
       PetscCheck(per == (PetscBool)(bt[d] == DM_BOUNDARY_PERIODIC), comm, PETSC_ERR_ARG_INCOMP, "Grid/DMDA boundary mismatch in %c: the grid's BCs are %s-%s but the DMDA boundary type is %s", "xyz"[d], PPEBCTypes[g->ubc[2 * d]], PPEBCTypes[g->ubc[2 * d + 1]], DMBoundaryTypes[bt[d]]);
     }
   }
@@ -248,20 +254,18 @@ static PetscErrorCode PPEGridValidate(PPEGrid g)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The 3D description the solvers read, from the user's: 2D (x, y) becomes x, a flat middle
-   direction, and z = y (see gridimpl.h). */
+/* The kernels' 3D description from the user's (see gridimpl.h): a kernel direction with no
+   user direction has one unknown on one rank, unit length and Neumann ends. */
 static PetscErrorCode PPEGridMapUser(PPEGrid g)
 {
-  static const int from[3] = {0, -1, 1}; /* 2D: user direction of each 3D one (-1: flat) */
-
   PetscFunctionBegin;
-  for (int d = 0; d < 3; d++) {
-    int u = g->dim == 2 ? from[d] : d;
+  for (PetscInt d = 0; d < 3; d++) {
+    PetscInt u = PPEGridUserDir(g->dim, d);
 
-    g->N[d]      = u < 0 ? 1 : g->uN[u];
-    g->L[d]      = u < 0 ? 1.0 : g->uL[u];
-    g->origin[d] = u < 0 ? 0.0 : g->uorigin[u];
-    g->procs[d]  = u < 0 ? 1 : g->uprocs[u];
+    g->N[d]          = u < 0 ? 1 : g->uN[u];
+    g->L[d]          = u < 0 ? 1.0 : g->uL[u];
+    g->origin[d]     = u < 0 ? 0.0 : g->uorigin[u];
+    g->procs[d]      = u < 0 ? 1 : g->uprocs[u];
     g->bc[2 * d]     = u < 0 ? PPE_BC_NEUMANN : g->ubc[2 * u];
     g->bc[2 * d + 1] = u < 0 ? PPE_BC_NEUMANN : g->ubc[2 * u + 1];
   }
@@ -278,6 +282,36 @@ static PetscErrorCode PPEGridSetDMDATransfers(PPEGrid grid, DM da)
 {
   PetscFunctionBegin;
   PetscCall(DMDASetInterpolationType(da, grid->location == PPE_LOCATION_CELL ? DMDA_Q0 : DMDA_Q1));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The grid's DMDA when none was attached: of the grid's dimension, with the user's sizes,
+   process grid and periodic directions (what DMDACreate2d() and DMDACreate3d() do). */
+static PetscErrorCode PPEGridCreateDMDA(PPEGrid grid)
+{
+  PetscInt       n[3], p[3];
+  DMBoundaryType bt[3];
+  DM             da;
+
+  PetscFunctionBegin;
+  if (grid->da) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt u = 0; u < 3; u++) {
+    n[u]  = u < grid->dim ? grid->uN[u] : 1;
+    p[u]  = u < grid->dim ? grid->uprocs[u] : PETSC_DECIDE;
+    bt[u] = u < grid->dim && grid->ubc[2 * u] == PPE_BC_PERIODIC ? DM_BOUNDARY_PERIODIC : DM_BOUNDARY_NONE;
+  }
+  PetscCall(DMDACreate(PetscObjectComm((PetscObject)grid), &da));
+  PetscCall(DMSetDimension(da, grid->dim));
+  PetscCall(DMDASetSizes(da, n[0], n[1], n[2]));
+  PetscCall(DMDASetNumProcs(da, p[0], p[1], p[2]));
+  PetscCall(DMDASetBoundaryType(da, bt[0], bt[1], bt[2]));
+  PetscCall(DMDASetDof(da, 1));
+  PetscCall(DMDASetStencilType(da, DMDA_STENCIL_STAR));
+  PetscCall(DMDASetStencilWidth(da, 1));
+  PetscCall(PPEGridSetDMDATransfers(grid, da));
+  PetscCall(DMSetUp(da));
+  grid->da       = da;
+  grid->da_owned = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -299,51 +333,28 @@ static PetscErrorCode PPEGridSetDMDATransfers(PPEGrid grid, DM da)
 PetscErrorCode PPEGridSetUp(PPEGrid grid)
 {
   PetscContainer c;
-  MPI_Comm       comm;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
   if (grid->setupcalled) PetscFunctionReturn(PETSC_SUCCESS);
-  comm = PetscObjectComm((PetscObject)grid);
   PetscCall(PetscLogEventBegin(PPE_GridSetUp, grid, 0, 0, 0));
   PetscCall(PPEGridValidate(grid));
   PetscCall(PPEGridMapUser(grid));
-  if (grid->dim == 2) {
-    DM da3;
-    if (!grid->da2) {
-      DMBoundaryType bt[2];
-      for (int d = 0; d < 2; d++) bt[d] = grid->ubc[2 * d] == PPE_BC_PERIODIC ? DM_BOUNDARY_PERIODIC : DM_BOUNDARY_NONE;
-      PetscCall(DMDACreate2d(comm, bt[0], bt[1], DMDA_STENCIL_STAR, grid->uN[0], grid->uN[1], grid->uprocs[0], grid->uprocs[1], 1, 1, NULL, NULL, &grid->da2));
-      PetscCall(PPEGridSetDMDATransfers(grid, grid->da2));
-      PetscCall(DMSetUp(grid->da2));
-      grid->da_owned = PETSC_TRUE;
-    }
-    PetscCall(PPEDMDAGet3d(grid->da2, &da3));
-    PetscCall(PetscObjectReference((PetscObject)da3));
-    grid->da = da3;
-  } else if (!grid->da) {
-    DMBoundaryType bt[3];
-    for (int d = 0; d < 3; d++) bt[d] = grid->bc[2 * d] == PPE_BC_PERIODIC ? DM_BOUNDARY_PERIODIC : DM_BOUNDARY_NONE;
-    PetscCall(DMDACreate3d(comm, bt[0], bt[1], bt[2], DMDA_STENCIL_STAR, grid->N[0], grid->N[1], grid->N[2], grid->procs[0], grid->procs[1], grid->procs[2], 1, 1, NULL, NULL, NULL, &grid->da));
-    PetscCall(PPEGridSetDMDATransfers(grid, grid->da));
-    PetscCall(DMSetUp(grid->da));
-    grid->da_owned = PETSC_TRUE;
-  }
+  PetscCall(PPEGridCreateDMDA(grid));
+  PetscCall(PPEDMDAGetBox(grid->da, &grid->box));
   for (int d = 0; d < 3; d++) {
     PPEGrid1d     *g1 = &grid->dir[d];
     PPEStretchType st = d == 2 ? grid->stretch : PPE_STRETCH_NONE;
+    /* a one-point direction is one cell with Neumann ends: no coupling, w = 1, eigenvalue 0 */
+    PPELocation loc = PPEGridUserDir(grid->dim, d) < 0 ? PPE_LOCATION_CELL : grid->location;
 
-    if (grid->dim == 2 && d == 1) {
-      PetscCall(PPEGrid1dSetUpFlat(g1, grid->origin[1], grid->L[1]));
-      continue;
-    }
     g1->n     = grid->N[d];
     g1->bc[0] = grid->bc[2 * d];
     g1->bc[1] = grid->bc[2 * d + 1];
-    PetscCall(PPEGrid1dSetUp(g1, grid->location, grid->origin[d], grid->L[d], st, grid->stretch_factor, grid->nzlines, grid->zlines));
+    PetscCall(PPEGrid1dSetUp(g1, loc, grid->origin[d], grid->L[d], st, grid->stretch_factor, grid->nzlines, grid->zlines));
     if (st == PPE_STRETCH_USER) {
-      grid->origin[2]               = g1->lines[0];
-      grid->L[2]                    = g1->lines[g1->nint] - g1->lines[0];
+      grid->origin[2]              = g1->lines[0];
+      grid->L[2]                   = g1->lines[g1->nint] - g1->lines[0];
       grid->uorigin[grid->dim - 1] = grid->origin[2];
       grid->uL[grid->dim - 1]      = grid->L[2];
     }
@@ -355,11 +366,89 @@ PetscErrorCode PPEGridSetUp(PPEGrid grid)
   PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &c));
   PetscCall(PetscContainerSetPointer(c, grid));
   PetscCall(PetscObjectCompose((PetscObject)grid->da, "PPEGrid", (PetscObject)c));
-  if (grid->da2) PetscCall(PetscObjectCompose((PetscObject)grid->da2, "PPEGrid", (PetscObject)c));
   PetscCall(PetscContainerDestroy(&c));
   grid->setupcalled = PETSC_TRUE;
   PetscCall(PetscLogEventEnd(PPE_GridSetUp, grid, 0, 0, 0));
   PetscCall(PPEGridViewFromOptions(grid, NULL, "-ppe_grid_view"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Append to the string s of size len. */
+static PetscErrorCode PPEGridAppend(char s[], size_t len, const char fmt[], ...)
+{
+  size_t  used, full;
+  va_list ap;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrlen(s, &used));
+  va_start(ap, fmt);
+  PetscCall(PetscVSNPrintf(s + used, len - used, fmt, &full, ap));
+  va_end(ap);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The lines of PPEGridView() that speak of each of the grid's directions. */
+static PetscErrorCode PPEGridViewDirections(PPEGrid grid, PetscViewer viewer)
+{
+  char bcs[7], dom[256] = "", bcl[128] = "", sizes[64];
+
+  PetscFunctionBegin;
+  PetscCall(PPEGridGetBCString(grid, bcs));
+  for (PetscInt u = 0; u < grid->dim; u++) {
+    PetscCall(PPEGridAppend(dom, sizeof(dom), "%s[%g, %g]", u ? " x " : "", (double)grid->uorigin[u], (double)(grid->uorigin[u] + grid->uL[u])));
+    PetscCall(PPEGridAppend(bcl, sizeof(bcl), "%s%c %s-%s", u ? ", " : "", "xyz"[u], PPEBCTypes[grid->ubc[2 * u]], PPEBCTypes[grid->ubc[2 * u + 1]]));
+  }
+  PetscCall(PPEGridSizeString(grid->dim, grid->uN, sizes, sizeof(sizes)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "sizes: %s%s, %s-centred\n", sizes, grid->dim == 2 ? " (2D)" : "", PPELocations[grid->location]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "domain: %s\n", dom));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "boundary conditions: %s (%s)\n", bcs, bcl));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The lines of PPEGridView() after set-up: spacing, process grid, operator bounds and, at the
+   detailed format, the 1D eigenvalues and weights. */
+static PetscErrorCode PPEGridViewSetUp(PPEGrid grid, PetscViewer viewer)
+{
+  const PPEGrid1d  *z = &grid->dir[2];
+  char              sp[256] = "", procs[64];
+  PetscInt          P[3];
+  PetscViewerFormat fmt;
+
+  PetscFunctionBegin;
+  for (PetscInt u = 0; u < grid->dim; u++) {
+    PetscInt d = PPEGridKernelDir(grid->dim, u);
+    PetscCall(PPEGridAppend(sp, sizeof(sp), "%sh%c %g", u ? ", " : "", "xyz"[u], (double)grid->dir[d].href));
+    P[u] = grid->box.P[d];
+  }
+  if (!z->uniform) {
+    PetscReal dmin = PETSC_MAX_REAL, dmax = 0;
+    for (PetscInt k = 0; k < z->nint; k++) {
+      dmin = PetscMin(dmin, z->lines[k + 1] - z->lines[k]);
+      dmax = PetscMax(dmax, z->lines[k + 1] - z->lines[k]);
+    }
+    PetscCall(PPEGridAppend(sp, sizeof(sp), " on average, from %g to %g", (double)dmin, (double)dmax));
+  }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "spacing: %s\n", sp));
+  PetscCall(PPEGridSizeString(grid->dim, P, procs, sizeof(procs)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "process grid: %s%s\n", procs, grid->da_owned ? "" : " (user DMDA)"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "operator eigenvalues: %s [%g, %g]%s\n", grid->bounds_exact ? "exact" : "bounds", (double)grid->lmin, (double)grid->lmax, grid->singular ? " (lower end: smallest nonzero)" : ""));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "singular: %s\n", grid->singular ? "yes, constant null space" : "no"));
+  PetscCall(PetscViewerGetFormat(viewer, &fmt));
+  if (fmt != PETSC_VIEWER_ASCII_INFO_DETAIL) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt u = 0; u < grid->dim; u++) {
+    const PPEGrid1d *o = &grid->dir[PPEGridKernelDir(grid->dim, u)];
+
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%c eigenvalues:", "xyz"[u]));
+    PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
+    for (PetscInt i = 0; i < o->n; i++) PetscCall(PetscViewerASCIIPrintf(viewer, " %g", (double)o->eig[i]));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
+    PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%c weights:", "xyz"[u]));
+    PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
+    for (PetscInt i = 0; i < o->n; i++) PetscCall(PetscViewerASCIIPrintf(viewer, " %g", (double)o->w[i]));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
+    PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -372,81 +461,24 @@ PetscErrorCode PPEGridSetUp(PPEGrid grid)
 @*/
 PetscErrorCode PPEGridView(PPEGrid grid, PetscViewer viewer)
 {
-  PetscBool iascii;
-  char      bcs[7];
+  PetscBool   iascii;
+  PetscMPIInt size;
+  const char *prefix;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
   if (!viewer) PetscCall(PetscViewerASCIIGetStdout(PetscObjectComm((PetscObject)grid), &viewer));
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PPEGridGetBCString(grid, bcs));
-  {
-    PetscMPIInt size;
-    const char *prefix = ((PetscObject)grid)->prefix;
-    PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)grid), &size));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "PPEGrid Object: %s%s%d MPI process%s\n", prefix ? prefix : "", prefix ? " " : "", (int)size, size > 1 ? "es" : ""));
-  }
+  prefix = ((PetscObject)grid)->prefix;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)grid), &size));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "PPEGrid Object: %s%s%d MPI process%s\n", prefix ? prefix : "", prefix ? " " : "", (int)size, size > 1 ? "es" : ""));
   PetscCall(PetscViewerASCIIPushTab(viewer));
-  if (grid->dim == 2) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "sizes: %" PetscInt_FMT " x %" PetscInt_FMT " (2D), %s-centred\n", grid->uN[0], grid->uN[1], PPELocations[grid->location]));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "domain: [%g, %g] x [%g, %g]\n", (double)grid->uorigin[0], (double)(grid->uorigin[0] + grid->uL[0]), (double)grid->uorigin[1], (double)(grid->uorigin[1] + grid->uL[1])));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "boundary conditions: %s (x %s-%s, y %s-%s)\n", bcs, PPEBCTypes[grid->ubc[0]], PPEBCTypes[grid->ubc[1]], PPEBCTypes[grid->ubc[2]], PPEBCTypes[grid->ubc[3]]));
-  } else {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "sizes: %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", %s-centred\n", grid->uN[0], grid->uN[1], grid->uN[2], PPELocations[grid->location]));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "domain: [%g, %g] x [%g, %g] x [%g, %g]\n", (double)grid->uorigin[0], (double)(grid->uorigin[0] + grid->uL[0]), (double)grid->uorigin[1], (double)(grid->uorigin[1] + grid->uL[1]), (double)grid->uorigin[2], (double)(grid->uorigin[2] + grid->uL[2])));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "boundary conditions: %s (x %s-%s, y %s-%s, z %s-%s)\n", bcs, PPEBCTypes[grid->ubc[0]], PPEBCTypes[grid->ubc[1]], PPEBCTypes[grid->ubc[2]], PPEBCTypes[grid->ubc[3]], PPEBCTypes[grid->ubc[4]], PPEBCTypes[grid->ubc[5]]));
-  }
+  PetscCall(PPEGridViewDirections(grid, viewer));
   if (grid->stretch == PPE_STRETCH_TANH) PetscCall(PetscViewerASCIIPrintf(viewer, "%c spacing: tanh stretching, factor %g\n", "xyz"[grid->dim - 1], (double)grid->stretch_factor));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "%c spacing: %s\n", "xyz"[grid->dim - 1], grid->stretch == PPE_STRETCH_NONE ? "uniform" : "user mesh lines"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "Helmholtz shift: %g\n", (double)grid->shift));
-  if (grid->setupcalled) {
-    PetscInt          m, n, p;
-    PetscViewerFormat fmt;
-    PPEGrid1d        *z = &grid->dir[2];
-
-    if (grid->dim == 2) {
-      if (z->uniform) PetscCall(PetscViewerASCIIPrintf(viewer, "spacing: hx %g, hy %g\n", (double)grid->dir[0].href, (double)z->href));
-      else {
-        PetscReal dmin = PETSC_MAX_REAL, dmax = 0;
-        for (PetscInt k = 0; k < z->nint; k++) {
-          dmin = PetscMin(dmin, z->lines[k + 1] - z->lines[k]);
-          dmax = PetscMax(dmax, z->lines[k + 1] - z->lines[k]);
-        }
-        PetscCall(PetscViewerASCIIPrintf(viewer, "spacing: hx %g, hy %g on average, from %g to %g\n", (double)grid->dir[0].href, (double)z->href, (double)dmin, (double)dmax));
-      }
-    } else if (z->uniform) PetscCall(PetscViewerASCIIPrintf(viewer, "spacing: hx %g, hy %g, hz %g\n", (double)grid->dir[0].href, (double)grid->dir[1].href, (double)z->href));
-    else {
-      PetscReal dmin = PETSC_MAX_REAL, dmax = 0;
-      for (PetscInt k = 0; k < z->nint; k++) {
-        dmin = PetscMin(dmin, z->lines[k + 1] - z->lines[k]);
-        dmax = PetscMax(dmax, z->lines[k + 1] - z->lines[k]);
-      }
-      PetscCall(PetscViewerASCIIPrintf(viewer, "spacing: hx %g, hy %g, hz %g on average, from %g to %g\n", (double)grid->dir[0].href, (double)grid->dir[1].href, (double)z->href, (double)dmin, (double)dmax));
-    }
-    PetscCall(DMDAGetInfo(grid->da, NULL, NULL, NULL, NULL, &m, &n, &p, NULL, NULL, NULL, NULL, NULL, NULL));
-    if (grid->dim == 2) PetscCall(PetscViewerASCIIPrintf(viewer, "process grid: %" PetscInt_FMT " x %" PetscInt_FMT "%s\n", m, p, grid->da_owned ? "" : " (user DMDA)"));
-    else PetscCall(PetscViewerASCIIPrintf(viewer, "process grid: %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "%s\n", m, n, p, grid->da_owned ? "" : " (user DMDA)"));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "operator eigenvalues: %s [%g, %g]%s\n", grid->bounds_exact ? "exact" : "bounds", (double)grid->lmin, (double)grid->lmax, grid->singular ? " (lower end: smallest nonzero)" : ""));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "singular: %s\n", grid->singular ? "yes, constant null space" : "no"));
-    PetscCall(PetscViewerGetFormat(viewer, &fmt));
-    if (fmt == PETSC_VIEWER_ASCII_INFO_DETAIL) {
-      for (int u = 0; u < grid->dim; u++) {
-        PetscInt d;
-        PetscCall(PPEGridDirection(grid, u, &d));
-        PetscCall(PetscViewerASCIIPrintf(viewer, "%c eigenvalues:", "xyz"[u]));
-        PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
-        for (PetscInt i = 0; i < grid->dir[d].n; i++) PetscCall(PetscViewerASCIIPrintf(viewer, " %g", (double)grid->dir[d].eig[i]));
-        PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
-        PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
-        PetscCall(PetscViewerASCIIPrintf(viewer, "%c weights:", "xyz"[u]));
-        PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
-        for (PetscInt i = 0; i < grid->dir[d].n; i++) PetscCall(PetscViewerASCIIPrintf(viewer, " %g", (double)grid->dir[d].w[i]));
-        PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
-        PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
-      }
-    }
-  }
+  if (grid->setupcalled) PetscCall(PPEGridViewSetUp(grid, viewer));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

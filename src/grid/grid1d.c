@@ -74,33 +74,6 @@ PetscErrorCode PPEGrid1dReset(PPEGrid1d *d)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-   The flat direction of a 2D grid: one unknown at the middle of [origin, origin + L], no
-   neighbour, weight 1 and eigenvalue 0, so that the 7-point operator is the 5-point one of
-   the other two directions exactly (no coupling term is even formed).
-*/
-PetscErrorCode PPEGrid1dSetUpFlat(PPEGrid1d *d, PetscReal origin, PetscReal L)
-{
-  PetscFunctionBegin;
-  PetscCall(PPEGrid1dReset(d));
-  d->n       = 1;
-  d->nint    = 1;
-  d->flat    = PETSC_TRUE;
-  d->uniform = PETSC_TRUE;
-  d->bc[0] = d->bc[1] = PPE_BC_NEUMANN;
-  d->href             = L;
-  PetscCall(PetscMalloc1(2, &d->lines));
-  PetscCall(PetscMalloc7(1, &d->x, 1, &d->w, 1, &d->tlo, 1, &d->thi, 1, &d->tb, 1, &d->d, 1, &d->eig));
-  d->lines[0] = d->bpos[0] = origin;
-  d->lines[1] = d->bpos[1] = origin + L;
-  d->x[0]                  = origin + 0.5 * L;
-  d->w[0]                  = 1.0;
-  d->tlo[0] = d->thi[0] = d->tb[0] = d->d[0] = 0.0;
-  d->eig[0] = d->eigmin = d->eigmax = 0.0;
-  d->eigmin2                        = PETSC_MAX_REAL;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Mesh lines of the tanh clustering: dense at both ends, symmetric about the middle. */
 static void TanhLines(PetscInt nint, PetscReal origin, PetscReal L, PetscReal beta, PetscReal *lines)
 {
@@ -125,7 +98,6 @@ PetscErrorCode PPEGrid1dSetUp(PPEGrid1d *d, PPELocation loc, PetscReal origin, P
 
   PetscFunctionBegin;
   PetscCall(PPEGrid1dReset(d));
-  d->flat = PETSC_FALSE;
   PetscCall(PPEGridNumIntervals(loc, d->bc[0], d->bc[1], n, &nint));
   d->nint = nint;
   PetscCall(PetscMalloc1(nint + 1, &d->lines));

@@ -7,6 +7,17 @@
 
 #define PPEGridCheckSetUp(g) PetscCheck((g)->setupcalled, PetscObjectComm((PetscObject)(g)), PETSC_ERR_ORDER, "Call PPEGridSetUp() first")
 
+/* A vector of the grid: as many local entries as this rank's box. */
+static PetscErrorCode PPEGridCheckVec(PPEGrid grid, Vec v)
+{
+  PetscInt n, m = grid->box.m[0] * grid->box.m[1] * grid->box.m[2];
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(v, &n));
+  PetscCheck(n == m, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "The vector has %" PetscInt_FMT " local entries but this rank's box of the grid %" PetscInt_FMT ": give a global vector of the grid's DMDA", n, m);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
    Bounds on the spectrum of A = sum_d (prod_{e != d} W_e) S_d + sigma W. The generalised
    eigenvalues of (A, W) are sigma + mu_x + mu_y + mu_z (mu_d the 1D eigenvalues). When
@@ -90,7 +101,7 @@ PetscErrorCode PPEGridGetEigenvalues(PPEGrid grid, PetscInt dir, const PetscReal
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
   PPEGridCheckSetUp(grid);
-  PetscCall(PPEGridDirection(grid, dir, &dir)); /* 2D: y is the grid's z */
+  PetscCall(PPEGridDirection(grid, dir, &dir)); /* 2D: y is the kernels' z */
   *lam = grid->dir[dir].eig;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -108,7 +119,7 @@ PetscErrorCode PPEGridGetLines(PPEGrid grid, PetscInt dir, PetscInt *n, const Pe
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
   PPEGridCheckSetUp(grid);
-  PetscCall(PPEGridDirection(grid, dir, &dir)); /* 2D: y is the grid's z */
+  PetscCall(PPEGridDirection(grid, dir, &dir)); /* 2D: y is the kernels' z */
   if (n) *n = grid->dir[dir].nint + 1;
   if (lines) *lines = grid->dir[dir].lines;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -133,7 +144,7 @@ PetscErrorCode PPEGridGetCoordinates(PPEGrid grid, PetscInt dir, const PetscReal
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
   PPEGridCheckSetUp(grid);
-  PetscCall(PPEGridDirection(grid, dir, &dir)); /* 2D: y is the grid's z */
+  PetscCall(PPEGridDirection(grid, dir, &dir)); /* 2D: y is the kernels' z */
   *x = grid->dir[dir].x;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -151,7 +162,7 @@ PetscErrorCode PPEGridGetWeights(PPEGrid grid, PetscInt dir, const PetscReal *w[
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
   PPEGridCheckSetUp(grid);
-  PetscCall(PPEGridDirection(grid, dir, &dir)); /* 2D: y is the grid's z */
+  PetscCall(PPEGridDirection(grid, dir, &dir)); /* 2D: y is the kernels' z */
   *w = grid->dir[dir].w;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -169,7 +180,7 @@ PetscErrorCode PPEGridGetReferenceSpacing(PPEGrid grid, PetscInt dir, PetscReal 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
   PPEGridCheckSetUp(grid);
-  PetscCall(PPEGridDirection(grid, dir, &dir)); /* 2D: y is the grid's z */
+  PetscCall(PPEGridDirection(grid, dir, &dir)); /* 2D: y is the kernels' z */
   *h = grid->dir[dir].href;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -179,7 +190,7 @@ PetscErrorCode PPEGridIsUniform(PPEGrid grid, PetscInt dir, PetscBool *uniform)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
   PPEGridCheckSetUp(grid);
-  PetscCall(PPEGridDirection(grid, dir, &dir)); /* 2D: y is the grid's z */
+  PetscCall(PPEGridDirection(grid, dir, &dir)); /* 2D: y is the kernels' z */
   *uniform = grid->dir[dir].uniform;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -218,22 +229,23 @@ PetscErrorCode PPEGridIsSingular(PPEGrid grid, PetscBool *singular)
 @*/
 PetscErrorCode PPEGridSampleField(PPEGrid grid, PPEFieldFn fn, void *ctx, Vec u)
 {
-  PetscInt      xs, ys, zs, xm, ym, zm;
-  PetscScalar ***a;
+  const PPEDMDABox *B = &grid->box;
+  PetscScalar      *a;
+  PetscInt          l = 0;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
   PPEGridCheckSetUp(grid);
-  PetscCall(DMDAGetCorners(grid->da, &xs, &ys, &zs, &xm, &ym, &zm));
-  PetscCall(DMDAVecGetArray(grid->da, u, &a));
-  for (PetscInt k = zs; k < zs + zm; k++)
-    for (PetscInt j = ys; j < ys + ym; j++)
-      for (PetscInt i = xs; i < xs + xm; i++) {
+  PetscCall(PPEGridCheckVec(grid, u));
+  PetscCall(VecGetArray(u, &a));
+  for (PetscInt k = B->s[2]; k < B->s[2] + B->m[2]; k++)
+    for (PetscInt j = B->s[1]; j < B->s[1] + B->m[1]; j++)
+      for (PetscInt i = B->s[0]; i < B->s[0] + B->m[0]; i++) {
         PetscReal p[3] = {grid->dir[0].x[i], grid->dir[1].x[j], grid->dir[2].x[k]}, q[3];
         PetscCall(PPEGridUserPoint(grid, p, q));
-        a[k][j][i] = fn(q, ctx);
+        a[l++] = fn(q, ctx);
       }
-  PetscCall(DMDAVecRestoreArray(grid->da, u, &a));
+  PetscCall(VecRestoreArray(u, &a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -260,18 +272,19 @@ PetscErrorCode PPEGridSampleField(PPEGrid grid, PPEFieldFn fn, void *ctx, Vec u)
 @*/
 PetscErrorCode PPEGridComputeRHS(PPEGrid grid, PPEFieldFn f, PPEBoundaryFn g, void *ctx, Vec b)
 {
-  PetscInt      xs, ys, zs, xm, ym, zm;
-  PetscScalar ***a;
-  PPEGrid1d    *D = grid->dir;
+  const PPEDMDABox *B = &grid->box;
+  PetscScalar      *a;
+  PPEGrid1d        *D = grid->dir;
+  PetscInt          l = 0;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
   PPEGridCheckSetUp(grid);
-  PetscCall(DMDAGetCorners(grid->da, &xs, &ys, &zs, &xm, &ym, &zm));
-  PetscCall(DMDAVecGetArray(grid->da, b, &a));
-  for (PetscInt k = zs; k < zs + zm; k++)
-    for (PetscInt j = ys; j < ys + ym; j++)
-      for (PetscInt i = xs; i < xs + xm; i++) {
+  PetscCall(PPEGridCheckVec(grid, b));
+  PetscCall(VecGetArray(b, &a));
+  for (PetscInt k = B->s[2]; k < B->s[2] + B->m[2]; k++)
+    for (PetscInt j = B->s[1]; j < B->s[1] + B->m[1]; j++)
+      for (PetscInt i = B->s[0]; i < B->s[0] + B->m[0]; i++) {
         PetscInt    idx[3] = {i, j, k};
         PetscReal   p[3]   = {D[0].x[i], D[1].x[j], D[2].x[k]};
         PetscReal   w[3]   = {D[0].w[i], D[1].w[j], D[2].w[k]}, pu[3];
@@ -279,35 +292,35 @@ PetscErrorCode PPEGridComputeRHS(PPEGrid grid, PPEFieldFn f, PPEBoundaryFn g, vo
 
         PetscCall(PPEGridUserPoint(grid, p, pu));
         val = w[0] * w[1] * w[2] * f(pu, ctx);
-        if (g) {
-          for (int d = 0; d < 3; d++) {
-            PPEGrid1d *o  = &D[d];
-            PetscReal  wo = w[(d + 1) % 3] * w[(d + 2) % 3];
-            if (o->flat) continue; /* the missing direction of a 2D grid has no face */
-            for (int side = 0; side < 2; side++) {
-              PetscInt  end  = side ? o->n - 1 : 0;
-              PPEBCType bc   = o->bc[side];
-              PPEFace   face = (PPEFace)(2 * (grid->dim == 2 && d == 2 ? 1 : d) + side); /* the user's face */
-              PetscReal q[3], qu[3];
+        /* the faces of the user's directions, in the kernels' order */
+        for (PetscInt u = 0; g && u < grid->dim; u++) {
+          PetscInt   d  = PPEGridKernelDir(grid->dim, u);
+          PPEGrid1d *o  = &D[d];
+          PetscReal  wo = w[(d + 1) % 3] * w[(d + 2) % 3];
 
-              if (idx[d] != end || bc == PPE_BC_PERIODIC) continue;
-              q[0] = p[0];
-              q[1] = p[1];
-              q[2] = p[2];
-              q[d] = o->bpos[side];
-              PetscCall(PPEGridUserPoint(grid, q, qu));
-              if (bc == PPE_BC_DIRICHLET) {
-                PetscReal dist = side ? o->bpos[1] - o->x[o->n - 1] : o->x[0] - o->bpos[0];
-                val += wo / (o->href * dist) * g(face, qu, ctx);
-              } else {
-                val += wo / o->href * g(face, qu, ctx);
-              }
+          for (int side = 0; side < 2; side++) {
+            PetscInt  end  = side ? o->n - 1 : 0;
+            PPEBCType bc   = o->bc[side];
+            PPEFace   face = (PPEFace)(2 * u + side);
+            PetscReal q[3], qu[3];
+
+            if (idx[d] != end || bc == PPE_BC_PERIODIC) continue;
+            q[0] = p[0];
+            q[1] = p[1];
+            q[2] = p[2];
+            q[d] = o->bpos[side];
+            PetscCall(PPEGridUserPoint(grid, q, qu));
+            if (bc == PPE_BC_DIRICHLET) {
+              PetscReal dist = side ? o->bpos[1] - o->x[o->n - 1] : o->x[0] - o->bpos[0];
+              val += wo / (o->href * dist) * g(face, qu, ctx);
+            } else {
+              val += wo / o->href * g(face, qu, ctx);
             }
           }
         }
-        a[k][j][i] = val;
+        a[l++] = val;
       }
-  PetscCall(DMDAVecRestoreArray(grid->da, b, &a));
+  PetscCall(VecRestoreArray(b, &a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -326,14 +339,16 @@ PetscErrorCode PPEGridComputeRHS(PPEGrid grid, PPEFieldFn f, PPEBoundaryFn g, vo
 PetscErrorCode PPEGridComputeErrorNorms(PPEGrid grid, Vec u, Vec uex, PetscReal *emax, PetscReal *el2)
 {
   Vec            e;
-  PetscScalar    mean = 0;
-  PetscInt       xs, ys, zs, xm, ym, zm, N;
-  const PetscScalar ***a;
-  PetscReal      loc[3] = {0, 0, 0}, glob[3];
+  PetscScalar       mean = 0;
+  PetscInt          N, l = 0;
+  const PPEDMDABox *B = &grid->box;
+  const PetscScalar *a;
+  PetscReal         loc[3] = {0, 0, 0}, glob[3];
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
   PPEGridCheckSetUp(grid);
+  PetscCall(PPEGridCheckVec(grid, u));
   PetscCall(VecDuplicate(u, &e));
   PetscCall(VecWAXPY(e, -1.0, uex, u));
   if (grid->singular) {
@@ -341,18 +356,17 @@ PetscErrorCode PPEGridComputeErrorNorms(PPEGrid grid, Vec u, Vec uex, PetscReal 
     PetscCall(VecGetSize(e, &N));
     PetscCall(VecShift(e, -mean / N));
   }
-  PetscCall(DMDAGetCorners(grid->da, &xs, &ys, &zs, &xm, &ym, &zm));
-  PetscCall(DMDAVecGetArrayRead(grid->da, e, (void *)&a));
-  for (PetscInt k = zs; k < zs + zm; k++)
-    for (PetscInt j = ys; j < ys + ym; j++)
-      for (PetscInt i = xs; i < xs + xm; i++) {
+  PetscCall(VecGetArrayRead(e, &a));
+  for (PetscInt k = B->s[2]; k < B->s[2] + B->m[2]; k++)
+    for (PetscInt j = B->s[1]; j < B->s[1] + B->m[1]; j++)
+      for (PetscInt i = B->s[0]; i < B->s[0] + B->m[0]; i++) {
         PetscReal w = grid->dir[0].w[i] * grid->dir[1].w[j] * grid->dir[2].w[k];
-        PetscReal v = PetscAbsScalar(a[k][j][i]);
+        PetscReal v = PetscAbsScalar(a[l++]);
         loc[0]      = PetscMax(loc[0], v);
         loc[1] += w * v * v;
         loc[2] += w;
       }
-  PetscCall(DMDAVecRestoreArrayRead(grid->da, e, (void *)&a));
+  PetscCall(VecRestoreArrayRead(e, &a));
   PetscCall(VecDestroy(&e));
   PetscCall(MPIU_Allreduce(&loc[0], &glob[0], 1, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)grid)));
   PetscCall(MPIU_Allreduce(&loc[1], &glob[1], 2, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)grid)));

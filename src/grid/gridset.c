@@ -40,7 +40,7 @@ PetscErrorCode PPEGridSetDimension(PPEGrid grid, PetscInt dim)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
   PPEGridCheckNotSetUp(grid);
-  PetscCheck(dim == 2 || dim == 3, PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_OUTOFRANGE, "A PPEGrid is 2D or 3D, got dimension %" PetscInt_FMT, dim);
+  PetscCheck(dim >= 2 && dim <= 3, PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_OUTOFRANGE, "A PPEGrid is 2D or 3D, got dimension %" PetscInt_FMT, dim);
   PetscCheck(!grid->dim_set || grid->dim == dim, PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_INCOMP, "The grid cannot be %dD (PPEGridSetDimension() or -ppe_grid_dim) and %dD (%s)", (int)dim, (int)grid->dim, grid->dim_from);
   grid->dim      = dim;
   grid->dim_set  = PETSC_TRUE;
@@ -105,7 +105,7 @@ PetscErrorCode PPEGridGetSizes(PPEGrid grid, PetscInt *nx, PetscInt *ny, PetscIn
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
   if (nx) *nx = grid->uN[0];
   if (ny) *ny = grid->uN[1];
-  if (nz) *nz = grid->dim == 2 ? 1 : grid->uN[2];
+  if (nz) *nz = 2 < grid->dim ? grid->uN[2] : 1; /* 1 past the grid's dimension */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -143,7 +143,7 @@ PetscErrorCode PPEGridGetLengths(PPEGrid grid, PetscReal *Lx, PetscReal *Ly, Pet
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
   if (Lx) *Lx = grid->uL[0];
   if (Ly) *Ly = grid->uL[1];
-  if (Lz) *Lz = grid->dim == 2 ? 0.0 : grid->uL[2];
+  if (Lz) *Lz = 2 < grid->dim ? grid->uL[2] : 0.0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -165,7 +165,7 @@ PetscErrorCode PPEGridSetOrigin(PPEGrid grid, PetscReal x0, PetscReal y0, PetscR
   PetscCheck(!PetscIsInfOrNanReal(x0) && !PetscIsInfOrNanReal(y0) && !PetscIsInfOrNanReal(z0), PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_OUTOFRANGE, "The grid origin must be finite: got (%g, %g, %g)", (double)x0, (double)y0, (double)z0);
   grid->uorigin[0] = x0;
   grid->uorigin[1] = y0;
-  grid->uorigin[2] = grid->dim == 2 ? 0.0 : z0;
+  grid->uorigin[2] = 2 < grid->dim ? z0 : 0.0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -175,7 +175,7 @@ PetscErrorCode PPEGridGetOrigin(PPEGrid grid, PetscReal *x0, PetscReal *y0, Pets
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
   if (x0) *x0 = grid->uorigin[0];
   if (y0) *y0 = grid->uorigin[1];
-  if (z0) *z0 = grid->dim == 2 ? 0.0 : grid->uorigin[2];
+  if (z0) *z0 = 2 < grid->dim ? grid->uorigin[2] : 0.0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -412,8 +412,9 @@ PetscErrorCode PPEGridSetProcesses(PPEGrid grid, PetscInt px, PetscInt py, Petsc
 @*/
 PetscErrorCode PPEGridSetDM(PPEGrid grid, DM da)
 {
-  PetscBool isda;
-  PetscInt  dim;
+  static const char *const what[] = {"", "", "a 2D DMDA", "a 3D DMDA"}; /* by dimension */
+  PetscBool                isda;
+  PetscInt                 dim;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
@@ -422,13 +423,11 @@ PetscErrorCode PPEGridSetDM(PPEGrid grid, DM da)
   PetscCall(PetscObjectTypeCompare((PetscObject)da, DMDA, &isda));
   PetscCheck(isda, PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_WRONG, "PPEGrid needs a DMDA, got a DM of type %s", ((PetscObject)da)->type_name ? ((PetscObject)da)->type_name : "(not set)");
   PetscCall(DMGetDimension(da, &dim));
-  PetscCheck(dim == 2 || dim == 3, PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_WRONG, "PPEGrid needs a 2D or 3D DMDA, got dimension %" PetscInt_FMT, dim);
-  PetscCall(PPEGridImplyDimension(grid, dim, dim == 2 ? "a 2D DMDA" : "a 3D DMDA"));
+  PetscCheck(dim >= 2, PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_WRONG, "PPEGrid needs a 2D or 3D DMDA, got dimension %" PetscInt_FMT, dim);
+  PetscCall(PPEGridImplyDimension(grid, dim, what[dim]));
   PetscCall(PetscObjectReference((PetscObject)da));
   PetscCall(DMDestroy(&grid->da));
-  PetscCall(DMDestroy(&grid->da2));
-  if (dim == 2) grid->da2 = da; /* its 3D shadow is made by PPEGridSetUp() */
-  else grid->da = da;
+  grid->da       = da;
   grid->da_owned = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -445,7 +444,7 @@ PetscErrorCode PPEGridGetDM(PPEGrid grid, DM *da)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
   PetscCheck(grid->setupcalled, PetscObjectComm((PetscObject)grid), PETSC_ERR_ORDER, "Call PPEGridSetUp() before PPEGridGetDM()");
-  *da = grid->da2 ? grid->da2 : grid->da;
+  *da = grid->da;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -544,7 +543,8 @@ static PetscErrorCode PPEGridSetBCWords(PPEGrid grid, PetscInt nbc, char *bcs[])
   if (nbc == 1 && len == (size_t)(2 * dim)) {
     PetscCall(PPEGridSetBCString(grid, bcs[0]));
   } else {
-    PetscCheck(nbc == 2 * dim, comm, PETSC_ERR_ARG_SIZ, "-ppe_bc needs %d boundary conditions (%s) or one %d-letter word on a %dD grid, got %" PetscInt_FMT " entries%s", 2 * (int)dim, dim == 2 ? "xlo,xhi,ylo,yhi" : "xlo,xhi,ylo,yhi,zlo,zhi", 2 * (int)dim, (int)dim, nbc, nbc == 1 ? (len == 4 || len == 6 ? " (a word of the other dimension)" : " (one word of the wrong length)") : "");
+    /* the face names of the grid's dimension: 8 characters "xlo,xhi," per direction */
+    PetscCheck(nbc == 2 * dim, comm, PETSC_ERR_ARG_SIZ, "-ppe_bc needs %d boundary conditions (%.*s) or one %d-letter word on a %dD grid, got %" PetscInt_FMT " entries%s", 2 * (int)dim, 8 * (int)dim - 1, "xlo,xhi,ylo,yhi,zlo,zhi", 2 * (int)dim, (int)dim, nbc, nbc == 1 ? (len == 4 || len == 6 ? " (a word of the other dimension)" : " (one word of the wrong length)") : "");
     for (int f = 0; f < 2 * dim; f++) {
       PetscCall(PPEParseBC(bcs[f], &bc[f], &found));
       PetscCheck(found, comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown boundary condition name '%s' for face %s in -ppe_bc: use periodic, neumann, dirichlet (or P, N, D)", bcs[f], PPEFaces[f]);

@@ -37,6 +37,23 @@ PPE_HD double ppe_dot_seg(long n, const double *y, const double *u)
   return (s0 + s1) + (s2 + s3);
 }
 
+/* sum_i x[i] over n values, in the order of ppe_dot_seg (x[i] * 1.0 is x[i]: the bits of a dot
+   product with a vector of ones) */
+PPE_HD double ppe_sum_seg(long n, const double *x)
+{
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+  long   i  = 0;
+
+  for (; i + 3 < n; i += 4) {
+    s0 += x[i];
+    s1 += x[i + 1];
+    s2 += x[i + 2];
+    s3 += x[i + 3];
+  }
+  for (; i < n; i++) s0 += x[i];
+  return (s0 + s1) + (s2 + s3);
+}
+
 /* y . u over one row of xm values of a stencil box, in the order of the host's fused apply
    + dot (src/backend/host/stencil_host_body.h): with lo (hi) set, the row's first (last) point
    is computed in the surface phase, after the others, and its product is added last. */

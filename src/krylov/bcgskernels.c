@@ -1,9 +1,13 @@
 /*
    Launchers of the fused Bi-CGSTAB vector kernels (Pennati et al. (2025), Algorithm 3:
-   KernelBiCGS2, 4, 5, 6) and of local dot products, over the local arrays of Vecs (on the
-   host, or on the device for device-resident vectors, src/sys/devvec.c), and the merged
-   global reduction of a stage's partial sums. The arithmetic is in
-   src/kernels/krylov.h; every launcher logs PPEBCGSFKernel and its flops.
+   KernelBiCGS2, 4, 5, 6), of local dot products and of the local sum of a vector, over the
+   local arrays of Vecs, and the merged global reduction of a stage's partial sums.
+
+   Every kernel runs on the back end where its vectors live, through that back end's table
+   (src/backend/device/device.h; the host is one of them): PPEKrylovArraysGet() gives the
+   arrays in that back end's memory, the table's launcher runs, PPEKrylovArraysRestore() gives
+   them back and logs the flops. The arithmetic is in src/kernels/krylov.h; every Bi-CGSTAB
+   launcher logs PPEBCGSFKernel.
 
    References:
      L. Pennati, M. I. Andersson, K. Steiniger, R. Widera, T. Narwal, M. Bussmann and
@@ -11,48 +15,74 @@
      with alpaka", arXiv:2503.08935, 2025.
 */
 #include <ppekit/private/krylovimpl.h>
-#include <ppekit/private/backendimpl.h>
-#include <kernels/krylov.h>
 
-/* Device-resident vectors (src/sys/devvec.c): the back end all n vectors live on, its
-   table and stream, or host. */
-static PetscErrorCode OnDevice(PetscInt n, const Vec v[], PPEBackend *be, const PPEBackendOps **ops, void **stream)
+/*
+   PPEKrylovArraysGet - the arrays of the n vectors of a kernel call (NULL entries allowed)
+   in the memory of the back end they share, or of the host when they differ (every vector
+   can be read there), with access acc[i] (all of them `all` when acc is NULL); the back end's
+   table and stream in K, and the local length of the vectors in *m.
+*/
+PetscErrorCode PPEKrylovArraysGet(PetscInt n, const Vec v[], const PPEAccess acc[], PPEAccess all, PPEArrays *K, PetscInt *m)
 {
+  PPEBackend b;
+
   PetscFunctionBegin;
-  PetscCall(PPEVecDevAllOn(n, v, be));
-  if (*be != PPE_BACKEND_HOST) PetscCall(PPEDevVecStream(*be, ops, stream));
+  PetscCall(PPEVecsGetBackend(n, v, &b));
+  PetscCall(PPEArraysGet(b, n, v, acc, all, K));
+  *m = 0;
+  for (PetscInt i = 0; i < n; i++)
+    if (v[i]) {
+      PetscCall(VecGetLocalSize(v[i], m));
+      break;
+    }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* ldot[q] = local sum of y . u[q], q < n (u[q] may be y). */
+/* PPEKrylovArraysRestore - the arrays of a kernel call given back (the back end synchronised,
+   staged writes copied out) and the kernel's flops logged */
+PetscErrorCode PPEKrylovArraysRestore(PPEArrays *K, PetscLogDouble flops)
+{
+  PetscFunctionBegin;
+  PetscCall(PPEArraysRestore(K));
+  PetscCall(PetscLogFlops(flops));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ldot[q] = local sum of y . u[q], q < n (n = 1 or 2; u[q] may be y), summed in the order of
+   the device reductions on every back end (the host's ppe_dot_tree). */
 PetscErrorCode PPEKrylovLocalDots(Vec y, PetscInt n, const Vec u[], PetscScalar ldot[])
 {
-  const PetscScalar *ya, *ua;
-  PetscInt           m;
+  Vec       v[3] = {y, n > 0 ? u[0] : NULL, n > 1 ? u[1] : NULL};
+  PPEArrays K;
+  PetscInt  m;
+  double   *work, s[2];
 
   PetscFunctionBegin;
+  PetscCheck(n >= 1 && n <= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Local dot products of one vector with %" PetscInt_FMT " others: 1 or 2 allowed", n);
   PetscCall(PetscLogEventBegin(PPE_BCGSFKernel, 0, 0, 0, 0));
-  {
-    PetscBool done;
-    PetscCall(PPEVecDevLocalDots(y, n, u, ldot, &done)); /* device-resident: the sums come back */
-    if (done) {
-      PetscCall(PetscLogEventEnd(PPE_BCGSFKernel, 0, 0, 0, 0));
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
-  }
-  PetscCall(VecGetLocalSize(y, &m));
-  PetscCall(VecGetArrayRead(y, &ya));
-  for (PetscInt q = 0; q < n; q++) {
-    if (u[q] == y) ldot[q] = ppe_dot_tree(m, ya, ya);
-    else {
-      PetscCall(VecGetArrayRead(u[q], &ua));
-      ldot[q] = ppe_dot_tree(m, ya, ua);
-      PetscCall(VecRestoreArrayRead(u[q], &ua));
-    }
-  }
-  PetscCall(VecRestoreArrayRead(y, &ya));
-  PetscCall(PetscLogFlops(2.0 * n * m));
+  PetscCall(PPEKrylovArraysGet(3, v, NULL, PPE_ACCESS_READ, &K, &m));
+  PetscCall(PPEBackendWork(K.b, PPE_DEV_RED_WORK(m, n), &work));
+  PPEBackendCall(K.ops, K.ops->dot((long)m, (int)n, K.a[0], K.a[1], K.a[2], work, s, K.stream)); /* the n sums come back */
+  PetscCall(PPEKrylovArraysRestore(&K, 2.0 * n * m));
+  for (PetscInt q = 0; q < n; q++) ldot[q] = s[q];
   PetscCall(PetscLogEventEnd(PPE_BCGSFKernel, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* *sum = the sum of the local entries of x (no reduction): on the host in index order, on a
+   device in the order of its dot products. */
+PetscErrorCode PPEKrylovLocalSum(Vec x, PetscScalar *sum)
+{
+  PPEArrays K;
+  PetscInt  m;
+  double   *work, s;
+
+  PetscFunctionBegin;
+  PetscCall(PPEKrylovArraysGet(1, &x, NULL, PPE_ACCESS_READ, &K, &m));
+  PetscCall(PPEBackendWork(K.b, PPE_DEV_RED_WORK(m, 1), &work));
+  PPEBackendCall(K.ops, K.ops->sum((long)m, K.a[0], work, &s, K.stream)); /* the sum comes back */
+  PetscCall(PPEKrylovArraysRestore(&K, 0.0));
+  *sum = s;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -74,25 +104,16 @@ PetscErrorCode PPEKrylovAllreduce(MPI_Comm comm, PetscInt n, PetscScalar v[])
 /* KernelBiCGS2: r <- r - alpha w */
 PetscErrorCode PPEBCGSKernelAxpy(Vec r, PetscScalar alpha, Vec w)
 {
-  Vec                 v[2]   = {r, w};
-  PPEAccess           acc[2] = {PPE_ACCESS_READWRITE, PPE_ACCESS_READ};
-  double             *a[2];
-  PPEBackend          be;
-  const PPEBackendOps *ops    = NULL;
-  void               *stream = NULL;
-  PetscInt            m;
+  Vec       v[2]   = {r, w};
+  PPEAccess acc[2] = {PPE_ACCESS_READWRITE, PPE_ACCESS_READ};
+  PPEArrays K;
+  PetscInt  m;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PPE_BCGSFKernel, 0, 0, 0, 0));
-  PetscCall(VecGetLocalSize(r, &m));
-  PetscCall(OnDevice(2, v, &be, &ops, &stream));
-  PetscCall(PPEVecArrays((PetscBool)(be != PPE_BACKEND_HOST), 2, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
-  if (be != PPE_BACKEND_HOST) {
-    PPEBackendCall(ops, ops->bcgs_axpy((long)m, alpha, a[1], a[0], stream));
-    PPEBackendCall(ops, ops->sync(stream));
-  } else ppe_bcgs_axpy(m, alpha, a[1], a[0]);
-  PetscCall(PPEVecArrays((PetscBool)(be != PPE_BACKEND_HOST), 2, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
-  PetscCall(PetscLogFlops(2.0 * m));
+  PetscCall(PPEKrylovArraysGet(2, v, acc, PPE_ACCESS_READ, &K, &m));
+  PPEBackendCall(K.ops, K.ops->bcgs_axpy((long)m, alpha, K.a[1], K.a[0], K.stream));
+  PetscCall(PPEKrylovArraysRestore(&K, 2.0 * m));
   PetscCall(PetscLogEventEnd(PPE_BCGSFKernel, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -100,53 +121,38 @@ PetscErrorCode PPEBCGSKernelAxpy(Vec r, PetscScalar alpha, Vec w)
 /* KernelBiCGS4: x <- x + alpha ph + omega rh */
 PetscErrorCode PPEBCGSKernelUpdateX(Vec x, PetscScalar alpha, Vec ph, PetscScalar omega, Vec rh)
 {
-  Vec                 v[3]   = {x, ph, rh};
-  PPEAccess           acc[3] = {PPE_ACCESS_READWRITE, PPE_ACCESS_READ, PPE_ACCESS_READ};
-  double             *a[3];
-  PPEBackend          be;
-  const PPEBackendOps *ops    = NULL;
-  void               *stream = NULL;
-  PetscInt            m;
+  Vec       v[3]   = {x, ph, rh};
+  PPEAccess acc[3] = {PPE_ACCESS_READWRITE, PPE_ACCESS_READ, PPE_ACCESS_READ};
+  PPEArrays K;
+  PetscInt  m;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PPE_BCGSFKernel, 0, 0, 0, 0));
-  PetscCall(VecGetLocalSize(x, &m));
-  PetscCall(OnDevice(3, v, &be, &ops, &stream));
-  PetscCall(PPEVecArrays((PetscBool)(be != PPE_BACKEND_HOST), 3, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
-  if (be != PPE_BACKEND_HOST) {
-    PPEBackendCall(ops, ops->bcgs_update_x((long)m, alpha, omega, a[1], a[2], a[0], stream));
-    PPEBackendCall(ops, ops->sync(stream));
-  } else ppe_bcgs_update_x(m, alpha, omega, a[1], a[2], a[0]);
-  PetscCall(PPEVecArrays((PetscBool)(be != PPE_BACKEND_HOST), 3, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
-  PetscCall(PetscLogFlops(4.0 * m));
+  PetscCall(PPEKrylovArraysGet(3, v, acc, PPE_ACCESS_READ, &K, &m));
+  PPEBackendCall(K.ops, K.ops->bcgs_update_x((long)m, alpha, omega, K.a[1], K.a[2], K.a[0], K.stream));
+  PetscCall(PPEKrylovArraysRestore(&K, 4.0 * m));
   PetscCall(PetscLogEventEnd(PPE_BCGSFKernel, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* KernelBiCGS5: r <- r - omega t; ldot = local (rt'r, r'r) of the new r, summed in the
-   device's order on both sides (ppe_bcgs_update_r_tree) */
+   device's order on every back end (the host's ppe_bcgs_update_r_tree) */
 PetscErrorCode PPEBCGSKernelUpdateR(Vec r, PetscScalar omega, Vec t, Vec rt, PetscScalar ldot[2])
 {
-  Vec                 v[3]   = {r, t, rt};
-  PPEAccess           acc[3] = {PPE_ACCESS_READWRITE, PPE_ACCESS_READ, PPE_ACCESS_READ};
-  double             *a[3], *work, s[2];
-  PPEBackend          be;
-  const PPEBackendOps *ops    = NULL;
-  void               *stream = NULL;
-  PetscInt            m;
+  Vec       v[3]   = {r, t, rt};
+  PPEAccess acc[3] = {PPE_ACCESS_READWRITE, PPE_ACCESS_READ, PPE_ACCESS_READ};
+  PPEArrays K;
+  PetscInt  m;
+  double   *work, s[2];
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PPE_BCGSFKernel, 0, 0, 0, 0));
-  PetscCall(VecGetLocalSize(r, &m));
-  PetscCall(OnDevice(3, v, &be, &ops, &stream));
-  if (be != PPE_BACKEND_HOST) PetscCall(PPEDevVecWork(be, ops, PPE_DEV_RED_WORK(m, 2), &work));
-  PetscCall(PPEVecArrays((PetscBool)(be != PPE_BACKEND_HOST), 3, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
-  if (be != PPE_BACKEND_HOST) PPEBackendCall(ops, ops->bcgs_update_r((long)m, omega, a[1], a[2], a[0], work, s, stream)); /* the two sums come back */
-  else ppe_bcgs_update_r_tree(m, omega, a[1], a[2], a[0], s);
-  PetscCall(PPEVecArrays((PetscBool)(be != PPE_BACKEND_HOST), 3, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
+  PetscCall(PPEKrylovArraysGet(3, v, acc, PPE_ACCESS_READ, &K, &m));
+  PetscCall(PPEBackendWork(K.b, PPE_DEV_RED_WORK(m, 2), &work));
+  PPEBackendCall(K.ops, K.ops->bcgs_update_r((long)m, omega, K.a[1], K.a[2], K.a[0], work, s, K.stream)); /* the two sums come back */
+  PetscCall(PPEKrylovArraysRestore(&K, 6.0 * m));
   ldot[0] = s[0];
   ldot[1] = s[1];
-  PetscCall(PetscLogFlops(6.0 * m));
   PetscCall(PetscLogEventEnd(PPE_BCGSFKernel, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -154,25 +160,16 @@ PetscErrorCode PPEBCGSKernelUpdateR(Vec r, PetscScalar omega, Vec t, Vec rt, Pet
 /* KernelBiCGS6: p <- r + beta (p - omega w) */
 PetscErrorCode PPEBCGSKernelUpdateP(Vec p, PetscScalar beta, PetscScalar omega, Vec r, Vec w)
 {
-  Vec                 v[3]   = {p, r, w};
-  PPEAccess           acc[3] = {PPE_ACCESS_READWRITE, PPE_ACCESS_READ, PPE_ACCESS_READ};
-  double             *a[3];
-  PPEBackend          be;
-  const PPEBackendOps *ops    = NULL;
-  void               *stream = NULL;
-  PetscInt            m;
+  Vec       v[3]   = {p, r, w};
+  PPEAccess acc[3] = {PPE_ACCESS_READWRITE, PPE_ACCESS_READ, PPE_ACCESS_READ};
+  PPEArrays K;
+  PetscInt  m;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PPE_BCGSFKernel, 0, 0, 0, 0));
-  PetscCall(VecGetLocalSize(p, &m));
-  PetscCall(OnDevice(3, v, &be, &ops, &stream));
-  PetscCall(PPEVecArrays((PetscBool)(be != PPE_BACKEND_HOST), 3, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
-  if (be != PPE_BACKEND_HOST) {
-    PPEBackendCall(ops, ops->bcgs_update_p((long)m, beta, omega, a[1], a[2], a[0], stream));
-    PPEBackendCall(ops, ops->sync(stream));
-  } else ppe_bcgs_update_p(m, beta, omega, a[1], a[2], a[0]);
-  PetscCall(PPEVecArrays((PetscBool)(be != PPE_BACKEND_HOST), 3, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
-  PetscCall(PetscLogFlops(4.0 * m));
+  PetscCall(PPEKrylovArraysGet(3, v, acc, PPE_ACCESS_READ, &K, &m));
+  PPEBackendCall(K.ops, K.ops->bcgs_update_p((long)m, beta, omega, K.a[1], K.a[2], K.a[0], K.stream));
+  PetscCall(PPEKrylovArraysRestore(&K, 4.0 * m));
   PetscCall(PetscLogEventEnd(PPE_BCGSFKernel, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

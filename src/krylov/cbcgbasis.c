@@ -54,8 +54,8 @@ PetscErrorCode PPECBCGBasis(Mat A, PC pc, PetscReal lmin, PetscReal lmax, PetscI
   for (PetscInt j = 0; j < k; j++) {
     Vec znext;
 
-    PetscCall(PPEKrylovPCApply(pc, zcur, S[j])); /* S_j = M^-1 z_j */
-    PetscCall(MatMult(A, S[j], AS[j]));   /* AS_j = A M^-1 z_j */
+    PetscCall(PCApply(pc, zcur, S[j])); /* S_j = M^-1 z_j */
+    PetscCall(MatMult(A, S[j], AS[j])); /* AS_j = A M^-1 z_j */
     if (j == k - 1) break;
     if (j == 0) {
       znext = Z[0];
@@ -145,7 +145,7 @@ PetscErrorCode PPECBCGBasisRecurrence(Mat A, PC pc, const PPEBasisRecurrence *re
   for (PetscInt j = 0; j < k; j++) {
     Vec znext;
 
-    PetscCall(PPEKrylovPCApply(pc, zcur, S[j])); /* S_j = M^-1 z_j */
+    PetscCall(PCApply(pc, zcur, S[j])); /* S_j = M^-1 z_j */
     PetscCall(MatMult(A, S[j], AS[j])); /* AS_j = A M^-1 z_j */
     if (j == k - 1) break;
     if (rec->c[j] != 0 && zprev) {

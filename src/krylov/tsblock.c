@@ -1,33 +1,30 @@
 /*
-   Tall-skinny block operations on arrays of PETSc vectors, for s-step Krylov methods:
-   the local part is one cache-blocked pass of the host kernels (src/kernels/tsblock.h,
-   src/backend/host/tsblock_host.c), or of the device launchers when every vector of the
-   call is device-resident (src/sys/devvec.c); a Gram product ends in exactly one
-   MPI_Allreduce.
+   Tall-skinny block operations on arrays of PETSc vectors, for s-step Krylov methods: the
+   local part is one cache-blocked pass of the block kernels (src/kernels/tsblock.h) of the
+   back end where the vectors live, through its table (the host's chunked loops of
+   src/backend/host/tsblock_host.c, or a device's launchers); a Gram product ends in exactly
+   one MPI_Allreduce.
 */
 #include <ppekit/private/sstepimpl.h>
-#include <ppekit/private/backendimpl.h>
+#include <ppekit/private/krylovimpl.h>
 
-/* The back end the k1 + k2 vectors of a call all live on (host: the host kernels run). */
-static PetscErrorCode BlockBackend(PetscInt k1, Vec v1[], PetscInt k2, Vec v2[], PPEBackend *be)
+/* The back end the vectors of nl lists (k[l] vectors v[l]) share: the host when they differ. */
+static PetscErrorCode BlockBackend(PetscInt nl, const PetscInt k[], Vec *const v[], PPEBackend *be)
 {
-  Vec      all[2 * PPE_TS_MAXCOLS + 2];
-  PetscInt k = 0;
+  Vec      all[4 * PPE_TS_MAXCOLS];
+  PetscInt n = 0;
 
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < k1; i++) all[k++] = v1[i];
-  for (PetscInt i = 0; i < k2; i++) all[k++] = v2[i];
-  PetscCall(PPEVecDevAllOn(k, all, be));
+  for (PetscInt l = 0; l < nl; l++)
+    for (PetscInt i = 0; i < k[l]; i++) all[n++] = v[l][i];
+  PetscCall(PPEVecsGetBackend(n, all, be));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Local length and communicator of a block, and a check that the kernels can read it. */
-static PetscErrorCode BlockInfo(Vec v, PetscInt *n, MPI_Comm *comm)
+/* The column pointers of a block's arrays, as the table's launchers take them. */
+static inline const double *const *Cols(const PPEArrays *A)
 {
-  PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(v, n));
-  if (comm) *comm = PetscObjectComm((PetscObject)v);
-  PetscFunctionReturn(PETSC_SUCCESS);
+  return (const double *const *)A->a;
 }
 
 /*
@@ -40,33 +37,30 @@ static PetscErrorCode BlockInfo(Vec v, PetscInt *n, MPI_Comm *comm)
 */
 PetscErrorCode PPETSGram(PetscInt nx, Vec x[], PetscInt ny, Vec y[], PetscInt band, PetscScalar out[], PetscInt nextra, PetscScalar extra[])
 {
-  double             *xa[PPE_TS_MAXCOLS], *ya[PPE_TS_MAXCOLS];
-  PetscScalar         buf[PPE_TS_MAXCOLS * PPE_TS_MAXCOLS + 4];
-  PetscInt            n, cnt = 0;
-  PetscMPIInt         ncnt;
-  MPI_Comm            comm = MPI_COMM_NULL;
-  PPEBackend          be;
-  PetscBool           dev;
-  const PPEBackendOps *ops    = NULL;
-  void               *stream = NULL;
-  double             *work   = NULL;
+  PetscScalar buf[PPE_TS_MAXCOLS * PPE_TS_MAXCOLS + 4];
+  PetscInt    n, cnt = 0;
+  PetscMPIInt ncnt;
+  MPI_Comm    comm;
+  PPEBackend  be;
+  PPEArrays   X, Y;
+  double     *work;
 
   PetscFunctionBegin;
   PetscCheck(nx >= 1 && nx <= PPE_TS_MAXCOLS && ny >= 1 && ny <= PPE_TS_MAXCOLS && nextra >= 0 && nextra <= 4, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Tall-skinny Gram of %" PetscInt_FMT " x %" PetscInt_FMT " columns and %" PetscInt_FMT " extra values: 1 to %d columns and 0 to 4 values allowed", nx, ny, nextra, PPE_TS_MAXCOLS);
   PetscCall(PetscLogEventBegin(PPE_CBCGGram, 0, 0, 0, 0));
-  PetscCall(BlockInfo(x[0], &n, &comm));
-  PetscCall(BlockBackend(nx, x, ny, y, &be));
-  dev = (PetscBool)(be != PPE_BACKEND_HOST);
-  if (dev) {
-    PetscCall(PPEDevVecStream(be, &ops, &stream));
-    PetscCall(PPEDevVecWork(be, ops, PPE_DEV_RED_WORK(n, nx * ny), &work));
+  PetscCall(VecGetLocalSize(x[0], &n));
+  comm = PetscObjectComm((PetscObject)x[0]);
+  {
+    const PetscInt k[2] = {nx, ny};
+    Vec *const     v[2] = {x, y};
+    PetscCall(BlockBackend(2, k, v, &be));
   }
-  PetscCall(PPEVecArrays(dev, nx, x, NULL, PPE_ACCESS_READ, xa, PETSC_TRUE));
-  PetscCall(PPEVecArrays(dev, ny, y, NULL, PPE_ACCESS_READ, ya, PETSC_TRUE));
-  if (dev) PPEBackendCall(ops, ops->ts_gram((long)n, (int)nx, (const double *const *)xa, (int)ny, (const double *const *)ya, (int)PetscMin(band, 1000000), work, out, stream)); /* nx ny numbers come back */
-  else PPETSGram_Host(n, nx, (const double *const *)xa, ny, (const double *const *)ya, band, out);
-  PetscCall(PPEVecArrays(dev, nx, x, NULL, PPE_ACCESS_READ, xa, PETSC_FALSE));
-  PetscCall(PPEVecArrays(dev, ny, y, NULL, PPE_ACCESS_READ, ya, PETSC_FALSE));
+  PetscCall(PPEArraysGet(be, nx, x, NULL, PPE_ACCESS_READ, &X));
+  PetscCall(PPEArraysGet(be, ny, y, NULL, PPE_ACCESS_READ, &Y));
+  PetscCall(PPEBackendWork(be, PPE_DEV_RED_WORK(n, nx * ny), &work));
+  PPEBackendCall(X.ops, X.ops->ts_gram((long)n, (int)nx, Cols(&X), (int)ny, Cols(&Y), (int)PetscMin(band, 1000000), work, out, X.stream)); /* nx ny numbers come back */
+  PetscCall(PPEArraysRestore(&Y));
+  PetscCall(PPEArraysRestore(&X));
   for (PetscInt b = 0; b < ny; b++)
     for (PetscInt a = 0; a < nx; a++)
       if (b >= a - band) buf[cnt++] = out[a + nx * b];
@@ -92,33 +86,26 @@ PetscErrorCode PPETSGram(PetscInt nx, Vec x[], PetscInt ny, Vec y[], PetscInt ba
 */
 PetscErrorCode PPETSCombine(PetscInt k, Vec Q[], Vec AQ[], PetscInt m, Vec S[], Vec AS[], const PetscScalar B[])
 {
-  double             *qa[PPE_TS_MAXCOLS], *sa[PPE_CBCG_SMAX], *work = NULL;
-  PetscInt            n;
-  PPEBackend          be, be2;
-  PetscBool           dev;
-  const PPEBackendOps *ops    = NULL;
-  void               *stream = NULL;
+  PetscInt       n;
+  PPEBackend     be;
+  double        *work;
+  const PetscInt kl[4] = {k, k, m, m};
+  Vec *const     vl[4] = {Q, AQ, S, AS};
 
   PetscFunctionBegin;
   PetscCheck(k >= 1 && k <= PPE_TS_MAXCOLS && m >= 1 && m <= PPE_CBCG_SMAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Combine of %" PetscInt_FMT " and %" PetscInt_FMT " columns: 1 to %d and 1 to %d allowed", k, m, PPE_TS_MAXCOLS, PPE_CBCG_SMAX);
-  PetscCall(BlockInfo(S[0], &n, NULL));
-  PetscCall(BlockBackend(k, Q, m, S, &be));
-  PetscCall(BlockBackend(k, AQ, m, AS, &be2));
-  dev = (PetscBool)(be != PPE_BACKEND_HOST && be == be2);
-  if (dev) {
-    PetscCall(PPEDevVecStream(be, &ops, &stream));
-    PetscCall(PPEDevVecWork(be, ops, PPE_DEV_TS_COMBINE_WORK(k, m), &work));
-  }
+  PetscCall(VecGetLocalSize(S[0], &n));
+  PetscCall(BlockBackend(4, kl, vl, &be)); /* both passes on one back end */
+  PetscCall(PPEBackendWork(be, PPE_DEV_TS_COMBINE_WORK(k, m), &work));
   for (int pass = 0; pass < 2; pass++) {
-    Vec *T = pass ? AS : S, *U = pass ? AQ : Q;
-    PetscCall(PPEVecArrays(dev, k, U, NULL, PPE_ACCESS_READ, qa, PETSC_TRUE));
-    PetscCall(PPEVecArrays(dev, m, T, NULL, PPE_ACCESS_READWRITE, sa, PETSC_TRUE));
-    if (dev) {
-      PPEBackendCall(ops, ops->ts_combine((long)n, (int)k, (const double *const *)qa, (int)m, (double *const *)sa, B, work, stream));
-      PPEBackendCall(ops, ops->sync(stream));
-    } else PPETSCombine_Host(n, k, (const double *const *)qa, m, (double *const *)sa, B);
-    PetscCall(PPEVecArrays(dev, m, T, NULL, PPE_ACCESS_READWRITE, sa, PETSC_FALSE));
-    PetscCall(PPEVecArrays(dev, k, U, NULL, PPE_ACCESS_READ, qa, PETSC_FALSE));
+    Vec      *T = pass ? AS : S, *U = pass ? AQ : Q;
+    PPEArrays Ua, Ta;
+
+    PetscCall(PPEArraysGet(be, k, U, NULL, PPE_ACCESS_READ, &Ua));
+    PetscCall(PPEArraysGet(be, m, T, NULL, PPE_ACCESS_READWRITE, &Ta));
+    PPEBackendCall(Ta.ops, Ta.ops->ts_combine((long)n, (int)k, Cols(&Ua), (int)m, (double *const *)Ta.a, B, work, Ta.stream));
+    PetscCall(PPEArraysRestore(&Ta));
+    PetscCall(PPEArraysRestore(&Ua));
   }
   PetscCall(PetscLogFlops(4.0 * n * k * m));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -127,31 +114,24 @@ PetscErrorCode PPETSCombine(PetscInt k, Vec Q[], Vec AQ[], PetscInt m, Vec S[], 
 /* PPETSAxpy - x += Q a, r -= AQ a (k columns), one pass. */
 PetscErrorCode PPETSAxpy(PetscInt k, Vec Q[], Vec AQ[], const PetscScalar a[], Vec x, Vec r)
 {
-  double             *qa[PPE_CBCG_SMAX], *aqa[PPE_CBCG_SMAX], *xra[2];
-  Vec                 xr[2] = {x, r};
-  PetscInt            n;
-  PPEBackend          be, be2;
-  PetscBool           dev;
-  const PPEBackendOps *ops    = NULL;
-  void               *stream = NULL;
+  Vec            xr[2] = {x, r};
+  PetscInt       n;
+  PPEBackend     be;
+  PPEArrays      Qa, AQa, XR;
+  const PetscInt kl[3] = {k, k, 2};
+  Vec *const     vl[3] = {Q, AQ, xr};
 
   PetscFunctionBegin;
   PetscCheck(k >= 1 && k <= PPE_CBCG_SMAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Block of %" PetscInt_FMT " columns: 1 to %d allowed", k, PPE_CBCG_SMAX);
-  PetscCall(BlockInfo(x, &n, NULL));
-  PetscCall(BlockBackend(2, xr, k, Q, &be));
-  PetscCall(BlockBackend(2, xr, k, AQ, &be2));
-  dev = (PetscBool)(be != PPE_BACKEND_HOST && be == be2);
-  if (dev) PetscCall(PPEDevVecStream(be, &ops, &stream));
-  PetscCall(PPEVecArrays(dev, k, Q, NULL, PPE_ACCESS_READ, qa, PETSC_TRUE));
-  PetscCall(PPEVecArrays(dev, k, AQ, NULL, PPE_ACCESS_READ, aqa, PETSC_TRUE));
-  PetscCall(PPEVecArrays(dev, 2, xr, NULL, PPE_ACCESS_READWRITE, xra, PETSC_TRUE));
-  if (dev) {
-    PPEBackendCall(ops, ops->ts_axpy((long)n, (int)k, (const double *const *)qa, (const double *const *)aqa, a, xra[0], xra[1], stream));
-    PPEBackendCall(ops, ops->sync(stream));
-  } else PPETSAxpy_Host(n, k, (const double *const *)qa, (const double *const *)aqa, a, xra[0], xra[1]);
-  PetscCall(PPEVecArrays(dev, 2, xr, NULL, PPE_ACCESS_READWRITE, xra, PETSC_FALSE));
-  PetscCall(PPEVecArrays(dev, k, AQ, NULL, PPE_ACCESS_READ, aqa, PETSC_FALSE));
-  PetscCall(PPEVecArrays(dev, k, Q, NULL, PPE_ACCESS_READ, qa, PETSC_FALSE));
+  PetscCall(VecGetLocalSize(x, &n));
+  PetscCall(BlockBackend(3, kl, vl, &be));
+  PetscCall(PPEArraysGet(be, k, Q, NULL, PPE_ACCESS_READ, &Qa));
+  PetscCall(PPEArraysGet(be, k, AQ, NULL, PPE_ACCESS_READ, &AQa));
+  PetscCall(PPEArraysGet(be, 2, xr, NULL, PPE_ACCESS_READWRITE, &XR));
+  PPEBackendCall(XR.ops, XR.ops->ts_axpy((long)n, (int)k, Cols(&Qa), Cols(&AQa), a, XR.a[0], XR.a[1], XR.stream));
+  PetscCall(PPEArraysRestore(&XR));
+  PetscCall(PPEArraysRestore(&AQa));
+  PetscCall(PPEArraysRestore(&Qa));
   PetscCall(PetscLogFlops(4.0 * n * k));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -160,29 +140,15 @@ PetscErrorCode PPETSAxpy(PetscInt k, Vec Q[], Vec AQ[], const PetscScalar a[], V
 PetscErrorCode PPETSCheb(PetscReal c1, Vec az, PetscReal c2, Vec z, Vec zold, Vec out)
 {
   /* zold == out: out is read and written, and zold's array is out's */
-  Vec                 v[4]   = {az, z, out, zold == out ? NULL : zold};
-  PPEAccess           acc[4] = {PPE_ACCESS_READ, PPE_ACCESS_READ, zold == out ? PPE_ACCESS_READWRITE : PPE_ACCESS_WRITE, PPE_ACCESS_READ};
-  double             *a[4];
-  const double       *oa;
-  PetscInt            n;
-  PPEBackend          be;
-  PetscBool           dev;
-  const PPEBackendOps *ops    = NULL;
-  void               *stream = NULL;
+  Vec       v[4]   = {az, z, out, zold == out ? NULL : zold};
+  PPEAccess acc[4] = {PPE_ACCESS_READ, PPE_ACCESS_READ, zold == out ? PPE_ACCESS_READWRITE : PPE_ACCESS_WRITE, PPE_ACCESS_READ};
+  PPEArrays K;
+  PetscInt  n;
 
   PetscFunctionBegin;
   PetscCheck(out != az && out != z, PETSC_COMM_SELF, PETSC_ERR_ARG_IDN, "The Chebyshev step writes over its oldest term only");
-  PetscCall(BlockInfo(out, &n, NULL));
-  PetscCall(PPEVecDevAllOn(4, v, &be));
-  dev = (PetscBool)(be != PPE_BACKEND_HOST);
-  if (dev) PetscCall(PPEDevVecStream(be, &ops, &stream));
-  PetscCall(PPEVecArrays(dev, 4, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
-  oa = zold == out ? a[2] : a[3];
-  if (dev) {
-    PPEBackendCall(ops, ops->ts_cheb((long)n, c1, a[0], c2, a[1], oa, a[2], stream));
-    PPEBackendCall(ops, ops->sync(stream));
-  } else PPETSCheb_Host(n, c1, a[0], c2, a[1], oa, a[2]);
-  PetscCall(PPEVecArrays(dev, 4, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
-  PetscCall(PetscLogFlops((zold ? 4.0 : 3.0) * n));
+  PetscCall(PPEKrylovArraysGet(4, v, acc, PPE_ACCESS_READ, &K, &n));
+  PPEBackendCall(K.ops, K.ops->ts_cheb((long)n, c1, K.a[0], c2, K.a[1], zold == out ? K.a[2] : K.a[3], K.a[2], K.stream));
+  PetscCall(PPEKrylovArraysRestore(&K, (zold ? 4.0 : 3.0) * n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -56,7 +56,9 @@ static PetscScalar MMSData_Boundary(PPEFace face, const PetscReal x[3], void *ct
 static PetscScalar MMSData_Source(const PetscReal x[3], void *ctx) { return MMSSource(x, &((MMSData *)ctx)->mms); }
 static PetscScalar MMSData_Exact(const PetscReal x[3], void *ctx) { return MMSExact(x, &((MMSData *)ctx)->mms); }
 
-/* Channel pressure: two modes with zero normal derivative at both walls (z; y in 2D). */
+/* Channel pressure: two modes with zero normal derivative at both walls, the ends of the last
+   direction (z; y in 2D). Mode 0: wavenumbers 2 pi/Lx, 2 pi/Ly (3D), pi/Lw; mode 1 (half the
+   amplitude, x phase 0.5): 4 pi/Lx, 0 along y (3D), 2 pi/Lw. */
 typedef struct {
   PetscReal L[3], o[3], shift;
   PetscInt  dim;
@@ -64,27 +66,19 @@ typedef struct {
 
 static PetscScalar ChannelMode(const PetscReal x[3], const ChannelCtx *c, PetscReal *ksq, int mode)
 {
-  PetscReal kx, ky, kz, px = 0;
+  PetscScalar u = mode == 0 ? 1.0 : 0.5;
 
-  if (c->dim == 2) { /* periodic x, walls at the ends of y */
-    kx   = (mode == 0 ? 2 : 4) * PETSC_PI / c->L[0];
-    ky   = (mode == 0 ? 1 : 2) * PETSC_PI / c->L[1];
-    px   = mode == 0 ? 0.0 : 0.5;
-    *ksq = kx * kx + ky * ky;
-    return (mode == 0 ? 1.0 : 0.5) * PetscCosReal(kx * (x[0] - c->o[0]) + px) * PetscCosReal(ky * (x[1] - c->o[1]));
+  *ksq = 0;
+  for (PetscInt d = 0; d < c->dim; d++) {
+    PetscReal k, p = d == 0 && mode == 1 ? 0.5 : 0.0;
+
+    if (d == c->dim - 1) k = (mode + 1) * PETSC_PI / c->L[d]; /* the walls */
+    else if (d == 0) k = (mode == 0 ? 2 : 4) * PETSC_PI / c->L[0];
+    else k = mode == 0 ? 2 * PETSC_PI / c->L[d] : 0;
+    *ksq += k * k;
+    u *= PetscCosReal(k * (x[d] - c->o[d]) + p);
   }
-  if (mode == 0) {
-    kx = 2 * PETSC_PI / c->L[0];
-    ky = 2 * PETSC_PI / c->L[1];
-    kz = PETSC_PI / c->L[2];
-  } else {
-    kx = 4 * PETSC_PI / c->L[0];
-    ky = 0;
-    kz = 2 * PETSC_PI / c->L[2];
-    px = 0.5;
-  }
-  *ksq = kx * kx + ky * ky + kz * kz;
-  return (mode == 0 ? 1.0 : 0.5) * PetscCosReal(kx * (x[0] - c->o[0]) + px) * PetscCosReal(ky * (x[1] - c->o[1])) * PetscCosReal(kz * (x[2] - c->o[2]));
+  return u;
 }
 
 static PetscScalar ChannelExact(const PetscReal x[3], void *ctx)
@@ -124,19 +118,16 @@ PetscErrorCode PPEProblemSetGridDefaults(PPEProblemType type, PPEGrid grid)
   case PPE_PROBLEM_MMS:
     break;
   case PPE_PROBLEM_CHANNEL: {
-    const PPEBCType bc[6] = {PPE_BC_PERIODIC, PPE_BC_PERIODIC, PPE_BC_PERIODIC, PPE_BC_PERIODIC, PPE_BC_NEUMANN, PPE_BC_NEUMANN};
-    const PPEBCType bc2[6] = {PPE_BC_PERIODIC, PPE_BC_PERIODIC, PPE_BC_NEUMANN, PPE_BC_NEUMANN, PPE_BC_NEUMANN, PPE_BC_NEUMANN}; /* 2D: the first four */
-    if (grid->dim == 2) { /* periodic x, walls at the ends of a stretched y */
-      PetscCall(PPEGridSetSizes(grid, 64, 64, 1));
-      PetscCall(PPEGridSetLengths(grid, 2 * PETSC_PI, 2.0, 0.0));
-      PetscCall(PPEGridSetOrigin(grid, 0, 0, 0));
-      PetscCall(PPEGridSetBCs(grid, bc2));
-      PetscCall(PPEGridSetLocation(grid, PPE_LOCATION_CELL));
-      PetscCall(PPEGridSetZStretch(grid, PPE_STRETCH_TANH, 1.5));
-      break;
-    }
-    PetscCall(PPEGridSetSizes(grid, 64, 64, 64));
-    PetscCall(PPEGridSetLengths(grid, 2 * PETSC_PI, PETSC_PI, 2.0));
+    /* periodic but in the last direction, whose ends are walls (tanh-stretched) */
+    PetscInt  n[3] = {64, 64, 1};
+    PetscReal L[3] = {2 * PETSC_PI, PETSC_PI, 0.0};
+    PPEBCType bc[6];
+
+    for (PetscInt d = 0; d < grid->dim; d++) n[d] = 64;
+    L[grid->dim - 1] = 2.0;
+    for (int f = 0; f < 6; f++) bc[f] = f / 2 < grid->dim - 1 ? PPE_BC_PERIODIC : PPE_BC_NEUMANN;
+    PetscCall(PPEGridSetSizes(grid, n[0], n[1], n[2]));
+    PetscCall(PPEGridSetLengths(grid, L[0], L[1], L[2]));
     PetscCall(PPEGridSetOrigin(grid, 0, 0, 0));
     PetscCall(PPEGridSetBCs(grid, bc));
     PetscCall(PPEGridSetLocation(grid, PPE_LOCATION_CELL));
@@ -197,6 +188,7 @@ PetscErrorCode PPEProblemComputeRHS(PPEProblemType type, PPEGrid grid, Vec b, Ve
   case PPE_PROBLEM_CHANNEL: {
     ChannelCtx c;
     PetscInt   w = 2 * (grid->dim - 1); /* the lower wall: zlo, ylo in 2D */
+    PetscBool  per = PETSC_TRUE;         /* every direction but the last periodic */
     for (int d = 0; d < 3; d++) {
       c.L[d] = grid->uL[d];
       c.o[d] = grid->uorigin[d];
@@ -205,7 +197,8 @@ PetscErrorCode PPEProblemComputeRHS(PPEProblemType type, PPEGrid grid, Vec b, Ve
     c.dim   = grid->dim;
     /* Exact for periodic x (and y in 3D) and Neumann walls (the defaults); other BCs get the
        same source with homogeneous data, and no exact solution. */
-    *known = (PetscBool)(grid->ubc[0] == PPE_BC_PERIODIC && (grid->dim == 2 || grid->ubc[2] == PPE_BC_PERIODIC) && grid->ubc[w] == PPE_BC_NEUMANN && grid->ubc[w + 1] == PPE_BC_NEUMANN);
+    for (PetscInt d = 0; d < grid->dim - 1; d++) per = (PetscBool)(per && grid->ubc[2 * d] == PPE_BC_PERIODIC);
+    *known = (PetscBool)(per && grid->ubc[w] == PPE_BC_NEUMANN && grid->ubc[w + 1] == PPE_BC_NEUMANN);
     PetscCall(PPEGridComputeRHS(grid, ChannelSource, NULL, &c, b));
     if (u && *known) PetscCall(PPEGridSampleField(grid, ChannelExact, &c, u));
   } break;

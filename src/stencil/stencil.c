@@ -27,17 +27,18 @@
 */
 PetscErrorCode PPEStencilHaloSetUp(Mat A)
 {
-  Mat_PPEStencil *st = (Mat_PPEStencil *)A->data;
-  PPEStencilBox  *B  = &st->box;
-  DM              da = st->grid->da;
-  const PetscInt *own[3];
-  PetscInt        P[3], *start[3], nleaf = 0, off[7], m[3] = {B->xm, B->ym, B->zm}, s[3] = {B->xs, B->ys, B->zs};
-  PetscSFNode    *remote;
-  PetscInt        any;
+  Mat_PPEStencil   *st = (Mat_PPEStencil *)A->data;
+  PPEStencilBox    *B  = &st->box;
+  const PPEDMDABox *G;
+  const PetscInt   *P, *const *own;
+  PetscInt         *start[3], nleaf = 0, off[7], m[3] = {B->xm, B->ym, B->zm}, s[3] = {B->xs, B->ys, B->zs};
+  PetscSFNode      *remote;
+  PetscInt          any;
 
   PetscFunctionBegin;
-  PetscCall(DMDAGetInfo(da, NULL, NULL, NULL, NULL, &P[0], &P[1], &P[2], NULL, NULL, NULL, NULL, NULL, NULL));
-  PetscCall(DMDAGetOwnershipRanges(da, &own[0], &own[1], &own[2]));
+  PetscCall(PPEGridGetBox(st->grid, &G)); /* the process grid and ownership in the kernels' 3D order */
+  P   = G->P;
+  own = G->own;
   for (int d = 0; d < 3; d++) {
     PetscCall(PetscMalloc1(P[d] + 1, &start[d]));
     start[d][0] = 0;
@@ -249,7 +250,7 @@ static PetscErrorCode PPEStencilSetGrid_PPEStencil(Mat A, PPEGrid grid)
   PetscCall(MatSetSizes(A, nloc, nloc, N[0] * N[1] * N[2], N[0] * N[1] * N[2]));
   PetscCall(PetscLayoutSetUp(A->rmap));
   PetscCall(PetscLayoutSetUp(A->cmap));
-  PetscCall(MatSetDM(A, grid->da2 ? grid->da2 : grid->da)); /* the user's DMDA: 2D on a 2D grid */
+  PetscCall(MatSetDM(A, grid->da)); /* the user's DMDA: 2D on a 2D grid */
   PetscCall(PPEStencilHaloSetUp(A));
   PetscCall(PPEStencilAttachNullSpace(grid, A));
   /* a new grid is a new operator: PCs and KSPs set up on A must set up again (PCSetUp() and

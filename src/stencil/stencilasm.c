@@ -6,10 +6,19 @@
 */
 #include <ppekit/private/stencilimpl.h>
 
+/* The MatStencil of the kernels' point idx on the grid's DMDA: the indices of its own
+   directions (0 past its dimension). */
+static MatStencil UserStencil(PetscInt dim, const PetscInt idx[3])
+{
+  PetscInt c[3] = {0, 0, 0};
+
+  for (PetscInt u = 0; u < dim; u++) c[u] = idx[PPEGridKernelDir(dim, u)];
+  return (MatStencil){.k = c[2], .j = c[1], .i = c[0]};
+}
+
 PetscErrorCode PPEStencilAssembleInto(PPEGrid grid, Mat B)
 {
   PPEStencilBox B0;
-  PetscBool     two = (PetscBool)(grid->dim == 2); /* B lives on the 2D DMDA: its j is the grid's z */
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PPE_StencilAsm, B, 0, 0, 0));
@@ -29,7 +38,7 @@ PetscErrorCode PPEStencilAssembleInto(PPEGrid grid, Mat B)
       for (PetscInt i = B0.xs; i < B0.xs + B0.xm; i++) {
         ppe_s7_coef c    = ppe_s7_point_coef(B0.X, B0.Y, B0.Z, B0.sigma, i, j, k);
         PetscInt    idx[3] = {i, j, k};
-        MatStencil  row = two ? (MatStencil){.k = 0, .j = k, .i = i} : (MatStencil){.k = k, .j = j, .i = i}, col[7];
+        MatStencil  row    = UserStencil(grid->dim, idx), col[7];
         PetscScalar v[7];
         PetscReal   off[6] = {c.cw, c.ce, c.cs, c.cn, c.cb, c.ct};
         PetscInt    n      = 0;
@@ -37,15 +46,12 @@ PetscErrorCode PPEStencilAssembleInto(PPEGrid grid, Mat B)
         col[n] = row;
         v[n++] = c.c0;
         for (int f = 0; f < 6; f++) {
-          int      d   = f / 2;
-          PetscInt nbi = idx[d] + (f % 2 ? 1 : -1);
-          if (!B0.per[d] && (nbi < 0 || nbi >= B0.N[d])) continue; /* no neighbour: boundary term is in the diagonal */
-          col[n] = row;
-          if (d == 0) col[n].i = nbi;
-          else if (d == 1) col[n].j = nbi;
-          else if (two) col[n].j = nbi;
-          else col[n].k = nbi;
-          v[n++] = -off[f];
+          int      d      = f / 2;
+          PetscInt nb[3]  = {i, j, k};
+          nb[d]           = idx[d] + (f % 2 ? 1 : -1);
+          if (!B0.per[d] && (nb[d] < 0 || nb[d] >= B0.N[d])) continue; /* no neighbour: boundary term is in the diagonal */
+          col[n]   = UserStencil(grid->dim, nb);
+          v[n++]   = -off[f];
         }
         PetscCall(MatSetValuesStencil(B, 1, &row, n, col, v, INSERT_VALUES));
       }
@@ -108,23 +114,23 @@ PetscErrorCode PPEStencilCreateAssembled(PPEGrid grid, MatType type, Mat *A)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
   PetscCall(PPEGridGetDM(grid, &da));
-  if (type && grid->dim == 2) {
-    /* PETSc's MATHYPRESTRUCT takes 3D DMDAs only, and tells a stencil entry by its offset in
-       the ghosted local array, so that on the shadow nx x 1 x ny the y and z offsets coincide
-       (the z couplings went into the y entries). On a 2D grid it is made on the 3D DMDA
-       nx x ny x 1 with the 2D DMDA's ownership: the same layout (it multiplies the 2D vectors),
-       and the 2D stencil indices (k = 0) of PPEStencilAssembleInto() */
+  if (type && grid->dim < 3) {
+    /* PETSc's MATHYPRESTRUCT takes 3D DMDAs only ("Only support for 3d DMDA currently", its
+       mhyp.c), and tells a stencil entry by its offset in the ghosted local array. On a grid
+       of lower dimension it is made on a temporary 3D DMDA, the grid's DMDA with one-point
+       directions appended (nx x ny x 1, the same ownership): the same layout, so that it
+       multiplies the grid's vectors, and the stencil indices of UserStencil() (k = 0). */
     PetscBool isstruct;
     PetscCall(PetscStrcmp(type, MATHYPRESTRUCT, &isstruct));
     if (isstruct) {
-      PetscInt         M, N, m, n, sw, one = 1;
-      DMBoundaryType   bx, by;
+      PetscInt         n[3] = {1, 1, 1}, p[3] = {1, 1, 1}, sw, one = 1;
+      DMBoundaryType   bt[3] = {DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE};
       DMDAStencilType  st;
-      const PetscInt  *lx, *ly;
+      const PetscInt  *own[3] = {&one, &one, &one};
 
-      PetscCall(DMDAGetInfo(da, NULL, &M, &N, NULL, &m, &n, NULL, NULL, &sw, &bx, &by, NULL, &st));
-      PetscCall(DMDAGetOwnershipRanges(da, &lx, &ly, NULL));
-      PetscCall(DMDACreate3d(PetscObjectComm((PetscObject)da), bx, by, DM_BOUNDARY_NONE, st, M, N, 1, m, n, 1, 1, sw, lx, ly, &one, &dstruct));
+      PetscCall(DMDAGetInfo(da, NULL, &n[0], &n[1], &n[2], &p[0], &p[1], &p[2], NULL, &sw, &bt[0], &bt[1], &bt[2], &st));
+      PetscCall(DMDAGetOwnershipRanges(da, &own[0], &own[1], NULL));
+      PetscCall(DMDACreate3d(PetscObjectComm((PetscObject)da), bt[0], bt[1], bt[2], st, n[0], n[1], n[2], p[0], p[1], p[2], 1, sw, own[0], own[1], own[2], &dstruct));
       PetscCall(DMSetUp(dstruct));
       da = dstruct;
     }

@@ -58,7 +58,8 @@ PetscErrorCode PPEStencilBoxSetUp(PPEGrid grid, PPEStencilBox *B)
   ppe_s7_dir *dir[3] = {&B->X, &B->Y, &B->Z};
 
   PetscFunctionBegin;
-  PetscCall(DMDAGetCorners(grid->da, &s[0], &s[1], &s[2], &m[0], &m[1], &m[2]));
+  PetscCall(PetscArraycpy(s, grid->box.s, 3)); /* the kernels' 3D view of the grid's DMDA */
+  PetscCall(PetscArraycpy(m, grid->box.m, 3));
   B->sigma = grid->shift;
   B->xs    = s[0];
   B->ys    = s[1];

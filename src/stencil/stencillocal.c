@@ -186,7 +186,7 @@ static PetscErrorCode PPEStencilLocalSetUp(Mat A, Mat *Ab)
   m[0]    = L->box.xm;
   m[1]    = L->box.ym;
   m[2]    = L->box.zm;
-  PetscCall(DMDAGetInfo(st->grid->da, NULL, NULL, NULL, NULL, &P[0], &P[1], &P[2], NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(PetscArraycpy(P, st->grid->box.P, 3));
   for (int f = 0; f < 6; f++) {
     int d      = f / 2;
     L->self[f] = (PetscBool)(L->box.nb[f] && L->box.per[d] && P[d] == 1);

@@ -356,8 +356,10 @@ PetscErrorCode PPEVecDevAllOn(PetscInt n, const Vec v[], PPEBackend *b)
     PetscCall(IsStandard(v[i], &std));
     if (bi == PPE_BACKEND_HOST && std && *b != PPE_BACKEND_HOST) {
       PPEBackend pb;
+      PetscBool  own;
       PetscCall(VecPetscDeviceKind(v[0], &pb));
-      if (pb == PPE_BACKEND_HOST) { /* v[0] has a mirror: the others follow it */
+      PetscCall(PetscObjectTypeCompareAny((PetscObject)v[0], &own, VECPPEEMU, VECPPECUDA, VECPPEHIP, ""));
+      if (pb == PPE_BACKEND_HOST || own) { /* v[0] has a mirror or is PPEKit's device vector: the others follow it */
         PetscCall(PPEVecDevAttach(v[i], *b));
         continue;
       }

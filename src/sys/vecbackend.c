@@ -397,6 +397,7 @@ static PetscErrorCode VecShift_PPEDevice(Vec y, PetscScalar c)
   PetscFunctionBegin;
   PetscCall(GetDevVec(y, &m));
   PetscCall(DevAXPBYC(m, 0.0, NULL, 1.0, c));
+  PetscCall(PetscObjectStateIncrease((PetscObject)y)); /* VecShift() leaves it to the type */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -502,36 +503,34 @@ static PetscErrorCode VecNorm_PPEDevice(Vec x, NormType type, PetscReal *z)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The operations of PPEKit's device vector types: those of a standard vector but for the ones
-   above. */
-static void DevVecSetOps(Vec v)
+/* The operations of PPEKit's device vector types, set on a vector of that type when it is
+   made: those of a standard vector but for the ones above. */
+static void VecSetOps_PPEDevice(Vec v)
 {
-  VecOps o = v->ops;
-
-  o->getarray      = VecGetArray_PPEDevice;
-  o->getarrayread  = VecGetArrayRead_PPEDevice;
-  o->getarraywrite = VecGetArrayWrite_PPEDevice;
-  o->placearray    = VecPlaceArray_PPEDevice;
-  o->replacearray  = VecPlaceArray_PPEDevice;
-  o->resetarray    = VecResetArray_PPEDevice;
-  o->duplicate     = VecDuplicate_PPEDevice;
-  o->duplicatevecs = VecDuplicateVecs_PPEDevice;
-  o->destroyvecs   = VecDestroyVecs_PPEDevice;
-  o->mdot          = VecMDot_PPEDevice;
-  o->mtdot         = VecMTDot_PPEDevice;
-  o->mdot_local    = NULL;
-  o->mtdot_local   = NULL;
-  o->maxpy         = VecMAXPY_PPEDevice;
-  o->copy          = VecCopy_PPEDevice;
-  o->set           = VecSet_PPEDevice;
-  o->scale         = VecScale_PPEDevice;
-  o->shift         = VecShift_PPEDevice;
-  o->axpy          = VecAXPY_PPEDevice;
-  o->aypx          = VecAYPX_PPEDevice;
-  o->axpby         = VecAXPBY_PPEDevice;
-  o->dot           = VecDot_PPEDevice;
-  o->tdot          = VecTDot_PPEDevice;
-  o->norm          = VecNorm_PPEDevice;
+  v->ops->getarray      = VecGetArray_PPEDevice;
+  v->ops->getarrayread  = VecGetArrayRead_PPEDevice;
+  v->ops->getarraywrite = VecGetArrayWrite_PPEDevice;
+  v->ops->placearray    = VecPlaceArray_PPEDevice;
+  v->ops->replacearray  = VecPlaceArray_PPEDevice;
+  v->ops->resetarray    = VecResetArray_PPEDevice;
+  v->ops->duplicate     = VecDuplicate_PPEDevice;
+  v->ops->duplicatevecs = VecDuplicateVecs_PPEDevice;
+  v->ops->destroyvecs   = VecDestroyVecs_PPEDevice;
+  v->ops->mdot          = VecMDot_PPEDevice;
+  v->ops->mtdot         = VecMTDot_PPEDevice;
+  v->ops->mdot_local    = NULL;
+  v->ops->mtdot_local   = NULL;
+  v->ops->maxpy         = VecMAXPY_PPEDevice;
+  v->ops->copy          = VecCopy_PPEDevice;
+  v->ops->set           = VecSet_PPEDevice;
+  v->ops->scale         = VecScale_PPEDevice;
+  v->ops->shift         = VecShift_PPEDevice;
+  v->ops->axpy          = VecAXPY_PPEDevice;
+  v->ops->aypx          = VecAYPX_PPEDevice;
+  v->ops->axpby         = VecAXPBY_PPEDevice;
+  v->ops->dot           = VecDot_PPEDevice;
+  v->ops->tdot          = VecTDot_PPEDevice;
+  v->ops->norm          = VecNorm_PPEDevice;
 }
 
 /* A PPEKit device vector of back end b: a standard vector (host array, PETSc's operations)
@@ -562,7 +561,7 @@ static PetscErrorCode VecCreate_PPEDevice(Vec v, PPEBackend b, VecType type)
   PetscCall(PetscObjectCompose((PetscObject)v, DEVVEC_NAME, (PetscObject)c));
   PetscCall(PetscContainerDestroy(&c));
   PetscCall(PetscObjectChangeTypeName((PetscObject)v, type));
-  DevVecSetOps(v);
+  VecSetOps_PPEDevice(v);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

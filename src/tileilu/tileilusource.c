@@ -8,22 +8,22 @@
 #include <ppekit/private/stencilimpl.h>
 
 /* Box and periodicity from a 2D or 3D DMDA with one dof whose local size is n. A 2D DMDA is
-   read through its 3D shadow nx x 1 x ny (PPEDMDAGet3d(): same ownership and ordering), so
+   read as the kernels' 3D box nx x 1 x ny (PPEDMDAGetBox(): same ownership and ordering), so
    the tiles and the rows are those of the 3D code with a flat middle direction. */
 static PetscErrorCode SourceSetBox(DM dm, PetscInt n, PPETileILUSource *src)
 {
   PetscInt       dim, dof;
   DMBoundaryType bt[3];
-  DM             da;
+  PPEDMDABox     b;
 
   PetscFunctionBegin;
   PetscCall(DMGetDimension(dm, &dim));
   PetscCheck(dim == 2 || dim == 3, PetscObjectComm((PetscObject)dm), PETSC_ERR_SUP, "PC tileilu needs a 2D or 3D DMDA, got a %" PetscInt_FMT "D one", dim);
-  PetscCall(PPEDMDAGet3d(dm, &da));
   src->dim = dim;
-  PetscCall(DMDAGetInfo(da, NULL, &src->N[0], &src->N[1], &src->N[2], NULL, NULL, NULL, &dof, NULL, &bt[0], &bt[1], &bt[2], NULL));
-  PetscCheck(dof == 1, PetscObjectComm((PetscObject)da), PETSC_ERR_SUP, "PC tileilu needs a DMDA with one degree of freedom per point, got %" PetscInt_FMT, dof);
-  PetscCall(DMDAGetCorners(da, &src->s[0], &src->s[1], &src->s[2], &src->m[0], &src->m[1], &src->m[2]));
+  PetscCall(DMDAGetInfo(dm, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &dof, NULL, NULL, NULL, NULL, NULL));
+  PetscCheck(dof == 1, PetscObjectComm((PetscObject)dm), PETSC_ERR_SUP, "PC tileilu needs a DMDA with one degree of freedom per point, got %" PetscInt_FMT, dof);
+  PetscCall(PPEDMDAGetBox(dm, &b));
+  for (int d = 0; d < 3; d++) src->N[d] = b.N[d], src->s[d] = b.s[d], src->m[d] = b.m[d], bt[d] = b.bt[d];
   if (dim == 2)
     PetscCheck(src->m[0] * src->m[2] == n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "PC tileilu: the operator has %" PetscInt_FMT " local rows but the 2D DMDA box of this rank has %" PetscInt_FMT " x %" PetscInt_FMT " points", n, src->m[0], src->m[2]);
   else PetscCheck(src->m[0] * src->m[1] * src->m[2] == n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "PC tileilu: the operator has %" PetscInt_FMT " local rows but the DMDA box of this rank has %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " points", n, src->m[0], src->m[1], src->m[2]);
@@ -31,7 +31,7 @@ static PetscErrorCode SourceSetBox(DM dm, PetscInt n, PPETileILUSource *src)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A point of the box (3D indices of the shadow) as the user names it: (i,j,k), or (i,j) in 2D. */
+/* A point of the box (the kernels' 3D indices) as the user names it: (i,j,k), or (i,j) in 2D. */
 PetscErrorCode PPETileILUSourcePoint(const PPETileILUSource *src, PetscInt i, PetscInt j, PetscInt k, char buf[], size_t len)
 {
   PetscFunctionBegin;
@@ -60,7 +60,7 @@ PetscErrorCode PPETileILUSourceCreate(Mat pmat, DM dm, PPETileILUSource *src)
   if (isst) {
     PetscCall(PPEStencilGetGrid(pmat, &src->grid));
     PetscCheck(src->grid, comm, PETSC_ERR_ARG_WRONGSTATE, "PC tileilu: the MATPPESTENCIL operator has no grid (PPEStencilSetGrid())");
-    PetscCall(SourceSetBox(src->grid->dim == 2 ? src->grid->da2 : src->grid->da, n, src));
+    PetscCall(SourceSetBox(src->grid->da, n, src));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   {

@@ -401,334 +401,563 @@ static PetscErrorCode PrintConfig(MPI_Comm comm)
   PetscCall(PetscFree(j.buf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+/* The times of a run */
+typedef struct {
+  PetscReal  op_s, setup_s;        /* operator creation, KSPSetUp: seconds, max over ranks */
+  PetscReal  latency_s;            /* one synchronisation on these ranks */
+  PetscReal *solve_s, *wait_s;     /* each timed solve: seconds (max over ranks), blocked in MPI (min over ranks) */
+  PetscInt  *order, *its;          /* the timed solves from fastest to slowest; the iterations of each */
+  PetscReal  solve_min, solve_med, solve_max;
+  PetscReal  sync_s;               /* blocked in MPI during the median solve */
+} Timings;
+
+/* What the last timed solve gave */
+typedef struct {
+  PetscInt           its, checks; /* iterations and true residuals evaluated (-ppe_stop true) of the last timed solve */
+  KSPConvergedReason reason;
+  PPECounters        local, c;    /* counters of the last timed solve: this rank's; max (reductions, halo exchanges) or sum over ranks (bytes) */
+  PetscReal          rtol, rrel;  /* the KSP's relative tolerance; true relative residual */
+  PetscReal          emax, el2;   /* errors against the exact solution (when known) */
+  PetscReal          mem_mb;      /* peak memory, max over ranks */
+  PPEBackend         backend;
+} Results;
+
+/* What the steps of main share: the options, the problem, the solver and what was measured */
+typedef struct {
+  MPI_Comm      comm;
+  PetscMPIInt   size;
+  Options       o;
+  PetscLogStage stage_setup, stage_solve;
+  PPEGrid       grid;
+  DM            da;
+  PetscBool     singular, known; /* the operator is singular; the exact solution is known */
+  Mat           A, P;
+  Vec           x, b, r, uex, bk; /* solution, right-hand side, residual, exact solution, b of a timed solve */
+  PetscReal     bnorm, rhs_mean;  /* ||b||; the mean removed from b (singular problems) */
+  KSP           ksp;
+  PC            pc;
+  TrueStop      stop;
+  History       hist;
+  InnerIts      inner;
+  Timings       t;
+  Results       res;
+} Run;
+
+/* The grid as the user gave it: per direction its size, its process count and two BC letters */
+typedef struct {
+  PetscInt       dim, n[3], procs[3];
+  char           bc[7];
+  PPELocation    loc;
+  PPEStretchType stretch;
+  PetscReal      shift;
+} GridInfo;
+
+/* The options (and -ppe_config's line, printed first so that the solve's JSON line stays the
+   last), the log stages */
+static PetscErrorCode RunCreate(MPI_Comm comm, Run *run)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(run, sizeof(*run)));
+  run->comm = comm;
+  PetscCallMPI(MPI_Comm_size(comm, &run->size));
+  PetscCall(GetOptions(comm, &run->o));
+  if (run->o.config) PetscCall(PrintConfig(comm));
+  PetscCall(PetscLogStageRegister("PPE Setup", &run->stage_setup));
+  PetscCall(PetscLogStageRegister("PPE Solve", &run->stage_solve));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Grid: the problem's defaults, then the options */
+static PetscErrorCode CreateGrid(Run *run)
+{
+  PetscFunctionBegin;
+  PetscCall(PPEGridCreate(run->comm, &run->grid));
+  PetscCall(PPEGridSetDimensionFromOptions(run->grid)); /* the problem's defaults depend on it */
+  PetscCall(PPEProblemSetGridDefaults(run->o.problem, run->grid));
+  PetscCall(PPEGridSetFromOptions(run->grid));
+  PetscCall(PPEGridSetUp(run->grid));
+  PetscCall(PPEGridGetDM(run->grid, &run->da));
+  PetscCall(PPEGridIsSingular(run->grid, &run->singular));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The operator A and the preconditioning matrix P: A itself unless -ppe_pmat names the other kind */
+static PetscErrorCode CreateOperators(Run *run)
+{
+  const Options *o = &run->o;
+  PetscLogDouble t0;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Barrier(run->comm));
+  PetscCall(PetscTime(&t0));
+  PetscCall(CreateOperator(run->grid, (PetscBool)(o->op == OP_MATFREE), o->asmtype, &run->A));
+  if (o->pmat == PMAT_SAME || (o->pmat == PMAT_MATFREE) == (o->op == OP_MATFREE)) {
+    run->P = run->A;
+    PetscCall(PetscObjectReference((PetscObject)run->P));
+  } else PetscCall(CreateOperator(run->grid, (PetscBool)(o->pmat == PMAT_MATFREE), o->asmtype, &run->P));
+  PetscCall(MaxElapsed(run->comm, t0, &run->t.op_s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Right-hand side and exact solution; a singular problem gets its RHS projected */
+static PetscErrorCode CreateProblem(Run *run)
+{
+  PetscFunctionBegin;
+  PetscCall(DMCreateGlobalVector(run->da, &run->x));
+  PetscCall(VecDuplicate(run->x, &run->b));
+  PetscCall(VecDuplicate(run->x, &run->r));
+  PetscCall(VecDuplicate(run->x, &run->uex));
+  PetscCall(PPEProblemComputeRHS(run->o.problem, run->grid, run->b, run->uex, &run->known));
+  if (run->singular) {
+    PetscScalar sum;
+    PetscInt    n;
+
+    PetscCall(VecSum(run->b, &sum));
+    PetscCall(VecGetSize(run->b, &n));
+    run->rhs_mean = PetscRealPart(sum) / n;
+    PetscCall(VecShift(run->b, -sum / n));
+    PetscCall(PetscInfo(NULL, "Singular problem: removed the mean %g of the right-hand side (compatibility)\n", (double)run->rhs_mean));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Solver: CG + Jacobi unless the options say otherwise; the stop of -ppe_stop true and the
+   monitor of -ppe_history */
+static PetscErrorCode CreateSolver(Run *run)
+{
+  PetscFunctionBegin;
+  PetscCall(KSPCreate(run->comm, &run->ksp));
+  PetscCall(KSPSetOperators(run->ksp, run->A, run->P));
+  PetscCall(KSPSetType(run->ksp, KSPCG));
+  PetscCall(KSPGetPC(run->ksp, &run->pc));
+  /* The DMDA goes to the PC only (geometric multigrid builds its hierarchy from it); the
+     KSP keeps the operators given here. */
+  PetscCall(PCSetDM(run->pc, run->da));
+  PetscCall(PCSetType(run->pc, PCJACOBI));
+  PetscCall(KSPSetTolerances(run->ksp, run->o.rtol, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
+  PetscCall(KSPSetFromOptions(run->ksp));
+  if (run->o.stop == STOP_TRUE) PetscCall(TrueStopSetUp(run->ksp, run->b, &run->stop));
+  if (run->o.history) {
+    PetscCall(KSPSetResidualHistory(run->ksp, NULL, PETSC_DECIDE, PETSC_TRUE));
+    PetscCall(VecDuplicate(run->b, &run->hist.t));
+    PetscCall(VecDuplicate(run->b, &run->hist.v));
+    PetscCall(KSPMonitorSet(run->ksp, HistoryMonitor, &run->hist, NULL));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* KSPSetUp, timed; then the counting of the preconditioner's iterations (its sub-solvers exist
+   once it is set up) */
+static PetscErrorCode SetUpSolver(Run *run)
+{
+  PetscLogDouble t0;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Barrier(run->comm));
+  PetscCall(PetscTime(&t0));
+  PetscCall(KSPSetUp(run->ksp));
+  PetscCall(MaxElapsed(run->comm, t0, &run->t.setup_s));
+  PetscCall(InnerItsSetUp(run->pc, &run->inner));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Timed solve number rep of -ppe_repeat: its seconds, its seconds blocked in MPI, its
+   iterations and (kept for the last) its counters */
+static PetscErrorCode TimedSolve(Run *run, PetscInt rep)
+{
+  PetscLogDouble t0, t1;
+  PPECounters    c0, c1;
+
+  PetscFunctionBegin;
+  PetscCall(VecCopy(run->b, run->bk));
+  if (rep < run->o.repeat - 1) PetscCall(VecScale(run->bk, (PetscScalar)(1 + 0.1 * (1 + rep % 4))));
+  PetscCall(VecNorm(run->bk, NORM_2, &run->stop.bnorm));
+  run->stop.checks = 0;
+  PetscCall(VecSet(run->x, 0.0));
+  PetscCallMPI(MPI_Barrier(run->comm));
+  PetscCall(PPECountersGet(&c0));
+  PetscCall(InnerItsStart(&run->inner));
+  PetscCall(PetscTime(&t0));
+  PPEWaitStart();
+  PetscCall(KSPSolve(run->ksp, run->bk, run->x));
+  run->t.wait_s[rep] = (PetscReal)PPEWaitStop();
+  PetscCall(KSPGetIterationNumber(run->ksp, &run->t.its[rep]));
+  PetscCall(PetscTime(&t1));
+  PetscCall(PPECountersGet(&c1));
+  run->t.solve_s[rep] = (PetscReal)(t1 - t0);
+  PetscCall(InnerItsStop(&run->inner));
+  PetscCall(PPECountersDiff(&c1, &c0, &run->res.local));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Timed solves, as in a time loop: each from x = 0 with another right-hand side, (1 + 0.1 c) b,
+   the last with the problem's own b (whose solution is checked). Scaled copies of b are the
+   same problem for every KSP and PC (a smooth change of b, such as b modulated along x, can
+   bring in the slowest modes and change the iteration count several times over: the
+   channel's b has a few modes only); their values differ, so no solver can reuse an earlier
+   solution. */
+static PetscErrorCode TimedSolves(Run *run)
+{
+  PetscInt n = run->o.repeat;
+
+  PetscFunctionBegin;
+  PetscCall(VecDuplicate(run->b, &run->bk));
+  PetscCall(VecNorm(run->b, NORM_2, &run->bnorm));
+  PetscCall(PetscMalloc4(n, &run->t.solve_s, n, &run->t.wait_s, n, &run->t.order, n, &run->t.its));
+  PetscCall(PetscLogStagePush(run->stage_solve));
+  for (PetscInt rep = 0; rep < n; rep++) PetscCall(TimedSolve(run, rep));
+  PetscCall(PetscLogStagePop());
+  PetscCall(KSPGetIterationNumber(run->ksp, &run->res.its));
+  PetscCall(KSPGetConvergedReason(run->ksp, &run->res.reason));
+  run->res.checks = run->stop.checks;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The median solve and the waits of that same solve on the rank that waited least: the one
+   whose work set the pace, which waits for the synchronisations themselves only (the others'
+   longer waits are the imbalance of the local work, part of T_local) */
+static PetscErrorCode SolveStatistics(Run *run)
+{
+  Timings    *t = &run->t;
+  PetscInt    n = run->o.repeat;
+  PetscMPIInt nrep;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMPIIntCast(n, &nrep));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, t->solve_s, nrep, MPIU_REAL, MPIU_MAX, run->comm));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, t->wait_s, nrep, MPIU_REAL, MPIU_MIN, run->comm));
+  for (PetscInt i = 0; i < n; i++) t->order[i] = i;
+  for (PetscInt i = 1; i < n; i++)
+    for (PetscInt k = i; k > 0 && t->solve_s[t->order[k]] < t->solve_s[t->order[k - 1]]; k--) {
+      PetscInt tmp    = t->order[k];
+      t->order[k]     = t->order[k - 1];
+      t->order[k - 1] = tmp;
+    }
+  t->sync_s    = t->wait_s[t->order[n / 2]];
+  t->solve_min = t->solve_s[t->order[0]];
+  t->solve_med = t->solve_s[t->order[n / 2]];
+  t->solve_max = t->solve_s[t->order[n - 1]];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -ppe_history: one more solve of b, untimed, recording the true residual against time */
+static PetscErrorCode HistorySolve(Run *run)
+{
+  PetscLogStage stage_history;
+
+  PetscFunctionBegin;
+  if (!run->o.history) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscLogStageRegister("PPE History", &stage_history));
+  PetscCall(PetscLogStagePush(stage_history));
+  run->stop.bnorm = run->bnorm;
+  run->hist.bnorm = run->bnorm;
+  run->hist.n     = 0;
+  run->hist.over  = 0;
+  run->hist.on    = PETSC_TRUE;
+  PetscCall(VecSet(run->x, 0.0));
+  PetscCallMPI(MPI_Barrier(run->comm));
+  PetscCall(PetscTime(&run->hist.t0));
+  PetscCall(KSPSolve(run->ksp, run->b, run->x));
+  run->hist.on = PETSC_FALSE;
+  PetscCall(PetscLogStagePop());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The counters of the last timed solve over the ranks: the most synchronisations any rank
+   made, the bytes all of them moved */
+static PetscErrorCode ReduceCounters(MPI_Comm comm, const PPECounters *cs, PPECounters *c)
+{
+  PetscLogDouble loc5[5] = {cs->reductions, cs->halo_exchanges, cs->bytes_sent, cs->device_bytes, cs->device_halo_bytes}, max2[2], sum3[3];
+
+  PetscFunctionBegin;
+  PetscCall(MPIU_Allreduce(loc5, max2, 2, MPIU_PETSCLOGDOUBLE, MPI_MAX, comm));
+  PetscCall(MPIU_Allreduce(&loc5[2], sum3, 3, MPIU_PETSCLOGDOUBLE, MPI_SUM, comm));
+  c->reductions        = max2[0];
+  c->halo_exchanges    = max2[1];
+  c->bytes_sent        = sum3[0];
+  c->device_bytes      = sum3[1];
+  c->device_halo_bytes = sum3[2];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Results (of the last timed solve): the counters over the ranks, the true residual with the
+   operator, the error against the exact solution, the peak memory, the back end */
+static PetscErrorCode MeasureResults(Run *run)
+{
+  Results      *res = &run->res;
+  PetscReal     rnorm, bnorm, abstol, dtol;
+  PetscInt      maxit;
+  struct rusage ru;
+
+  PetscFunctionBegin;
+  PetscCall(ReduceCounters(run->comm, &res->local, &res->c));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &run->inner.its, 1, MPIU_INT, MPI_MAX, run->comm));
+  PetscCall(KSPGetTolerances(run->ksp, &res->rtol, &abstol, &dtol, &maxit));
+  PetscCall(MatMult(run->A, run->x, run->r));
+  PetscCall(VecAYPX(run->r, -1.0, run->b));
+  PetscCall(VecNorm(run->r, NORM_2, &rnorm));
+  PetscCall(VecNorm(run->b, NORM_2, &bnorm));
+  res->rrel = bnorm > 0 ? rnorm / bnorm : rnorm;
+  if (run->known) PetscCall(PPEGridComputeErrorNorms(run->grid, run->x, run->uex, &res->emax, &res->el2));
+  PetscCheck(getrusage(RUSAGE_SELF, &ru) == 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "getrusage() failed");
+  res->mem_mb = (PetscReal)ru.ru_maxrss / 1024.0;
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &res->mem_mb, 1, MPIU_REAL, MPIU_MAX, run->comm));
+  PetscCall(PPEBackendGetDefault(run->comm, &res->backend));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The grid as the user gave it, through the grid's API and its DMDA (the user's: a 2D DMDA
+   for a 2D grid) */
+static PetscErrorCode GetGridInfo(PPEGrid grid, GridInfo *g)
+{
+  DM da;
+
+  PetscFunctionBegin;
+  PetscCall(PPEGridGetDimension(grid, &g->dim));
+  PetscCall(PPEGridGetSizes(grid, &g->n[0], &g->n[1], &g->n[2]));
+  PetscCall(PPEGridGetDM(grid, &da));
+  PetscCall(DMDAGetInfo(da, NULL, NULL, NULL, NULL, &g->procs[0], &g->procs[1], &g->procs[2], NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(PPEGridGetBCString(grid, g->bc));
+  PetscCall(PPEGridGetLocation(grid, &g->loc));
+  PetscCall(PPEGridGetZStretch(grid, &g->stretch, NULL));
+  PetscCall(PPEGridGetShift(grid, &g->shift));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* "24x20x16": the first dim entries of v joined by x */
+static PetscErrorCode JoinSizes(PetscInt dim, const PetscInt v[], char buf[], size_t len)
+{
+  size_t used = 0;
+
+  PetscFunctionBegin;
+  buf[0] = 0;
+  for (PetscInt d = 0; d < dim; d++) {
+    PetscCall(PetscSNPrintf(buf + used, len - used, "%s%" PetscInt_FMT, d ? "x" : "", v[d]));
+    PetscCall(PetscStrlen(buf, &used));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The text summary */
+static PetscErrorCode PrintSummary(const Run *run, const GridInfo *g)
+{
+  MPI_Comm           comm = run->comm;
+  const Results     *res  = &run->res;
+  const PPECounters *c    = &res->c;
+  PetscReal          med  = run->t.solve_med, sync_s = run->t.sync_s;
+  PetscInt           its  = res->its, checks = res->checks;
+  char               sizes[64], procs[64];
+  KSPType            ksptype;
+  PCType             pctype;
+
+  PetscFunctionBegin;
+  PetscCall(KSPGetType(run->ksp, &ksptype));
+  PetscCall(PCGetType(run->pc, &pctype));
+  PetscCall(JoinSizes(g->dim, g->n, sizes, sizeof(sizes)));
+  PetscCall(JoinSizes(g->dim, g->procs, procs, sizeof(procs)));
+  PetscCall(PetscPrintf(comm, "ppe-solve: problem %s, %sgrid %s %s-centred, bc %s, %c %s, %d ranks (%s)\n", PPEProblemNames[run->o.problem], g->dim == 2 ? "2D " : "", sizes, PPELocations[g->loc], g->bc, "xyz"[g->dim - 1], PPEStretchTypes[g->stretch], (int)run->size, procs));
+  if (res->backend == PPE_BACKEND_HOST) PetscCall(PetscPrintf(comm, "  operator %s, KSP %s, PC %s\n", OperatorTypes[run->o.op], ksptype, pctype));
+  else PetscCall(PetscPrintf(comm, "  operator %s, KSP %s, PC %s, back end %s (%.4g bytes between host and device per solve)\n", OperatorTypes[run->o.op], ksptype, pctype, PPEBackends[res->backend], c->device_bytes));
+  PetscCall(PetscPrintf(comm, "  %s in %" PetscInt_FMT " iterations, true relative residual %.3e\n", KSPConvergedReasons[res->reason], its, (double)res->rrel));
+  if (run->inner.valid) PetscCall(PetscPrintf(comm, "  preconditioner: %" PetscInt_FMT " inner iterations, %.1f per outer iteration\n", run->inner.its, its ? (double)run->inner.its / its : 0.0));
+  if (run->known) PetscCall(PetscPrintf(comm, "  error against the exact solution: max %.4e, L2 %.4e\n", (double)res->emax, (double)res->el2));
+  PetscCall(PetscPrintf(comm, "  time: operator %.4g s, setup %.4g s, solve %.4g s (median of %" PetscInt_FMT ")\n", (double)run->t.op_s, (double)run->t.setup_s, (double)med, run->o.repeat));
+  PetscCall(PetscPrintf(comm, "  per solve: %.0f global reductions, %.0f halo exchanges, %.4g bytes sent; peak memory %.1f MB per rank\n", c->reductions, c->halo_exchanges, c->bytes_sent, (double)res->mem_mb));
+  PetscCall(PetscPrintf(comm, "  waits in MPI: %.4g s of the solve (local work %.4g s); one synchronisation costs %.3g us here\n", (double)sync_s, (double)(med - sync_s), 1e6 * (double)run->t.latency_s));
+  if (run->o.stop == STOP_TRUE) PetscCall(PetscPrintf(comm, "  stop: true relative residual <= rtol (%s; %" PetscInt_FMT " true residual%s evaluated)\n", run->stop.norm, checks, checks == 1 ? "" : "s"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* "[a, b, c]": n integers as a JSON list */
+static PetscErrorCode JSONInts(JSON *j, PetscInt n, const PetscInt v[])
+{
+  PetscFunctionBegin;
+  PetscCall(JSONAppend(j, "["));
+  for (PetscInt i = 0; i < n; i++) PetscCall(JSONAppend(j, "%s%d", i ? ", " : "", (int)v[i]));
+  PetscCall(JSONAppend(j, "]"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* "[a, b, c]": n reals as a JSON list (null where not finite) */
+static PetscErrorCode JSONReals(JSON *j, PetscInt n, const PetscReal v[])
+{
+  PetscFunctionBegin;
+  PetscCall(JSONAppend(j, "["));
+  for (PetscInt i = 0; i < n; i++) {
+    char s[32];
+
+    JSONNumber(s, sizeof(s), PETSC_TRUE, v[i]);
+    PetscCall(JSONAppend(j, "%s%s", i ? ", " : "", s));
+  }
+  PetscCall(JSONAppend(j, "]"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The problem and its grid as the user gave it, one entry per direction: sizes, process
+   counts, and two BC letters (xlo xhi ylo yhi [zlo zhi]); a 2D grid gives [nx, ny], four
+   letters and [px, py] */
+static PetscErrorCode JSONProblem(JSON *j, const Run *run, const GridInfo *g)
+{
+  PetscFunctionBegin;
+  PetscCall(JSONAppend(j, "{\"problem\": \"%s\", \"dim\": %d, \"n\": ", PPEProblemNames[run->o.problem], (int)g->dim));
+  PetscCall(JSONInts(j, g->dim, g->n));
+  PetscCall(JSONAppend(j, ", \"location\": \"%s\", \"bc\": \"%s\", \"stretch\": \"%s\", \"shift\": %.17g, ", PPELocations[g->loc], g->bc, PPEStretchTypes[g->stretch], (double)g->shift));
+  PetscCall(JSONAppend(j, "\"ranks\": %d, \"procs\": ", (int)run->size));
+  PetscCall(JSONInts(j, g->dim, g->procs));
+  PetscCall(JSONAppend(j, ", "));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The norm the KSP compared with rtol, in lower case ("preconditioned", ...) */
+static PetscErrorCode NormName(KSP ksp, char name[], size_t len)
+{
+  KSPNormType nt;
+
+  PetscFunctionBegin;
+  PetscCall(KSPGetNormType(ksp, &nt));
+  PetscCall(PetscStrncpy(name, KSPNormTypes[nt], len));
+  for (char *c = name; *c; c++)
+    if (*c >= 'A' && *c <= 'Z') *c = (char)(*c - 'A' + 'a');
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The solver and the solve: what solved it, iterations, residual and errors, times, waits,
+   the stopping rule */
+static PetscErrorCode JSONSolve(JSON *j, const Run *run)
+{
+  const Results *res = &run->res;
+  const Timings *t   = &run->t;
+  PetscReal      med = t->solve_med;
+  char           emaxs[32], el2s[32], rrels[32], rtols[32], means[32], nl[32];
+  KSPType        ksptype;
+  PCType         pctype;
+
+  PetscFunctionBegin;
+  PetscCall(KSPGetType(run->ksp, &ksptype));
+  PetscCall(PCGetType(run->pc, &pctype));
+  JSONNumber(emaxs, sizeof(emaxs), run->known, res->emax);
+  JSONNumber(el2s, sizeof(el2s), run->known, res->el2);
+  /* a diverged solve (or -ksp_rtol nan) gives Inf or NaN, which JSON cannot hold: null */
+  JSONNumber(rrels, sizeof(rrels), PETSC_TRUE, res->rrel);
+  JSONNumber(rtols, sizeof(rtols), PETSC_TRUE, res->rtol);
+  JSONNumber(means, sizeof(means), PETSC_TRUE, run->rhs_mean);
+  PetscCall(JSONAppend(j, "\"operator\": \"%s\", \"pmat\": \"%s\", \"ksp\": \"%s\", \"pc\": \"%s\", \"backend\": \"%s\", \"rtol\": %s, ", OperatorTypes[run->o.op], PmatTypes[run->o.pmat], ksptype, pctype, PPEBackends[res->backend], rtols));
+  PetscCall(JSONAppend(j, "\"its\": %d, \"reason\": \"%s\", \"rnorm_rel\": %s, \"err_max\": %s, \"err_l2\": %s, \"rhs_mean_removed\": %s, ", (int)res->its, KSPConvergedReasons[res->reason], rrels, emaxs, el2s, means));
+  if (run->inner.valid) PetscCall(JSONAppend(j, "\"pc_its\": %d, ", (int)run->inner.its));
+  else PetscCall(JSONAppend(j, "\"pc_its\": null, "));
+  PetscCall(JSONAppend(j, "\"op_s\": %.6e, \"setup_s\": %.6e, \"solve_s\": %.6e, \"solve_s_min\": %.6e, \"solve_s_max\": %.6e, \"repeat\": %d, ", (double)t->op_s, (double)t->setup_s, (double)med, (double)t->solve_min, (double)t->solve_max, (int)run->o.repeat));
+  PetscCall(JSONAppend(j, "\"device_bytes\": %.0f, \"device_halo_bytes\": %.0f, \"repeat_its\": ", res->c.device_bytes, res->c.device_halo_bytes));
+  PetscCall(JSONInts(j, run->o.repeat, t->its));
+  PetscCall(JSONAppend(j, ", \"sync_s\": %.6e, \"local_s\": %.6e, \"latency_s\": %.6e, \"syncs\": %.0f, ", (double)t->sync_s, (double)(med - t->sync_s), (double)t->latency_s, res->c.reductions + res->c.halo_exchanges));
+  PetscCall(NormName(run->ksp, nl, sizeof(nl)));
+  PetscCall(JSONAppend(j, "\"stop\": \"%s\", \"stop_norm\": \"%s\", \"true_checks\": %d, ", StopTypes[run->o.stop], run->o.stop == STOP_TRUE ? run->stop.norm : nl, (int)res->checks));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The communication counters, the memory and the versions */
+static PetscErrorCode JSONCounters(JSON *j, const Run *run)
+{
+  const PPECounters *c = &run->res.c;
+  PetscInt           v[3]; /* PETSc library version */
+
+  PetscFunctionBegin;
+  PetscCall(PetscGetVersionNumber(&v[0], &v[1], &v[2], NULL));
+  PetscCall(JSONAppend(j, "\"reductions\": %.0f, \"halo_exchanges\": %.0f, \"bytes_sent\": %.0f, \"mem_mb\": %.1f, \"ppekit\": \"%s\", \"petsc\": \"%d.%d.%d\", \"index_bits\": %d", c->reductions, c->halo_exchanges, c->bytes_sent, (double)run->res.mem_mb, PPEKIT_VERSION_STRING, (int)v[0], (int)v[1], (int)v[2], (int)(8 * sizeof(PetscInt))));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -ppe_history: the KSP's residual norms, the iteration of each, the true residual against time */
+static PetscErrorCode JSONHistory(JSON *j, const Run *run)
+{
+  const History   *hist = &run->hist;
+  const PetscReal *h;
+  PetscInt         nh;
+  KSPNormType      nt;
+
+  PetscFunctionBegin;
+  PetscCall(KSPGetResidualHistory(run->ksp, &h, &nh));
+  PetscCall(KSPGetNormType(run->ksp, &nt));
+  PetscCall(JSONAppend(j, ", \"norm_type\": \"%s\", \"history\": ", KSPNormTypes[nt]));
+  PetscCall(JSONReals(j, nh, h));
+  if (hist->n == nh) { /* the iteration of each value (else a monitor was skipped: left out) */
+    PetscCall(JSONAppend(j, ", \"history_its\": "));
+    PetscCall(JSONInts(j, nh, hist->its));
+  }
+  PetscCall(JSONAppend(j, ", \"history_true\": "));
+  PetscCall(JSONReals(j, hist->n, hist->tr));
+  PetscCall(JSONAppend(j, ", \"history_s\": ["));
+  for (PetscInt i = 0; i < hist->n; i++) PetscCall(JSONAppend(j, "%s%.6e", i ? ", " : "", (double)hist->ts[i]));
+  PetscCall(JSONAppend(j, "]"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The JSON line (-ppe_json), printed by rank 0 */
+static PetscErrorCode PrintJSON(const Run *run, const GridInfo *g)
+{
+  JSON        j = {NULL, 0, 0};
+  PetscMPIInt rank;
+
+  PetscFunctionBegin;
+  PetscCall(JSONProblem(&j, run, g));
+  PetscCall(JSONSolve(&j, run));
+  PetscCall(JSONCounters(&j, run));
+  if (run->o.history) PetscCall(JSONHistory(&j, run));
+  PetscCall(JSONAppend(&j, "}"));
+  PetscCallMPI(MPI_Comm_rank(run->comm, &rank));
+  if (rank == 0) {
+    fprintf(stdout, "%s\n", j.buf);
+    fflush(stdout);
+  }
+  PetscCall(PetscFree(j.buf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RunDestroy(Run *run)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree4(run->t.solve_s, run->t.wait_s, run->t.order, run->t.its));
+  PetscCall(PetscFree3(run->hist.its, run->hist.tr, run->hist.ts));
+  PetscCall(VecDestroy(&run->hist.t));
+  PetscCall(VecDestroy(&run->hist.v));
+  PetscCall(VecDestroy(&run->stop.t));
+  PetscCall(VecDestroy(&run->stop.v));
+  PetscCall(VecDestroy(&run->bk));
+  PetscCall(KSPDestroy(&run->ksp));
+  PetscCall(VecDestroy(&run->x));
+  PetscCall(VecDestroy(&run->b));
+  PetscCall(VecDestroy(&run->r));
+  PetscCall(VecDestroy(&run->uex));
+  PetscCall(MatDestroy(&run->A));
+  PetscCall(MatDestroy(&run->P));
+  PetscCall(PPEGridDestroy(&run->grid));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 int main(int argc, char **argv)
 {
-  MPI_Comm           comm;
-  Options            o;
-  PPEGrid            grid;
-  DM                 da;
-  Mat                A, P;
-  Vec                x, b, r, uex;
-  KSP                ksp;
-  History            hist;
-  TrueStop           stop;
-  PetscReal         *wait_s, latency_s, sync_s = 0, solve_min, solve_med, solve_max;
-  PetscInt          *order, *rep_its;
-  Vec                bk;
-  PetscLogStage      stage_history;
-  KSPConvergedReason reason_timed;
-  PetscInt           its_timed, checks_timed;
-  PC                 pc;
-  KSPConvergedReason reason;
-  KSPType            ksptype;
-  PCType             pctype;
-  PetscLogStage      stage_setup, stage_solve;
-  PetscLogDouble     t0;
-  PetscReal          op_s, setup_s, *solve_s, rnorm, bnorm, emax = 0, el2 = 0, rhs_mean = 0, mem_mb, rtol, abstol, dtol;
-  PetscInt           its, maxit, N[3], procs[3], dim;
-  PetscMPIInt        size, nrep;
-  PetscBool          known = PETSC_FALSE, singular;
-  PPECounters        c0, c1, cs = {0, 0, 0, 0, 0}, cmax;
-  char               bcs[7], version[64];
-  PPELocation        loc;
-  PPEStretchType     stretch;
-  PetscReal          shift;
-  struct rusage      ru;
-  InnerIts           inner;
+  Run      run;
+  GridInfo g;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
-  comm = PETSC_COMM_WORLD;
   PetscCall(PPEKitInitializePackage());
   PetscCall(PetscLogDefaultBegin()); /* ghost-update counts come from the log events */
-  PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscCall(GetOptions(comm, &o));
-  if (o.config) PetscCall(PrintConfig(comm)); /* first: the solve's JSON line stays the last */
-  PetscCall(PetscLogStageRegister("PPE Setup", &stage_setup));
-  PetscCall(PetscLogStageRegister("PPE Solve", &stage_solve));
-  PetscCall(PetscLogStagePush(stage_setup));
-
-  /* Grid: the problem's defaults, then the options */
-  PetscCall(PPEGridCreate(comm, &grid));
-  PetscCall(PPEGridSetDimensionFromOptions(grid)); /* the problem's defaults depend on it */
-  PetscCall(PPEProblemSetGridDefaults(o.problem, grid));
-  PetscCall(PPEGridSetFromOptions(grid));
-  PetscCall(PPEGridSetUp(grid));
-  PetscCall(PPEGridGetDM(grid, &da));
-  PetscCall(PPEGridIsSingular(grid, &singular));
-
-  /* Operators */
-  PetscCallMPI(MPI_Barrier(comm));
-  PetscCall(PetscTime(&t0));
-  PetscCall(CreateOperator(grid, (PetscBool)(o.op == OP_MATFREE), o.asmtype, &A));
-  if (o.pmat == PMAT_SAME || (o.pmat == PMAT_MATFREE) == (o.op == OP_MATFREE)) {
-    P = A;
-    PetscCall(PetscObjectReference((PetscObject)P));
-  } else PetscCall(CreateOperator(grid, (PetscBool)(o.pmat == PMAT_MATFREE), o.asmtype, &P));
-  PetscCall(MaxElapsed(comm, t0, &op_s));
-
-  /* Right-hand side and exact solution; a singular problem gets its RHS projected */
-  PetscCall(DMCreateGlobalVector(da, &x));
-  PetscCall(VecDuplicate(x, &b));
-  PetscCall(VecDuplicate(x, &r));
-  PetscCall(VecDuplicate(x, &uex));
-  PetscCall(PPEProblemComputeRHS(o.problem, grid, b, uex, &known));
-  if (singular) {
-    PetscScalar sum;
-    PetscInt    n;
-    PetscCall(VecSum(b, &sum));
-    PetscCall(VecGetSize(b, &n));
-    rhs_mean = PetscRealPart(sum) / n;
-    PetscCall(VecShift(b, -sum / n));
-    PetscCall(PetscInfo(NULL, "Singular problem: removed the mean %g of the right-hand side (compatibility)\n", (double)rhs_mean));
-  }
-
-  /* Solver: CG + Jacobi unless the options say otherwise */
-  PetscCall(KSPCreate(comm, &ksp));
-  PetscCall(KSPSetOperators(ksp, A, P));
-  PetscCall(KSPSetType(ksp, KSPCG));
-  PetscCall(KSPGetPC(ksp, &pc));
-  /* The DMDA goes to the PC only (geometric multigrid builds its hierarchy from it); the
-     KSP keeps the operators given here. */
-  PetscCall(PCSetDM(pc, da));
-  PetscCall(PCSetType(pc, PCJACOBI));
-  PetscCall(KSPSetTolerances(ksp, o.rtol, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
-  PetscCall(KSPSetFromOptions(ksp));
-  PetscCall(PetscMemzero(&stop, sizeof(stop)));
-  stop.norm = NULL;
-  if (o.stop == STOP_TRUE) PetscCall(TrueStopSetUp(ksp, b, &stop));
-  PetscCall(PetscMemzero(&hist, sizeof(hist)));
-  if (o.history) {
-    PetscCall(KSPSetResidualHistory(ksp, NULL, PETSC_DECIDE, PETSC_TRUE));
-    PetscCall(VecDuplicate(b, &hist.t));
-    PetscCall(VecDuplicate(b, &hist.v));
-    PetscCall(KSPMonitorSet(ksp, HistoryMonitor, &hist, NULL));
-  }
-  PetscCallMPI(MPI_Barrier(comm));
-  PetscCall(PetscTime(&t0));
-  PetscCall(KSPSetUp(ksp));
-  PetscCall(MaxElapsed(comm, t0, &setup_s));
-  PetscCall(InnerItsSetUp(pc, &inner));
+  PetscCall(RunCreate(PETSC_COMM_WORLD, &run));
+  PetscCall(PetscLogStagePush(run.stage_setup));
+  PetscCall(CreateGrid(&run));
+  PetscCall(CreateOperators(&run));
+  PetscCall(CreateProblem(&run));
+  PetscCall(CreateSolver(&run));
+  PetscCall(SetUpSolver(&run));
   PetscCall(PetscLogStagePop());
-
-  /* The cost of one synchronisation on these ranks (latency_s of the JSON line) */
-  PetscCall(MeasureLatency(comm, &latency_s));
-
-  /* Timed solves, as in a time loop: each from x = 0 with another right-hand side, (1 + 0.1 c) b,
-     the last with the problem's own b (whose solution is checked). Scaled copies of b are the
-     same problem for every KSP and PC (a smooth change of b, such as b modulated along x, can
-     bring in the slowest modes and change the iteration count several times over: the
-     channel's b has a few modes only); their values differ, so no solver can reuse an earlier
-     solution. */
-  PetscCall(VecDuplicate(b, &bk));
-  PetscCall(VecNorm(b, NORM_2, &bnorm));
-  PetscCall(PetscMalloc4(o.repeat, &solve_s, o.repeat, &wait_s, o.repeat, &order, o.repeat, &rep_its));
-  PetscCall(PetscLogStagePush(stage_solve));
-  for (PetscInt rep = 0; rep < o.repeat; rep++) {
-    PetscCall(VecCopy(b, bk));
-    if (rep < o.repeat - 1) PetscCall(VecScale(bk, (PetscScalar)(1 + 0.1 * (1 + rep % 4))));
-    PetscCall(VecNorm(bk, NORM_2, &stop.bnorm));
-    stop.checks = 0;
-    PetscCall(VecSet(x, 0.0));
-    PetscCallMPI(MPI_Barrier(comm));
-    PetscCall(PPECountersGet(&c0));
-    PetscCall(InnerItsStart(&inner));
-    PetscCall(PetscTime(&t0));
-    PPEWaitStart();
-    PetscCall(KSPSolve(ksp, bk, x));
-    wait_s[rep] = (PetscReal)PPEWaitStop();
-    PetscCall(KSPGetIterationNumber(ksp, &rep_its[rep]));
-    {
-      PetscLogDouble t1;
-      PetscCall(PetscTime(&t1));
-      PetscCall(PPECountersGet(&c1));
-      solve_s[rep] = (PetscReal)(t1 - t0);
-    }
-    PetscCall(InnerItsStop(&inner));
-    PetscCall(PPECountersDiff(&c1, &c0, &cs));
-  }
-  PetscCall(PetscLogStagePop());
-  PetscCall(KSPGetIterationNumber(ksp, &its_timed));
-  PetscCall(KSPGetConvergedReason(ksp, &reason_timed));
-  checks_timed = stop.checks;
-  PetscCall(PetscMPIIntCast(o.repeat, &nrep));
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, solve_s, nrep, MPIU_REAL, MPIU_MAX, comm));
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, wait_s, nrep, MPIU_REAL, MPIU_MIN, comm));
-  /* the median solve and the waits of that same solve on the rank that waited least: the
-     one whose work set the pace, which waits for the synchronisations themselves only (the
-     others' longer waits are the imbalance of the local work, part of T_local) */
-  for (PetscInt i = 0; i < o.repeat; i++) order[i] = i;
-  for (PetscInt i = 1; i < o.repeat; i++)
-    for (PetscInt k = i; k > 0 && solve_s[order[k]] < solve_s[order[k - 1]]; k--) {
-      PetscInt tmp = order[k];
-      order[k]     = order[k - 1];
-      order[k - 1] = tmp;
-    }
-  sync_s    = wait_s[order[o.repeat / 2]];
-  solve_min = solve_s[order[0]];
-  solve_med = solve_s[order[o.repeat / 2]];
-  solve_max = solve_s[order[o.repeat - 1]];
-
-  /* -ppe_history: one more solve of b, untimed, recording the true residual against time */
-  if (o.history) {
-    PetscCall(PetscLogStageRegister("PPE History", &stage_history));
-    PetscCall(PetscLogStagePush(stage_history));
-    stop.bnorm = bnorm;
-    hist.bnorm = bnorm;
-    hist.n     = 0;
-    hist.over  = 0;
-    hist.on    = PETSC_TRUE;
-    PetscCall(VecSet(x, 0.0));
-    PetscCallMPI(MPI_Barrier(comm));
-    PetscCall(PetscTime(&hist.t0));
-    PetscCall(KSPSolve(ksp, b, x));
-    hist.on = PETSC_FALSE;
-    PetscCall(PetscLogStagePop());
-  }
-  {
-    PetscLogDouble loc5[5] = {cs.reductions, cs.halo_exchanges, cs.bytes_sent, cs.device_bytes, cs.device_halo_bytes}, max2[2], sum3[3];
-    PetscCall(MPIU_Allreduce(loc5, max2, 2, MPIU_PETSCLOGDOUBLE, MPI_MAX, comm));
-    PetscCall(MPIU_Allreduce(&loc5[2], sum3, 3, MPIU_PETSCLOGDOUBLE, MPI_SUM, comm));
-    cmax.reductions        = max2[0];
-    cmax.halo_exchanges    = max2[1];
-    cmax.bytes_sent        = sum3[0];
-    cmax.device_bytes      = sum3[1];
-    cmax.device_halo_bytes = sum3[2];
-  }
-
-  /* Results (of the last timed solve): the true residual with the operator, the error against
-     the exact solution */
-  its    = its_timed;
-  reason = reason_timed;
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &inner.its, 1, MPIU_INT, MPI_MAX, comm));
-  PetscCall(KSPGetType(ksp, &ksptype));
-  PetscCall(PCGetType(pc, &pctype));
-  PetscCall(KSPGetTolerances(ksp, &rtol, &abstol, &dtol, &maxit));
-  PetscCall(MatMult(A, x, r));
-  PetscCall(VecAYPX(r, -1.0, b));
-  PetscCall(VecNorm(r, NORM_2, &rnorm));
-  PetscCall(VecNorm(b, NORM_2, &bnorm));
-  if (known) PetscCall(PPEGridComputeErrorNorms(grid, x, uex, &emax, &el2));
-  PetscCheck(getrusage(RUSAGE_SELF, &ru) == 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "getrusage() failed");
-  mem_mb = (PetscReal)ru.ru_maxrss / 1024.0;
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &mem_mb, 1, MPIU_REAL, MPIU_MAX, comm));
-  PetscCall(PPEGridGetSizes(grid, &N[0], &N[1], &N[2]));
-  PetscCall(PPEGridGetDimension(grid, &dim));
-  PetscCall(DMDAGetInfo(da, NULL, NULL, NULL, NULL, &procs[0], &procs[1], &procs[2], NULL, NULL, NULL, NULL, NULL, NULL));
-  PetscCall(PPEGridGetBCString(grid, bcs));
-  PetscCall(PPEGridGetLocation(grid, &loc));
-  PetscCall(PPEGridGetZStretch(grid, &stretch, NULL));
-  PetscCall(PPEGridGetShift(grid, &shift));
-  PetscCall(PPEKitGetVersion(version, sizeof(version)));
-
-  {
-    PetscReal rrel = bnorm > 0 ? rnorm / bnorm : rnorm;
-    PetscReal  med = solve_med;
-    PPEBackend backend;
-
-    if (dim == 2) PetscCall(PetscPrintf(comm, "ppe-solve: problem %s, 2D grid %" PetscInt_FMT "x%" PetscInt_FMT " %s-centred, bc %s, y %s, %d ranks (%" PetscInt_FMT "x%" PetscInt_FMT ")\n", PPEProblemNames[o.problem], N[0], N[1], PPELocations[loc], bcs, PPEStretchTypes[stretch], (int)size, procs[0], procs[1]));
-    else PetscCall(PetscPrintf(comm, "ppe-solve: problem %s, grid %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " %s-centred, bc %s, z %s, %d ranks (%" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT ")\n", PPEProblemNames[o.problem], N[0], N[1], N[2], PPELocations[loc], bcs, PPEStretchTypes[stretch], (int)size, procs[0], procs[1], procs[2]));
-    PetscCall(PPEBackendGetDefault(comm, &backend));
-    if (backend == PPE_BACKEND_HOST) PetscCall(PetscPrintf(comm, "  operator %s, KSP %s, PC %s\n", OperatorTypes[o.op], ksptype, pctype));
-    else PetscCall(PetscPrintf(comm, "  operator %s, KSP %s, PC %s, back end %s (%.4g bytes between host and device per solve)\n", OperatorTypes[o.op], ksptype, pctype, PPEBackends[backend], cmax.device_bytes));
-    PetscCall(PetscPrintf(comm, "  %s in %" PetscInt_FMT " iterations, true relative residual %.3e\n", KSPConvergedReasons[reason], its, (double)rrel));
-    if (inner.valid) PetscCall(PetscPrintf(comm, "  preconditioner: %" PetscInt_FMT " inner iterations, %.1f per outer iteration\n", inner.its, its ? (double)inner.its / its : 0.0));
-    if (known) PetscCall(PetscPrintf(comm, "  error against the exact solution: max %.4e, L2 %.4e\n", (double)emax, (double)el2));
-    PetscCall(PetscPrintf(comm, "  time: operator %.4g s, setup %.4g s, solve %.4g s (median of %" PetscInt_FMT ")\n", (double)op_s, (double)setup_s, (double)med, o.repeat));
-    PetscCall(PetscPrintf(comm, "  per solve: %.0f global reductions, %.0f halo exchanges, %.4g bytes sent; peak memory %.1f MB per rank\n", cmax.reductions, cmax.halo_exchanges, cmax.bytes_sent, (double)mem_mb));
-    PetscCall(PetscPrintf(comm, "  waits in MPI: %.4g s of the solve (local work %.4g s); one synchronisation costs %.3g us here\n", (double)sync_s, (double)(med - sync_s), 1e6 * (double)latency_s));
-    if (o.stop == STOP_TRUE) PetscCall(PetscPrintf(comm, "  stop: true relative residual <= rtol (%s; %" PetscInt_FMT " true residual%s evaluated)\n", stop.norm, checks_timed, checks_timed == 1 ? "" : "s"));
-    if (o.json) {
-      JSON       j = {NULL, 0, 0};
-      char       emaxs[32], el2s[32], rrels[32], rtols[32], means[32];
-      PetscInt   v[3]; /* PETSc library version */
-      PetscMPIInt rank;
-
-      JSONNumber(emaxs, sizeof(emaxs), known, emax);
-      JSONNumber(el2s, sizeof(el2s), known, el2);
-      /* a diverged solve (or -ksp_rtol nan) gives Inf or NaN, which JSON cannot hold: null */
-      JSONNumber(rrels, sizeof(rrels), PETSC_TRUE, rrel);
-      JSONNumber(rtols, sizeof(rtols), PETSC_TRUE, rtol);
-      JSONNumber(means, sizeof(means), PETSC_TRUE, rhs_mean);
-      PetscCall(PetscGetVersionNumber(&v[0], &v[1], &v[2], NULL));
-      /* the contract keeps three sizes and six BC letters: a 2D grid is the z-invariant problem of one
-         periodic layer, [nx, ny, 1] and "xxyyPP"; "dim" says which sizes are the user's */
-      if (dim == 2) PetscCall(JSONAppend(&j, "{\"problem\": \"%s\", \"dim\": 2, \"n\": [%d, %d, 1], \"location\": \"%s\", \"bc\": \"%sPP\", \"stretch\": \"%s\", \"shift\": %.17g, ", PPEProblemNames[o.problem], (int)N[0], (int)N[1], PPELocations[loc], bcs, PPEStretchTypes[stretch], (double)shift));
-      else PetscCall(JSONAppend(&j, "{\"problem\": \"%s\", \"dim\": 3, \"n\": [%d, %d, %d], \"location\": \"%s\", \"bc\": \"%s\", \"stretch\": \"%s\", \"shift\": %.17g, ", PPEProblemNames[o.problem], (int)N[0], (int)N[1], (int)N[2], PPELocations[loc], bcs, PPEStretchTypes[stretch], (double)shift));
-      if (dim == 2) PetscCall(JSONAppend(&j, "\"ranks\": %d, \"procs\": [%d, %d, 1], ", (int)size, (int)procs[0], (int)procs[1]));
-      else PetscCall(JSONAppend(&j, "\"ranks\": %d, \"procs\": [%d, %d, %d], ", (int)size, (int)procs[0], (int)procs[1], (int)procs[2]));
-      PetscCall(JSONAppend(&j, "\"operator\": \"%s\", \"pmat\": \"%s\", \"ksp\": \"%s\", \"pc\": \"%s\", \"backend\": \"%s\", \"rtol\": %s, ", OperatorTypes[o.op], PmatTypes[o.pmat], ksptype, pctype, PPEBackends[backend], rtols));
-      PetscCall(JSONAppend(&j, "\"its\": %d, \"reason\": \"%s\", \"rnorm_rel\": %s, \"err_max\": %s, \"err_l2\": %s, \"rhs_mean_removed\": %s, ", (int)its, KSPConvergedReasons[reason], rrels, emaxs, el2s, means));
-      if (inner.valid) PetscCall(JSONAppend(&j, "\"pc_its\": %d, ", (int)inner.its));
-      else PetscCall(JSONAppend(&j, "\"pc_its\": null, "));
-      PetscCall(JSONAppend(&j, "\"op_s\": %.6e, \"setup_s\": %.6e, \"solve_s\": %.6e, \"solve_s_min\": %.6e, \"solve_s_max\": %.6e, \"repeat\": %d, ", (double)op_s, (double)setup_s, (double)med, (double)solve_min, (double)solve_max, (int)o.repeat));
-      PetscCall(JSONAppend(&j, "\"device_bytes\": %.0f, \"device_halo_bytes\": %.0f, \"repeat_its\": [", cmax.device_bytes, cmax.device_halo_bytes));
-      for (PetscInt i = 0; i < o.repeat; i++) PetscCall(JSONAppend(&j, "%s%d", i ? ", " : "", (int)rep_its[i]));
-      PetscCall(JSONAppend(&j, "], "));
-      PetscCall(JSONAppend(&j, "\"sync_s\": %.6e, \"local_s\": %.6e, \"latency_s\": %.6e, \"syncs\": %.0f, ", (double)sync_s, (double)(med - sync_s), (double)latency_s, cmax.reductions + cmax.halo_exchanges));
-      {
-        KSPNormType nt;
-        char        nl[32];
-        PetscCall(KSPGetNormType(ksp, &nt));
-        PetscCall(PetscStrncpy(nl, KSPNormTypes[nt], sizeof(nl)));
-        for (char *c = nl; *c; c++)
-          if (*c >= 'A' && *c <= 'Z') *c = (char)(*c - 'A' + 'a');
-        PetscCall(JSONAppend(&j, "\"stop\": \"%s\", \"stop_norm\": \"%s\", \"true_checks\": %d, ", StopTypes[o.stop], o.stop == STOP_TRUE ? stop.norm : nl, (int)checks_timed));
-      }
-      PetscCall(JSONAppend(&j, "\"reductions\": %.0f, \"halo_exchanges\": %.0f, \"bytes_sent\": %.0f, \"mem_mb\": %.1f, \"ppekit\": \"%s\", \"petsc\": \"%d.%d.%d\", \"index_bits\": %d", cmax.reductions, cmax.halo_exchanges, cmax.bytes_sent, (double)mem_mb, PPEKIT_VERSION_STRING, (int)v[0], (int)v[1], (int)v[2], (int)(8 * sizeof(PetscInt))));
-      if (o.history) {
-        const PetscReal *h;
-        PetscInt         nh;
-        KSPNormType      nt;
-        PetscCall(KSPGetResidualHistory(ksp, &h, &nh));
-        PetscCall(KSPGetNormType(ksp, &nt));
-        PetscCall(JSONAppend(&j, ", \"norm_type\": \"%s\", \"history\": [", KSPNormTypes[nt]));
-        for (PetscInt i = 0; i < nh; i++) {
-          char hs[32];
-          JSONNumber(hs, sizeof(hs), PETSC_TRUE, h[i]);
-          PetscCall(JSONAppend(&j, "%s%s", i ? ", " : "", hs));
-        }
-        PetscCall(JSONAppend(&j, "]"));
-        if (hist.n == nh) { /* the iteration of each value (else a monitor was skipped: left out) */
-          PetscCall(JSONAppend(&j, ", \"history_its\": ["));
-          for (PetscInt i = 0; i < nh; i++) PetscCall(JSONAppend(&j, "%s%d", i ? ", " : "", (int)hist.its[i]));
-          PetscCall(JSONAppend(&j, "]"));
-        }
-        PetscCall(JSONAppend(&j, ", \"history_true\": ["));
-        for (PetscInt i = 0; i < hist.n; i++) {
-          char hs[32];
-          JSONNumber(hs, sizeof(hs), PETSC_TRUE, hist.tr[i]);
-          PetscCall(JSONAppend(&j, "%s%s", i ? ", " : "", hs));
-        }
-        PetscCall(JSONAppend(&j, "], \"history_s\": ["));
-        for (PetscInt i = 0; i < hist.n; i++) PetscCall(JSONAppend(&j, "%s%.6e", i ? ", " : "", (double)hist.ts[i]));
-        PetscCall(JSONAppend(&j, "]"));
-      }
-      PetscCall(JSONAppend(&j, "}"));
-      PetscCallMPI(MPI_Comm_rank(comm, &rank));
-      if (rank == 0) {
-        fprintf(stdout, "%s\n", j.buf);
-        fflush(stdout);
-      }
-      PetscCall(PetscFree(j.buf));
-    }
-  }
-
-  PetscCall(PetscFree4(solve_s, wait_s, order, rep_its));
-  PetscCall(PetscFree3(hist.its, hist.tr, hist.ts));
-  PetscCall(VecDestroy(&hist.t));
-  PetscCall(VecDestroy(&hist.v));
-  PetscCall(VecDestroy(&stop.t));
-  PetscCall(VecDestroy(&stop.v));
-  PetscCall(VecDestroy(&bk));
-  PetscCall(KSPDestroy(&ksp));
-  PetscCall(VecDestroy(&x));
-  PetscCall(VecDestroy(&b));
-  PetscCall(VecDestroy(&r));
-  PetscCall(VecDestroy(&uex));
-  PetscCall(MatDestroy(&A));
-  PetscCall(MatDestroy(&P));
-  PetscCall(PPEGridDestroy(&grid));
+  PetscCall(MeasureLatency(run.comm, &run.t.latency_s)); /* the cost of one synchronisation (latency_s) */
+  PetscCall(TimedSolves(&run));
+  PetscCall(SolveStatistics(&run));
+  PetscCall(HistorySolve(&run));
+  PetscCall(MeasureResults(&run));
+  PetscCall(GetGridInfo(run.grid, &g));
+  PetscCall(PrintSummary(&run, &g));
+  if (run.o.json) PetscCall(PrintJSON(&run, &g));
+  PetscCall(RunDestroy(&run));
   PetscCall(PetscFinalize());
   return 0;
 }

@@ -1,10 +1,11 @@
 /*
    Device harness, family tsblock: the tall-skinny block kernels of KSP cbcg (ts_gram,
-   ts_combine, ts_axpy, ts_cheb; bodies in src/kernels/tsblock.h) and the box copy of the
-   pencil transposes (tp_copy; body in src/kernels/transpose.h). The s-step method is the
-   communication-avoiding Chebyshev basis CG of Y. Ali, N. Onodera, Y. Idomura, T. Ina and
-   T. Imamura, "GPU acceleration of communication avoiding Chebyshev basis conjugate gradient
-   solver for multiphase CFD simulations", ScalA workshop at SC19, 2019.
+   ts_combine, ts_axpy, ts_cheb; bodies in src/kernels/tsblock.h), the sum of a vector's
+   entries (sum, src/kernels/krylov.h) and the box copy of the pencil transposes (tp_copy;
+   body in src/kernels/transpose.h). The s-step method is the communication-avoiding
+   Chebyshev basis CG of Y. Ali, N. Onodera, Y. Idomura, T. Ina and T. Imamura, "GPU
+   acceleration of communication avoiding Chebyshev basis conjugate gradient solver for
+   multiphase CFD simulations", ScalA workshop at SC19, 2019.
 
    Checks (the cases of the PETSc test t193, without PETSc):
    - ts_gram, shapes 1x1 .. 48x48 (PPE_DEV_TS_MAXCOLS), bands 0, 1 and full, y = x, rows
@@ -19,6 +20,8 @@
      depend on the range a body is called on. The columns are longer than n, and the whole
      column is compared, so a write past row n fails too;
    - the launchers refuse more than 48 columns;
+   - sum (the entries of a vector, n = 0 .. 131077): bitwise against a host sum in the
+     device's documented order and against the device's dot product with ones;
    - tp_copy: pack, unpack and array-to-array copy, with scale NULL and not, shift zero and
      not, boxes inside ghosted arrays of other shapes, lines, and an empty box: bitwise against
      plain loops of the definition (dst = src * scale + shift, product alone when shift is 0).
@@ -195,6 +198,66 @@ static void CheckGram(const char *label, const Cols *X, const Cols *Y, const lon
   HFree(work);
   free(dev);
   free(ref);
+}
+
+/* ---- sum of a vector's entries (KSP cbcg's null-space removal) ---- */
+
+/* The sum of x[0..n) in the device's documented order (krylov_dev.h): per chunk of
+   PPE_DEV_RED_CHUNK values four running sums, the j-th value of each full group of four into
+   sum j and the values after the last full group into sum 0, added as (s0 + s1) + (s2 + s3);
+   then the chunk sums by TreeSum. */
+static double RefSumDevOrder(long n, const double *x)
+{
+  long    nc = (n + PPE_DEV_RED_CHUNK - 1) / PPE_DEV_RED_CHUNK;
+  double *w  = HMallocHost((size_t)(nc ? nc : 1)), r;
+
+  for (long c = 0; c < nc; c++) {
+    long   p0 = c * PPE_DEV_RED_CHUNK, len = n - p0 < PPE_DEV_RED_CHUNK ? n - p0 : PPE_DEV_RED_CHUNK, full = len / 4 * 4;
+    double a[4] = {0.0, 0.0, 0.0, 0.0};
+
+    for (long i = 0; i < full; i++) a[i % 4] += x[p0 + i];
+    for (long i = full; i < len; i++) a[0] += x[p0 + i];
+    w[c] = (a[0] + a[1]) + (a[2] + a[3]);
+  }
+  r = TreeSum(w, nc);
+  free(w);
+  return r;
+}
+
+/* sum at the sizes ns[] (values with large ones among them, so that the order shows):
+   bitwise against the reference order, and against a dot product with ones (dot: the bits
+   the device's sums had before there was a sum launcher). */
+static void CheckSum(const long *ns, int nns)
+{
+  long    nmax = ns[nns - 1];
+  double *x = HMallocHost((size_t)nmax), *ones = HMallocHost((size_t)nmax), *d, *dones, *work;
+  double  diff = 0.0, dd = 0.0;
+  int     same = 1, samedot = 1;
+
+  HFill(x, (size_t)nmax, -1.0, 1.0);
+  for (long i = 0; i < nmax; i++) {
+    if (i % 7 == 0) x[i] *= 1e8;
+    ones[i] = 1.0;
+  }
+  d     = HUpload(x, (size_t)nmax);
+  dones = HUpload(ones, (size_t)nmax);
+  work  = HAlloc(PPE_DEV_RED_WORK(nmax, 1));
+  for (int in = 0; in < nns; in++) {
+    double s, sdot, ref = RefSumDevOrder(ns[in], x);
+
+    HCALL(H.ops->sum(ns[in], d, work, &s, H.stream));
+    HCALL(H.ops->dot(ns[in], 1, d, dones, NULL, work, &sdot, H.stream));
+    if (!HBitwise(&s, &ref, 1, &dd)) same = 0;
+    if (dd > diff || isnan(dd)) diff = dd;
+    if (!HBitwise(&s, &sdot, 1, &dd)) samedot = 0;
+  }
+  HCheck("sum", same, "n = 0 .. %ld (%d sizes, up to two levels of the reduction tree): bitwise equal to a host sum in the device's order (chunks of %d values, four running sums, fixed reduction tree), max difference %.2e", nmax, nns, PPE_DEV_RED_CHUNK, diff);
+  HCheck("sum", samedot, "same sizes: bitwise equal to the device's dot product with a vector of ones");
+  HFree(work);
+  HFree(dones);
+  HFree(d);
+  free(ones);
+  free(x);
 }
 
 /* ---- ts_combine, ts_axpy, ts_cheb ---- */
@@ -628,6 +691,10 @@ void HFamily_tsblock(void)
   ColsDestroy(&X);
   ColsDestroy(&Y);
 
+  {
+    static const long sumns[] = {0, 1, 3, 7, 255, 256, 257, 1000, 65537, 131077};
+    CheckSum(sumns, (int)(sizeof(sumns) / sizeof(sumns[0])));
+  }
   CheckCopy();
 
   TimeTS();

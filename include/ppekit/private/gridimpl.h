@@ -13,7 +13,6 @@ typedef struct {
   PetscInt    nint;    /* number of mesh intervals; nint+1 mesh lines */
   PPEBCType   bc[2];   /* lower and upper face */
   PetscBool   uniform; /* uniform spacing (always in x and y) */
-  PetscBool   flat;    /* the missing direction of a 2D grid: one unknown, no coupling, w = 1 */
   PetscReal   href;    /* reference spacing L/nint: the spacing of the uniform grid */
   PetscReal  *lines;   /* nint+1 mesh lines: cell faces (cell) or mesh nodes (vertex) */
   PetscReal  *x;       /* n coordinates of the unknowns */
@@ -28,12 +27,39 @@ typedef struct {
 } PPEGrid1d;
 
 /*
-   A 2D grid (dim 2) is stored as the 3D grid nx x 1 x ny: its y direction is the grid's z
-   (the last direction: stretched, and the tridiagonal direction of PC fftptdma) and the
-   middle direction is flat (one unknown, no coupling, weight 1). Every solver reads the 3D
-   arrays below and the 3D shadow DMDA da, whose vectors have the layout of the user's 2D
-   DMDA da2 (same ownership, same ordering). The description as the user gives it (u*) is
-   mapped onto the 3D fields by PPEGridSetUp().
+   The kernels' 3D box view of a DMDA. The solvers' kernels are written for a 3D box; a grid
+   of dimension dim keeps one DMDA, the user's, whose direction u is the kernels' direction
+   PPEGridKernelDir(dim, u): the user's last direction is the kernels' last one (z: the one
+   that can be stretched, along which PC fftptdma solves its tridiagonal systems), the others
+   keep their index, and a kernel direction with no user direction has one point on one rank
+   (no coupling, weight 1). A 2D DMDA nx x ny is thus the box nx x 1 x ny: its arrays have
+   exactly that box's layout (x fastest, then y; a one-point direction adds no stride), so no
+   data moves. PPEDMDAGetBox() is the one place that maps a DMDA onto the box.
+*/
+typedef struct {
+  PetscInt        dim;    /* dimension of the DMDA: 2 or 3 */
+  PetscInt        N[3];   /* global sizes */
+  PetscInt        P[3];   /* process grid */
+  PetscInt        s[3];   /* this rank's first point */
+  PetscInt        m[3];   /* this rank's extent */
+  const PetscInt *own[3]; /* extents of the P[d] ranks along d (borrowed from the DMDA) */
+  DMBoundaryType  bt[3];  /* boundary types (DM_BOUNDARY_NONE in a one-point direction) */
+} PPEDMDABox;
+
+/* The kernels' direction of the user's direction u of a dim-D grid or DMDA, and back (-1:
+   the kernel direction has no user direction). */
+static inline PetscInt PPEGridKernelDir(PetscInt dim, PetscInt u)
+{
+  return u == dim - 1 ? 2 : u;
+}
+static inline PetscInt PPEGridUserDir(PetscInt dim, PetscInt d)
+{
+  return d == 2 ? dim - 1 : d < dim - 1 ? d : -1;
+}
+
+/*
+   The grid: the description as the user gives it (u*: dim directions, 2 dim faces) and, from
+   PPEGridSetUp(), the same in the kernels' 3D order (N, L, origin, bc, procs, dir[], box).
 */
 struct _p_PPEGrid {
   PETSCHEADER(int);
@@ -44,8 +70,7 @@ struct _p_PPEGrid {
   PetscReal      uL[3], uorigin[3];
   PPEBCType      ubc[6];
   PetscInt       uprocs[3];
-  DM             da2;       /* 2D: the user's 2D DMDA (da is its 3D shadow); NULL in 3D */
-  PetscInt       N[3];      /* global sizes */
+  PetscInt       N[3];      /* global sizes (kernel order, as the rest below) */
   PetscBool      sizes_set; /* set by the user (else taken from an attached DMDA) */
   PetscReal      L[3];      /* lengths */
   PetscReal      origin[3]; /* lower corner */
@@ -57,8 +82,9 @@ struct _p_PPEGrid {
   PetscReal     *zlines;
   PetscReal      shift;     /* Helmholtz shift sigma >= 0 */
   PetscInt       procs[3];  /* requested process grid (PETSC_DECIDE) */
-  DM             da;
+  DM             da;        /* the user's DMDA, of the grid's dimension (attached or created) */
   PetscBool      da_owned;  /* the grid created the DMDA */
+  PPEDMDABox     box;       /* the kernels' 3D view of da */
   PetscBool      setupcalled;
   PPEGrid1d      dir[3];
   PetscBool      singular;  /* constant null space: no Dirichlet face and sigma = 0 */
@@ -71,6 +97,7 @@ PETSC_INTERN PetscErrorCode PPEGrid1dReset(PPEGrid1d *);
 PETSC_INTERN PetscErrorCode PPEGrid1dComputeEigenvalues(PPEGrid1d *, PPELocation);
 PETSC_INTERN PetscErrorCode PPEGridNumIntervals(PPELocation, PPEBCType, PPEBCType, PetscInt, PetscInt *);
 PETSC_INTERN PetscErrorCode PPEGridComputeOperatorBounds(PPEGrid);
-PETSC_INTERN PetscErrorCode PPEGrid1dSetUpFlat(PPEGrid1d *, PetscReal, PetscReal);
 PETSC_INTERN PetscErrorCode PPEGridDirection(PPEGrid, PetscInt, PetscInt *);
 PETSC_INTERN PetscErrorCode PPEGridUserPoint(PPEGrid, const PetscReal[3], PetscReal[3]);
+PETSC_INTERN PetscErrorCode PPEDMDAGetBox(DM, PPEDMDABox *);
+PETSC_INTERN PetscErrorCode PPEGridGetBox(PPEGrid, const PPEDMDABox **);

@@ -52,5 +52,3 @@ PETSC_EXTERN PetscErrorCode PPESysInitializePackage(void);
 
 /* Parse a comma-free boundary-condition name (periodic|neumann|dirichlet or P|N|D). */
 PETSC_INTERN PetscErrorCode PPEParseBC(const char[], PPEBCType *, PetscBool *);
-/* the 3D DMDA of a 2D DMDA (nx x 1 x ny, same layout; src/grid/grid.c); others as they are */
-PETSC_INTERN PetscErrorCode PPEDMDAGet3d(DM, DM *);

@@ -42,7 +42,6 @@
      with alpaka", arXiv:2503.08935, 2025, sec. III.A-B, Algorithm 3 (docs/types/bcgsfused.md).
 */
 #include <ppekit/private/krylovimpl.h>
-#include <ppekit/private/backendimpl.h>
 #include <ppekit/private/stencilimpl.h>
 #include <petsc/private/kspimpl.h>
 
@@ -56,9 +55,7 @@ typedef struct {
   PetscBool alias;      /* the last solve used p and s as ph and rh (PCNONE: no copies) */
   PetscInt  reductions; /* global reductions (merged stages and norms) of the last solve */
   PetscInt  pcapplies;  /* preconditioner applications of the last solve */
-  PPEBackend  devb;     /* the last solve ran device-resident on this back end (host: it did not) */
-  const char *devwhy;   /* why not */
-  PetscBool   solved;   /* a solve was made */
+  PPEKrylovVecs vecs;   /* the vectors of the iteration, on the back end where it runs */
 } KSP_BCGSFused;
 
 static PetscErrorCode KSPBCGSFusedSetFuse_BCGSFused(KSP ksp, PetscBool flg)
@@ -121,8 +118,9 @@ static PetscErrorCode Converged(KSP ksp, PetscReal dp)
 static PetscErrorCode KSPSolve_BCGSFused_Private(KSP ksp)
 {
   KSP_BCGSFused *bf = (KSP_BCGSFused *)ksp->data;
-  Vec            X = ksp->vec_sol, B = ksp->vec_rhs, R = ksp->work[0], RT = ksp->work[1], P = ksp->work[2];
-  Vec            PH = ksp->work[3], W = ksp->work[4], RH = ksp->work[5], T = ksp->work[6], u[2];
+  Vec           *work = bf->vecs.work;
+  Vec            X = bf->vecs.x, B = bf->vecs.rhs, R = work[0], RT = work[1], P = work[2];
+  Vec            PH = work[3], W = work[4], RH = work[5], T = work[6], u[2];
   Mat            A;
   PetscScalar    rho, alpha, omega, beta, d[2];
   PetscReal      dp;
@@ -145,8 +143,8 @@ static PetscErrorCode KSPSolve_BCGSFused_Private(KSP ksp)
   /* r = b - A x, rho = rt'r = ||r||^2 */
   if (!ksp->guess_zero) {
     PetscCall(KSP_MatMult(ksp, A, X, R));
-    PetscCall(PPEVecAYPX(R, -1.0, B));
-  } else PetscCall(PPEVecCopy(B, R));
+    PetscCall(VecAYPX(R, -1.0, B));
+  } else PetscCall(VecCopy(B, R));
   u[0] = R;
   PetscCall(PPEKrylovLocalDots(R, 1, u, d));
   PetscCall(PPEKrylovAllreduce(PetscObjectComm((PetscObject)ksp), 1, d));
@@ -162,8 +160,8 @@ static PetscErrorCode KSPSolve_BCGSFused_Private(KSP ksp)
   PetscCall(KSPMonitor(ksp, 0, dp));
   PetscCall((*ksp->converged)(ksp, 0, dp, &ksp->reason, ksp->cnvP));
   if (ksp->reason) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PPEVecCopy(R, RT));
-  PetscCall(PPEVecCopy(R, P));
+  PetscCall(VecCopy(R, RT));
+  PetscCall(VecCopy(R, P));
 
   while (ksp->its < ksp->max_it) {
     if (!none) {
@@ -197,7 +195,7 @@ static PetscErrorCode KSPSolve_BCGSFused_Private(KSP ksp)
         PetscCall(PetscInfo(ksp, "Breakdown: A M^-1 s = 0 with s != 0 at iteration %" PetscInt_FMT "\n", ksp->its));
         break;
       }
-      PetscCall(PPEVecAXPY(X, alpha, PH));
+      PetscCall(VecAXPY(X, alpha, PH));
       PetscCall(Converged(ksp, 0.0));
       if (!ksp->reason) ksp->reason = KSP_CONVERGED_HAPPY_BREAKDOWN;
       break;
@@ -229,17 +227,16 @@ static PetscErrorCode KSPSolve_BCGSFused_Private(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The iteration, device-resident when the operator and the PC run on a device back end
-   (src/krylov/devsolve.c): b in once, x out once, the reductions' numbers per iteration. */
+/* The iteration on the vectors of the back end where it runs (src/krylov/devsolve.c): on a
+   device b in once, x out once, the reductions' numbers per iteration. */
 static PetscErrorCode KSPSolve_BCGSFused(KSP ksp)
 {
   KSP_BCGSFused *bf = (KSP_BCGSFused *)ksp->data;
 
   PetscFunctionBegin;
-  PetscCall(PPEKrylovDeviceBegin(ksp, &bf->devb, &bf->devwhy));
-  bf->solved = PETSC_TRUE;
+  PetscCall(PPEKrylovVecsBegin(ksp, &bf->vecs));
   PetscCall(KSPSolve_BCGSFused_Private(ksp));
-  PetscCall(PPEKrylovDeviceEnd(ksp, bf->devb));
+  PetscCall(PPEKrylovVecsEnd(ksp, &bf->vecs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -270,14 +267,22 @@ static PetscErrorCode KSPView_BCGSFused(KSP ksp, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  right-preconditioned, flexible (the preconditioner may change between applications)\n"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  global reductions per iteration: 3 merged MPI_Allreduce (rt'w; t's with t't; rt'r with r'r), residual norm included (KSPBCGS: 4)\n"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  fused operator apply + local dot products: %s\n", bf->fuse && isst ? "yes (MATPPESTENCIL)" : (bf->fuse ? "no (the operator is not a MATPPESTENCIL: MatMult, then one pass for the dots)" : "no (-ksp_bcgsfused_fuse 0)")));
-  PetscCall(PPEKrylovDeviceView(viewer, bf->solved, bf->devb, bf->devwhy, "the reductions' numbers per iteration"));
+  PetscCall(PPEKrylovVecsView(viewer, &bf->vecs, "the reductions' numbers per iteration"));
   if (ksp->its > 0 || bf->reductions > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " iterations, %" PetscInt_FMT " global reductions, %" PetscInt_FMT " preconditioner applications%s\n", ksp->its, bf->reductions, bf->pcapplies, bf->alias ? " (PC none: no copies)" : ""));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPReset_BCGSFused(KSP ksp)
+{
+  PetscFunctionBegin;
+  PetscCall(PPEKrylovVecsReset(&((KSP_BCGSFused *)ksp->data)->vecs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode KSPDestroy_BCGSFused(KSP ksp)
 {
   PetscFunctionBegin;
+  PetscCall(KSPReset_BCGSFused(ksp));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPBCGSFusedSetFuse_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPBCGSFusedGetFuse_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPBCGSFusedGetReductionCount_C", NULL));
@@ -315,14 +320,12 @@ static PetscErrorCode KSPDestroy_BCGSFused(KSP ksp)
           KSPBCGSFusedGetReductionCount()
 M*/
 /* The iterate x is kept in the original variables (x += alpha M^-1 p + omega M^-1 s), so the
-   solution is x itself: PETSc's default for right preconditioning would apply M^-1 to it. */
+   solution is x itself (during a solve the iterate on the back end where it runs): PETSc's
+   default for right preconditioning would apply M^-1 to it. */
 static PetscErrorCode KSPBuildSolution_BCGSFused(KSP ksp, Vec v, Vec *V)
 {
   PetscFunctionBegin;
-  if (v) {
-    PetscCall(VecCopy(ksp->vec_sol, v));
-    if (V) *V = v;
-  } else if (V) *V = ksp->vec_sol;
+  PetscCall(PPEKrylovVecsBuildSolution(ksp, &((KSP_BCGSFused *)ksp->data)->vecs, v, V));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -339,6 +342,7 @@ PETSC_EXTERN PetscErrorCode KSPCreate_BCGSFused(KSP ksp)
 
   ksp->ops->setup          = KSPSetUp_BCGSFused;
   ksp->ops->solve          = KSPSolve_BCGSFused;
+  ksp->ops->reset          = KSPReset_BCGSFused;
   ksp->ops->destroy        = KSPDestroy_BCGSFused;
   ksp->ops->buildsolution  = KSPBuildSolution_BCGSFused;
   ksp->ops->buildresidual  = KSPBuildResidualDefault;

@@ -60,13 +60,7 @@ static PetscErrorCode KSPCBCGSetS_CBCG(KSP ksp, PetscInt s)
 
   PetscFunctionBegin;
   PetscCheck(s >= 1 && s <= PPE_CBCG_SMAX, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "KSPCBCG block size s must be in 1..%d, got %" PetscInt_FMT, PPE_CBCG_SMAX, s);
-  if (s != cb->s && cb->nalloc) {
-    for (int b = 0; b < 3; b++) {
-      PetscCall(VecDestroyVecs(cb->nalloc, &cb->V[b]));
-      PetscCall(VecDestroyVecs(cb->nalloc, &cb->AV[b]));
-    }
-    cb->nalloc = 0;
-  }
+  if (s != cb->s) PetscCall(KSPCBCGFreeBlocks(cb));
   cb->s = s;
   KSPCBCGChooseSolve(cb);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -226,10 +220,9 @@ static PetscErrorCode KSPSolve_CBCG(KSP ksp)
   KSP_CBCG *cb = (KSP_CBCG *)ksp->data;
 
   PetscFunctionBegin;
-  PetscCall(PPEKrylovDeviceBegin(ksp, &cb->devb, &cb->devwhy)); /* device-resident when operator and PC run on a device */
-  cb->solved = PETSC_TRUE;
+  PetscCall(PPEKrylovVecsBegin(ksp, &cb->vecs)); /* device-resident when operator and PC run on a device */
   PetscCall((*cb->solve)(ksp));
-  PetscCall(PPEKrylovDeviceEnd(ksp, cb->devb));
+  PetscCall(PPEKrylovVecsEnd(ksp, &cb->vecs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -280,7 +273,7 @@ static PetscErrorCode KSPView_CBCG(KSP ksp, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPrintf(viewer, "  block size s: %" PetscInt_FMT " (CG iterations per block)\n", cb->s));
-  PetscCall(PPEKrylovDeviceView(viewer, cb->solved, cb->devb, cb->devwhy, "the Gram numbers per block"));
+  PetscCall(PPEKrylovVecsView(viewer, &cb->vecs, "the Gram numbers per block"));
   if (!cb->have_interval) PetscCall(PetscViewerASCIIPrintf(viewer, "  eigenvalue interval: not set up yet\n"));
   else {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  eigenvalue interval of A M^-1 used: [%g, %g]\n", (double)cb->lmin, (double)cb->lmax));
@@ -327,13 +320,8 @@ static PetscErrorCode KSPReset_CBCG(KSP ksp)
   KSP_CBCG *cb = (KSP_CBCG *)ksp->data;
 
   PetscFunctionBegin;
-  if (cb->nalloc) {
-    for (int b = 0; b < 3; b++) {
-      PetscCall(VecDestroyVecs(cb->nalloc, &cb->V[b]));
-      PetscCall(VecDestroyVecs(cb->nalloc, &cb->AV[b]));
-    }
-    cb->nalloc = 0;
-  }
+  PetscCall(KSPCBCGFreeBlocks(cb));
+  PetscCall(PPEKrylovVecsReset(&cb->vecs));
   cb->have_interval = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -360,6 +348,15 @@ static PetscErrorCode KSPDestroy_CBCG(KSP ksp)
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetSingleReduction_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetSingleReduction_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetBasis_C", NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The solution as it stands: during a solve the iterate on the back end where it runs (left
+   preconditioning: x itself, as KSPBuildSolutionDefault() gives it). */
+static PetscErrorCode KSPBuildSolution_CBCG(KSP ksp, Vec v, Vec *V)
+{
+  PetscFunctionBegin;
+  PetscCall(PPEKrylovVecsBuildSolution(ksp, &((KSP_CBCG *)ksp->data)->vecs, v, V));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -435,7 +432,7 @@ PETSC_EXTERN PetscErrorCode KSPCreate_CBCG(KSP ksp)
   ksp->ops->view           = KSPView_CBCG;
   ksp->ops->reset          = KSPReset_CBCG;
   ksp->ops->destroy        = KSPDestroy_CBCG;
-  ksp->ops->buildsolution  = KSPBuildSolutionDefault;
+  ksp->ops->buildsolution  = KSPBuildSolution_CBCG;
   ksp->ops->buildresidual  = KSPBuildResidualDefault;
 
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetS_C", KSPCBCGSetS_CBCG));

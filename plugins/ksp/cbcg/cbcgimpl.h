@@ -19,7 +19,6 @@
 #include <petsc/private/kspimpl.h>
 #include <ppekit/private/sstepimpl.h>
 #include <ppekit/private/krylovimpl.h>
-#include <ppekit/private/backendimpl.h>
 
 #define CBCG_MAX_RESTARTS    3    /* restarts from the true residual before giving up */
 #define CBCG_COND_MAX_SINGLE 300  /* default Gram condition limit with one reduction per block (the Schur complement loses
@@ -27,7 +26,7 @@
 #define CBCG_COND_MAX_TWO    1e4  /* and with two (the Gram matrix computed from the vectors keeps more digits) */
 #define CBCG_RITZ_COND       1e12 /* largest equilibrated condition of the S'AS block the Ritz values are taken from: beyond
                                      it the small eigenproblem keeps fewer than 4 of the 16 digits of double precision */
-#define CBCG_NWORK           7    /* ksp->work: r, two for the basis recurrence, the true residual w and M^-1 w,
+#define CBCG_NWORK           7    /* work vectors: r, two for the basis recurrence, the true residual w and M^-1 w,
                                      the null-space part of x0, z = M^-1 r */
 
 /* Defaults, read by KSPCreate_CBCG() and named by the manual pages (cbcg.c, cbcgapi.c). */
@@ -74,9 +73,7 @@ typedef struct {
   Vec             *V[3], *AV[3];   /* three blocks and their images, rotated: current, older, basis */
   KSPCBCGStats     stats;          /* the last solve */
   PetscErrorCode (*solve)(KSP);    /* the iteration of the variant in use, chosen at set-up (and when s or the variant is set) */
-  PPEBackend       devb;           /* the last solve ran device-resident on this back end (host: it did not) */
-  const char      *devwhy;         /* why not */
-  PetscBool        solved;         /* a solve was made */
+  PPEKrylovVecs    vecs;           /* the vectors of the iteration, on the back end where it runs (the blocks follow them) */
 } KSP_CBCG;
 
 /* one reduction per block? As set, else for s >= CBCG_SINGLE_MIN_S */
@@ -113,7 +110,7 @@ typedef struct {
   MatNullSpace   nsp;         /* its null space, or NULL */
   PetscBool      cnst;        /* the null space is the constants */
   PetscInt       N;           /* global size (for the mean of x when cnst) */
-  PetscBool      x0null;      /* ksp->work[5] holds the null-space part of a nonzero initial guess */
+  PetscBool      x0null;      /* work[5] holds the null-space part of a nonzero initial guess */
   PetscBool      nullremoved; /* the constant was already removed, with the true residual check */
   PetscInt       nred;        /* global reductions of the method so far */
   PetscInt       tfails;      /* restarts so far (all causes share CBCG_MAX_RESTARTS) */
@@ -138,12 +135,13 @@ typedef struct {
 typedef enum {
   KSPCBCG_GO,      /* continue with this block */
   KSPCBCG_STOP,    /* ksp->reason is set: leave the iteration */
-  KSPCBCG_RESTART  /* ksp->work[0] holds the true residual: start a fresh block from it (run->fresh is set) */
+  KSPCBCG_RESTART  /* work[0] holds the true residual: start a fresh block from it (run->fresh is set) */
 } KSPCBCGNext;
 
 /* cbcgsetup.c */
 PETSC_INTERN PetscErrorCode KSPCBCGSetUpInterval(KSP);
 PETSC_INTERN PetscErrorCode KSPCBCGAllocate(KSP);
+PETSC_INTERN PetscErrorCode KSPCBCGFreeBlocks(KSP_CBCG *);
 /* cbcgstep.c */
 PETSC_INTERN PetscErrorCode KSPCBCGSolveBegin(KSP, KSPCBCGRun *);
 PETSC_INTERN PetscErrorCode KSPCBCGTest(KSP, KSPCBCGRun *, PetscInt, PetscReal, PetscReal, PetscReal, KSPCBCGNext *);

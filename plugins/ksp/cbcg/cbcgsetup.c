@@ -72,17 +72,41 @@ PetscErrorCode KSPCBCGSetUpInterval(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Work vectors and the three blocks of s vectors (again after s changed). */
+/* The three blocks of s vectors and their images freed (again at the next KSPCBCGAllocate()). */
+PetscErrorCode KSPCBCGFreeBlocks(KSP_CBCG *cb)
+{
+  PetscFunctionBegin;
+  if (cb->nalloc) {
+    for (int b = 0; b < 3; b++) {
+      PetscCall(VecDestroyVecs(cb->nalloc, &cb->V[b]));
+      PetscCall(VecDestroyVecs(cb->nalloc, &cb->AV[b]));
+    }
+  }
+  cb->nalloc = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Work vectors and the three blocks of s vectors (again after s changed). The blocks follow
+   the iteration's work vectors: in a solve, where it runs (made again when a solve runs on
+   another back end than the last; a set-up keeps them where they are). */
 PetscErrorCode KSPCBCGAllocate(KSP ksp)
 {
   KSP_CBCG *cb = (KSP_CBCG *)ksp->data;
+  Vec       tmpl;
 
   PetscFunctionBegin;
   if (ksp->nwork != CBCG_NWORK) PetscCall(KSPSetWorkVecs(ksp, CBCG_NWORK)); /* it reallocates on every call */
+  tmpl = cb->vecs.work ? cb->vecs.work[0] : ksp->work[0];
+  if (cb->nalloc && cb->vecs.work) {
+    PPEBackend bt, bv;
+    PetscCall(PPEVecGetBackend(tmpl, &bt));
+    PetscCall(PPEVecGetBackend(cb->V[0][0], &bv));
+    if (bv != bt) PetscCall(KSPCBCGFreeBlocks(cb));
+  }
   if (!cb->nalloc) {
     for (int b = 0; b < 3; b++) {
-      PetscCall(VecDuplicateVecs(ksp->work[0], cb->s, &cb->V[b]));
-      PetscCall(VecDuplicateVecs(ksp->work[0], cb->s, &cb->AV[b]));
+      PetscCall(VecDuplicateVecs(tmpl, cb->s, &cb->V[b]));
+      PetscCall(VecDuplicateVecs(tmpl, cb->s, &cb->AV[b]));
     }
     cb->nalloc = cb->s;
   }

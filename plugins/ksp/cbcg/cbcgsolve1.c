@@ -83,7 +83,7 @@ PetscErrorCode KSPSolve_CBCG_OneReduction(KSP ksp)
   KSPCBCGNext        next;
   KSPCBCGBlocks      bk = {.cur = 0, .old = 1, .bas = 2, .curfirst = PETSC_TRUE};
   Mat                A;
-  Vec                R = ksp->work[0], Z[2] = {ksp->work[1], ksp->work[2]};
+  Vec                R = cb->vecs.work[0], Z[2] = {cb->vecs.work[1], cb->vecs.work[2]};
   Vec                xv[NMAX], yv[NMAX], qv[2 * PPE_CBCG_SMAX], aqv[2 * PPE_CBCG_SMAX];
   PetscScalar        Wg[(PPE_CBCG_SMAX + 2) * NMAX], SAS[PPE_CBCG_SMAX * PPE_CBCG_SMAX], G[PPE_CBCG_SMAX * PPE_CBCG_SMAX];
   PetscScalar        C[2 * PPE_CBCG_SMAX * PPE_CBCG_SMAX], Craw[2 * PPE_CBCG_SMAX * PPE_CBCG_SMAX], Qr[2 * PPE_CBCG_SMAX], g[PPE_CBCG_SMAX];

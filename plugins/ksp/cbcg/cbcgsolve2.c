@@ -57,7 +57,7 @@ PetscErrorCode KSPSolve_CBCG_TwoReductions(KSP ksp)
   KSPCBCGNext        next;
   KSPCBCGBlocks      bk = {.cur = 0, .old = 1, .bas = 2, .k = cb->s, .curfirst = PETSC_TRUE};
   Mat                A;
-  Vec                R = ksp->work[0], Z[2] = {ksp->work[1], ksp->work[2]}, ZR = ksp->work[6];
+  Vec                R = cb->vecs.work[0], Z[2] = {cb->vecs.work[1], cb->vecs.work[2]}, ZR = cb->vecs.work[6];
   Vec                xv[2 * PPE_CBCG_SMAX + 2], yv[2 * PPE_CBCG_SMAX + 2];
   PetscScalar        buf[(PPE_CBCG_SMAX + 2) * (PPE_CBCG_SMAX + 2)], g[PPE_CBCG_SMAX], C[2 * PPE_CBCG_SMAX * PPE_CBCG_SMAX];
   PetscInt           its = 0;
@@ -80,7 +80,7 @@ PetscErrorCode KSPSolve_CBCG_TwoReductions(KSP ksp)
       reccur = recnext;
       if (newton) cb->stats.newton_blocks++;
       PetscCall(PPECBCGBasisRecurrence(A, ksp->pc, &reccur, cb->s, R, Z, cb->V[bk.bas], cb->AV[bk.bas])); /* S = M^-1 T_j(A M^-1) r, AS = A S */
-      PetscCall(PPEVecCopy(cb->V[bk.bas][0], ZR));                                                             /* z = M^-1 r */
+      PetscCall(VecCopy(cb->V[bk.bas][0], ZR));                                                           /* z = M^-1 r */
       PetscCall(KSPCBCGRotate(&bk, PETSC_FALSE, PETSC_TRUE, cb->s, NULL));
       run.fresh = PETSC_FALSE;
     }
@@ -136,7 +136,7 @@ PetscErrorCode KSPSolve_CBCG_TwoReductions(KSP ksp)
     reccur = recnext;
     if (newton) cb->stats.newton_blocks++;
     PetscCall(PPECBCGBasisRecurrence(A, ksp->pc, &reccur, knext, R, Z, cb->V[bk.bas], cb->AV[bk.bas])); /* S, AS from r */
-    PetscCall(PPEVecCopy(cb->V[bk.bas][0], ZR));                                                           /* z = M^-1 r */
+    PetscCall(VecCopy(cb->V[bk.bas][0], ZR));                                                           /* z = M^-1 r */
     for (PetscInt j = 0; j < nq; j++) {
       xv[j] = j < k ? cb->V[bk.cur][j] : cb->V[bk.old][j - k];
       yv[j] = j < k ? cb->AV[bk.cur][j] : cb->AV[bk.old][j - k];

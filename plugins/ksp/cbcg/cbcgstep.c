@@ -11,9 +11,11 @@
 /* r = b - A x */
 static PetscErrorCode KSPCBCGResidual(KSP ksp, Mat A, Vec r)
 {
+  KSP_CBCG *cb = (KSP_CBCG *)ksp->data;
+
   PetscFunctionBegin;
-  PetscCall(KSP_MatMult(ksp, A, ksp->vec_sol, r));
-  PetscCall(PPEVecAYPX(r, -1.0, ksp->vec_rhs));
+  PetscCall(KSP_MatMult(ksp, A, cb->vecs.x, r));
+  PetscCall(VecAYPX(r, -1.0, cb->vecs.rhs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -22,17 +24,18 @@ static PetscErrorCode KSPCBCGResidual(KSP ksp, Mat A, Vec r)
    gives the sum of the entries of x (to remove a constant null space). */
 static PetscErrorCode KSPCBCGTrueResidualNorm(KSP ksp, Mat A, Vec w, Vec u, PetscReal *norm, PetscScalar *sum)
 {
+  KSP_CBCG   *cb = (KSP_CBCG *)ksp->data;
   PetscScalar d[4], xs = 0;
   Vec         v[2] = {w, u};
 
   PetscFunctionBegin;
   PetscCall(KSPCBCGResidual(ksp, A, w));
-  if (sum) PetscCall(PPEVecLocalSum(ksp->vec_sol, &xs));
+  if (sum) PetscCall(PPEKrylovLocalSum(cb->vecs.x, &xs));
   if (ksp->normtype == KSP_NORM_UNPRECONDITIONED) {
     PetscCall(PPETSGram(1, v, 1, v, 1, d, sum ? 1 : 0, &xs));
     *norm = PetscSqrtReal(PetscAbsScalar(d[0]));
   } else {
-    PetscCall(PPEKrylovPCApply(ksp->pc, w, u));
+    PetscCall(PCApply(ksp->pc, w, u));
     PetscCall(PPETSGram(2, v, 2, v, 2, d, sum ? 1 : 0, &xs)); /* [w'w u'w; w'u u'u] */
     *norm = PetscSqrtReal(PetscAbsScalar(ksp->normtype == KSP_NORM_PRECONDITIONED ? d[3] : d[2]));
   }
@@ -55,14 +58,14 @@ static PetscErrorCode KSPCBCGReasonNotFinite(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The start of a solve, the same for both iterations: checks, storage, the interval, the null
-   space, the statistics, the null-space part of a nonzero initial guess (kept, in work[5]), and
-   the initial residual r = b - A x in work[0]. */
+/* The start of a solve, the same for both iterations: checks, storage (the blocks where the
+   iteration runs), the interval, the null space, the statistics, the null-space part of a
+   nonzero initial guess (kept, in work[5]), and the initial residual r = b - A x in work[0]. */
 PetscErrorCode KSPCBCGSolveBegin(KSP ksp, KSPCBCGRun *run)
 {
   KSP_CBCG *cb = (KSP_CBCG *)ksp->data;
   Mat       P;
-  Vec       X = ksp->vec_sol, R = ksp->work[0], XN = ksp->work[5];
+  Vec       X = cb->vecs.x, R = cb->vecs.work[0], XN = cb->vecs.work[5];
   PetscBool diagonalscale;
 
   PetscFunctionBegin;
@@ -74,11 +77,7 @@ PetscErrorCode KSPCBCGSolveBegin(KSP ksp, KSPCBCGRun *run)
   run->N           = 1;
   run->lastrestart = PETSC_MAX_REAL;
   run->fresh       = PETSC_TRUE;
-  PetscCall(KSPCBCGAllocate(ksp)); /* again if s changed after set-up */
-  for (int b = 0; b < 3; b++) {    /* a device-resident solve: the blocks too */
-    PetscCall(PPEKrylovDeviceAttach(cb->devb, cb->nalloc, cb->V[b]));
-    PetscCall(PPEKrylovDeviceAttach(cb->devb, cb->nalloc, cb->AV[b]));
-  }
+  PetscCall(KSPCBCGAllocate(ksp));      /* again if s changed after set-up, or the iteration runs on another back end */
   PetscCall(KSPCBCGSetUpInterval(ksp)); /* redone only when an operator changed since set-up */
   PetscCall(PCGetOperators(ksp->pc, &run->A, &P));
   PetscCall(MatGetNullSpace(run->A, &run->nsp));
@@ -101,14 +100,14 @@ PetscErrorCode KSPCBCGSolveBegin(KSP ksp, KSPCBCGRun *run)
   ksp->rnorm           = 0;
   /* the null-space part of a nonzero initial guess is kept; the iteration's is removed at the end */
   if (run->nsp && !ksp->guess_zero) {
-    PetscCall(PPEVecCopy(X, XN));
-    PetscCall(MatNullSpaceRemove(run->nsp, XN)); /* on the host (a device-resident XN is copied) */
-    PetscCall(PPEVecAYPX(XN, -1.0, X));          /* XN = x0 - P x0 */
+    PetscCall(VecCopy(X, XN));
+    PetscCall(MatNullSpaceRemove(run->nsp, XN)); /* its sums on the host (a device-resident XN is copied) */
+    PetscCall(VecAYPX(XN, -1.0, X));             /* XN = x0 - P x0 */
     run->x0null = PETSC_TRUE;
     run->nred++;
   }
   if (!ksp->guess_zero) PetscCall(KSPCBCGResidual(ksp, run->A, R));
-  else PetscCall(PPEVecCopy(ksp->vec_rhs, R)); /* r = b */
+  else PetscCall(VecCopy(cb->vecs.rhs, R)); /* r = b */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -161,14 +160,14 @@ PetscErrorCode KSPCBCGTest(KSP ksp, KSPCBCGRun *run, PetscInt its, PetscReal rr,
     KSPConvergedReason treason = KSP_CONVERGED_ITERATING;
     PetscScalar        xsum    = 0;
 
-    PetscCall(KSPCBCGTrueResidualNorm(ksp, run->A, ksp->work[3], ksp->work[4], &tnorm, run->cnst ? &xsum : NULL));
+    PetscCall(KSPCBCGTrueResidualNorm(ksp, run->A, cb->vecs.work[3], cb->vecs.work[4], &tnorm, run->cnst ? &xsum : NULL));
     run->nred++;
     cb->stats.true_rnorm = tnorm;
     if (!PetscIsInfOrNanReal(tnorm)) PetscCall((*ksp->converged)(ksp, its, tnorm, &treason, ksp->cnvP));
     if (treason > 0) {
       ksp->rnorm = tnorm;
       if (run->cnst) { /* constant null space: x -= mean(x), with the sum from the same reduction */
-        PetscCall(PPEVecShift(ksp->vec_sol, -xsum / run->N));
+        PetscCall(VecShift(cb->vecs.x, -xsum / run->N));
         run->nullremoved = PETSC_TRUE;
       }
       PetscFunctionReturn(PETSC_SUCCESS);
@@ -183,7 +182,7 @@ PetscErrorCode KSPCBCGTest(KSP ksp, KSPCBCGRun *run, PetscInt its, PetscReal rr,
     }
     run->lastrestart = tnorm;
     ksp->reason      = KSP_CONVERGED_ITERATING;
-    PetscCall(PPEVecCopy(ksp->work[3], ksp->work[0]));
+    PetscCall(VecCopy(cb->vecs.work[3], cb->vecs.work[0]));
     run->fresh    = PETSC_TRUE; /* from the true residual, already tested */
     run->skiptest = PETSC_TRUE;
     *next         = KSPCBCG_RESTART;
@@ -224,7 +223,7 @@ PetscErrorCode KSPCBCGVerdict(KSP ksp, KSPCBCGRun *run, PPEGramStatus st, const 
       ksp->reason = KSP_DIVERGED_BREAKDOWN;
       PetscFunctionReturn(PETSC_SUCCESS);
     }
-    PetscCall(KSPCBCGResidual(ksp, run->A, ksp->work[0]));
+    PetscCall(KSPCBCGResidual(ksp, run->A, cb->vecs.work[0]));
     run->fresh    = PETSC_TRUE; /* r was tested with this block: the restart does not test it again */
     run->skiptest = PETSC_TRUE;
     *next         = KSPCBCG_RESTART;
@@ -274,13 +273,13 @@ PetscErrorCode KSPCBCGAdvance(KSP ksp, KSPCBCGRun *run, PetscInt k, const PPEGra
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscLogEventBegin(PPE_CBCGUpdate, 0, 0, 0, 0));
-  PetscCall(PPETSAxpy(k, Q, AQ, a, ksp->vec_sol, ksp->work[0])); /* x += Q a, r -= AQ a */
+  PetscCall(PPETSAxpy(k, Q, AQ, a, cb->vecs.x, cb->vecs.work[0])); /* x += Q a, r -= AQ a */
   PetscCall(PetscLogEventEnd(PPE_CBCGUpdate, 0, 0, 0, 0));
   *its += k;
   ksp->its = *its;
   cb->stats.blocks++;
   if (cb->replace > 0 && cb->stats.blocks % cb->replace == 0) {
-    PetscCall(KSPCBCGResidual(ksp, run->A, ksp->work[0]));
+    PetscCall(KSPCBCGResidual(ksp, run->A, cb->vecs.work[0]));
     cb->stats.replacements++;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -295,10 +294,10 @@ PetscErrorCode KSPCBCGSolveEnd(KSP ksp, KSPCBCGRun *run, PetscInt klast)
   PetscFunctionBegin;
   if (run->nsp) {
     if (!run->nullremoved) {
-      PetscCall(MatNullSpaceRemove(run->nsp, ksp->vec_sol));
+      PetscCall(MatNullSpaceRemove(run->nsp, cb->vecs.x));
       run->nred++;
     }
-    if (run->x0null) PetscCall(PPEVecAXPY(ksp->vec_sol, 1.0, ksp->work[5]));
+    if (run->x0null) PetscCall(VecAXPY(cb->vecs.x, 1.0, cb->vecs.work[5]));
   }
   cb->stats.s_last             = klast;
   cb->stats.reductions         = run->nred;

@@ -263,9 +263,12 @@ static PetscErrorCode FindGrid(PC pc, PPEGrid *grid)
     if (isda) PetscCall(PPEGridGetFromDM(dm, grid));
   }
   if (*grid) {
-    PetscInt nloc, m[3];
+    PetscInt          nloc;
+    const PetscInt   *m;
+    const PPEDMDABox *box;
     PetscCall(MatGetLocalSize(P, &nloc, NULL));
-    PetscCall(DMDAGetCorners((*grid)->da, NULL, NULL, NULL, &m[0], &m[1], &m[2]));
+    PetscCall(PPEGridGetBox(*grid, &box));
+    m = box->m;
     if (nloc != m[0] * m[1] * m[2]) {
       PetscCall(PetscInfo(pc, "The grid's box (%" PetscInt_FMT " points) does not match the matrix's %" PetscInt_FMT " local rows: grid not used\n", m[0] * m[1] * m[2], nloc));
       *grid = NULL;
@@ -342,9 +345,8 @@ static PetscErrorCode PCSetUp_ChebyCI(PC pc)
   if (jac->grid) {
     for (int d = 0; d < 3; d++) hi[d] = jac->grid->N[d];
     if (jac->mode == PC_CHEBYCI_BLOCK) {
-      PetscInt m[3];
-      PetscCall(DMDAGetCorners(jac->grid->da, &lo[0], &lo[1], &lo[2], &m[0], &m[1], &m[2]));
-      for (int d = 0; d < 3; d++) hi[d] = lo[d] + m[d];
+      const PPEDMDABox *box = &jac->grid->box; /* the kernels' 3D view of the grid's DMDA */
+      for (int d = 0; d < 3; d++) lo[d] = box->s[d], hi[d] = lo[d] + box->m[d];
     }
   }
   switch (jac->src) {

@@ -225,23 +225,17 @@ static PetscErrorCode PCSetUp_FFTPTDMA(PC pc)
   PetscCall(PPESeparableDestroy(&ff->sep));
   PetscCall(MatGetType(pc->pmat, &ff->mtype));
   PetscCall(PetscObjectTypeCompare((PetscObject)pc->pmat, MATPPESTENCIL, &isst));
-  if (pc->dm) {
-    DM pdm3;
-    PetscCall(PPEDMDAGet3d(pc->dm, &pdm3));
-    PetscCall(PPEFFTPTDMACheckDM(PCFFTPTDMA_ERROR_NAME, pdm3, "the PC"));
-  }
+  if (pc->dm) PetscCall(PPEFFTPTDMACheckDM(PCFFTPTDMA_ERROR_NAME, pc->dm, "the PC"));
   if (isst) {
     PPEGrid grid;
 
     PetscCall(PPEStencilGetGrid(pc->pmat, &grid));
     PetscCall(PPEGridGetDM(grid, &dm));
-    PetscCall(PPEDMDAGet3d(dm, &dm)); /* a 2D grid: its 3D shadow, nx x 1 x ny */
     PetscCall(PPEFFTPTDMACheckDM(PCFFTPTDMA_ERROR_NAME, dm, "the matrix-free operator"));
     PetscCall(PPESeparableCreateFromGrid(grid, &ff->sep));
   } else {
     PetscCall(MatGetDM(pc->pmat, &dm));
     if (!dm) dm = pc->dm;
-    if (dm) PetscCall(PPEDMDAGet3d(dm, &dm)); /* a 2D DMDA: its 3D shadow, nx x 1 x ny */
     PetscCall(PPEFFTPTDMACheckDM(PCFFTPTDMA_ERROR_NAME, dm, "the assembled operator"));
     PetscCall(PPESeparableInferFromMat(pc->pmat, dm, ff->approximate, PCFFTPTDMA_OPTION_APPROXIMATE, &ff->sep));
   }

@@ -12,7 +12,7 @@
 
    Pointers named in the launchers' arguments are in the back end's memory unless marked
    "host". Every function returns 0 or the runtime's error code (text: errstr()). Launchers
-   are asynchronous on their stream, except those that return numbers to the host (dot,
+   are asynchronous on their stream, except those that return numbers to the host (dot, sum,
    stencil_dot, bcgs_update_r, ts_gram), which synchronise it.
 
    The device back ends count what crosses between host and device memory in
@@ -95,7 +95,7 @@ typedef struct {
   long chunk;   /* zyx on the host: groups gathered and scattered together (consecutive groups of one tile row, or 1) */
 } ppe_dev_tiles;
 
-/* Device doubles a reduction of n values needs as work space (dot: ncols = nd,
+/* Device doubles a reduction of n values needs as work space (dot: ncols = nd, sum: 1,
    bcgs_update_r: 2, ts_gram with n rows: nx ny). */
 #define PPE_DEV_RED_CHUNK PPE_RED_CHUNK /* kernels/krylov.h: the host's ppe_red follows the same order */
 #define PPE_DEV_RED_WORK(n, ncols) ((size_t)((((n) + PPE_DEV_RED_CHUNK - 1) / PPE_DEV_RED_CHUNK) + 1) * (size_t)(ncols))
@@ -133,6 +133,9 @@ typedef struct {
   int (*stencil)(const ppe_dev_box *B, const double *x, const ppe_dev_halo *H, double *y, int phase, const ppe_dev_ci *ci, void *stream);
   /* dot products (krylov.h): s[q] = y . u[q], q < nd (nd = 1 or 2); s on the host */
   int (*dot)(long n, int nd, const double *y, const double *u0, const double *u1, double *work, double *s, void *stream);
+  /* *s = the sum of x[0..n), s on the host: the host adds in index order, a device in the
+     order of its dot products (krylov.h ppe_sum_seg over chunks, then PPEDevReduce) */
+  int (*sum)(long n, const double *x, double *work, double *s, void *stream);
   /* Chebyshev iteration (chebyci.h) */
   int (*ci_scale)(long n, const double *dinv, const double *bin, double *b, void *stream);
   int (*ci_first)(long n, double theta, double c1, const double *dinv, const double *b, const double *t, double *z, double *y, void *stream);

@@ -135,6 +135,12 @@ static int PPE_DEV_NAME(DotCounted)(long n, int nd, const double *y, const doubl
   return PPE_DEV_NAME(PPEDevDot)(n, nd, y, u0, u1, work, s, stream);
 }
 
+static int PPE_DEV_NAME(SumCounted)(long n, const double *x, double *work, double *s, void *stream)
+{
+  ppe_dev_traffic_count.bytes += 8.0;
+  return PPE_DEV_NAME(PPEDevSum)(n, x, work, s, stream);
+}
+
 static int PPE_DEV_NAME(StencilDotCounted)(const ppe_dev_box *B, int nd, const double *y, const double *u0, const double *u1, double *work, double *s, void *stream)
 {
   ppe_dev_traffic_count.bytes += 8.0 * nd;
@@ -169,6 +175,7 @@ PPE_DEV_EXTERN const PPEBackendOps PPE_DEV_NAME(PPEBackendOps) = {
   PPE_DEV_NAME(PPEDevSync),
   PPE_DEV_NAME(PPEDevStencil),
   PPE_DEV_NAME(DotCounted),
+  PPE_DEV_NAME(SumCounted),
   PPE_DEV_NAME(PPEDevCIScale),
   PPE_DEV_NAME(PPEDevCIFirst),
   PPE_DEV_NAME(PPEDevCIStep),

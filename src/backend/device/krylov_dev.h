@@ -7,7 +7,7 @@
    Element-wise kernels: one thread per element, the body on n = 1 at offset pointers, so
    each value is the host's (src/krylov/bcgskernels.c, src/chebyci/chebyci.c) bit for bit.
 
-   Reductions (dot, bcgs_update_r): one thread per chunk of PPE_DEV_RED_CHUNK values runs the
+   Reductions (dot, sum, bcgs_update_r): one thread per chunk of PPE_DEV_RED_CHUNK values runs the
    host's body on its chunk and writes its partial sums to work; PPEDevReduce adds them up in
    a tree of fixed shape (groups of PPE_DEV_RED_CHUNK consecutive partials, in index order),
    and the sums are copied to the host. The result depends on n and the data only, and the
@@ -96,6 +96,39 @@ PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevDot)(long n, int nd, const double *y, cons
   PPE_DEV_LAUNCH(ppe_dev_dot, (long)nd * a.nc, stream, a);
   PPE_DEV_TRY(PPE_DEV_NAME(PPEDevReduce)(a.nc, nd, work, stream));
   PPE_DEV_TRY(PPE_DEV_NAME(PPEDevCopy)(s, work + (size_t)nd * (size_t)a.nc, (size_t)nd * sizeof(double), PPE_DEV_D2H, stream));
+  PPE_DEV_TRY(PPE_DEV_NAME(PPEDevSync)(stream));
+  return 0;
+}
+
+/* ---- sum of the entries ---- */
+
+typedef struct {
+  const double *x;
+  double       *w;
+  long          n;
+} ppe_dev_sum_args;
+
+/* thread c: the sum of chunk c */
+PPE_DEV_KERNEL(ppe_dev_sum, ppe_dev_sum_args)
+{
+  long p0 = t * PPE_DEV_RED_CHUNK, len = a->n - p0 < PPE_DEV_RED_CHUNK ? a->n - p0 : PPE_DEV_RED_CHUNK;
+
+  a->w[t] = ppe_sum_seg(len, a->x + p0);
+}
+
+/* *s = sum of x[0..n) in the order of a dot product with ones; work: PPE_DEV_RED_WORK(n, 1) doubles */
+PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevSum)(long n, const double *x, double *work, double *s, void *stream)
+{
+  ppe_dev_sum_args a;
+  long             nc;
+
+  a.x = x;
+  a.w = work;
+  a.n = n > 0 ? n : 0;
+  nc  = (a.n + PPE_DEV_RED_CHUNK - 1) / PPE_DEV_RED_CHUNK;
+  PPE_DEV_LAUNCH(ppe_dev_sum, nc, stream, a);
+  PPE_DEV_TRY(PPE_DEV_NAME(PPEDevReduce)(nc, 1, work, stream));
+  PPE_DEV_TRY(PPE_DEV_NAME(PPEDevCopy)(s, work + nc, sizeof(double), PPE_DEV_D2H, stream));
   PPE_DEV_TRY(PPE_DEV_NAME(PPEDevSync)(stream));
   return 0;
 }

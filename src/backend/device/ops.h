@@ -15,6 +15,7 @@ PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevReduce)(long nc, int ncols, double *work, 
 PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevStencil)(const ppe_dev_box *B, const double *x, const ppe_dev_halo *H, double *y, int phase, const ppe_dev_ci *ci, void *stream);
 PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevStencilDot)(const ppe_dev_box *B, int nd, const double *y, const double *u0, const double *u1, double *work, double *s, void *stream);
 PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevDot)(long n, int nd, const double *y, const double *u0, const double *u1, double *work, double *s, void *stream);
+PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevSum)(long n, const double *x, double *work, double *s, void *stream);
 PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevCIScale)(long n, const double *dinv, const double *bin, double *b, void *stream);
 PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevCIFirst)(long n, double theta, double c1, const double *dinv, const double *b, const double *t, double *z, double *y, void *stream);
 PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevCIStep)(long n, double rho, double rho_old, double s2, double d2, const double *dinv, const double *b, const double *t, const double *y, const double *z, double *w, void *stream);

@@ -108,6 +108,7 @@ const PPEBackendOps PPEBackendOps_Host = {
 
   /* Krylov and Chebyshev vector kernels (krylov_host.c) */
   .dot           = PPEHostDot,
+  .sum           = PPEHostSum,
   .ci_scale      = PPEHostCIScale,
   .ci_first      = PPEHostCIFirst,
   .ci_step       = PPEHostCIStep,

@@ -13,9 +13,10 @@
 int PPEHostStencil(const ppe_dev_box *B, const double *x, const ppe_dev_halo *H, double *y, int phase, const ppe_dev_ci *ci, void *stream);
 int PPEHostStencilDot(const ppe_dev_box *B, int nd, const double *y, const double *u0, const double *u1, double *work, double *s, void *stream);
 
-/* krylov_host.c: dot products in the grouped order of the device reductions, the Chebyshev
-   and Bi-CGSTAB vector steps, y = a x + b y + c */
+/* krylov_host.c: dot products in the grouped order of the device reductions, the sum of
+   the entries in index order, the Chebyshev and Bi-CGSTAB vector steps, y = a x + b y + c */
 int PPEHostDot(long n, int nd, const double *y, const double *u0, const double *u1, double *work, double *s, void *stream);
+int PPEHostSum(long n, const double *x, double *work, double *s, void *stream);
 int PPEHostCIScale(long n, const double *dinv, const double *bin, double *b, void *stream);
 int PPEHostCIFirst(long n, double theta, double c1, const double *dinv, const double *b, const double *t, double *z, double *y, void *stream);
 int PPEHostCIStep(long n, double rho, double rho_old, double s2, double d2, const double *dinv, const double *b, const double *t, const double *y, const double *z, double *w, void *stream);

@@ -2,7 +2,8 @@
    Host launchers of the Krylov and Chebyshev vector kernels (src/kernels/krylov.h,
    chebyci.h) for the back-end table: one pass over the array each. The dot products sum in
    the grouped order of the device reductions (ppe_dot_tree, ppe_bcgs_update_r_tree), so the
-   host and every device back end give the same bits.
+   host and every device back end give the same bits. The sum of a vector's entries is a
+   plain loop (the host's bits of KSP cbcg's null-space removal; a device sums in its order).
 */
 #include <backend/host/host.h>
 
@@ -12,6 +13,18 @@ int PPEHostDot(long n, int nd, const double *y, const double *u0, const double *
   (void)stream;
   if (nd > 0) s[0] = ppe_dot_tree(n, y, u0);
   if (nd > 1) s[1] = ppe_dot_tree(n, y, u1);
+  return 0;
+}
+
+/* the entries added one after the other from 0 (a device adds them in its reduction order) */
+int PPEHostSum(long n, const double *x, double *work, double *s, void *stream)
+{
+  double sum = 0.0;
+
+  (void)work;
+  (void)stream;
+  for (long i = 0; i < n; i++) sum += x[i];
+  *s = sum;
   return 0;
 }
 
