@@ -24,9 +24,12 @@ static PetscErrorCode SourceSetBox(DM dm, PetscInt n, PPETileILUSource *src)
   PetscCheck(dof == 1, PetscObjectComm((PetscObject)dm), PETSC_ERR_SUP, "PC tileilu needs a DMDA with one degree of freedom per point, got %" PetscInt_FMT, dof);
   PetscCall(PPEDMDAGetBox(dm, &b));
   for (int d = 0; d < 3; d++) src->N[d] = b.N[d], src->s[d] = b.s[d], src->m[d] = b.m[d], bt[d] = b.bt[d];
-  if (dim == 2)
-    PetscCheck(src->m[0] * src->m[2] == n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "PC tileilu: the operator has %" PetscInt_FMT " local rows but the 2D DMDA box of this rank has %" PetscInt_FMT " x %" PetscInt_FMT " points", n, src->m[0], src->m[2]);
-  else PetscCheck(src->m[0] * src->m[1] * src->m[2] == n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "PC tileilu: the operator has %" PetscInt_FMT " local rows but the DMDA box of this rank has %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " points", n, src->m[0], src->m[1], src->m[2]);
+  if (src->m[0] * src->m[1] * src->m[2] != n) { /* a 2D box has m[1] = 1 */
+    char box[96];
+
+    PetscCall(PPETileILUFormat(dim, NULL, src->m, box, sizeof(box)));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "PC tileilu: the operator has %" PetscInt_FMT " local rows but the %" PetscInt_FMT "D DMDA box of this rank has %s points", n, dim, box);
+  }
   for (int d = 0; d < 3; d++) src->per[d] = (PetscBool)(bt[d] == DM_BOUNDARY_PERIODIC);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -34,9 +37,17 @@ static PetscErrorCode SourceSetBox(DM dm, PetscInt n, PPETileILUSource *src)
 /* A point of the box (the kernels' 3D indices) as the user names it: (i,j,k), or (i,j) in 2D. */
 PetscErrorCode PPETileILUSourcePoint(const PPETileILUSource *src, PetscInt i, PetscInt j, PetscInt k, char buf[], size_t len)
 {
+  const PetscInt p[3] = {i, j, k};
+  int            dir[3], nd = PPETileILUUserDirs(src->dim, dir);
+
   PetscFunctionBegin;
-  if (src->dim == 2) PetscCall(PetscSNPrintf(buf, len, "(%" PetscInt_FMT ",%" PetscInt_FMT ")", i, k));
-  else PetscCall(PetscSNPrintf(buf, len, "(%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ")", i, j, k));
+  PetscCall(PetscStrncpy(buf, "(", len));
+  for (int u = 0; u < nd; u++) {
+    char one[32];
+
+    PetscCall(PetscSNPrintf(one, sizeof(one), "%" PetscInt_FMT "%s", p[dir[u]], u + 1 < nd ? "," : ")"));
+    PetscCall(PetscStrlcat(buf, one, len));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -145,7 +156,7 @@ PetscErrorCode PPETileILUSourceGetRow(const PPETileILUSource *src, PetscInt ii, 
         char at[64], to[64];
         PetscCall(PPETileILUSourcePoint(src, src->s[0] + ii, src->s[1] + jj, src->s[2] + kk, at, sizeof(at)));
         PetscCall(PPETileILUSourcePoint(src, src->s[0] + qi[0], src->s[1] + qi[1], src->s[2] + qi[2], to, sizeof(to)));
-        PetscCall(PetscSNPrintf(bad, len, "PC tileilu supports %s operators: the row of point %s has the nonzero %.3e at point %s, which is not one of its %d neighbours", src->dim == 2 ? "5-point" : "7-point", at, (double)PetscRealPart(vals[l]), to, src->dim == 2 ? 4 : 6));
+        PetscCall(PetscSNPrintf(bad, len, "PC tileilu supports %d-point operators: the row of point %s has the nonzero %.3e at point %s, which is not one of its %d neighbours", 2 * (int)src->dim + 1, at, (double)PetscRealPart(vals[l]), to, 2 * (int)src->dim));
         break;
       }
     }
