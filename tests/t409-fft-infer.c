@@ -343,13 +343,13 @@ static PetscErrorCode BadCase(MPI_Comm comm, BadKind bad, const char name[], con
   PetscCall(FreeSeparable(&sep));
   PetscCall(TryInfer(A, da, PETSC_TRUE, &sep, &code, msg, sizeof(msg)));
   if (bad == BAD_NEGDIAG || bad == BAD_ZEROROW) {
-    PetscCall(TapCheck(comm, (PetscBool)(code != 0 && strstr(msg, text)), "%s: approximate inference fails too", name));
+    PetscCall(TapCheck(comm, (PetscBool)(code != 0 && strstr(msg, text)), "%s: approximate inference fails too: error %d (want nonzero), \"%.200s\" (want \"%s\")", name, (int)code, msg, text));
   } else {
     ok = (PetscBool)(code == 0 && sep->source == PPE_SEPARABLE_APPROXIMATE && sep->misfit > 1e-6 && strstr(sep->how, "nearest separable"));
     if (ok) PetscCall(CompareMult(A, da, sep, rnd, &rel));
     if (code) PetscCall(PetscPrintf(comm, "# got %d: %s\n", (int)code, msg));
     else PetscCall(PetscPrintf(comm, "# how: %s\n", sep->how));
-    PetscCall(TapCheck(comm, (PetscBool)(ok && rel < 1), "%s: approximate inference succeeds, misfit %.3g > 0, MatMult rel diff %.2g", name, code ? -1.0 : (double)sep->misfit, (double)rel));
+    PetscCall(TapCheck(comm, (PetscBool)(ok && rel < 1), "%s: approximate inference succeeds (error %d, want 0; source approximate: %s; how \"%s\", want \"nearest separable\"), misfit %.3g (> 1e-6), MatMult rel diff %.2g (< 1)", name, (int)code, code ? "-" : sep->source == PPE_SEPARABLE_APPROXIMATE ? "yes" : "no", code ? "-" : sep->how, code ? -1.0 : (double)sep->misfit, (double)rel));
   }
   PetscCall(FreeSeparable(&sep));
   PetscCall(MatDestroy(&A));
@@ -377,7 +377,7 @@ static PetscErrorCode BadDMDA(MPI_Comm comm, PetscInt dim, PetscInt dof, PetscIn
   if (!strstr(msg, text)) PetscCall(PetscPrintf(comm, "# got %d: %s\n", (int)code[0], msg));
   PetscCall(TryInfer(A, da, PETSC_TRUE, &sep, &code[1], msg + 512, 512));
   PetscCall(FreeSeparable(&sep));
-  PetscCall(TapCheck(comm, (PetscBool)(code[0] && code[1] && strstr(msg, text) && strstr(msg + 512, text)), "%" PetscInt_FMT "D DMDA, dof %" PetscInt_FMT ", stencil width %" PetscInt_FMT ": error \"%s\" in both modes", dim, dof, sw, text));
+  PetscCall(TapCheck(comm, (PetscBool)(code[0] && code[1] && strstr(msg, text) && strstr(msg + 512, text)), "%" PetscInt_FMT "D DMDA, dof %" PetscInt_FMT ", stencil width %" PetscInt_FMT ": error \"%s\" in both modes: exact %d \"%.200s\", approximate %d \"%.200s\" (want nonzero errors)", dim, dof, sw, text, (int)code[0], msg, (int)code[1], msg + 512));
   PetscCall(MatDestroy(&A));
   PetscCall(DMDestroy(&da));
   PetscFunctionReturn(PETSC_SUCCESS);
