@@ -270,7 +270,9 @@ static PetscErrorCode TutorialCase(MPI_Comm comm, DPKind kind, PetscBool stretch
     ok = (PetscBool)(ok && (stretch ? sep->rowscale != NULL : sep->rowscale == NULL));
     PetscCall(PetscPrintf(comm, "# how: %s\n", sep->how));
   } else PetscCall(PetscPrintf(comm, "# error %d: %s\n", (int)code, msg));
-  PetscCall(TapCheck(comm, ok, "tutorial %s%s%s%s: inferred exactly, MatMult rel diff %.1e, box/BCs/location/singular right", DPKinds[kind], stretch ? " stretched" : "", st == DMDA_STENCIL_BOX ? " box-stencil DMDA" : "", conv ? (strstr(conv, "sbaij") ? " as SBAIJ" : " as BAIJ") : "", (double)rel));
+  if (code == 0)
+    PetscCall(PetscSNPrintf(msg, sizeof(msg), "box lo %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " n %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ", BCs %s %s %s %s %s %s, locations %s %s %s, identity rows %s, singular %s, row scale %s", sep->lo[0], sep->lo[1], sep->lo[2], sep->n[0], sep->n[1], sep->n[2], PPEBCTypes[sep->bc[0]], PPEBCTypes[sep->bc[1]], PPEBCTypes[sep->bc[2]], PPEBCTypes[sep->bc[3]], PPEBCTypes[sep->bc[4]], PPEBCTypes[sep->bc[5]], PPELocations[sep->loc[0]], PPELocations[sep->loc[1]], PPELocations[sep->loc[2]], sep->idiag ? "yes" : "no", sep->singular ? "yes" : "no", sep->rowscale ? "yes" : "no"));
+  PetscCall(TapCheck(comm, ok, "tutorial %s%s%s%s: inferred exactly (error %d, want 0), MatMult rel diff %.1e (<= 1e-12), box/BCs/location/singular right (%.400s)", DPKinds[kind], stretch ? " stretched" : "", st == DMDA_STENCIL_BOX ? " box-stencil DMDA" : "", conv ? (strstr(conv, "sbaij") ? " as SBAIJ" : " as BAIJ") : "", (int)code, (double)rel, msg));
   PetscCall(FreeSeparable(&sep));
   PetscCall(MatDestroy(&B));
   PetscCall(MatDestroy(&A));
