@@ -149,7 +149,7 @@ int main(int argc, char **argv)
           if (exact) ok = (PetscBool)(PetscAbsReal(lmin - tmin) <= 1e-12 * tmax && PetscAbsReal(lmax - tmax) <= 1e-12 * tmax);
           else ok = (PetscBool)(lmin <= tmin * (1 + 1e-12) && lmax >= tmax * (1 - 1e-12) && lmin > 0);
           if (singular) ok = (PetscBool)(ok && PetscAbsReal(lam[0]) <= 1e-12 * tmax);
-          PetscCall(TapCheck(comm, ok, "3D operator %s %s %s: %s [%.6g, %.6g], dense spectrum [%.6g, %.6g]%s", cases[c], PPELocations[loc], st ? "tanh" : "uniform", exact ? "exact" : "bounds", (double)lmin, (double)lmax, (double)tmin, (double)tmax, singular ? " (singular)" : ""));
+          PetscCall(TapCheck(comm, ok, "3D operator %s %s %s: %s [%.6g, %.6g], dense spectrum [%.6g, %.6g] (%s)%s, zero mode %.1e", cases[c], PPELocations[loc], st ? "tanh" : "uniform", exact ? "exact" : "bounds", (double)lmin, (double)lmax, (double)tmin, (double)tmax, exact ? "want equal to 1e-12 of the largest" : "want them enclosed to 1e-12 relative, lower bound > 0", singular ? " (singular)" : "", singular ? (double)PetscAbsReal(lam[0]) / tmax : 0.0));
           PetscCall(PetscFree2(lam, work));
           PetscCall(MatDestroy(&D));
           PetscCall(MatDestroy(&A));

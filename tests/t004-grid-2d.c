@@ -53,7 +53,7 @@ static PetscErrorCode CheckError(MPI_Comm comm, PetscErrorCode code, PetscErrorC
     PetscCall(PPEErrorMessage(code, &msg));
     has = (PetscBool)(msg && strstr(msg, text));
   }
-  PetscCall(TapCheck(comm, (PetscBool)(code == want && has), "%s: error %d (want %d) \"%s\"%s%s", what, (int)code, (int)want, text, has ? "" : ", got ", has ? "" : (msg ? msg : "(none)")));
+  PetscCall(TapCheck(comm, (PetscBool)(code == want && has), "%s: error %d (want %d), message contains \"%s\": %s%s%s", what, (int)code, (int)want, text, has ? "yes" : "no", has ? "" : ", got ", has ? "" : (msg ? msg : "(none)")));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -133,7 +133,7 @@ static PetscErrorCode Geometry(MPI_Comm comm, PetscMPIInt size)
   for (PetscInt j = 0; j < 8; j++) d = PetscMax(d, PetscAbsReal(wy[j] - 1));
   PetscCall(PPEGridGetDM(g, &da));
   PetscCall(DMDAGetInfo(da, NULL, NULL, NULL, NULL, &m, &p, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
-  PetscCall(TapCheck(comm, (PetscBool)(L[0] == 2 && L[1] == 3 && L[2] == 0 && org[0] == -1 && org[1] == 0.5 && org[2] == 0 && d <= 1e-14 && m == 1 && p == size), "%s: L (%g, %g, %g), origin (%g, %g, %g), cell centres and unit weights to %.1e, process grid %" PetscInt_FMT " x %" PetscInt_FMT, opts, (double)L[0], (double)L[1], (double)L[2], (double)org[0], (double)org[1], (double)org[2], (double)d, m, p));
+  PetscCall(TapCheck(comm, (PetscBool)(L[0] == 2 && L[1] == 3 && L[2] == 0 && org[0] == -1 && org[1] == 0.5 && org[2] == 0 && d <= 1e-14 && m == 1 && p == size), "%s: L (%g, %g, %g) (want (2, 3, 0)), origin (%g, %g, %g) (want (-1, 0.5, 0)), cell centres and unit weights to %.1e (<= 1e-14), process grid %" PetscInt_FMT " x %" PetscInt_FMT " (want 1 x %d)", opts, (double)L[0], (double)L[1], (double)L[2], (double)org[0], (double)org[1], (double)org[2], (double)d, m, p, (int)size));
   PetscCall(GridDone(&g, &o));
 
   PetscCall(GridFromString(comm, "-ppe_grid_n 6,5 -ppe_grid_L 4", &g, &o, &code));
@@ -186,7 +186,7 @@ static PetscErrorCode Stretch(MPI_Comm comm)
   }
   for (PetscInt j = 0; j < 12; j++) d = PetscMax(d, PetscAbsReal(y[j] - 0.5 * (lines[j] + lines[j + 1])));
   for (PetscInt i = 0; i < 10; i++) d = PetscMax(d, PetscAbsReal(x[i] - (i + 0.5) / 10));
-  PetscCall(TapCheck(comm, (PetscBool)(nl == 13 && d <= 1e-14 && ux && !uy && st == PPE_STRETCH_TANH && beta == 2), "tanh stretching on y: 13 lines 1 + tanh(2(2s-1))/tanh(2), y at their midpoints, x uniform, to %.1e (uniform x %d, y %d)", (double)d, (int)ux, (int)uy));
+  PetscCall(TapCheck(comm, (PetscBool)(nl == 13 && d <= 1e-14 && ux && !uy && st == PPE_STRETCH_TANH && beta == 2), "tanh stretching on y: %" PetscInt_FMT " lines (want 13) 1 + tanh(2(2s-1))/tanh(2), y at their midpoints, x uniform, to %.1e (<= 1e-14) (uniform x %d, y %d: want 1, 0), stretching %s (want tanh), beta %g (want 2)", nl, (double)d, (int)ux, (int)uy, st == PPE_STRETCH_TANH ? "tanh" : "other", (double)beta));
   PetscCall(GridDone(&g, &o));
 
   PetscCall(GridFromString(comm, "-ppe_grid_n 5,3 -ppe_grid_z_lines 0.5,0.6,1,1.7", &g, &o, &code));
@@ -197,7 +197,7 @@ static PetscErrorCode Stretch(MPI_Comm comm)
   PetscCall(PPEGridGetOrigin(g, NULL, &y0, NULL));
   d = PetscMax(PetscAbsReal(y[0] - 0.55), PetscMax(PetscAbsReal(y[1] - 0.8), PetscAbsReal(y[2] - 1.35)));
   d = PetscMax(d, PetscAbsReal(x[4] - 0.9));
-  PetscCall(TapCheck(comm, (PetscBool)(d <= 1e-14 && PetscAbsReal(Ly - 1.2) <= 1e-14 && y0 == 0.5), "-ppe_grid_z_lines 0.5,0.6,1,1.7 on a 5 x 3 grid: y centres 0.55, 0.8, 1.35 (to %.1e), Ly %g, y0 %g", (double)d, (double)Ly, (double)y0));
+  PetscCall(TapCheck(comm, (PetscBool)(d <= 1e-14 && PetscAbsReal(Ly - 1.2) <= 1e-14 && y0 == 0.5), "-ppe_grid_z_lines 0.5,0.6,1,1.7 on a 5 x 3 grid: y centres 0.55, 0.8, 1.35 (to %.1e <= 1e-14), Ly %.17g (want 1.2 to 1e-14), y0 %g (want 0.5)", (double)d, (double)Ly, (double)y0));
   PetscCall(GridDone(&g, &o));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -434,7 +434,7 @@ static PetscErrorCode Bounds(void)
         if (!singular || l > 1e-8) lmin = PetscMin(lmin, l);
       }
     rel = PetscMax(PetscAbsReal(bmin - lmin) / lmin, PetscAbsReal(bmax - lmax) / lmax);
-    PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(exact && rel <= 1e-12), "bounds of the uniform cell-centred 10 x 7 %s%s operator: [%g, %g], exact, equal the closed forms [%g, %g] to %.1e", sets[c], shift[c] > 0 ? " shift 0.5" : "", (double)bmin, (double)bmax, (double)lmin, (double)lmax, (double)rel));
+    PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(exact && rel <= 1e-12), "bounds of the uniform cell-centred 10 x 7 %s%s operator: [%g, %g], exact: %s (want yes), equal the closed forms [%g, %g] to %.1e (<= 1e-12)", sets[c], shift[c] > 0 ? " shift 0.5" : "", (double)bmin, (double)bmax, exact ? "yes" : "no", (double)lmin, (double)lmax, (double)rel));
     PetscCall(PPEGridDestroy(&g));
   }
 
@@ -471,7 +471,7 @@ static PetscErrorCode Bounds(void)
       if (lam[i] > 1e-8) tmin = PetscMin(tmin, lam[i]);
       tmax = PetscMax(tmax, lam[i]);
     }
-    PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(!exact && bmin <= tmin * (1 + 1e-12) && bmin >= tmin / 4.01 && bmax >= tmax * (1 - 1e-12) && bmax <= 4.01 * tmax), "bounds of the %s operator: [%g, %g] (not exact) contain the dense spectrum's [%g, %g] and are within a factor 4 of it", c ? "PPNN 8 x 7, tanh y" : "NNND 8 x 7 vertex-centred", (double)bmin, (double)bmax, (double)tmin, (double)tmax));
+    PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(!exact && bmin <= tmin * (1 + 1e-12) && bmin >= tmin / 4.01 && bmax >= tmax * (1 - 1e-12) && bmax <= 4.01 * tmax), "bounds of the %s operator: [%g, %g] (exact: %s, want no) contain the dense spectrum's [%g, %g] (to 1e-12 relative) and are within a factor 4.01 of it (min ratio %g, max ratio %g)", c ? "PPNN 8 x 7, tanh y" : "NNND 8 x 7 vertex-centred", (double)bmin, (double)bmax, exact ? "yes" : "no", (double)tmin, (double)tmax, (double)(tmin / bmin), (double)(bmax / tmax)));
     PetscCall(PetscFree2(lam, work));
     PetscCall(MatDestroy(&D));
     PetscCall(MatDestroy(&A));

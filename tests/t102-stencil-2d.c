@@ -192,7 +192,7 @@ static PetscErrorCode CheckCase(MPI_Comm comm, const char bcs[], PPELocation loc
       nd = xm * ym;
     }
     /* (MatCreateVecs attaches no DM to the vectors it makes, or the operator's) */
-    PetscCall(TapCheck(comm, (PetscBool)(dm == da && (!vdm || vdm == da) && dim == 2 && nl == nd), "%s: MatGetDM is the grid's 2D DMDA (%s, dimension %" PetscInt_FMT "), MatCreateVecs' vectors have its layout (local size %" PetscInt_FMT " = its box %" PetscInt_FMT ", their DM: %s)", tag, dm == da ? "same" : "other", dim, nl, nd, vdm == da ? "the 2D DMDA" : vdm ? "another DM" : "none"));
+    PetscCall(TapCheck(comm, (PetscBool)(dm == da && (!vdm || vdm == da) && dim == 2 && nl == nd), "%s: MatGetDM is the grid's 2D DMDA (%s, want same; dimension %" PetscInt_FMT ", want 2), MatCreateVecs' vectors have its layout (local size %" PetscInt_FMT " = its box %" PetscInt_FMT ", their DM: %s, want none or the 2D DMDA)", tag, dm == da ? "same" : "other", dim, nl, nd, vdm == da ? "the 2D DMDA" : vdm ? "another DM" : "none"));
   }
   PetscCall(VecDuplicate(x, &z));
   PetscCall(VecDuplicate(x, &y2));
@@ -223,7 +223,7 @@ static PetscErrorCode CheckCase(MPI_Comm comm, const char bcs[], PPELocation loc
       PetscCall(MatMult(H, x, y2));
       rel = TestRelDiffNorm(y2, y1, NORM_INFINITY);
     } else rel = PETSC_MAX_REAL;
-    PetscCall(TapCheck(comm, (PetscBool)(!code && rel <= 1e-13), "%s: matrix-free = MATHYPRESTRUCT, rel diff %.2e (error %d)", tag, (double)rel, (int)code));
+    PetscCall(TapCheck(comm, (PetscBool)(!code && rel <= 1e-13), "%s: matrix-free = MATHYPRESTRUCT, rel diff %.2e (<= 1e-13) (error %d, want 0)", tag, (double)rel, (int)code));
     PetscCall(MatDestroy(&H));
   }
 #else
@@ -245,7 +245,7 @@ static PetscErrorCode CheckCase(MPI_Comm comm, const char bcs[], PPELocation loc
   PetscCall(MatGetDiagonal(Amf, y2));
   PetscCall(MatGetDiagonal(Aaij, yr));
   rel2 = TestRelDiffNorm(y2, yr, NORM_INFINITY);
-  PetscCall(TapCheck(comm, (PetscBool)(rel <= 1e-12 && rel2 <= 1e-15), "%s: x'Az = z'Ax to %.1e, diagonal = AIJ's to %.1e", tag, (double)rel, (double)rel2));
+  PetscCall(TapCheck(comm, (PetscBool)(rel <= 1e-12 && rel2 <= 1e-15), "%s: x'Az = z'Ax to %.1e (<= 1e-12), diagonal = AIJ's to %.1e (<= 1e-15)", tag, (double)rel, (double)rel2));
 
   /* the constant null space, attached to both operators exactly when singular */
   PetscCall(MatGetNullSpace(Amf, &nsp));
@@ -256,8 +256,8 @@ static PetscErrorCode CheckCase(MPI_Comm comm, const char bcs[], PPELocation loc
     PetscCall(MatMult(Amf, y2, yr));
     PetscCall(VecNorm(yr, NORM_INFINITY, &r1));
     PetscCall(MatNorm(Aaij, NORM_INFINITY, &anorm));
-    if (singular) PetscCall(TapCheck(comm, (PetscBool)(nsp && nsp2 && r1 <= 1e-13 * anorm), "%s: singular, constant null space on both operators, ||A 1|| / ||A|| = %.1e", tag, (double)(r1 / anorm)));
-    else PetscCall(TapCheck(comm, (PetscBool)(!nsp && !nsp2 && r1 > 1e-8 * anorm), "%s: nonsingular, no null space, ||A 1|| / ||A|| = %.1e", tag, (double)(r1 / anorm)));
+    if (singular) PetscCall(TapCheck(comm, (PetscBool)(nsp && nsp2 && r1 <= 1e-13 * anorm), "%s: singular, constant null space on the matrix-free and AIJ operators: %s, %s (want yes, yes), ||A 1|| / ||A|| = %.1e (<= 1e-13)", tag, nsp ? "yes" : "no", nsp2 ? "yes" : "no", (double)(r1 / anorm)));
+    else PetscCall(TapCheck(comm, (PetscBool)(!nsp && !nsp2 && r1 > 1e-8 * anorm), "%s: nonsingular, null space on the matrix-free and AIJ operators: %s, %s (want no, no), ||A 1|| / ||A|| = %.1e (> 1e-8)", tag, nsp ? "yes" : "no", nsp2 ? "yes" : "no", (double)(r1 / anorm)));
   }
 
   /* the rank-local block: the formula with the values owned by other ranks dropped */
@@ -282,7 +282,7 @@ static PetscErrorCode CheckCase(MPI_Comm comm, const char bcs[], PPELocation loc
     PetscCall(VecDestroy(&yl));
     PetscCall(VecDestroy(&y3));
   }
-  PetscCall(TapCheck(comm, (PetscBool)(rel <= 1e-12 && eq), "%s: rank-local block = the formula without other ranks' values (rel diff %.1e), MatGetDiagonalBlock's MatMult the same bits: %s", tag, (double)rel, eq ? "yes" : "no"));
+  PetscCall(TapCheck(comm, (PetscBool)(rel <= 1e-12 && eq), "%s: rank-local block = the formula without other ranks' values (rel diff %.1e, <= 1e-12), MatGetDiagonalBlock's MatMult the same bits: %s (want yes)", tag, (double)rel, eq ? "yes" : "no"));
 
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(VecDestroy(&xall));

@@ -206,7 +206,7 @@ static PetscErrorCode CheckTridiagLayout(Dev *D, const TdLayout *L, long n)
           if (!SameBits(back[i], hw[i], span[i], &diff)) same = PETSC_FALSE;
           if (memcmp(hw[i], h0[i], span[i] * sizeof(double))) changed = PETSC_TRUE;
         }
-      PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(same && changed), "tridiag %s%s n = %ld, %s, lanes [%d,%d) x [%d,%d): %s bitwise equal to the host's%s, max |diff| %.1e", kname[k], fly ? " fly" : "", n, L->name, L->R.g0, L->R.g1, L->R.l0, L->R.l1, D->ops->name, changed ? "" : " (NOTHING WRITTEN)", diff));
+      PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(same && changed), "tridiag %s%s n = %ld, %s, lanes [%d,%d) x [%d,%d): %s bitwise equal to the host's: %s (want yes), output written: %s (want yes), max |diff| %.1e", kname[k], fly ? " fly" : "", n, L->name, L->R.g0, L->R.g1, L->R.l0, L->R.l1, D->ops->name, same ? "yes" : "no", changed ? "yes" : "no", diff));
     }
   for (int i = 0; i < TD_NARR; i++) {
     DEVCALL(D, D->ops->release(dp[i]));

@@ -106,7 +106,7 @@ static PetscErrorCode CheckKrylov(Dev *D, MPI_Comm comm, PetscInt n)
         if (memcmp(&s[q], &s2[q], sizeof(double))) same = PETSC_FALSE;
       }
     }
-    PetscCall(TapCheck(comm, (PetscBool)(rel <= RED_TOL && same), "%s dot n = %" PetscInt_FMT ": y.u, y.y, (y.u0, y.u1 = y.y): bitwise equal to the host's ppe_dot_tree, relative difference to the long double sum %.2e, repeatable %s", D->ops->name, n, rel, same ? "yes" : "NO"));
+    PetscCall(TapCheck(comm, (PetscBool)(rel <= RED_TOL && same), "%s dot n = %" PetscInt_FMT ": y.u, y.y, (y.u0, y.u1 = y.y): bitwise equal to the host's ppe_dot_tree, relative difference to the long double sum %.2e (<= %.0e; inf if not the host's bits), repeatable %s (want yes)", D->ops->name, n, rel, RED_TOL, same ? "yes" : "NO"));
   }
 
   /* sum of the entries: the device's in the order of its dot products (the bits of a dot
@@ -129,7 +129,7 @@ static PetscErrorCode CheckKrylov(Dev *D, MPI_Comm comm, PetscInt n)
     DEVCALL(D, D->ops->sum(n, dv[1], work, &sd2, D->stream));
     DEVCALL(D, host->sum(n, v[1], NULL, &sh, NULL));
     rel = RelErr(sd, (double)exact, scale);
-    PetscCall(TapCheck(comm, (PetscBool)(!memcmp(&sd, &tree, sizeof(double)) && !memcmp(&sd, &sd2, sizeof(double)) && rel <= RED_TOL), "%s sum n = %" PetscInt_FMT ": %.17g, bitwise equal to a dot product with ones in the device's order (%.17g), repeatable (%.17g), relative difference to the long double sum %.2e", D->ops->name, n, sd, tree, sd2, rel));
+    PetscCall(TapCheck(comm, (PetscBool)(!memcmp(&sd, &tree, sizeof(double)) && !memcmp(&sd, &sd2, sizeof(double)) && rel <= RED_TOL), "%s sum n = %" PetscInt_FMT ": %.17g, bitwise equal to a dot product with ones in the device's order (%.17g): %s, repeatable (%.17g): %s (want yes, yes), relative difference to the long double sum %.2e (<= %.0e)", D->ops->name, n, sd, tree, memcmp(&sd, &tree, sizeof(double)) ? "no" : "yes", sd2, memcmp(&sd, &sd2, sizeof(double)) ? "no" : "yes", rel, RED_TOL));
     PetscCall(TapCheck(comm, (PetscBool)!memcmp(&sh, &plain, sizeof(double)), "host sum n = %" PetscInt_FMT ": %.17g, bitwise equal to the plain loop in index order (%.17g)", n, sh, plain));
     PetscCall(PetscFree(ones));
   }
@@ -208,7 +208,7 @@ static PetscErrorCode CheckKrylov(Dev *D, MPI_Comm comm, PetscInt n)
     if (memcmp(s, sh, sizeof(sh))) rel = INFINITY; /* the host's order, bitwise */
     if (n == 0 && (s[0] != 0.0 || s[1] != 0.0)) rel = INFINITY;
   }
-  PetscCall(TapCheck(comm, (PetscBool)(same && rel == 0.0), "%s bcgs_update_r n = %" PetscInt_FMT ": r bitwise equal to the host (max difference %.2e), rt'r and r'r bitwise equal to ppe_bcgs_update_r_tree (difference %.2e)", D->ops->name, n, diff, rel));
+  PetscCall(TapCheck(comm, (PetscBool)(same && rel == 0.0), "%s bcgs_update_r n = %" PetscInt_FMT ": r bitwise equal to the host: %s (want yes; max difference %.2e), rt'r and r'r bitwise equal to ppe_bcgs_update_r_tree (difference %.2e, want 0)", D->ops->name, n, same ? "yes" : "no", diff, rel));
 
   for (int i = 0; i < NV; i++) {
     PetscCall(PetscFree(v[i]));
@@ -411,7 +411,7 @@ static PetscErrorCode CheckGram(Dev *D, MPI_Comm comm, const Cols *X, const Cols
     rel   = PetscMax(rel, crel);
     zeros = (PetscBool)(zeros && czeros);
   }
-  PetscCall(TapCheck(comm, (PetscBool)(rel <= RED_TOL && zeros), "%s ts_gram n = %" PetscInt_FMT ": 10 shapes 1x1 .. 48x48, bands 0, 1, full, y = x: relative difference to the host %.2e, zeros below the band %s%s", D->ops->name, n, rel, zeros ? "yes" : "NO", bad));
+  PetscCall(TapCheck(comm, (PetscBool)(rel <= RED_TOL && zeros), "%s ts_gram n = %" PetscInt_FMT ": 10 shapes 1x1 .. 48x48, bands 0, 1, full, y = x: relative difference to the host %.2e (<= %.0e), zeros below the band %s (want yes)%s", D->ops->name, n, rel, RED_TOL, zeros ? "yes" : "NO", bad));
   PetscCall(PetscFree2(hout, dout_h));
   PetscCall(DevFree(D, &work));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -85,25 +85,25 @@ for be in cuda hip; do
   if [ "$built" = 1 ]; then
     if [ -n "$(command -v nvidia-smi)" ] && [ $be = cuda ] && nvidia-smi -L > /dev/null 2>&1; then
       [ $rc -eq 0 ]
-      tap_check $? "-ppe_backend $be solves on this machine's device"
+      tap_check $? "-ppe_backend $be solves on this machine's device (exit $rc, want 0)"
     else
       # no device: an error exit (not a signal) naming the runtime's reason; auto = host
       [ $rc -ne 0 ] && [ $rc -lt 128 ] && echo "$out" | grep -q "no usable $be device on rank 0"
-      tap_check $? "-ppe_backend $be without a device: clean error ($(echo "$out" | grep -m1 'no usable' | sed 's/^.*-ppe_backend/-ppe_backend/'))"
+      tap_check $? "-ppe_backend $be without a device: clean error (exit $rc, want 1..127; $(echo "$out" | grep -m1 'no usable' | sed 's/^.*-ppe_backend/-ppe_backend/'))"
       out=$(ppe_mpiexec 1 "$solve" $args -ksp_type cg -pc_type jacobi -ksp_view 2>&1)
       rc=$?
       [ $rc -eq 0 ] && echo "$out" | grep -q "back end: host"
-      tap_check $? "-ppe_backend auto without a device: falls back to the host"
+      tap_check $? "-ppe_backend auto without a device: falls back to the host (exit $rc, want 0; view says \"$(echo "$out" | grep -m1 -o 'back end: [a-z]*')\", want \"back end: host\")"
     fi
   else
     [ $rc -ne 0 ] && [ $rc -lt 128 ] && echo "$out" | grep -q "built without the $(echo $be | tr a-z A-Z) back end: configure PPEKit with --with-$be"
-    tap_check $? "-ppe_backend $be in a build without it: error names --with-$be"
+    tap_check $? "-ppe_backend $be in a build without it: error names --with-$be (exit $rc, want 1..127)"
   fi
 done
 out=$(ppe_mpiexec 1 "$solve" $args -ppe_backend gpu 2>&1)
 rc=$?
 [ $rc -ne 0 ] && [ $rc -lt 128 ] && echo "$out" | grep -q 'Unknown back end "gpu": use auto, host, cuda, hip or emu'
-tap_check $? "-ppe_backend gpu: unknown name rejected with the list"
+tap_check $? "-ppe_backend gpu: unknown name rejected with the list (exit $rc, want 1..127)"
 
 # device_bytes: the bytes between host and device per solve. None on the host; on a device
 # back end with host vectors (today's path) every operator application copies x in and y

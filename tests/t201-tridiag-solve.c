@@ -362,7 +362,7 @@ static PetscErrorCode CheckCase(MPI_Comm comm, const Case *c)
       PetscCall(PetscPushErrorHandler(Capture, NULL));
       ierr = PPETridiagSetUp(t);
       PetscCall(PetscPopErrorHandler());
-      PetscCall(TapCheck(comm, (PetscBool)(ierr != 0 && strstr(last_error, "distd2 cannot solve line")), "%s: distd2 refuses lines it cannot solve exactly (\"%.60s...\")", c->name, last_error));
+      PetscCall(TapCheck(comm, (PetscBool)(ierr != 0 && strstr(last_error, "distd2 cannot solve line")), "%s: distd2 refuses lines it cannot solve exactly: error %d (want nonzero), \"%.60s...\" (want \"distd2 cannot solve line\")", c->name, (int)ierr, last_error));
       PetscCall(PPETridiagDestroy(&t));
       continue;
     }
@@ -381,7 +381,7 @@ static PetscErrorCode CheckCase(MPI_Comm comm, const Case *c)
       }
     }
     PetscCall(TapCheck(comm, (PetscBool)(worst <= 1e-12), "%s, %s: matches refined dense LAPACK, max relative error %.2e <= 1e-12 (plain LU off by %.1e; lines: thomas %" PetscInt_FMT ", ptdma %" PetscInt_FMT ", distd2 %" PetscInt_FMT ")", c->name, PPETridiagMethods[method], (double)worst, (double)S.plain, nt, np, nd));
-    if (method == PPE_TRIDIAG_AUTO && c->d2mixed && size > 1) PetscCall(TapCheck(comm, (PetscBool)(np > 0 && nd > 0 && np + nd == S.nsys), "%s, auto: mixes distd2 (%" PetscInt_FMT " lines) and ptdma (%" PetscInt_FMT ")", c->name, nd, np));
+    if (method == PPE_TRIDIAG_AUTO && c->d2mixed && size > 1) PetscCall(TapCheck(comm, (PetscBool)(np > 0 && nd > 0 && np + nd == S.nsys), "%s, auto: mixes distd2 (%" PetscInt_FMT " lines) and ptdma (%" PetscInt_FMT "), want both > 0 and %" PetscInt_FMT " together", c->name, nd, np, (PetscInt)S.nsys));
     if (method == PPE_TRIDIAG_AUTO && size == 1) PetscCall(TapCheck(comm, (PetscBool)(nt == S.nsys), "%s, auto: thomas on one rank", c->name));
   }
   /* ptdma against thomas of the whole lines on one rank */
@@ -466,7 +466,7 @@ static PetscErrorCode CheckCounts(MPI_Comm comm)
     v[2] = dc.bytes_sent / nsolves;
     v[3] = dc.reductions / nsolves;
     PetscCall(MPIU_Allreduce(v, sum, 4, MPIU_PETSCLOGDOUBLE, MPI_SUM, comm));
-    PetscCall(TapCheck(comm, (PetscBool)(nsolves == 2 && v[0] == mbytes && v[1] == mmsgs), "%s: a solve sends the bytes and messages of the model (%.0f bytes, %.0f messages on rank 0)", PPETridiagMethods[method], (double)v[0], (double)v[1]));
+    PetscCall(TapCheck(comm, (PetscBool)(nsolves == 2 && v[0] == mbytes && v[1] == mmsgs), "%s: a solve sends the bytes and messages of the model (%.0f bytes, %.0f messages on rank 0; model %.0f, %.0f) over %d solves (want 2)", PPETridiagMethods[method], (double)v[0], (double)v[1], (double)mbytes, (double)mmsgs, (int)nsolves));
     {
       /* independent formula: ptdma 2 values per line out and 2 back, except each rank's own
          share; distd2 1 value per line to each neighbour (nd lines), periodic or not */
@@ -477,7 +477,7 @@ static PetscErrorCode CheckCounts(MPI_Comm comm)
       /* PETSc counts the full all-to-all send counts: 2 values per ptdma line, each way */
       wantpetsc = (size > 1 ? 2.0 * 2.0 * 8.0 * np * size : 0) + (size > 1 ? want - 2.0 * 2.0 * 8.0 * np * (size - 1) : 0);
       PetscCall(TapCheck(comm, (PetscBool)(sum[2] == wantpetsc), "%s: PETSc's byte counter per solve, all ranks: %.0f == %.0f (2 values per line per rank, each way)", PPETridiagMethods[method], (double)sum[2], (double)wantpetsc));
-      PetscCall(TapCheck(comm, (PetscBool)(v[3] == (size > 1 && np ? 2 : 0)), "%s: collectives per solve: %.0f (ptdma: the 2 all-to-alls; distd2: none)", PPETridiagMethods[method], (double)v[3]));
+      PetscCall(TapCheck(comm, (PetscBool)(v[3] == (size > 1 && np ? 2 : 0)), "%s: collectives per solve: %.0f (want %d; ptdma: the 2 all-to-alls; distd2: none)", PPETridiagMethods[method], (double)v[3], size > 1 && np ? 2 : 0));
     }
     PetscCall(PPETridiagDestroy(&t));
   }

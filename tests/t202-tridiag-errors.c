@@ -79,7 +79,7 @@ static PetscErrorCode Expect(MPI_Comm comm, Bad bad, const char what[], const ch
 
   PetscFunctionBegin;
   PetscCall(Build(comm, bad, &t, &ierr));
-  PetscCall(TapCheck(comm, (PetscBool)(ierr != 0 && strstr(last_error, text) != NULL), "%s: error \"%s\"", what, last_error));
+  PetscCall(TapCheck(comm, (PetscBool)(ierr != 0 && strstr(last_error, text) != NULL), "%s: error %d (want nonzero) \"%s\" (want \"%s\")", what, (int)ierr, last_error, text));
   PetscCall(PPETridiagDestroy(&t));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -66,8 +66,8 @@ static PetscErrorCode RunCase(MPI_Comm comm, const char *label, const PetscInt a
   PPEBoxIntersect(adata, bdata, inb);
   mine  = inb[3] * inb[4] * inb[5];
   other = adata[3] * adata[4] * adata[5] - mine; /* points of my A box that leave this rank */
-  PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(eb == 0 && ea == 0), "%s: forward values exact (%g), round trip exact (%g), padding %" PetscInt_FMT " kept", label, (double)eb, (double)ea, pad));
-  PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(T.fbytes == 8.0 * other && T.bytes == T.fbytes + T.bbytes && d.bytes_sent == T.fbytes), "%s: bytes sent by rank 0 %g = model %g = PETSc's count %g", label, (double)T.fbytes, 8.0 * other, (double)d.bytes_sent));
+  PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(eb == 0 && ea == 0), "%s: forward values exact (max error %g, want 0), round trip exact (max error %g, want 0), padding %" PetscInt_FMT " kept", label, (double)eb, (double)ea, pad));
+  PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(T.fbytes == 8.0 * other && T.bytes == T.fbytes + T.bbytes && d.bytes_sent == T.fbytes), "%s: bytes sent by rank 0 %g = model %g = PETSc's count %g; forward + backward %g + %g = total %g", label, (double)T.fbytes, 8.0 * other, (double)d.bytes_sent, (double)T.fbytes, (double)T.bbytes, (double)T.bytes));
   PetscCall(PetscFree2(a, b));
   PetscCall(PPETransposeReset(&T));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -102,7 +102,7 @@ int main(int argc, char **argv)
         if (pairs[p][0] != PPE_BC_DIRICHLET && pairs[p][1] != PPE_BC_DIRICHLET) errs = PetscMax(errs, PetscAbsReal(lam[0]));
         PetscCall(PetscFree6(K, F, B, FK, D, lam));
       }
-      PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(errd < 1e-13 && erri < 1e-14 && errs == 0), "%s %s-%s %s: F K B = norm Lambda to %.1e, B F = norm I to %.1e (n = 5, 8, 16)", PPELocations[l], PPEBCTypes[pairs[p][0]], PPEBCTypes[pairs[p][1]], kind.name, (double)errd, (double)erri));
+      PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(errd < 1e-13 && erri < 1e-14 && errs == 0), "%s %s-%s %s: F K B = norm Lambda to %.1e (< 1e-13), B F = norm I to %.1e (< 1e-14), zero mode %g (want 0 without Dirichlet) (n = 5, 8, 16)", PPELocations[l], PPEBCTypes[pairs[p][0]], PPEBCTypes[pairs[p][1]], kind.name, (double)errd, (double)erri, (double)errs));
     }
   /* periodic pairs only: a mixed periodic pair is refused with a clear message */
   {

@@ -169,7 +169,7 @@ int main(int argc, char **argv)
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
     ierr = PPEFastR2RCreate(FFTW_REDFT00, 8, 1, 1, loop, FFTW_ESTIMATE, &f);
     PetscCall(PetscPopErrorHandler());
-    PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(!ok && ierr == PETSC_ERR_SUP && f == NULL), "REDFT00 is not supported and refused with PETSC_ERR_SUP"));
+    PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(!ok && ierr == PETSC_ERR_SUP && f == NULL), "REDFT00 is not supported (supported: %s, want no) and refused with PETSC_ERR_SUP (error %d, want %d; plan %s, want none)", ok ? "yes" : "no", (int)ierr, (int)PETSC_ERR_SUP, f ? "made" : "none"));
   }
   PetscCall(PetscFree(work));
   fftw_cleanup();

@@ -270,7 +270,9 @@ static PetscErrorCode TutorialCase(MPI_Comm comm, DPKind kind, PetscBool stretch
     ok = (PetscBool)(ok && (stretch ? sep->rowscale != NULL : sep->rowscale == NULL));
     PetscCall(PetscPrintf(comm, "# how: %s\n", sep->how));
   } else PetscCall(PetscPrintf(comm, "# error %d: %s\n", (int)code, msg));
-  PetscCall(TapCheck(comm, ok, "tutorial %s%s%s%s: inferred exactly, MatMult rel diff %.1e, box/BCs/location/singular right", DPKinds[kind], stretch ? " stretched" : "", st == DMDA_STENCIL_BOX ? " box-stencil DMDA" : "", conv ? (strstr(conv, "sbaij") ? " as SBAIJ" : " as BAIJ") : "", (double)rel));
+  if (code == 0)
+    PetscCall(PetscSNPrintf(msg, sizeof(msg), "box lo %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " n %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ", BCs %s %s %s %s %s %s, locations %s %s %s, identity rows %s, singular %s, row scale %s", sep->lo[0], sep->lo[1], sep->lo[2], sep->n[0], sep->n[1], sep->n[2], PPEBCTypes[sep->bc[0]], PPEBCTypes[sep->bc[1]], PPEBCTypes[sep->bc[2]], PPEBCTypes[sep->bc[3]], PPEBCTypes[sep->bc[4]], PPEBCTypes[sep->bc[5]], PPELocations[sep->loc[0]], PPELocations[sep->loc[1]], PPELocations[sep->loc[2]], sep->idiag ? "yes" : "no", sep->singular ? "yes" : "no", sep->rowscale ? "yes" : "no"));
+  PetscCall(TapCheck(comm, ok, "tutorial %s%s%s%s: inferred exactly (error %d, want 0), MatMult rel diff %.1e (<= 1e-12), box/BCs/location/singular right (%.400s)", DPKinds[kind], stretch ? " stretched" : "", st == DMDA_STENCIL_BOX ? " box-stencil DMDA" : "", conv ? (strstr(conv, "sbaij") ? " as SBAIJ" : " as BAIJ") : "", (int)code, (double)rel, msg));
   PetscCall(FreeSeparable(&sep));
   PetscCall(MatDestroy(&B));
   PetscCall(MatDestroy(&A));
@@ -343,13 +345,13 @@ static PetscErrorCode BadCase(MPI_Comm comm, BadKind bad, const char name[], con
   PetscCall(FreeSeparable(&sep));
   PetscCall(TryInfer(A, da, PETSC_TRUE, &sep, &code, msg, sizeof(msg)));
   if (bad == BAD_NEGDIAG || bad == BAD_ZEROROW) {
-    PetscCall(TapCheck(comm, (PetscBool)(code != 0 && strstr(msg, text)), "%s: approximate inference fails too", name));
+    PetscCall(TapCheck(comm, (PetscBool)(code != 0 && strstr(msg, text)), "%s: approximate inference fails too: error %d (want nonzero), \"%.200s\" (want \"%s\")", name, (int)code, msg, text));
   } else {
     ok = (PetscBool)(code == 0 && sep->source == PPE_SEPARABLE_APPROXIMATE && sep->misfit > 1e-6 && strstr(sep->how, "nearest separable"));
     if (ok) PetscCall(CompareMult(A, da, sep, rnd, &rel));
     if (code) PetscCall(PetscPrintf(comm, "# got %d: %s\n", (int)code, msg));
     else PetscCall(PetscPrintf(comm, "# how: %s\n", sep->how));
-    PetscCall(TapCheck(comm, (PetscBool)(ok && rel < 1), "%s: approximate inference succeeds, misfit %.3g > 0, MatMult rel diff %.2g", name, code ? -1.0 : (double)sep->misfit, (double)rel));
+    PetscCall(TapCheck(comm, (PetscBool)(ok && rel < 1), "%s: approximate inference succeeds (error %d, want 0; source approximate: %s; how \"%s\", want \"nearest separable\"), misfit %.3g (> 1e-6), MatMult rel diff %.2g (< 1)", name, (int)code, code ? "-" : sep->source == PPE_SEPARABLE_APPROXIMATE ? "yes" : "no", code ? "-" : sep->how, code ? -1.0 : (double)sep->misfit, (double)rel));
   }
   PetscCall(FreeSeparable(&sep));
   PetscCall(MatDestroy(&A));
@@ -377,7 +379,7 @@ static PetscErrorCode BadDMDA(MPI_Comm comm, PetscInt dim, PetscInt dof, PetscIn
   if (!strstr(msg, text)) PetscCall(PetscPrintf(comm, "# got %d: %s\n", (int)code[0], msg));
   PetscCall(TryInfer(A, da, PETSC_TRUE, &sep, &code[1], msg + 512, 512));
   PetscCall(FreeSeparable(&sep));
-  PetscCall(TapCheck(comm, (PetscBool)(code[0] && code[1] && strstr(msg, text) && strstr(msg + 512, text)), "%" PetscInt_FMT "D DMDA, dof %" PetscInt_FMT ", stencil width %" PetscInt_FMT ": error \"%s\" in both modes", dim, dof, sw, text));
+  PetscCall(TapCheck(comm, (PetscBool)(code[0] && code[1] && strstr(msg, text) && strstr(msg + 512, text)), "%" PetscInt_FMT "D DMDA, dof %" PetscInt_FMT ", stencil width %" PetscInt_FMT ": error \"%s\" in both modes: exact %d \"%.200s\", approximate %d \"%.200s\" (want nonzero errors)", dim, dof, sw, text, (int)code[0], msg, (int)code[1], msg + 512));
   PetscCall(MatDestroy(&A));
   PetscCall(DMDestroy(&da));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -45,7 +45,7 @@ red=$(echo "$json" | json_get reductions)
 halo=$(echo "$json" | json_get halo_exchanges)
 bytes=$(echo "$json" | json_get bytes_sent)
 [ "$red" -ge $((2 * its)) ] && [ "$halo" -ge "$its" ] && fge "$bytes" 1
-tap_check $? "2 ranks: $red reductions >= 2 per iteration, $halo halo exchanges >= 1 per iteration, $bytes bytes sent"
+tap_check $? "2 ranks, $its iterations: $red reductions >= 2 per iteration, $halo halo exchanges >= 1 per iteration, $bytes bytes sent (> 0)"
 # one halo exchange moves one 24x20 plane each way across the z split: 2*480*8 bytes
 [ "$bytes" = $((halo * 2 * 24 * 20 * 8)) ]
 tap_check $? "bytes_sent $bytes = halo exchanges x 2 ranks x one 24x20 plane of doubles"

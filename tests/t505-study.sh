@@ -49,6 +49,6 @@ printf 'solver a -ksp_type cg\nfrobnicate 3\n' > "$out.bad.study"
 "$bindir/src/tools/ppe-study" "$out.bad.study" --solve "$bindir/src/tools/ppe-solve" > "$out.log" 2>&1
 rc=$?
 [ $rc = 2 ] && grep -q "unknown directive 'frobnicate'" "$out.log"
-tap_check $? "a bad study file is refused with the line it fails on (exit $rc)"
+tap_check $? "a bad study file is refused with the line it fails on (exit $rc, want 2)"
 rm -rf "$out" "$out.log" "$out.bad.study"
 tap_done

@@ -49,7 +49,7 @@ done
 # -ppe_stop ksp (the default): the KSP's own norm, no true residual evaluated
 run $np $prob -ksp_type cg -pc_type jacobi
 [ "$(jv stop)" = ksp ] && [ "$(jv stop_norm)" = preconditioned ] && [ "$(jv true_checks)" = 0 ]
-tap_check $? "[np=$np] default stop: ksp, CG's preconditioned norm ('$(jv stop_norm)'), no true residual evaluated"
+tap_check $? "[np=$np] default stop: '$(jv stop)' (want ksp), CG's preconditioned norm ('$(jv stop_norm)'), true residuals evaluated: $(jv true_checks) (want 0)"
 
 # the true stop ends at the first iterate whose true residual meets rtol: the history's last
 # true residual is below it and the one before above (cg + block Jacobi/ICC, whose
@@ -72,7 +72,7 @@ a="$(jv its) $(jv rnorm_rel) $(jv err_max)"
 run $np $prob -ksp_type cg -pc_type jacobi -ppe_stop true -ppe_repeat 4
 b="$(jv its) $(jv rnorm_rel) $(jv err_max)"
 [ "$a" = "$b" ] && [ "$(jv repeat)" = 4 ]
-tap_check $? "[np=$np] -ppe_repeat 4 reports the solve of b: its, residual, error '$b' as with 1 repeat '$a'"
+tap_check $? "[np=$np] -ppe_repeat 4 (JSON repeat $(jv repeat)) reports the solve of b: its, residual, error '$b' as with 1 repeat '$a'"
 
 # times: min <= median <= max, local + waits = solve; syncs = reductions + halo exchanges;
 # a synchronisation costs something, and less than 10 ms

@@ -56,12 +56,12 @@ tap_check $? "--dry-run: the directive stop ksp gives -ppe_stop ksp"
 "$study" "$srcdir/tests/studies/fair.study" --latency 2e-6,abc --dry-run > "$out/bad.log" 2>&1
 rc=$?
 [ $rc = 2 ] && grep -q -- "--latency '2e-6,abc'" "$out/bad.log"
-tap_check $? "a bad --latency is refused (exit $rc)"
+tap_check $? "a bad --latency is refused (exit $rc, want 2)"
 { cat "$srcdir/tests/studies/fair.study"; echo "pair cbcg-jacobi nosuch"; } > "$out/pair.study"
 dry "$out/pair.study" > "$out/bad.log" 2>&1
 rc=$?
 [ $rc = 2 ] && grep -q "pair cbcg-jacobi nosuch: no solver named nosuch" "$out/bad.log"
-tap_check $? "a pair naming an unknown solver is refused (exit $rc)"
+tap_check $? "a pair naming an unknown solver is refused (exit $rc, want 2)"
 
 # ---- ppe-solve, 2 ranks
 if ! np_allowed 2; then
@@ -87,6 +87,6 @@ printf 'study o\ngrid 8\nsolver a -ksp_type cg\nonly 9 a\n' > "$out/only.study"
 "$study" "$out/only.study" --dry-run --solve "$bindir/src/tools/ppe-solve" > "$out/only.log" 2>&1
 rc=$?
 [ $rc = 2 ] && grep -q "only 9: not a grid of the study" "$out/only.log"
-tap_check $? "only on a grid the study does not have is refused (exit $rc)"
+tap_check $? "only on a grid the study does not have is refused (exit $rc, want 2)"
 rm -rf "$out"
 tap_done

@@ -199,7 +199,8 @@ static PetscErrorCode CheckGrid(MPI_Comm comm, const char bcs[], PPELocation loc
     PetscCall(ApplyTileILU(Amf, Amf, 1000, 1000, 1000, PC_TILEILU_LAYOUT_XYZ, PETSC_FALSE, x, y2, used, &ntiles));
     if (nsp) PetscCall(MatNullSpaceRemove(nsp, y2));
     rel = TestRelDiffNorm(y2, y1, NORM_INFINITY);
-    PetscCall(TapCheck(comm, (PetscBool)(rel <= 1e-12 && ntiles == 1 && used[0] == m[0] && used[1] == m[1] && used[2] == m[2]), "%s: one tile per rank (clamped), matrix-free coefficients, xyz = bjacobi+ilu(0), rel diff %.2e", tag, (double)rel));
+    PetscCall(TapCheck(comm, (PetscBool)(ntiles == 1 && used[0] == m[0] && used[1] == m[1] && used[2] == m[2]), "%s: one tile per rank (clamped): %" PetscInt_FMT " tile(s) of %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " (want 1 of the box %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT ", rank 0)", tag, ntiles, used[0], used[1], used[2], m[0], m[1], m[2]));
+    PetscCall(TapCheck(comm, (PetscBool)(rel <= 1e-12), "%s: one tile per rank, matrix-free coefficients, xyz = bjacobi+ilu(0), rel diff %.2e (<= 1e-12)", tag, (double)rel));
     PetscCall(ApplyTileILU(Amf, Aaij, 1000, 1000, 1000, PC_TILEILU_LAYOUT_ZYX, PETSC_FALSE, x, y2, NULL, NULL));
     if (nsp) PetscCall(MatNullSpaceRemove(nsp, y2));
     rel = TestRelDiffNorm(y2, y1, NORM_INFINITY);
@@ -211,7 +212,7 @@ static PetscErrorCode CheckGrid(MPI_Comm comm, const char bcs[], PPELocation loc
       PetscCall(CGIterations(Amf, Amf, 1000, 1000, 1000, PC_TILEILU_LAYOUT_XYZ, b, y2, &itt));
       PetscCall(CGIterations(Amf, Aaij, 1000, 1000, 1000, PC_TILEILU_LAYOUT_ZYX, b, y3, &itz));
       rel = TestRelDiffNorm(y2, y1, NORM_INFINITY);
-      PetscCall(TapCheck(comm, (PetscBool)(itb > 0 && itt == itb && itz == itb && rel <= 1e-8), "%s: CG iterations, bjacobi+ilu(0) %" PetscInt_FMT ", tileilu one tile per rank %" PetscInt_FMT " (matrix-free) and %" PetscInt_FMT " (AIJ, zyx); solutions rel diff %.2e", tag, itb, itt, itz, (double)rel));
+      PetscCall(TapCheck(comm, (PetscBool)(itb > 0 && itt == itb && itz == itb && rel <= 1e-8), "%s: CG iterations, bjacobi+ilu(0) %" PetscInt_FMT " (> 0), tileilu one tile per rank %" PetscInt_FMT " (matrix-free) and %" PetscInt_FMT " (AIJ, zyx) (want equal); solutions rel diff %.2e (<= 1e-8)", tag, itb, itt, itz, (double)rel));
     }
   }
 
@@ -233,7 +234,7 @@ static PetscErrorCode CheckGrid(MPI_Comm comm, const char bcs[], PPELocation loc
     PetscCall(ApplyTileILU(Amf, Amf, t[0], t[1], t[2], PC_TILEILU_LAYOUT_ZYX, PETSC_FALSE, x, y3, NULL, NULL));
     unfused = PETSC_FALSE;
     rel2 = PetscMax(rel2, TestRelDiffNorm(y3, y2, NORM_INFINITY));
-    PetscCall(TapCheck(comm, (PetscBool)(rel <= 1e-12 && rel2 <= 1e-14), "%s: tiles %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT ": xyz (matrix-free) = tiled bjacobi+ilu(0) rel diff %.2e; zyx (AIJ; fused and not) = xyz rel diff %.2e", tag, t[0], t[1], t[2], (double)rel, (double)rel2));
+    PetscCall(TapCheck(comm, (PetscBool)(rel <= 1e-12 && rel2 <= 1e-14), "%s: tiles %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT ": xyz (matrix-free) = tiled bjacobi+ilu(0) rel diff %.2e (<= 1e-12); zyx (AIJ; fused and not) = xyz rel diff %.2e (<= 1e-14)", tag, t[0], t[1], t[2], (double)rel, (double)rel2));
   }
   PetscCall(ApplyTileILU(Amf, Amf, 4, 3, 2, PC_TILEILU_LAYOUT_ZYX, PETSC_FALSE, x, y1, NULL, NULL));
   PetscCall(ApplyTileILU(Amf, Aaij, 4, 3, 2, PC_TILEILU_LAYOUT_ZYX, PETSC_FALSE, x, y2, NULL, NULL));
@@ -260,7 +261,7 @@ static PetscErrorCode CheckGrid(MPI_Comm comm, const char bcs[], PPELocation loc
     PetscCall(CGIterations(Amf, Amf, 1000, 1000, 1000, PC_TILEILU_LAYOUT_ZYX, b, y1, &its[0]));
     PetscCall(CGIterations(Amf, Amf, 4, 4, 3, PC_TILEILU_LAYOUT_ZYX, b, y1, &its[1]));
     PetscCall(CGIterations(Amf, Amf, 1, 1, 1, PC_TILEILU_LAYOUT_ZYX, b, y1, &its[2]));
-    PetscCall(TapCheck(comm, (PetscBool)(its[0] > 0 && its[0] < its[1] && its[1] < its[2]), "%s: CG iterations grow as tiles shrink: box %" PetscInt_FMT ", 4x4x3 %" PetscInt_FMT ", 1x1x1 %" PetscInt_FMT, tag, its[0], its[1], its[2]));
+    PetscCall(TapCheck(comm, (PetscBool)(its[0] > 0 && its[0] < its[1] && its[1] < its[2]), "%s: CG iterations grow as tiles shrink: box %" PetscInt_FMT " (> 0), 4x4x3 %" PetscInt_FMT ", 1x1x1 %" PetscInt_FMT " (want strictly increasing)", tag, its[0], its[1], its[2]));
   }
 
   PetscCall(PetscRandomDestroy(&rnd));
@@ -336,7 +337,7 @@ static PetscErrorCode CheckNonsymmetric(MPI_Comm comm, const PetscInt n[3])
       PetscCall(ApplyTileILU(A, A, t[0], t[1], t[2], PC_TILEILU_LAYOUT_ZYX, (PetscBool)trans, x, y3, NULL, NULL));
       unfused = PETSC_FALSE;
       rel2 = PetscMax(rel2, TestRelDiffNorm(y3, y2, NORM_INFINITY));
-      PetscCall(TapCheck(comm, (PetscBool)(rel <= 1e-12 && rel2 <= 1e-14), "nonsymmetric, tiles %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT ", M^%s: xyz = tiled bjacobi+ilu(0) rel diff %.2e, zyx (fused and not) = xyz rel diff %.2e", t[0], t[1], t[2], trans ? "-T" : "-1", (double)rel, (double)rel2));
+      PetscCall(TapCheck(comm, (PetscBool)(rel <= 1e-12 && rel2 <= 1e-14), "nonsymmetric, tiles %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT ", M^%s: xyz = tiled bjacobi+ilu(0) rel diff %.2e (<= 1e-12), zyx (fused and not) = xyz rel diff %.2e (<= 1e-14)", t[0], t[1], t[2], trans ? "-T" : "-1", (double)rel, (double)rel2));
     }
     /* y' M^-1 x = (M^-T y)' x */
     PetscCall(ApplyTileILU(A, A, t[0], t[1], t[2], PC_TILEILU_LAYOUT_ZYX, PETSC_FALSE, x, y1, NULL, NULL));

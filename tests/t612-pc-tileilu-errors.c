@@ -38,7 +38,7 @@ static PetscErrorCode Expect(MPI_Comm comm, const char what[], PetscErrorCode co
   PetscFunctionBegin;
   if (!ok) PetscCall(PetscSynchronizedPrintf(comm, "# [%d] got error %d: %s\n", PetscGlobalRank, (int)code, msg));
   PetscCall(PetscSynchronizedFlush(comm, PETSC_STDOUT));
-  PetscCall(TapCheck(comm, ok, "%s: error %d on every rank with \"%s\"", what, (int)want, text));
+  PetscCall(TapCheck(comm, ok, "%s: error %d on every rank with \"%s\" (rank 0 got %d \"%.200s\")", what, (int)want, text, (int)code, msg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -215,17 +215,17 @@ static PetscErrorCode CheckCase(MPI_Comm comm, const Case2d *c)
     PetscCall(Solve(A, b, sv, "emu", xd, &itd, &rd, &reld));
     PetscCall(VecEqual(xh, xd, &eq));
     ok = (PetscBool)(rh > 0 && relh <= 1e-7);
-    PetscCall(TapCheck(comm, ok, "%s: %s converges: %s in %" PetscInt_FMT " iterations, true relative residual %.2e", tag, sv->name, KSPConvergedReasons[rh], ith, (double)relh));
+    PetscCall(TapCheck(comm, ok, "%s: %s converges: %s in %" PetscInt_FMT " iterations, true relative residual %.2e (<= 1e-7)", tag, sv->name, KSPConvergedReasons[rh], ith, (double)relh));
     if (sv->bitwise) ok = (PetscBool)(itd == ith && eq);
     else ok = (PetscBool)(rd > 0 && reld <= 1e-7 && PetscAbsInt(itd - ith) <= 1);
-    PetscCall(TapCheck(comm, ok, "%s: %s on emu: %" PetscInt_FMT " iterations (host %" PetscInt_FMT "), %s", tag, sv->name, itd, ith, sv->bitwise ? (eq ? "the host's solution bitwise" : "NOT the host's bits") : "within one iteration"));
+    PetscCall(TapCheck(comm, ok, "%s: %s on emu: %s in %" PetscInt_FMT " iterations (host %" PetscInt_FMT "), %s, true relative residual %.2e (want %s)", tag, sv->name, KSPConvergedReasons[rd], itd, ith, sv->bitwise ? (eq ? "the host's solution bitwise" : "NOT the host's bits") : "within one iteration", (double)reld, sv->bitwise ? "equal iterations and bits" : "converged, <= 1e-7, iterations within 1"));
     if (k == 0) { /* keep the xy solution */
       PetscCall(VecDuplicate(xh, &xy));
       PetscCall(VecCopy(xh, xy));
       itxy = ith;
     } else if (k == 1) {
       PetscCall(VecEqual(xh, xy, &eq));
-      PetscCall(TapCheck(comm, (PetscBool)(eq && ith == itxy), "%s: tileilu yx = xy: %" PetscInt_FMT " vs %" PetscInt_FMT " iterations, %s", tag, ith, itxy, eq ? "same bits" : "solutions differ"));
+      PetscCall(TapCheck(comm, (PetscBool)(eq && ith == itxy), "%s: tileilu yx = xy: %" PetscInt_FMT " vs %" PetscInt_FMT " iterations (want equal), %s (want same bits)", tag, ith, itxy, eq ? "same bits" : "solutions differ"));
     }
   }
 
@@ -253,7 +253,7 @@ static PetscErrorCode CheckCase(MPI_Comm comm, const Case2d *c)
     PetscCall(PPEGridGetDM(g, &da));
     PetscCall(DMDAGetCorners(da, &s[0], &s[1], &s[2], &m[0], &m[1], &m[2]));
     want = ((m[0] + 3) / 4) * ((m[1] + 7) / 8);
-    PetscCall(TapCheck(comm, (PetscBool)(used[0] == PetscMin(4, m[0]) && used[1] == PetscMin(8, m[1]) && used[2] == 1 && nt == want), "%s: tileilu tiles %" PetscInt_FMT " x %" PetscInt_FMT " (z %" PetscInt_FMT "), %" PetscInt_FMT " tiles on a %" PetscInt_FMT " x %" PetscInt_FMT " box (expected %" PetscInt_FMT ")", tag, used[0], used[1], used[2], nt, m[0], m[1], want));
+    PetscCall(TapCheck(comm, (PetscBool)(used[0] == PetscMin(4, m[0]) && used[1] == PetscMin(8, m[1]) && used[2] == 1 && nt == want), "%s: tileilu tiles %" PetscInt_FMT " x %" PetscInt_FMT " (z %" PetscInt_FMT "; expected %" PetscInt_FMT " x %" PetscInt_FMT ", z 1), %" PetscInt_FMT " tiles on a %" PetscInt_FMT " x %" PetscInt_FMT " box (expected %" PetscInt_FMT ")", tag, used[0], used[1], used[2], PetscMin(4, m[0]), PetscMin(8, m[1]), nt, m[0], m[1], want));
     PetscCall(KSPDestroy(&ksp));
   }
 
@@ -274,7 +274,7 @@ static PetscErrorCode CheckCase(MPI_Comm comm, const Case2d *c)
     PetscCall(PCChebyCIGetInterval(pc, &lmin, &lmax, NULL, NULL));
     PetscCall(DenseEigs(g, Aaij, &emin, &emax));
     ok = (PetscBool)(PetscAbsReal(lmin - emin) <= 1e-10 * emax && PetscAbsReal(lmax - emax) <= 1e-11 * emax);
-    PetscCall(TapCheck(comm, ok, "%s: chebyci %s bounds of W^-1 A are the exact extremes (lmin %.8g vs %.8g, lmax %.8g vs %.8g)", tag, mode ? "block" : "global", (double)lmin, (double)emin, (double)lmax, (double)emax));
+    PetscCall(TapCheck(comm, ok, "%s: chebyci %s bounds of W^-1 A are the exact extremes (lmin %.8g vs %.8g, lmax %.8g vs %.8g; differences %.1e, %.1e of lmax, want <= 1e-10, 1e-11)", tag, mode ? "block" : "global", (double)lmin, (double)emin, (double)lmax, (double)emax, (double)(PetscAbsReal(lmin - emin) / emax), (double)(PetscAbsReal(lmax - emax) / emax)));
     PetscCall(PCDestroy(&pc));
   }
 
@@ -370,7 +370,7 @@ static PetscErrorCode CheckDMDAMatrix(MPI_Comm comm)
       if (c < 2) {
         its[c] = it;
         rel[c] = nr / nb;
-        PetscCall(TapCheck(comm, (PetscBool)(reason > 0 && rel[c] <= 1e-7), "2D DMDA matrix: cg + tileilu %s 4 x 8 converges in %" PetscInt_FMT " iterations, true relative residual %.2e", c ? "yx" : "xy", it, (double)rel[c]));
+        PetscCall(TapCheck(comm, (PetscBool)(reason > 0 && rel[c] <= 1e-7), "2D DMDA matrix: cg + tileilu %s 4 x 8 converges (%s) in %" PetscInt_FMT " iterations, true relative residual %.2e (<= 1e-7)", c ? "yx" : "xy", KSPConvergedReasons[reason], it, (double)rel[c]));
       } else if (v == 0) {
         its[2] = it;
       } else {
@@ -378,7 +378,7 @@ static PetscErrorCode CheckDMDAMatrix(MPI_Comm comm)
         PetscCall(VecAXPY(x[1], -1.0, x[2])); /* bjacobi - tileilu with one tile per rank */
         PetscCall(VecNorm(x[1], NORM_2, &d));
         PetscCall(VecNorm(x[2], NORM_2, &nx));
-        PetscCall(TapCheck(comm, (PetscBool)(reason > 0 && it == its[2] && d <= 1e-8 * nx), "2D DMDA matrix: tileilu one tile per rank = bjacobi + ILU(0): %" PetscInt_FMT " vs %" PetscInt_FMT " iterations, solutions rel diff %.2e", its[2], it, (double)(d / nx)));
+        PetscCall(TapCheck(comm, (PetscBool)(reason > 0 && it == its[2] && d <= 1e-8 * nx), "2D DMDA matrix: tileilu one tile per rank = bjacobi + ILU(0) (%s): %" PetscInt_FMT " vs %" PetscInt_FMT " iterations (want equal), solutions rel diff %.2e (<= 1e-8)", KSPConvergedReasons[reason], its[2], it, (double)(d / nx)));
       }
       PetscCall(KSPDestroy(&ksp));
     }
@@ -403,7 +403,7 @@ static PetscErrorCode CheckDMDAMatrix(MPI_Comm comm)
     code = PCSetUp(pc);
     PetscCall(PetscPopErrorHandler());
     if (code) PetscCall(PPEErrorMessage(code, &msg));
-    PetscCall(TapCheck(comm, (PetscBool)(code == PETSC_ERR_SUP && msg && strstr(msg, "PC tileilu supports 5-point operators: the row of point (") && strstr(msg, "which is not one of its 4 neighbours")), "2D DMDA matrix with a 9-point row: error %d \"%s\"", (int)code, msg ? msg : ""));
+    PetscCall(TapCheck(comm, (PetscBool)(code == PETSC_ERR_SUP && msg && strstr(msg, "PC tileilu supports 5-point operators: the row of point (") && strstr(msg, "which is not one of its 4 neighbours")), "2D DMDA matrix with a 9-point row: error %d (want %d) \"%s\" (want \"PC tileilu supports 5-point operators: the row of point (... which is not one of its 4 neighbours\")", (int)code, (int)PETSC_ERR_SUP, msg ? msg : ""));
     PetscCall(PCDestroy(&pc));
     PetscCall(MatDestroy(&A));
     PetscCall(DMDestroy(&da));

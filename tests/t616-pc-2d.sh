@@ -55,6 +55,6 @@ for opt in "-pc_tileilu_layout yx|-pc_tileilu_layout yx names a layout of 2D til
   out=$(ppe_mpiexec 1 "$solve" -ppe_grid_n 8,8,8 -ksp_type cg -pc_type tileilu $o 2>&1)
   rc=$?
   [ $rc -ne 0 ] && [ $rc -lt 128 ] && echo "$out" | grep -qF -- "$t"
-  tap_check $? "3D operator, $o: error \"$t\""
+  tap_check $? "3D operator, $o: error \"$t\" (exit $rc, want 1..127)"
 done
 tap_done

@@ -327,7 +327,7 @@ static PetscErrorCode CheckReuse(MPI_Comm comm)
     PetscCall(VecDestroy(&x));
     PetscCall(MatDestroy(&A));
   }
-  PetscCall(TapCheck(comm, (PetscBool)(f.relayouts == 1 && f.fx[0].p[0] == p0 && rel[0] < 1e-12 && rel[1] < 1e-12), "new set-up with another shift and z operator keeps pencils and plans (%" PetscInt_FMT " kept), residuals %.2e and %.2e", f.relayouts, (double)rel[0], (double)rel[1]));
+  PetscCall(TapCheck(comm, (PetscBool)(f.relayouts == 1 && f.fx[0].p[0] == p0 && rel[0] < 1e-12 && rel[1] < 1e-12), "new set-up with another shift and z operator keeps pencils and plans (relayouts %" PetscInt_FMT ", want 1; first x plan kept: %s, want yes), residuals %.2e and %.2e (< 1e-12)", f.relayouts, f.fx[0].p[0] == p0 ? "yes" : "no", (double)rel[0], (double)rel[1]));
   PetscCall(PPEFFTPTDMAReset(&f));
   PetscCall(PPESeparableDestroy(&sep));
   PetscCall(PPEGridDestroy(&grid));
@@ -435,8 +435,8 @@ static PetscErrorCode CheckCopyFree(MPI_Comm comm)
   }
   PetscCall(TapCheck(comm, (PetscBool)(pinv < 1e-12), "singular channel BCs: b + 3 gives the same zero-mean solution as b (the PC applies A^+): difference %.2e (<= 1e-12)", (double)pinv));
   PetscCall(TapCheck(comm, (PetscBool)(ok && worst < 1e-13 && rel < 1e-12),
-                     "copy-free path (x transforms on the Vec arrays: %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT " per solve for cell PNN, cell PPD, vertex NNN; z-only row scale folded in the cell cases) = path with copies (misaligned arrays, %" PetscInt_FMT " direct) to %.2e; worst residual %.2e",
-                     ndirect[0][0], ndirect[1][0], ndirect[2][0], ndirect[0][1] + ndirect[1][1] + ndirect[2][1], (double)worst, (double)rel));
+                     "copy-free path (x transforms on the Vec arrays: %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT " per solve for cell PNN, cell PPD, vertex NNN, want %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT "; z-only row scale folded in the cell cases) = path with copies (misaligned arrays, %" PetscInt_FMT " direct, want 0) to %.2e (< 1e-13); worst residual %.2e (< 1e-12)",
+                     ndirect[0][0], ndirect[1][0], ndirect[2][0], want[0], want[1], want[2], ndirect[0][1] + ndirect[1][1] + ndirect[2][1], (double)worst, (double)rel));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -499,7 +499,7 @@ static PetscErrorCode CheckDistD2(MPI_Comm comm)
     }
     PetscCall(KSPDestroy(&ksp));
   }
-  PetscCall(TapCheck(comm, (PetscBool)(!code[0] && !code[1] && !code[2] && res < 1e-12 && diff < 1e-12), "zsolve distd2 on a shifted operator (sigma %.0e, 8 z points per rank, pencil grid 1 x %d): accepted (codes %d %d %d), residual %.2e, = ptdma and transpose to %.2e (<= 1e-12)", (double)sigma, (int)size, (int)code[0], (int)code[1], (int)code[2], (double)res, (double)diff));
+  PetscCall(TapCheck(comm, (PetscBool)(!code[0] && !code[1] && !code[2] && res < 1e-12 && diff < 1e-12), "zsolve distd2 on a shifted operator (sigma %.0e, 8 z points per rank, pencil grid 1 x %d): accepted (codes %d %d %d, want 0 0 0), residual %.2e (< 1e-12), = ptdma and transpose to %.2e (<= 1e-12)", (double)sigma, (int)size, (int)code[0], (int)code[1], (int)code[2], (double)res, (double)diff));
   for (int m = 0; m < 3; m++) PetscCall(VecDestroy(&x[m]));
   PetscCall(VecDestroy(&b));
   PetscCall(PetscRandomDestroy(&rnd));
@@ -672,7 +672,7 @@ static PetscErrorCode CheckChannelCG(MPI_Comm comm, PetscReal eps, PetscInt boun
   PetscCall(KSPGetIterationNumber(ksp, its));
   PetscCall(KSPGetConvergedReason(ksp, &reason));
   PetscCall(RelResidual(A, b, x, &rel));
-  PetscCall(TapCheck(comm, (PetscBool)(reason > 0 && rel < 1e-7 && *its <= bound), "CG on the channel 32x24x32 (stretched z) with a variable coefficient 1 + %.2g sin sin cos, fftptdma of the unperturbed operator: %" PetscInt_FMT " iterations (<= %" PetscInt_FMT ") to rtol 1e-8, true residual %.2e", (double)eps, *its, bound, (double)rel));
+  PetscCall(TapCheck(comm, (PetscBool)(reason > 0 && rel < 1e-7 && *its <= bound), "CG on the channel 32x24x32 (stretched z) with a variable coefficient 1 + %.2g sin sin cos, fftptdma of the unperturbed operator: %s in %" PetscInt_FMT " iterations (<= %" PetscInt_FMT ") to rtol 1e-8, true residual %.2e (< 1e-7)", (double)eps, KSPConvergedReasons[reason], *its, bound, (double)rel));
   PetscCall(MatNullSpaceDestroy(&ns));
   PetscCall(KSPDestroy(&ksp));
   PetscCall(VecDestroy(&x));
@@ -729,10 +729,10 @@ static PetscErrorCode CheckBytes(MPI_Comm comm)
     PetscCall(MPIU_Allreduce(loc, sum, 2, MPIU_PETSCLOGDOUBLE, MPI_SUM, comm));
     z[m] = sum[1];
     /* PETSc counts every byte handed to MPI; for ptdma it also counts the block a rank keeps */
-    PetscCall(TapCheck(comm, (PetscBool)(solves == 2 && sum[0] == 0 && d.bytes_sent >= cnt[0] + cnt[1] + cnt[2] && (m == 1 ? d.bytes_sent == cnt[0] + cnt[1] + cnt[2] : PETSC_TRUE)), "%s, pencil grid 1 x %d: counted bytes = model (rank 0: redistribution %g, x-y %g, z %g per solve), PETSc's count %g for 2 solves", PCFFTPTDMAZSolves[zs[m]], (int)size, mod[0], mod[1], mod[2], d.bytes_sent));
+    PetscCall(TapCheck(comm, (PetscBool)(solves == 2 && sum[0] == 0 && d.bytes_sent >= cnt[0] + cnt[1] + cnt[2] && (m == 1 ? d.bytes_sent == cnt[0] + cnt[1] + cnt[2] : PETSC_TRUE)), "%s, pencil grid 1 x %d: %" PetscInt_FMT " solves (want 2), counted bytes = model (rank 0: redistribution %g, x-y %g, z %g per solve; all ranks' |counted - model| %g, want 0), PETSc's count %g for 2 solves (want >= counted %g%s)", PCFFTPTDMAZSolves[zs[m]], (int)size, solves, mod[0], mod[1], mod[2], sum[0], d.bytes_sent, cnt[0] + cnt[1] + cnt[2], m == 1 ? ", and equal" : ""));
     PetscCall(KSPDestroy(&ksp));
   }
-  PetscCall(TapCheck(comm, (PetscBool)(z[0] > 0 && z[0] <= (2.0 * size / N[2]) * z[1] * (1 + 1e-12)), "z exchange per solve, all ranks: ptdma %g bytes <= 2 pz/nz = %g x transpose %g bytes", z[0], 2.0 * size / N[2], z[1]));
+  PetscCall(TapCheck(comm, (PetscBool)(z[0] > 0 && z[0] <= (2.0 * size / N[2]) * z[1] * (1 + 1e-12)), "z exchange per solve, all ranks: ptdma %g bytes (> 0) <= 2 pz/nz = %g x transpose %g bytes = %g (to 1e-12)", z[0], 2.0 * size / N[2], z[1], (2.0 * size / N[2]) * z[1]));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&b));
   PetscCall(MatDestroy(&A));
@@ -821,9 +821,9 @@ int main(int argc, char **argv)
               PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# failed: %s %s%s%s%s%s%s %s z, grid %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ": residual %.2e, methods differ by %.2e\n", PPELocations[loc], PPEBCTypes[bc[0]], PPEBCTypes[bc[1]], PPEBCTypes[bc[2]], PPEBCTypes[bc[3]], PPEBCTypes[bc[4]], PPEBCTypes[bc[5]], st ? "stretched" : "uniform", grids[size - 1][g][0], grids[size - 1][g][1], grids[size - 1][g][2], (double)res, (double)diff));
             }
           }
-  PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(ndct == 0 && ndctrun > 0), "32^3, %" PetscInt_FMT " cases with a DCT-II/III or DST-II/III direction: the fast kinds and FFTW's give the same solution, worst relative difference %.2e (<= 1e-13)", ndctrun, (double)wdct));
-  PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(nr2c == 0 && nper > 0), "32^3, %" PetscInt_FMT " cases with a periodic x or y: r2c/c2r and R2HC/HC2R solutions agree, worst relative difference %.2e (<= 1e-13)", nper, (double)wr2c));
-  PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(nbad == 0 && nrun > 0), "32^3, %" PetscInt_FMT " cases (BC pairs x and y, z N/D/P, cell/vertex, uniform/stretched z), %" PetscInt_FMT " process grids: worst relative residual %.2e (<= 1e-10), ptdma/transpose/auto differ by %.2e (<= 1e-12)", nrun, ngrids[size - 1], (double)wres, (double)wdiff));
+  PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(ndct == 0 && ndctrun > 0), "32^3, %" PetscInt_FMT " cases with a DCT-II/III or DST-II/III direction (want > 0): the fast kinds and FFTW's give the same solution, worst relative difference %.2e (<= 1e-13; %" PetscInt_FMT " cases above, want 0)", ndctrun, (double)wdct, ndct));
+  PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(nr2c == 0 && nper > 0), "32^3, %" PetscInt_FMT " cases with a periodic x or y (want > 0): r2c/c2r and R2HC/HC2R solutions agree, worst relative difference %.2e (<= 1e-13; %" PetscInt_FMT " cases above, want 0)", nper, (double)wr2c, nr2c));
+  PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(nbad == 0 && nrun > 0), "32^3, %" PetscInt_FMT " cases (want > 0; BC pairs x and y, z N/D/P, cell/vertex, uniform/stretched z), %" PetscInt_FMT " process grids: worst relative residual %.2e (<= 1e-10), ptdma/transpose/auto differ by %.2e (<= 1e-12); %" PetscInt_FMT " failed cases (want 0)", nrun, ngrids[size - 1], (double)wres, (double)wdiff, nbad));
   wres = wdiff = 0;
   nbad = 0;
   for (PetscInt i = 0; i < big; i++) {

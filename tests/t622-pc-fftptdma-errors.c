@@ -17,7 +17,7 @@ static PetscErrorCode Expect(MPI_Comm comm, const char what[], PetscErrorCode co
   ok = (PetscBool)(code == want && specific && strstr(specific, text) != NULL);
   if (!ok) PetscCall(PetscSynchronizedPrintf(comm, "# [%d] got error %d: %s\n", PetscGlobalRank, (int)code, specific ? specific : "(none)"));
   PetscCall(PetscSynchronizedFlush(comm, PETSC_STDOUT));
-  PetscCall(TapCheck(comm, ok, "%s: error %d with \"%s\"", what, (int)want, text));
+  PetscCall(TapCheck(comm, ok, "%s: error %d with \"%s\" (rank 0 got %d \"%.200s\")", what, (int)want, text, (int)code, specific ? specific : "(none)"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -173,7 +173,7 @@ int main(int argc, char **argv)
             }
             wdiff = PetscMax(wdiff, diff);
           }
-  PetscCall(TapCheck(comm, (PetscBool)(nfail == 0 && nrun > 0), "2D preonly, %" PetscInt_FMT " cases (x PP/NN/DD/ND/DN x y NN/DD/ND/DN/PP, cell/vertex, uniform/tanh y, process grids 1x%d%s): %" PetscInt_FMT " failed; worst relative residual %.2e (%s) <= 1e-10, transpose/auto/halfcomplex = ptdma to %.2e", nrun, (int)size, size > 1 ? ", p x 1, PETSc's" : "", nfail, (double)worst, wcase, (double)wdiff));
+  PetscCall(TapCheck(comm, (PetscBool)(nfail == 0 && nrun > 0), "2D preonly, %" PetscInt_FMT " cases (want > 0; x PP/NN/DD/ND/DN x y NN/DD/ND/DN/PP, cell/vertex, uniform/tanh y, process grids 1x%d%s): %" PetscInt_FMT " failed (want 0); worst relative residual %.2e (%s) <= 1e-10, transpose/auto/halfcomplex = ptdma to %.2e", nrun, (int)size, size > 1 ? ", p x 1, PETSc's" : "", nfail, (double)worst, wcase, (double)wdiff));
 
   /* (2) Helmholtz: a strong shift (an implicit diffusion step), distd2 exact there */
   {
@@ -187,7 +187,7 @@ int main(int argc, char **argv)
         diff = PetscMax(diff, d);
         if (c) code = c;
       }
-    PetscCall(TapCheck(comm, (PetscBool)(!code && res <= 1e-10 && diff <= 1e-10), "2D Helmholtz (shift %.0e, NNNN cell uniform and PPDN vertex stretched): code %d, relative residual %.2e <= 1e-10, distd2/transpose/auto = ptdma to %.2e", 1e6 * size * size, (int)code, (double)res, (double)diff));
+    PetscCall(TapCheck(comm, (PetscBool)(!code && res <= 1e-10 && diff <= 1e-10), "2D Helmholtz (shift %.0e, NNNN cell uniform and PPDN vertex stretched): code %d (want 0), relative residual %.2e <= 1e-10, distd2/transpose/auto = ptdma to %.2e (<= 1e-10)", 1e6 * size * size, (int)code, (double)res, (double)diff));
   }
 
   /* (3) a pencil grid with py > 1 is refused with a clear message (py must be 1); on one rank:
@@ -219,7 +219,7 @@ int main(int argc, char **argv)
     if (code) PetscCall(PPEErrorMessage(code, &msg));
     ok = (PetscBool)(code && msg && strstr(msg, "py must be 1") != NULL);
     if (!ok) PetscCall(PetscPrintf(comm, "# got error %d: %s\n", (int)code, msg ? msg : "(none)"));
-    PetscCall(TapCheck(comm, ok, "pencil grid 2 x %d on a 2D grid refused: code %d, message says py must be 1", (int)PetscMax(size / 2, 1), (int)code));
+    PetscCall(TapCheck(comm, ok, "pencil grid 2 x %d on a 2D grid refused: code %d (want nonzero), message \"%.200s\" (want \"py must be 1\")", (int)PetscMax(size / 2, 1), (int)code, msg ? msg : "(none)"));
     PetscCall(KSPDestroy(&ksp));
     PetscCall(VecDestroy(&x));
     PetscCall(VecDestroy(&b));

@@ -37,7 +37,7 @@ static PetscErrorCode CheckFusedApply(MPI_Comm comm, PPEGrid g, Mat A)
   PetscCall(VecDot(y1, u, &e[0]));
   PetscCall(VecDot(y1, y1, &e[1]));
   rel = PetscMax(PetscAbsScalar(d[0] - e[0]) / PetscAbsScalar(e[0]), PetscAbsScalar(d[1] - e[1]) / PetscAbsScalar(e[1]));
-  PetscCall(TapCheck(comm, (PetscBool)(eq && rel < 1e-12), "fused apply + dots: output bitwise MatMult's, dots y'u and y'y = VecDot to %.1e", (double)rel));
+  PetscCall(TapCheck(comm, (PetscBool)(eq && rel < 1e-12), "fused apply + dots: output bitwise MatMult's: %s (want yes), dots y'u and y'y = VecDot to %.1e (< 1e-12)", eq ? "yes" : "no", (double)rel));
   ops[0] = x; /* the input as an operand */
   PetscCall(PPEStencilMultDot(A, x, y2, 1, ops, d));
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, d, 1, MPIU_SCALAR, MPIU_SUM, comm));
@@ -111,11 +111,11 @@ static PetscErrorCode CompareWithBCGS(MPI_Comm comm, Mat A, Vec b, Vec x0, const
   PetscCall(Solve(A, b, x0, KSPBCGSFUSED, pctype, PETSC_FALSE, x3, &i3, &r3, &c3, NULL));
   PetscCall(TestRelDiff(x1, x2, NORM_2, &rel));
   PetscCall(TestRelDiff(x1, x3, NORM_2, &rel3));
-  PetscCall(TapCheck(comm, (PetscBool)(c1 > 0 && c2 > 0 && PetscAbsInt(i1 - i2) <= 0.05 * i2), "%s: bcgsfused %d its (%s) vs bcgs %d its (%s): within 5%%", tag, (int)i1, KSPConvergedReasons[c1], (int)i2, KSPConvergedReasons[c2]));
+  PetscCall(TapCheck(comm, (PetscBool)(c1 > 0 && c2 > 0 && PetscAbsInt(i1 - i2) <= 0.05 * i2), "%s: bcgsfused %d its (%s) vs bcgs %d its (%s) (want both converged): within 5%% (difference %d <= %.2f)", tag, (int)i1, KSPConvergedReasons[c1], (int)i2, KSPConvergedReasons[c2], (int)PetscAbsInt(i1 - i2), 0.05 * i2));
   PetscCall(TapCheck(comm, (PetscBool)(rel <= 1e-8), "%s: solutions agree to %.2e", tag, (double)rel));
   PetscCall(TapCheck(comm, (PetscBool)(my == 3 * i1 + 1), "%s: bcgsfused reports %d reductions = 3 per iteration + 1", tag, (int)my));
-  if (size > 1) PetscCall(TapCheck(comm, (PetscBool)(r1 <= 3 * i1 + 3 && r1 / i1 < r2 / i2), "%s: counted reductions per iteration %.3f (bcgsfused) < %.3f (bcgs)", tag, r1 / i1, r2 / i2));
-  PetscCall(TapCheck(comm, (PetscBool)(c3 > 0 && i3 == i1 && rel3 <= 1e-10), "%s: unfused (MatMult, then dots) %d its, solution within %.1e of the fused one", tag, (int)i3, (double)rel3));
+  if (size > 1) PetscCall(TapCheck(comm, (PetscBool)(r1 <= 3 * i1 + 3 && r1 / i1 < r2 / i2), "%s: counted reductions per iteration %.3f (bcgsfused) < %.3f (bcgs), bcgsfused's count %g <= 3 its + 3 = %d", tag, r1 / i1, r2 / i2, (double)r1, (int)(3 * i1 + 3)));
+  PetscCall(TapCheck(comm, (PetscBool)(c3 > 0 && i3 == i1 && rel3 <= 1e-10), "%s: unfused (MatMult, then dots) %s in %d its (want converged in the fused %d), solution within %.1e of the fused one (<= 1e-10)", tag, KSPConvergedReasons[c3], (int)i3, (int)i1, (double)rel3));
   PetscCall(PetscOptionsClearValue(NULL, "-t_pc_chebyci_mode"));
   PetscCall(VecDestroy(&x1));
   PetscCall(VecDestroy(&x2));
@@ -152,7 +152,7 @@ static PetscErrorCode CheckFlexible(MPI_Comm comm, Mat A, Vec b)
   PetscCall(VecAYPX(r, -1.0, b));
   PetscCall(VecNorm(r, NORM_2, &rn));
   PetscCall(VecNorm(b, NORM_2, &bn));
-  PetscCall(TapCheck(comm, (PetscBool)(reason > 0 && rn <= 1e-9 * bn), "changing preconditioner (inner bcgs, rtol 1e-2): %s in %d its, true residual %.2e", KSPConvergedReasons[reason], (int)its, (double)(rn / bn)));
+  PetscCall(TapCheck(comm, (PetscBool)(reason > 0 && rn <= 1e-9 * bn), "changing preconditioner (inner bcgs, rtol 1e-2): %s in %d its (want converged), true residual %.2e (<= 1e-9)", KSPConvergedReasons[reason], (int)its, (double)(rn / bn)));
   PetscCall(KSPDestroy(&ksp));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&r));

@@ -19,17 +19,17 @@ if np_allowed $np; then
   run $np -ppe_grid_n 32 -pc_type none
   its_n=$(get its); red_n=$(get reductions); halo_n=$(get halo_exchanges)
   [ "$(get reason)" = CONVERGED_RTOL ] && [ "$red_n" = $((3 * its_n + 1)) ] && [ "$halo_n" = $((2 * its_n)) ]
-  tap_check $? "[np=$np] BiCGS (no PC): $its_n its, $red_n reductions = 3/it + 1, $halo_n halo exchanges = 2/it"
+  tap_check $? "[np=$np] BiCGS (no PC): $(get reason) (want CONVERGED_RTOL) in $its_n its, $red_n reductions = 3/it + 1, $halo_n halo exchanges = 2/it"
   run $np -ppe_grid_n 32 -pc_type chebyci -pc_chebyci_mode global
   its_g=$(get its); halo_g=$(get halo_exchanges); red_g=$(get reductions)
   [ "$(get reason)" = CONVERGED_RTOL ] && [ "$red_g" = $((3 * its_g + 1)) ] && [ "$halo_g" = $((2 * its_g + 48 * its_g)) ]
-  tap_check $? "[np=$np] BiCGS-G(CI): $its_g its, $red_g reductions = 3/it + 1, $halo_g halo exchanges = (2 + 2 x 24)/it"
+  tap_check $? "[np=$np] BiCGS-G(CI): $(get reason) (want CONVERGED_RTOL) in $its_g its, $red_g reductions = 3/it + 1, $halo_g halo exchanges = (2 + 2 x 24)/it"
   run $np -ppe_grid_n 32 -pc_type chebyci -pc_chebyci_mode block
   its_b=$(get its)
   run $np -ppe_grid_n 32 -pc_type chebyci -pc_chebyci_mode nocomm
   its_c=$(get its); halo_c=$(get halo_exchanges); red_c=$(get reductions)
   [ "$(get reason)" = CONVERGED_RTOL ] && [ "$red_c" = $((3 * its_c + 1)) ] && [ "$halo_c" = $((2 * its_c)) ]
-  tap_check $? "[np=$np] BiCGS-GNoComm(CI): $its_c its, $red_c reductions = 3/it + 1, $halo_c halo exchanges = 2/it (none in the PC)"
+  tap_check $? "[np=$np] BiCGS-GNoComm(CI): $(get reason) (want CONVERGED_RTOL) in $its_c its, $red_c reductions = 3/it + 1, $halo_c halo exchanges = 2/it (none in the PC)"
   [ "$(get pc_its)" = $((48 * its_c)) ]
   tap_check $? "[np=$np] GNoComm(CI) pc_its $(get pc_its) = 2 applications x 24 iterations per outer iteration"
   [ "$its_g" -lt "$its_b" ] && [ "$its_g" -lt "$its_c" ] && [ $((4 * its_b)) -le "$its_n" ] && [ $((4 * its_c)) -le "$its_n" ]
@@ -41,11 +41,11 @@ if np_allowed $np; then
   run $np -ppe_grid_n 24 -pc_type ksp -ksp_ksp_type bcgs -ksp_ksp_rtol 1e-2 -ksp_ksp_max_it 500 -ksp_pc_type none
   its_k=$(get its)
   [ "$(get reason)" = CONVERGED_RTOL ] && fle "$(get rnorm_rel)" 1e-9 && [ "$(get pc_its)" -ge $((2 * its_k)) ]
-  tap_check $? "[np=$np] FBiCGS-G(BiCGS) (PCKSP, inner bcgs to 1e-2): $its_k its, $(get pc_its) inner iterations, true residual $(get rnorm_rel)"
+  tap_check $? "[np=$np] FBiCGS-G(BiCGS) (PCKSP, inner bcgs to 1e-2): $(get reason) (want CONVERGED_RTOL) in $its_k its, $(get pc_its) inner iterations (>= 2/it), true residual $(get rnorm_rel) (<= 1e-9)"
   run $np -ppe_grid_n 24 -pc_type bjacobi -sub_ksp_type bcgs -sub_ksp_rtol 1e-6 -sub_ksp_max_it 500 -sub_pc_type none
   its_j=$(get its)
   [ "$(get reason)" = CONVERGED_RTOL ] && fle "$(get rnorm_rel)" 1e-9 && [ "$its_k" -lt "$its_j" ]
-  tap_check $? "[np=$np] FBiCGS-BJ(BiCGS) on the matrix-free operator's local blocks: $its_j its > G(BiCGS) $its_k, true residual $(get rnorm_rel)"
+  tap_check $? "[np=$np] FBiCGS-BJ(BiCGS) on the matrix-free operator's local blocks: $(get reason) (want CONVERGED_RTOL) in $its_j its > G(BiCGS) $its_k, true residual $(get rnorm_rel) (<= 1e-9)"
 else
   tap_skip "[np=$np] paper problem with bcgsfused and chebyci"
 fi
@@ -56,7 +56,7 @@ for np in 1 2; do
   its_m=$(get its)
   run $np -ppe_grid_n 20 -pc_type chebyci -pc_chebyci_mode nocomm -ppe_operator aij
   [ "$(get its)" = "$its_m" ] && [ "$(get reason)" = CONVERGED_RTOL ]
-  tap_check $? "[np=$np] nocomm on the assembled operator: $(get its) its as on the matrix-free one ($its_m)"
+  tap_check $? "[np=$np] nocomm on the assembled operator: $(get reason) (want CONVERGED_RTOL) in $(get its) its as on the matrix-free one ($its_m)"
 done
 
 # symmetric: it also preconditions CG
@@ -68,7 +68,7 @@ if np_allowed 2; then
     out=$(ppe_mpiexec 2 "$solve" -problem bicgstab-paper -ppe_grid_n 20 -ksp_type cg -ksp_rtol 1e-10 -pc_type chebyci -pc_chebyci_mode $m -ppe_json 2>&1)
     json=$(echo "$out" | grep '^{' | tail -n 1)
     [ "$(get reason)" = CONVERGED_RTOL ] && fle "$(get rnorm_rel)" 1e-9 && [ $((3 * $(get its))) -le "$its_cg" ]
-    tap_check $? "[np=2] CG + chebyci $m: $(get its) its (CG alone $its_cg), true residual $(get rnorm_rel)"
+    tap_check $? "[np=2] CG + chebyci $m: $(get reason) (want CONVERGED_RTOL) in $(get its) its (want <= a third of CG alone, $its_cg), true residual $(get rnorm_rel) (<= 1e-9)"
   done
 else
   tap_skip "[np=2] CG + chebyci"

@@ -161,7 +161,7 @@ int main(int argc, char **argv)
         if (verbose)
           PetscCall(PetscPrintf(comm, "# %s %s s=%" PetscInt_FMT ": %" PetscInt_FMT " its (cg %" PetscInt_FMT "), %s, |x-xcg|/|xcg| %.2e, rnorm %.2e, %" PetscInt_FMT " cut, %" PetscInt_FMT " restarts, cond %.2e, %.3f red/it (counted %.0f)\n", pbnames[pb], pcnames[pc], s, rc.its, rcg.its, KSPConvergedReasons[rc.reason], (double)d, (double)rc.rrel, rc.st.truncations, rc.st.restarts, (double)rc.st.cond_max, (double)per, rc.st.reductions_counted));
         ok = (PetscBool)(rc.reason > 0 && rcg.reason > 0 && d <= 1e-8 && rc.rrel <= 1e-9);
-        PetscCall(TapCheck(comm, ok, "%s %s s=%" PetscInt_FMT ": %s, solution equals CG's to %.1e (<= 1e-8), true residual %.1e", pbnames[pb], pcnames[pc], s, KSPConvergedReasons[rc.reason], (double)d, (double)rc.rrel));
+        PetscCall(TapCheck(comm, ok, "%s %s s=%" PetscInt_FMT ": %s (CG %s; want both converged), solution equals CG's to %.1e (<= 1e-8), true residual %.1e (<= 1e-9)", pbnames[pb], pcnames[pc], s, KSPConvergedReasons[rc.reason], KSPConvergedReasons[rcg.reason], (double)d, (double)rc.rrel));
         /* the residual is seen at the end of a block only: up to s - 1 iterations more */
         if (s <= 12) PetscCall(TapCheck(comm, (PetscBool)(rc.its <= (1 + itstol) * rcg.its + s - 1), "%s %s s=%" PetscInt_FMT ": %" PetscInt_FMT " iterations <= (1 + %g) x CG's %" PetscInt_FMT " + s - 1", pbnames[pb], pcnames[pc], s, rc.its, (double)itstol, rcg.its));
         /* at most two reductions per block, plus the first norm and the true residual check
@@ -179,8 +179,8 @@ int main(int argc, char **argv)
             }
           ok = (PetscBool)(rc.st.reductions <= 2 * rc.st.blocks + 2 + 2 * rc.st.restarts && (size == 1 || rc.st.reductions_counted <= rc.st.reductions + 1));
           if (rc.its >= redminits) ok = (PetscBool)(ok && per <= lim && (size == 1 || rc.st.reductions_counted / rc.its <= lim + 0.01));
-          PetscCall(TapCheck(comm, ok, "%s %s s=%" PetscInt_FMT ": %" PetscInt_FMT " global reductions for %" PetscInt_FMT " blocks (%" PetscInt_FMT " cut), %.3f per iteration (PETSc counted %.0f)%s%s", pbnames[pb], pcnames[pc], s, rc.st.reductions, rc.st.blocks, rc.st.truncations, (double)per, rc.st.reductions_counted,
-                               rc.its >= redminits ? (isknown ? ", <= the measured bound of a known excess " : ", <= 2/s + 0.05") : "", rc.its >= redminits && isknown ? "(see docs/types/cbcg.md)" : ""));
+          PetscCall(TapCheck(comm, ok, "%s %s s=%" PetscInt_FMT ": %" PetscInt_FMT " global reductions (want <= 2 per block + 2 + 2 per restart = %" PetscInt_FMT ") for %" PetscInt_FMT " blocks (%" PetscInt_FMT " cut, %" PetscInt_FMT " restarts), %.3f per iteration (PETSc counted %.0f, want <= reductions + 1 on 2+ ranks)%s%s (bound %.3f)", pbnames[pb], pcnames[pc], s, rc.st.reductions, 2 * rc.st.blocks + 2 + 2 * rc.st.restarts, rc.st.blocks, rc.st.truncations, rc.st.restarts, (double)per, rc.st.reductions_counted,
+                               rc.its >= redminits ? (isknown ? ", <= the measured bound of a known excess " : ", <= 2/s + 0.05") : "", rc.its >= redminits && isknown ? "(see docs/types/cbcg.md)" : "", rc.its >= redminits ? (double)lim : -1.0));
         }
         if ((wref || rref) && pc != 2) { /* block Jacobi changes with the number of ranks */
           char        name[PETSC_MAX_PATH_LEN + 64];

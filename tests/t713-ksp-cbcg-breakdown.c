@@ -165,7 +165,7 @@ int main(int argc, char **argv)
   PetscCall(PPEStencilCreateAssembled(grid, MATAIJ, &P));
   PetscCall(AddSkew(da, P, 1e-9 * lmax));
   PetscCall(Run(P, b, x, KSPCBCG, PCNONE, 8, NULL, KSP_NORM_PRECONDITIONED, 5000, PETSC_FALSE, 0, &o));
-  PetscCall(TapCheck(comm, (PetscBool)(o.reason < 0 || o.rrel <= 1e-10 * (1 + 1e-6)), "weakly nonsymmetric operator: %s, true relative residual %.2e (never converged with a wrong answer)", KSPConvergedReasons[o.reason], (double)o.rrel));
+  PetscCall(TapCheck(comm, (PetscBool)(o.reason < 0 || o.rrel <= 1e-10 * (1 + 1e-6)), "weakly nonsymmetric operator: %s, true relative residual %.2e (diverged, or converged with <= 1e-10 (1 + 1e-6): never converged with a wrong answer)", KSPConvergedReasons[o.reason], (double)o.rrel));
   PetscCall(MatDestroy(&P));
 
   /* indefinite preconditioner */
@@ -196,7 +196,7 @@ int main(int argc, char **argv)
     for (PetscInt w = 0; w < 3; w++) {
       PetscCall(Run(A, b, x, KSPCBCG, PCNONE, 8, wrong[w], KSP_NORM_PRECONDITIONED, 5000, PETSC_FALSE, 0, &o));
       PetscCall(TestRelDiff(x, xcg, NORM_2, &d));
-      PetscCall(TapCheck(comm, (PetscBool)(o.reason > 0 && d <= 1e-8 && o.rrel <= 1e-10), "wrong interval, %s: %s in %" PetscInt_FMT " its (CG %" PetscInt_FMT "), %" PetscInt_FMT " blocks cut, %" PetscInt_FMT " restarts, solution equals CG's to %.1e", what[w], KSPConvergedReasons[o.reason], o.its, ocg.its, o.st.truncations, o.st.restarts, (double)d));
+      PetscCall(TapCheck(comm, (PetscBool)(o.reason > 0 && d <= 1e-8 && o.rrel <= 1e-10), "wrong interval, %s: %s (want converged) in %" PetscInt_FMT " its (CG %" PetscInt_FMT "), %" PetscInt_FMT " blocks cut, %" PetscInt_FMT " restarts, solution equals CG's to %.1e (<= 1e-8), true relative residual %.2e (<= 1e-10)", what[w], KSPConvergedReasons[o.reason], o.its, ocg.its, o.st.truncations, o.st.restarts, (double)d, (double)o.rrel));
     }
     eig[0] = lmax;
     eig[1] = 0.5 * lmax;
@@ -219,7 +219,7 @@ int main(int argc, char **argv)
 
   /* the iteration limit, not a multiple of s */
   PetscCall(Run(A, b, x, KSPCBCG, PCNONE, 8, NULL, KSP_NORM_PRECONDITIONED, 21, PETSC_FALSE, 0, &o));
-  PetscCall(TapCheck(comm, (PetscBool)(o.reason == KSP_DIVERGED_ITS && o.its == 21), "max_it 21 with s = 8: %s after %" PetscInt_FMT " iterations", KSPConvergedReasons[o.reason], o.its));
+  PetscCall(TapCheck(comm, (PetscBool)(o.reason == KSP_DIVERGED_ITS && o.its == 21), "max_it 21 with s = 8: %s after %" PetscInt_FMT " iterations (want %s after 21)", KSPConvergedReasons[o.reason], o.its, KSPConvergedReasons[KSP_DIVERGED_ITS]));
 
   /* the three norms and residual replacement give CG's answer */
   {
@@ -228,7 +228,7 @@ int main(int argc, char **argv)
       PetscCall(Run(A, b, xcg, KSPCG, PCJACOBI, 0, NULL, nts[t], 5000, PETSC_FALSE, 0, &ocg));
       PetscCall(Run(A, b, x, KSPCBCG, PCJACOBI, 6, NULL, nts[t], 5000, PETSC_FALSE, t == 2 ? 3 : 0, &o));
       PetscCall(TestRelDiff(x, xcg, NORM_2, &d));
-      PetscCall(TapCheck(comm, (PetscBool)(o.reason > 0 && d <= 1e-8 && (t < 2 || o.st.replacements > 0)), "%s norm%s: %s in %" PetscInt_FMT " its (CG %" PetscInt_FMT "), solution equals CG's to %.1e", KSPNormTypes[nts[t]], t == 2 ? " with residual replacement every 3 blocks" : "", KSPConvergedReasons[o.reason], o.its, ocg.its, (double)d));
+      PetscCall(TapCheck(comm, (PetscBool)(o.reason > 0 && d <= 1e-8 && (t < 2 || o.st.replacements > 0)), "%s norm%s: %s (want converged) in %" PetscInt_FMT " its (CG %" PetscInt_FMT "), solution equals CG's to %.1e (<= 1e-8)%s%" PetscInt_FMT "%s", KSPNormTypes[nts[t]], t == 2 ? " with residual replacement every 3 blocks" : "", KSPConvergedReasons[o.reason], o.its, ocg.its, (double)d, t == 2 ? ", " : " (", (PetscInt)o.st.replacements, t == 2 ? " replacements (want > 0)" : " replacements)"));
     }
   }
 
@@ -247,7 +247,7 @@ int main(int argc, char **argv)
     PetscCall(KSPSolve(ksp, b, x));
     PetscCall(KSPGetConvergedReason(ksp, &r2));
     PetscCall(TestRelDiff(x, xcg, NORM_2, &d));
-    PetscCall(TapCheck(comm, (PetscBool)(r1 > 0 && r2 > 0 && d <= 1e-8), "KSPCBCGSetS(13) between two solves with one KSP: %s, %s, solutions agree to %.1e", KSPConvergedReasons[r1], KSPConvergedReasons[r2], (double)d));
+    PetscCall(TapCheck(comm, (PetscBool)(r1 > 0 && r2 > 0 && d <= 1e-8), "KSPCBCGSetS(13) between two solves with one KSP: %s, %s (want both converged), solutions agree to %.1e (<= 1e-8)", KSPConvergedReasons[r1], KSPConvergedReasons[r2], (double)d));
     PetscCall(KSPDestroy(&ksp));
   }
 
@@ -299,7 +299,7 @@ int main(int argc, char **argv)
     PetscCall(VecSum(x0, &m0));
     PetscCall(VecSum(x, &m1));
     PetscCall(VecGetSize(x, &N));
-    PetscCall(TapCheck(comm, (PetscBool)(o.reason > 0 && d <= 1e-8 && PetscAbsScalar(m1 - m0) <= 1e-8 * PetscAbsScalar(m0)), "singular operator, nonzero initial guess: %s in %" PetscInt_FMT " its (CG %" PetscInt_FMT "), solution equals CG's to %.1e, mean of x0 kept (%.6f vs %.6f)", KSPConvergedReasons[o.reason], o.its, ocg.its, (double)d, (double)PetscRealPart(m1 / N), (double)PetscRealPart(m0 / N)));
+    PetscCall(TapCheck(comm, (PetscBool)(o.reason > 0 && d <= 1e-8 && PetscAbsScalar(m1 - m0) <= 1e-8 * PetscAbsScalar(m0)), "singular operator, nonzero initial guess: %s (want converged) in %" PetscInt_FMT " its (CG %" PetscInt_FMT "), solution equals CG's to %.1e (<= 1e-8), mean of x0 kept (%.6f vs %.6f, to 1e-8 relative)", KSPConvergedReasons[o.reason], o.its, ocg.its, (double)d, (double)PetscRealPart(m1 / N), (double)PetscRealPart(m0 / N)));
     PetscCall(VecDestroy(&x0));
   }
   PetscCall(VecDestroy(&b));

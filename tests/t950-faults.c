@@ -39,7 +39,7 @@ static PetscErrorCode ExpectError(MPI_Comm comm, const char what[], PetscErrorCo
   ok = (PetscBool)(code == want && specific && strstr(specific, text) != NULL);
   if (!ok) PetscCall(PetscSynchronizedPrintf(comm, "# [%d] %s: got error %d: %s\n", PetscGlobalRank, what, (int)code, code && specific ? specific : "(none)"));
   PetscCall(PetscSynchronizedFlush(comm, PETSC_STDOUT));
-  PetscCall(TapCheck(comm, ok, "%s: error %d \"%s\"", what, (int)want, text));
+  PetscCall(TapCheck(comm, ok, "%s: error %d \"%s\" (rank 0 got %d \"%.200s\")", what, (int)want, text, (int)code, code && specific ? specific : "(none)"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -571,7 +571,7 @@ static PetscErrorCode TileClamp(MPI_Comm comm)
   PetscCall(PCTileILUSetTile(pc2, m[0], m[1], m[2]));
   PetscCall(PCApply(pc2, b, y2));
   PetscCall(TestBitwiseEqual(y1, y2, &eq));
-  PetscCall(TapCheck(comm, (PetscBool)(eq && ntiles == 1 && tile[0] == m[0] && tile[1] == m[1] && tile[2] == m[2]), "tileilu tile 1000x1000x1000 larger than the box: clamped to the local box %dx%dx%d, 1 tile, same bits as that tile (got %dx%dx%d, %d tiles)", (int)m[0], (int)m[1], (int)m[2], (int)tile[0], (int)tile[1], (int)tile[2], (int)ntiles));
+  PetscCall(TapCheck(comm, (PetscBool)(eq && ntiles == 1 && tile[0] == m[0] && tile[1] == m[1] && tile[2] == m[2]), "tileilu tile 1000x1000x1000 larger than the box: clamped to the local box %dx%dx%d, 1 tile, same bits as that tile (got %dx%dx%d, %d tiles, same bits: %s)", (int)m[0], (int)m[1], (int)m[2], (int)tile[0], (int)tile[1], (int)tile[2], (int)ntiles, eq ? "yes" : "no"));
   PetscCall(PCDestroy(&pc1));
   PetscCall(PCDestroy(&pc2));
   PetscCall(VecDestroy(&y1));
@@ -652,13 +652,13 @@ static PetscErrorCode Order(MPI_Comm comm)
     PetscCall(KSPSolve(ksp2, b, x2));
     PetscCall(KSPGetConvergedReason(ksp2, &r2));
     PetscCall(TestBitwiseEqual(x1, x2, &eq));
-    PetscCall(TapCheck(comm, (PetscBool)(r1 > 0 && eq), "%s + %s, KSPSolve before KSPSetUp: sets up, converged, same bits as with KSPSetUp (%s)", combos[i].ksp, combos[i].pc, KSPConvergedReasons[r1]));
+    PetscCall(TapCheck(comm, (PetscBool)(r1 > 0 && eq), "%s + %s, KSPSolve before KSPSetUp: sets up, converged, same bits as with KSPSetUp (%s, same bits: %s; want converged, yes)", combos[i].ksp, combos[i].pc, KSPConvergedReasons[r1], eq ? "yes" : "no"));
     PetscCall(KSPSolve(ksp2, bad, x2));
     PetscCall(KSPGetConvergedReason(ksp2, &r0));
     PetscCall(KSPSolve(ksp2, b, x2));
     PetscCall(KSPGetConvergedReason(ksp2, &r2));
     PetscCall(TestRelDiff(x2, x1, NORM_2, &rel));
-    PetscCall(TapCheck(comm, (PetscBool)(r0 < 0 && r2 > 0 && rel <= 1e-12), "%s + %s, a good b after a NaN b on the same KSP: diverged then converged to the same solution (%s, %s, %.1e)", combos[i].ksp, combos[i].pc, KSPConvergedReasons[r0], KSPConvergedReasons[r2], (double)rel));
+    PetscCall(TapCheck(comm, (PetscBool)(r0 < 0 && r2 > 0 && rel <= 1e-12), "%s + %s, a good b after a NaN b on the same KSP: diverged then converged to the same solution (%s, %s, difference %.1e; want diverged, converged, <= 1e-12)", combos[i].ksp, combos[i].pc, KSPConvergedReasons[r0], KSPConvergedReasons[r2], (double)rel));
     PetscCall(KSPDestroy(&ksp1));
     PetscCall(KSPDestroy(&ksp2));
   }
@@ -750,7 +750,7 @@ static PetscErrorCode Changed(MPI_Comm comm)
       PetscCall(PCApply(pc2, b, y2));
       PetscCall(TestRelDiff(y1, y2, NORM_2, &d));
       PetscCall(TestRelDiff(y0, y2, NORM_2, &d0));
-      PetscCall(TapCheck(comm, (PetscBool)(d <= 1e-12 && d0 > 1e-3), "%s, %s between two applications: the second uses the new operator, equal to a fresh PC to %.1e (the old result differs by %.2f)", types[t], way == 0 ? "MatScale(P, 2) of the assembled matrix" : "PPEStencilSetGrid() with a shift-50 grid", (double)d, (double)d0));
+      PetscCall(TapCheck(comm, (PetscBool)(d <= 1e-12 && d0 > 1e-3), "%s, %s between two applications: the second uses the new operator, equal to a fresh PC to %.1e (<= 1e-12) (the old result differs by %.2f, want > 1e-3)", types[t], way == 0 ? "MatScale(P, 2) of the assembled matrix" : "PPEStencilSetGrid() with a shift-50 grid", (double)d, (double)d0));
       PetscCall(PCDestroy(&pc1));
       PetscCall(PCDestroy(&pc2));
       PetscCall(MatDestroy(&P));
@@ -783,7 +783,7 @@ static PetscErrorCode Changed(MPI_Comm comm)
       PetscCall(KSPGetConvergedReason(ksp2, &r2));
       PetscCall(TestRelDiff(y1, y2, NORM_2, &d));
       PetscCall(TrueResidual(P, b, y1, &res));
-      PetscCall(TapCheck(comm, (PetscBool)(r1 > 0 && r2 > 0 && d <= 1e-8 && res <= 1e-9), "%s + %s, %s between two solves: the second solves the new system (residual %.1e), as a fresh KSP does (%.1e; %s, %s)", combos[i].ksp, combos[i].pc, way == 0 ? "MatScale(A, 2)" : "PPEStencilSetGrid(shift 50)", (double)res, (double)d, KSPConvergedReasons[r1], KSPConvergedReasons[r2]));
+      PetscCall(TapCheck(comm, (PetscBool)(r1 > 0 && r2 > 0 && d <= 1e-8 && res <= 1e-9), "%s + %s, %s between two solves: the second solves the new system (residual %.1e, <= 1e-9), as a fresh KSP does (difference %.1e, <= 1e-8; %s, %s, want both converged)", combos[i].ksp, combos[i].pc, way == 0 ? "MatScale(A, 2)" : "PPEStencilSetGrid(shift 50)", (double)res, (double)d, KSPConvergedReasons[r1], KSPConvergedReasons[r2]));
       PetscCall(KSPDestroy(&ksp1));
       PetscCall(KSPDestroy(&ksp2));
       PetscCall(MatDestroy(&P));
@@ -833,7 +833,7 @@ static PetscErrorCode Communicators(MPI_Comm comm, PetscMPIInt size)
   else {
     KSPConvergedReason r = KSP_CONVERGED_ITERATING;
     if (!code) PetscCall(KSPGetConvergedReason(ksp, &r));
-    PetscCall(TapCheck(comm, (PetscBool)(!code && r > 0), "KSPSolve on PETSC_COMM_WORLD with b and x on PETSC_COMM_SELF, 1 rank: congruent, accepted and converged (error %d, %s)", (int)code, KSPConvergedReasons[r]));
+    PetscCall(TapCheck(comm, (PetscBool)(!code && r > 0), "KSPSolve on PETSC_COMM_WORLD with b and x on PETSC_COMM_SELF, 1 rank: congruent, accepted and converged (error %d, %s; want 0, converged)", (int)code, KSPConvergedReasons[r]));
   }
   PetscCall(KSPDestroy(&ksp));
 
@@ -875,7 +875,7 @@ static PetscErrorCode Communicators(MPI_Comm comm, PetscMPIInt size)
     if (size > 1 && fft) PetscCall(ExpectError(comm, what, code, PETSC_ERR_ARG_NOTSAMECOMM, "the operator's DMDA is on a communicator of 1 ranks that is not the PC's"));
     else {
       PetscReal tol = strcmp(combos[i].ksp, KSPPREONLY) ? 1e-9 : 1e-12;
-      PetscCall(TapCheck(comm, (PetscBool)(!code && r > 0 && res >= 0 && res <= tol), "%s: %s, converged, each rank's copy solved (error %d, %s, residual %.1e)", what, size > 1 ? "not checked by PETSc" : "congruent on 1 rank", (int)code, KSPConvergedReasons[r], (double)res));
+      PetscCall(TapCheck(comm, (PetscBool)(!code && r > 0 && res >= 0 && res <= tol), "%s: %s, converged, each rank's copy solved (error %d, %s, residual %.1e; want 0, converged, 0 <= residual <= %.0e)", what, size > 1 ? "not checked by PETSc" : "congruent on 1 rank", (int)code, KSPConvergedReasons[r], (double)res, (double)tol));
     }
     PetscCall(KSPDestroy(&ksp));
   }
@@ -1036,7 +1036,7 @@ static PetscErrorCode Cycles(MPI_Comm comm, PetscInt ncycles)
   m1 -= m0;
   PetscCall(MPIU_Allreduce(&m1, &hi, 1, MPIU_PETSCLOGDOUBLE, MPI_MAX, comm));
   PetscCall(MPIU_Allreduce(&m1, &lo, 1, MPIU_PETSCLOGDOUBLE, MPI_MIN, comm));
-  PetscCall(TapCheck(comm, (PetscBool)(m0 > 0 && hi == 0 && lo == 0), "%" PetscInt_FMT " create/set-up/solve/destroy cycles of grid, operator, every KSP/PC combination and a tridiagonal batch: PETSc's allocated memory %.0f bytes before, growth %.0f to %.0f bytes (want 0; needs -malloc_dump for the count)", ncycles, m0, lo, hi));
+  PetscCall(TapCheck(comm, (PetscBool)(m0 > 0 && hi == 0 && lo == 0), "%" PetscInt_FMT " create/set-up/solve/destroy cycles of grid, operator, every KSP/PC combination and a tridiagonal batch: PETSc's allocated memory %.0f bytes before (want > 0), growth %.0f to %.0f bytes (want 0; needs -malloc_dump for the count)", ncycles, m0, lo, hi));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

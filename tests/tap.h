@@ -11,6 +11,8 @@
 
 static PetscInt tap_failures = 0;
 
+/* printf-checked: a message prints the values a check tests, and the compiler checks their formats */
+static PetscErrorCode TapCheck(MPI_Comm comm, PetscBool ok, const char fmt[], ...) PETSC_ATTRIBUTE_FORMAT(3, 4);
 static PetscErrorCode TapCheck(MPI_Comm comm, PetscBool ok, const char fmt[], ...)
 {
   char      msg[1024];

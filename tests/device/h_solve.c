@@ -574,7 +574,7 @@ void HFamily_solve(void)
   resc  = TrueResidual(&P, &W, hb, xc);
   dx    = HRelDiff(xd, xc, P.n);
   HCheck("solve pcg+chebyci", itd > 1 && abs(itd - itc) <= 1 && resd <= 2 * SOLVE_RTOL && resc <= 2 * SOLVE_RTOL && dx <= 1e3 * SOLVE_RTOL,
-         "%s, Chebyshev degree %d, rtol %.0e: device-resident %d iterations, true residual %.2e, %.3g MB host<->device; copying path %d iterations, %.2e, %.3g MB; solutions' relative difference %.2e", size, SOLVE_CHEB_ITS, SOLVE_RTOL, itd, resd, bdev / 1e6, itc, resc, bcopy / 1e6, dx);
+         "%s, Chebyshev degree %d, rtol %.0e: device-resident %d iterations (> 1), true residual %.2e, %.3g MB host<->device; copying path %d iterations (within 1), %.2e, %.3g MB (residuals <= 2 rtol); solutions' relative difference %.2e (<= 1e3 rtol)", size, SOLVE_CHEB_ITS, SOLVE_RTOL, itd, resd, bdev / 1e6, itc, resc, bcopy / 1e6, dx);
   HCheck("solve pcg+chebyci", bdev <= 2.0 * 8.0 * (double)P.n + 8.0 * (2.0 + 3.0 * itd), "%s: the device-resident solve moves b in and x out and %d scalars (%.0f bytes), not a vector per iteration", size, 2 + 3 * itd, bdev);
   HTiming("pcg+chebyci device-resident", size, tdev, 0.0, "copying path", tcopy);
   {
@@ -593,7 +593,7 @@ void HFamily_solve(void)
     dcx    = HRelDiff(xd, xc, P.n);
     blocks = icd > 0 ? icd / CBCG_S : 0;
     HCheck("solve cbcg+chebyci", icd > 0 && abs(icc - icd) <= CBCG_S && rcd <= 2 * SOLVE_RTOL && rcc <= 2 * SOLVE_RTOL && dcx <= 1e3 * SOLVE_RTOL && icd <= itd + 2 * CBCG_S,
-           "%s, s = %d, Chebyshev basis on [%.4g, %.4g], rtol %.0e: device-resident %d iterations (%d blocks), true residual %.2e, %.3g MB host<->device; copying path %d iterations, %.2e, %.3g MB; solutions' relative difference %.2e; PCG took %d", size, CBCG_S, Cd.lmin, Cd.lmax,
+           "%s, s = %d, Chebyshev basis on [%.4g, %.4g], rtol %.0e: device-resident %d iterations (%d blocks; want > 0 and <= PCG's + 2 s), true residual %.2e, %.3g MB host<->device; copying path %d iterations (within s), %.2e, %.3g MB (residuals <= 2 rtol); solutions' relative difference %.2e (<= 1e3 rtol); PCG took %d", size, CBCG_S, Cd.lmin, Cd.lmax,
            SOLVE_RTOL, icd, blocks, rcd, bcd / 1e6, icc, rcc, bcc / 1e6, dcx, itd);
     HCheck("solve cbcg+chebyci", bcd <= 2.0 * 8.0 * (double)P.n + 8.0 * (blocks + 1) * (1.0 + 2.0 * CBCG_S * CBCG_S + CBCG_S), "%s: the device-resident solve moves b in, x out and per block the Gram scalars (%.0f bytes in all), not a vector per iteration; the copying path moves %.3g MB", size, bcd, bcc / 1e6);
     HTiming("cbcg+chebyci device-resident", size, tcd, 0.0, "copying path", tcc);

@@ -273,7 +273,7 @@ static void CheckStencilCase(const char *name, const long N[3], const long s[3],
   HCALL(H.ops->stencil(&B, dx, &Hf, dy, PPE_DEV_SURFACE, NULL, H.stream));
   HGet(got2, dy, n);
   same2 = HBitwise(got2, ref, n, &diff2);
-  HCheck("stencil", same && same2 && phases_ok, "%s (%s%s%s, %ld surface points): ALL bitwise (max difference %.2e), CORE writes only the core %s, CORE + SURFACE bitwise (max difference %.2e)", name, size, per[0] ? " per-x" : "", sigma > 0 ? " sigma" : "", nsurf, diff, phases_ok ? "yes" : "NO", diff2);
+  HCheck("stencil", same && same2 && phases_ok, "%s (%s%s%s, %ld surface points): ALL bitwise %s (max difference %.2e), CORE writes only the core %s, CORE + SURFACE bitwise %s (max difference %.2e)", name, size, per[0] ? " per-x" : "", sigma > 0 ? " sigma" : "", nsurf, same ? "yes" : "NO", diff, phases_ok ? "yes" : "NO", same2 ? "yes" : "NO", diff2);
 
   /* the dot products of a fused apply (y . x and y . y, y = A x on the device): the rows of
      the box in the order of the host's overlapped sweep, summed in the device's order */
@@ -467,7 +467,7 @@ static void CheckVectors(long n)
     rl[1] = DotLong(n, hv[1], hv[1]);
     bit   = !memcmp(&s[0], &r[0], sizeof(double)) && !memcmp(&s[1], &r[1], sizeof(double)) && !memcmp(&s2[0], &r[0], sizeof(double));
     rel   = fmax(RelScalar(s[0], rl[0]), RelScalar(s[1], rl[1]));
-    HCheck("dot", bit && rel <= STENCIL_RED_TOL, "n = %ld, nd = 1 and 2: y.u, y.y bitwise equal to the fixed-order host sum %s, relative difference to the long double sum %.2e", n, bit ? "yes" : "NO", rel);
+    HCheck("dot", bit && rel <= STENCIL_RED_TOL, "n = %ld, nd = 1 and 2: y.u, y.y bitwise equal to the fixed-order host sum %s, relative difference to the long double sum %.2e (<= %.0e)", n, bit ? "yes" : "NO", rel, STENCIL_RED_TOL);
   }
 
   /* Chebyshev steps */
@@ -539,7 +539,7 @@ static void CheckVectors(long n)
     ok  = HBitwise(got, ref, (size_t)n, &diff);
     bit = !memcmp(&s[0], &r[0], sizeof(double)) && !memcmp(&s[1], &r[1], sizeof(double));
     rel = fmax(RelScalar(s[0], (double)la), RelScalar(s[1], (double)lb));
-    HCheck("bcgs_update_r", ok && bit && rel <= STENCIL_RED_TOL, "n = %ld: r -= omega t bitwise (max difference %.2e), rt'r and r'r bitwise equal to the fixed-order host sums %s, relative difference to long double %.2e", n, diff, bit ? "yes" : "NO", rel);
+    HCheck("bcgs_update_r", ok && bit && rel <= STENCIL_RED_TOL, "n = %ld: r -= omega t bitwise %s (max difference %.2e), rt'r and r'r bitwise equal to the fixed-order host sums %s, relative difference to long double %.2e (<= %.0e)", n, ok ? "yes" : "NO", diff, bit ? "yes" : "NO", rel, STENCIL_RED_TOL);
     free(pa);
     free(pb);
   }

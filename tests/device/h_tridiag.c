@@ -572,7 +572,7 @@ static void TdCheckReference(void)
 
       snprintf(name, sizeof(name), "tridiag %s%s", td_kname[k], fly ? " fly" : "");
       HCheck(name, agg[k][fly].cases > 0 && agg[k][fly].fails == 0,
-             "%d cases (%d layouts: packed, natural, line-major, reduced; shared and per-line coefficients and factors; full and partial blocks up to 333 lanes; pinned lanes; n = 2, 3, 17, %d) against the textbook reference (LU without pivoting, Sherman-Morrison for periodic lines): max relative error %.2e (<= %.0e), every value outside the lanes run unchanged; %d failed%s",
+             "%d cases (%d layouts: packed, natural, line-major, reduced; shared and per-line coefficients and factors; full and partial blocks up to 333 lanes; pinned lanes; n = 2, 3, 17, %d) against the textbook reference (LU without pivoting, Sherman-Morrison for periodic lines): max relative error %.2e (<= %.0e), every value outside the lanes run unchanged; %d failed (want 0 of > 0)%s",
              agg[k][fly].cases, nlay, TD_LONG_N, agg[k][fly].diff, TD_REF_TOL, agg[k][fly].fails, agg[k][fly].bad);
     }
 }
