@@ -47,119 +47,142 @@ PetscErrorCode PPEChebyCISetInterval(PPEChebyCI *ci, PetscReal alpha, PetscReal 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode PPEChebyCISetUpWork(PPEChebyCI *ci, Vec v)
+/*
+   The work vectors (and D^-1, when the caller has set ci->dinv[PPE_BACKEND_HOST]) by the back
+   end the inputs live on: their own on back end b, the operator's, and the host's for inputs
+   anywhere else (read there). Made at set-up, v a vector of the operator's layout; the weights
+   are copied to b now, not in the first solve.
+*/
+PetscErrorCode PPEChebyCISetUpWork(PPEChebyCI *ci, Vec v, PPEBackend b)
 {
+  const PPEBackend host = PPE_BACKEND_HOST;
+
   PetscFunctionBegin;
-  for (int i = 0; i < 5; i++)
-    if (!ci->work[i]) PetscCall(VecDuplicate(v, &ci->work[i]));
+  ci->backend = b;
+  for (int i = 0; i < 5; i++) {
+    PetscCall(PPEVecCreateOn(v, host, &ci->work[host][i]));
+    if (!ci->work[b][i]) PetscCall(PPEVecCreateOn(v, b, &ci->work[b][i]));
+  }
+  if (ci->dinv[host] && !ci->dinv[b]) {
+    PPEArrays K;
+    PetscCall(PPEVecCreateOn(v, b, &ci->dinv[b]));
+    PetscCall(VecCopy(ci->dinv[host], ci->dinv[b]));
+    PetscCall(PPEArraysGet(b, 1, &ci->dinv[b], NULL, PPE_ACCESS_READ, &K)); /* in b's memory now */
+    PetscCall(PPEArraysRestore(&K));
+  }
+  for (int e = 0; e < 4; e++) { /* the other back ends: the host's vectors */
+    if (ci->work[e][0]) continue;
+    for (int i = 0; i < 5; i++) PetscCall(PetscObjectReference((PetscObject)(ci->work[e][i] = ci->work[host][i])));
+    if (ci->dinv[host]) PetscCall(PetscObjectReference((PetscObject)(ci->dinv[e] = ci->dinv[host])));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode PPEChebyCIReset(PPEChebyCI *ci)
 {
   PetscFunctionBegin;
-  for (int i = 0; i < 5; i++) PetscCall(VecDestroy(&ci->work[i]));
+  for (int b = 0; b < 4; b++) {
+    for (int i = 0; i < 5; i++) PetscCall(VecDestroy(&ci->work[b][i]));
+    PetscCall(VecDestroy(&ci->dinv[b]));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
-   The vector steps of the iteration (src/kernels/chebyci.h) on host arrays or, with dev set,
-   on the device arrays of device-resident vectors (ci->devb: its launchers, finished before
-   the next operator application). dinv may be NULL (D = I).
+   The vector steps of the iteration (src/kernels/chebyci.h) through the table of the back end
+   their vectors live on (the host when they differ), finished before the next operator
+   application. dinv may be NULL (D = I).
 */
-
-/* bw = D b */
-static PetscErrorCode Scale(PPEChebyCI *ci, PetscBool dev, const PPEBackendOps *ops, void *stream, PetscInt n, Vec b, Vec bw)
+static PetscErrorCode StepArraysGet(PetscInt n, Vec v[], const PPEAccess acc[], PPEArrays *K)
 {
-  Vec       v[3]   = {ci->dinv, b, bw};
-  PPEAccess acc[3] = {PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_WRITE};
-  double   *a[3]   = {NULL, NULL, NULL};
+  PPEBackend b;
 
   PetscFunctionBegin;
-  PetscCall(PPEVecArrays(dev, 3, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
-  if (dev) {
-    PPEBackendCall(ops, ops->ci_scale((long)n, a[0], a[1], a[2], stream));
-    PPEBackendCall(ops, ops->sync(stream));
-  } else ppe_ci_scale(n, a[0], a[1], a[2]);
-  PetscCall(PPEVecArrays(dev, 3, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
+  PetscCall(PPEVecsGetBackend(n, v, &b));
+  PetscCall(PPEArraysGet(b, n, v, acc, PPE_ACCESS_READ, K));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* bw = D b */
+static PetscErrorCode Scale(Vec dinv, PetscInt n, Vec b, Vec bw)
+{
+  Vec       v[3]   = {dinv, b, bw};
+  PPEAccess acc[3] = {PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_WRITE};
+  PPEArrays K;
+
+  PetscFunctionBegin;
+  PetscCall(StepArraysGet(3, v, acc, &K));
+  PPEBackendCall(K.ops, K.ops->ci_scale((long)n, K.a[0], K.a[1], K.a[2], K.stream));
+  PetscCall(PPEArraysRestore(&K));
   PetscCall(PetscLogFlops(n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* KernelCI1: z and y from b and t = A b */
-static PetscErrorCode First(PPEChebyCI *ci, PetscBool dev, const PPEBackendOps *ops, void *stream, PetscInt n, PetscReal c1, Vec b, Vec t, Vec z, Vec y)
+static PetscErrorCode First(PPEChebyCI *ci, Vec dinv, PetscInt n, PetscReal c1, Vec b, Vec t, Vec z, Vec y)
 {
-  Vec       v[5]   = {ci->dinv, b, t, z, y};
+  Vec       v[5]   = {dinv, b, t, z, y};
   PPEAccess acc[5] = {PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_WRITE, PPE_ACCESS_WRITE};
-  double   *a[5]   = {NULL, NULL, NULL, NULL, NULL};
+  PPEArrays K;
 
   PetscFunctionBegin;
-  PetscCall(PPEVecArrays(dev, 5, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
-  if (dev) {
-    PPEBackendCall(ops, ops->ci_first((long)n, ci->theta, c1, a[0], a[1], a[2], a[3], a[4], stream));
-    PPEBackendCall(ops, ops->sync(stream));
-  } else ppe_ci_first(n, ci->theta, c1, a[0], a[1], a[2], a[3], a[4]);
-  PetscCall(PPEVecArrays(dev, 5, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
-  PetscCall(PetscLogFlops((ci->dinv ? 6.0 : 5.0) * n));
+  PetscCall(StepArraysGet(5, v, acc, &K));
+  PPEBackendCall(K.ops, K.ops->ci_first((long)n, ci->theta, c1, K.a[0], K.a[1], K.a[2], K.a[3], K.a[4], K.stream));
+  PetscCall(PPEArraysRestore(&K));
+  PetscCall(PetscLogFlops((dinv ? 6.0 : 5.0) * n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* KernelCI2 with t = A y: w from b, t, y, z */
-static PetscErrorCode Step(PPEChebyCI *ci, PetscBool dev, const PPEBackendOps *ops, void *stream, PetscInt n, PetscReal rho, PetscReal rho_old, Vec b, Vec t, Vec y, Vec z, Vec w)
+static PetscErrorCode Step(PPEChebyCI *ci, Vec dinv, PetscInt n, PetscReal rho, PetscReal rho_old, Vec b, Vec t, Vec y, Vec z, Vec w)
 {
-  Vec       v[6]   = {ci->dinv, b, t, y, z, w};
+  Vec       v[6]   = {dinv, b, t, y, z, w};
   PPEAccess acc[6] = {PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_WRITE};
-  double   *a[6]   = {NULL, NULL, NULL, NULL, NULL, NULL};
   PetscReal s2 = 2.0 * ci->sigma, d2 = 2.0 / ci->delta;
+  PPEArrays K;
 
   PetscFunctionBegin;
-  PetscCall(PPEVecArrays(dev, 6, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
-  if (dev) {
-    PPEBackendCall(ops, ops->ci_step((long)n, rho, rho_old, s2, d2, a[0], a[1], a[2], a[3], a[4], a[5], stream));
-    PPEBackendCall(ops, ops->sync(stream));
-  } else ppe_ci_step(n, rho, rho_old, s2, d2, a[0], a[1], a[2], a[3], a[4], a[5]);
-  PetscCall(PPEVecArrays(dev, 6, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
+  PetscCall(StepArraysGet(6, v, acc, &K));
+  PPEBackendCall(K.ops, K.ops->ci_step((long)n, rho, rho_old, s2, d2, K.a[0], K.a[1], K.a[2], K.a[3], K.a[4], K.a[5], K.stream));
+  PetscCall(PPEArraysRestore(&K));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
    x = p(P) D^-1 b, its applications of A. The last iterate is written straight into x;
-   the vectors rotate by pointer (Algorithm 4, "swap pointers"). With device-resident b and
-   x (ci->devb) the same steps run on the device arrays, with the same bits and no copy; the
-   operator callbacks then apply A to device arrays too.
+   the vectors rotate by pointer (Algorithm 4, "swap pointers"). The work vectors and weights
+   are those of the back end b and x live on (PPEChebyCISetUpWork()): inputs on the operator's
+   device back end iterate there with the same bits and no copy.
 */
 PetscErrorCode PPEChebyCISolve(PPEChebyCI *ci, Vec b, Vec x)
 {
-  Vec                 bw, t = ci->work[1], z = ci->work[2], y = ci->work[3], w = ci->work[4];
-  PetscReal           rho_old, rho;
-  PetscInt            n;
-  PetscBool           dev    = PETSC_FALSE;
-  const PPEBackendOps *ops    = NULL;
-  void               *stream = NULL;
+  Vec        bw, dinv, *W, t, z, y, w;
+  Vec        io[2] = {b, x};
+  PetscReal  rho_old, rho;
+  PetscInt   n;
+  PPEBackend be;
 
   PetscFunctionBegin;
   PetscCheck(ci->its >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Chebyshev iteration needs its >= 1, got %" PetscInt_FMT, ci->its);
-  PetscCheck(ci->work[0], PETSC_COMM_SELF, PETSC_ERR_ORDER, "Call PPEChebyCISetUpWork() first");
+  PetscCheck(ci->work[ci->backend][0], PETSC_COMM_SELF, PETSC_ERR_ORDER, "Call PPEChebyCISetUpWork() first");
   PetscCheck(b != x, PETSC_COMM_SELF, PETSC_ERR_ARG_IDN, "Chebyshev iteration: input and output must be different vectors");
-  if (ci->devb != PPE_BACKEND_HOST) { /* device-resident b and x: the work vectors follow them */
-    Vec        v[8] = {b, x, ci->work[0], ci->work[1], ci->work[2], ci->work[3], ci->work[4], ci->dinv};
-    PPEBackend be;
-    PetscCall(PPEVecDevAllOn(8, v, &be));
-    dev = (PetscBool)(be == ci->devb);
-    if (dev) PetscCall(PPEDevVecStream(ci->devb, &ops, &stream));
-  }
+  PetscCall(PPEVecsGetBackend(2, io, &be));
+  W    = ci->work[be];
+  dinv = ci->dinv[be];
+  t    = W[1];
+  z    = W[2];
+  y    = W[3];
+  w    = W[4];
   PetscCall(VecGetLocalSize(b, &n));
-  if (ci->dinv) {
-    bw = ci->work[0];
-    PetscCall(Scale(ci, dev, ops, stream, n, b, bw));
-  } else bw = b;
+  bw = dinv ? W[0] : b;
+  if (dinv) PetscCall(Scale(dinv, n, b, bw));
 
   /* KernelCI1 */
   rho_old = 1.0 / ci->sigma;
   rho     = 1.0 / (2.0 * ci->sigma - rho_old);
   PetscCall((*ci->op)(ci->opctx, bw, t));
   if (ci->its == 1) y = x;
-  PetscCall(First(ci, dev, ops, stream, n, 2.0 * rho / ci->delta, bw, t, z, y));
+  PetscCall(First(ci, dinv, n, 2.0 * rho / ci->delta, bw, t, z, y));
 
   /* KernelCI2 */
   for (PetscInt i = 2; i <= ci->its; i++) {
@@ -168,12 +191,12 @@ PetscErrorCode PPEChebyCISolve(PPEChebyCI *ci, Vec b, Vec x)
     rho_old = rho;
     rho     = 1.0 / (2.0 * ci->sigma - rho_old);
     if (ci->step) { /* the operator and KernelCI2 in one sweep, t never stored */
-      PetscCall((*ci->step)(ci->stepctx, y, bw, z, ci->dinv, rho, rho_old, 2.0 * ci->sigma, 2.0 / ci->delta, out));
+      PetscCall((*ci->step)(ci->stepctx, y, bw, z, dinv, rho, rho_old, 2.0 * ci->sigma, 2.0 / ci->delta, out));
     } else {
       PetscCall((*ci->op)(ci->opctx, y, t));
-      PetscCall(Step(ci, dev, ops, stream, n, rho, rho_old, bw, t, y, z, out));
+      PetscCall(Step(ci, dinv, n, rho, rho_old, bw, t, y, z, out));
     }
-    PetscCall(PetscLogFlops((ci->dinv ? 9.0 : 8.0) * n));
+    PetscCall(PetscLogFlops((dinv ? 9.0 : 8.0) * n));
     if (out == w) { /* z <- y, y <- w, w <- old z */
       Vec tmp = z;
       z       = y;

@@ -80,7 +80,6 @@ PetscErrorCode PPEStencilHaloSetUp(Mat A)
   PetscCall(PetscSFSetGraph(st->sf, m[0] * m[1] * m[2], nleaf, NULL, PETSC_OWN_POINTER, remote, PETSC_OWN_POINTER));
   PetscCall(PetscSFSetUp(st->sf));
   PetscCall(PetscFree(st->halo));
-  PetscCall(PetscFree(st->dotrows));
   PetscCall(PetscMalloc1(nleaf, &st->halo));
   st->nhalo = nleaf;
   for (int f = 0; f < 6; f++) st->faces.f[f] = B->nb[f] ? st->halo + off[f] : NULL;
@@ -90,70 +89,39 @@ PetscErrorCode PPEStencilHaloSetUp(Mat A)
 }
 
 /*
-   PPEStencilVecsOnDevice - whether the n vectors v (NULL entries skipped) live on the device
-   back end of operator A (PETSc's device vectors, or PPEKit's device copies: those without one
-   follow the first vector there), so that A's applications use their device arrays in place
+   PPEStencilStateSetUp - the state of A's applications (tables and face buffers in the memory of
+   its back end) made for its grid and back end, and that of its rank-local block if it has one:
+   at set-up, so that the first application costs what the others do
 */
-PetscErrorCode PPEStencilVecsOnDevice(Mat A, PetscInt n, const Vec v[], PetscBool *dev)
+PetscErrorCode PPEStencilStateSetUp(Mat A)
 {
   Mat_PPEStencil *st = (Mat_PPEStencil *)A->data;
-  PPEBackend      b;
 
   PetscFunctionBegin;
-  *dev = PETSC_FALSE;
-  if (st->backend == PPE_BACKEND_HOST) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PPEVecDevAllOn(n, v, &b));
-  *dev = (PetscBool)(b == st->backend);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The arrays of an application x -> y: device arrays (dev) or host arrays. */
-PetscErrorCode PPEStencilGetArrays(PetscBool dev, Vec x, Vec y, const double **xa, double **ya)
-{
-  Vec       v[2]   = {x, y};
-  PPEAccess acc[2] = {PPE_ACCESS_READ, PPE_ACCESS_WRITE};
-  double   *a[2];
-
-  PetscFunctionBegin;
-  *xa = NULL;
-  *ya = NULL;
-  PetscCall(PPEVecArrays(dev, 2, v, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
-  *xa = a[0];
-  *ya = a[1];
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode PPEStencilRestoreArrays(PetscBool dev, Vec x, Vec y, const double **xa, double **ya)
-{
-  Vec       v[2]   = {x, y};
-  PPEAccess acc[2] = {PPE_ACCESS_READ, PPE_ACCESS_WRITE};
-  double   *a[2]   = {(double *)*xa, *ya};
-
-  PetscFunctionBegin;
-  PetscCall(PPEVecArrays(dev, 2, v, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
-  *xa = NULL;
-  *ya = NULL;
+  PetscCall(PPEStencilDevDestroy(&st->state));
+  if (!st->grid) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PPEStencilDevCreate(st->backend, &st->box, &st->faces, st->halo, (size_t)st->nhalo, &st->state));
+  PetscCall(PPEStencilLocalStateSetUp(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode MatMult_PPEStencil(Mat A, Vec x, Vec y)
 {
-  Mat_PPEStencil    *st = (Mat_PPEStencil *)A->data;
-  const PetscScalar *xa;
-  PetscScalar       *ya;
-  PPEStencilRun      R;
-  PetscBool          dev;
-  Vec                v[2] = {x, y};
+  Mat_PPEStencil *st   = (Mat_PPEStencil *)A->data;
+  Vec             v[2] = {x, y};
+  PPEAccess       acc[2] = {PPE_ACCESS_READ, PPE_ACCESS_WRITE};
+  PPEStencilRun   R;
+  PPEArrays       K;
 
   PetscFunctionBegin;
   PetscCheck(st->grid, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "No grid: create the operator with PPEStencilCreate() or call PPEStencilSetGrid()");
   PetscCall(PetscLogEventBegin(PPE_StencilMult, A, x, y, 0));
-  PetscCall(PPEStencilVecsOnDevice(A, 2, v, &dev));
-  PetscCall(PPEStencilGetArrays(dev, x, y, &xa, &ya));
-  PetscCall(PPEStencilRunSetUp(A, xa, ya, &R));
-  R.devio = dev;
+  PetscCall(PetscMemzero(&R, sizeof(R)));
+  PetscCall(PPEStencilArraysGet(st->state, st->backend, 2, v, acc, &K, &R.xh));
+  R.x = K.a[0];
+  R.y = K.a[1];
   PetscCall(PPEStencilRunWithHalo(A, &R));
-  PetscCall(PPEStencilRestoreArrays(dev, x, y, &xa, &ya));
+  PetscCall(PPEStencilArraysRestore(st->state, &K, &R.xh));
   PetscCall(PetscLogFlops(PPE_STENCIL_FLOPS * st->box.xm * st->box.ym * st->box.zm));
   PetscCall(PetscLogEventEnd(PPE_StencilMult, A, x, y, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -167,10 +135,10 @@ static PetscErrorCode MatMultAdd_PPEStencil(Mat A, Vec x, Vec z, Vec y)
   if (y == z) {
     if (!st->work) PetscCall(VecDuplicate(y, &st->work));
     PetscCall(MatMult_PPEStencil(A, x, st->work));
-    PetscCall(PPEVecAXPY(y, 1.0, st->work));
+    PetscCall(VecAXPY(y, 1.0, st->work));
   } else {
     PetscCall(MatMult_PPEStencil(A, x, y));
-    PetscCall(PPEVecAXPY(y, 1.0, z));
+    PetscCall(VecAXPY(y, 1.0, z));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -243,7 +211,6 @@ static PetscErrorCode PPEStencilSetGrid_PPEStencil(Mat A, PPEGrid grid)
   PetscCall(PetscObjectReference((PetscObject)grid));
   PetscCall(PPEGridDestroy(&st->grid));
   st->grid = grid;
-  PetscCall(PPEStencilDevDestroy(&st->dev)); /* the device data follow the box */
   PetscCall(PPEStencilBoxSetUp(grid, &st->box));
   nloc = st->box.xm * st->box.ym * st->box.zm;
   PetscCall(PPEGridGetSizes(grid, &N[0], &N[1], &N[2]));
@@ -252,6 +219,7 @@ static PetscErrorCode PPEStencilSetGrid_PPEStencil(Mat A, PPEGrid grid)
   PetscCall(PetscLayoutSetUp(A->cmap));
   PetscCall(MatSetDM(A, grid->da)); /* the user's DMDA: 2D on a 2D grid */
   PetscCall(PPEStencilHaloSetUp(A));
+  PetscCall(PPEStencilStateSetUp(A)); /* the state follows the box */
   PetscCall(PPEStencilAttachNullSpace(grid, A));
   /* a new grid is a new operator: PCs and KSPs set up on A must set up again (PCSetUp() and
      KSPSetUp() compare the matrix state) */
@@ -285,27 +253,21 @@ static const char *const PPEStencilComposed[] = {"PPEStencilSetGrid_C", "PPESten
 static PetscErrorCode PPEStencilSetBackend_PPEStencil(Mat A, PPEBackend b)
 {
   Mat_PPEStencil *st = (Mat_PPEStencil *)A->data;
+  VecType         type;
+  PetscBool       own;
 
   PetscFunctionBegin;
   PetscCall(PPEBackendCheck(PetscObjectComm((PetscObject)A), b));
-  if (b != st->backend) PetscCall(PPEStencilDevDestroy(&st->dev));
-  st->backend = b;
+  if (b != st->backend || !st->state) {
+    st->backend = b;
+    PetscCall(PPEStencilStateSetUp(A));
+  }
   /* MatCreateVecs: PETSc's own device vectors where PETSc has them for this back end (the
-     applications then use their device arrays in place), else standard vectors (a
-     device-resident Krylov solve gives them device copies, src/sys/devvec.c) */
-#if defined(PETSC_HAVE_CUDA)
-  if (b == PPE_BACKEND_CUDA) {
-    PetscCall(MatSetVecType(A, VECCUDA));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-#endif
-#if defined(PETSC_HAVE_HIP)
-  if (b == PPE_BACKEND_HIP) {
-    PetscCall(MatSetVecType(A, VECHIP));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-#endif
-  PetscCall(MatSetVecType(A, VECSTANDARD));
+     applications then use their device arrays in place), else standard vectors (staged at
+     each application; a device-resident Krylov solve makes its vectors on the back end) */
+  PetscCall(PPEBackendVecType(b, &type));
+  PetscCall(PetscStrbeginswith(type, "ppe", &own));
+  PetscCall(MatSetVecType(A, own ? VECSTANDARD : type));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -321,10 +283,9 @@ static PetscErrorCode MatDestroy_PPEStencil(Mat A)
   Mat_PPEStencil *st = (Mat_PPEStencil *)A->data;
 
   PetscFunctionBegin;
-  PetscCall(PPEStencilDevDestroy(&st->dev));
+  PetscCall(PPEStencilDevDestroy(&st->state));
   PetscCall(PetscSFDestroy(&st->sf));
   PetscCall(PetscFree(st->halo));
-  PetscCall(PetscFree(st->dotrows));
   PetscCall(VecDestroy(&st->work));
   PetscCall(PPEGridDestroy(&st->grid));
   PetscCall(PetscFree(A->data));
@@ -348,8 +309,9 @@ static PetscErrorCode MatDestroy_PPEStencil(Mat A)
    rank-local block as a sequential matrix-free Mat, so PCBJACOBI works; see
    PPEStencilMultLocal()). On a CUDA or HIP back end, with a PETSc built with CUDA or HIP,
    MatCreateVecs() gives PETSc's device vectors (VECCUDA, VECHIP), used in place by every
-   application; on Debian's PETSc the device-resident Krylov solves of KSPCBCG and
-   KSPBCGSFUSED give standard vectors device copies (docs/gpu.md). The constant null space is
+   application; on Debian's PETSc it gives standard vectors (staged at each application), and
+   the device-resident Krylov solves of KSPCBCG and KSPBCGSFUSED make theirs on the back end
+   (VECPPECUDA, VECPPEHIP, VECPPEEMU), used in place (docs/gpu.md). The constant null space is
    attached when the grid is singular. Preconditioners that need the entries (ILU, hypre, GAMG)
    take the assembled twin as the preconditioning matrix.
 

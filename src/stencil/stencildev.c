@@ -1,24 +1,24 @@
 /*
-   The back-end side of MATPPESTENCIL: the box a back end works on, and one application of
-   the operator run in phases on the host or on a device back end.
+   The back-end side of MATPPESTENCIL: the box a back end works on, the operator's state on
+   its back end, and one application of the operator run in phases through the back end's
+   table (src/backend/device/device.h; the host is one of them).
 
    Every application (MatMult, the rank-local block, the fused dot products, the fused
    Chebyshev step) is: start the halo exchange, compute the core points, finish the
    exchange, compute the surface points. PPEStencilRunWithHalo() runs that sequence, each
-   step timed by its event; PPEStencilRunCore/RunSurface do the two computing phases. On the
-   host they call the row loops of src/backend/host. On a device:
+   step timed by its event; PPEStencilRunCore/RunSurface do the two computing phases with the
+   table's stencil launcher. On a device both phases are queued on the back end's stream, so
+   the device computes the core while the host waits for the halo messages (the overlap of
+   the exchange with the core of Ali et al. (2019), Table II); the surface phase then copies
+   the received faces in and waits.
 
-     core:    x (and the operands of a fused step) copied in, core launch, both queued on
-              the stream, so the device computes the core while the host waits for the halo
-              messages (the overlap of the exchange with the core of Ali et al. (2019),
-              Table II);
-     surface: the halo faces copied in, surface launch, the result copied out, wait.
-
-   The operator's 1D tables stay on the device from set-up to destroy. Host vectors are
-   copied in and out at each application. Device-resident vectors (devio: PETSc's device
-   vectors, or PPEKit's device copies on Debian's PETSc, src/sys/devvec.c) are used in place:
-   only the six boundary planes of the input cross to the host, for the halo exchange that
-   MPI makes on host memory, and the received faces come back.
+   The state (PPEStencilDev) is made when the operator gets its grid or back end: the 1D
+   tables and face buffers in the back end's memory (on the host, whose memory that is, the
+   grid's tables and the exchange's buffers themselves) and the work of the fused dot
+   products. The vectors' arrays come from PPEArraysGet() on the operator's back end: a
+   vector that lives there is used in place, another is staged. An input that lives only in
+   a device's memory sends its six boundary planes to the host for the halo exchange that
+   MPI makes on host memory (counted as halo traffic, as are the faces that come back).
 
    References:
      Y. Ali, N. Onodera, Y. Idomura, T. Ina and T. Imamura, "GPU acceleration of
@@ -32,21 +32,21 @@
 
 struct _n_PPEStencilDev {
   const PPEBackendOps *ops;
-  void               *stream;
-  ppe_dev_box         box;     /* with the device copies of the tables */
-  double             *tab;     /* the 12 tables, N[0], N[1] or N[2] values each */
-  double             *x, *y;   /* the input and output over the box */
-  double             *halo;    /* the face buffers, laid out as on the host */
-  size_t              hoff[6]; /* face offsets in halo */
-  double             *b, *z, *dinv, *w, *u[2]; /* operands of fused steps, allocated when first used */
-  double             *work;    /* reductions */
-  size_t              n, nhalo;
-  double             *planes;  /* device-resident input: its six boundary planes, packed */
-  double             *hplanes; /* their host copy */
-  double             *xh;      /* host array over the box holding them (the halo's source) */
-  size_t              nplanes;
-  PetscBool           halo_static;  /* the face buffers never change (set by the owner) */
-  PetscBool           halo_on_dev;  /* and they are on the device already */
+  void                *stream;  /* the back end's stream of vector operations */
+  PetscBool            hostmem; /* the back end's memory is the host's: nothing mirrored */
+  ppe_dev_box          box;     /* with the tables in the back end's memory */
+  double              *tab;     /* the 12 tables copied, N[0], N[1] or N[2] values each (NULL on the host) */
+  const double        *hbase;   /* the host face buffers */
+  double              *halo;    /* the face buffers in the back end's memory (hbase on the host) */
+  size_t               hoff[6]; /* face offsets in halo */
+  double              *work;    /* the row partials of the fused dot products */
+  size_t               n, nhalo;
+  double              *planes;  /* device-resident input: its six boundary planes, packed */
+  double              *hplanes; /* their host copy */
+  double              *xh;      /* host array over the box holding them (the halo's source) */
+  size_t               nplanes;
+  PetscBool            halo_static; /* the face buffers never change (set by the owner) */
+  PetscBool            halo_copied; /* and they are in the back end's memory already */
 };
 
 #define DEVCALL(d, expr) PPEBackendCall((d)->ops, expr)
@@ -91,30 +91,14 @@ void PPEStencilBoxDiagonal(const PPEStencilBox *B, PetscScalar *a)
       for (PetscInt i = B->xs; i < B->xs + B->xm; i++) a[l++] = ppe_s7_point_coef(B->X, B->Y, B->Z, B->sigma, i, j, k).c0;
 }
 
-static PetscErrorCode DevAlloc(PPEStencilDev d, double **p, size_t n)
+/* The box of the back-end table, with the 1D tables of B in the back end's memory. */
+static PetscErrorCode StateTables(PPEStencilDev d, const PPEStencilBox *B)
 {
-  PetscFunctionBegin;
-  if (!*p) DEVCALL(d, d->ops->alloc((void **)p, (n ? n : 1) * sizeof(double)));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*
-   PPEStencilDevCreate - device data of an application on box B, whose face buffers are
-   faces (pointers into one host array hbase of nhalo values)
-*/
-PetscErrorCode PPEStencilDevCreate(PPEBackend backend, const PPEStencilBox *B, const PPEStencilHalo *faces, const double *hbase, size_t nhalo, PPEStencilDev *dev)
-{
-  PPEStencilDev    d;
-  const ppe_s7_dir *dir[3] = {&B->X, &B->Y, &B->Z};
-  ppe_s7_dir       *ddir[3];
-  size_t            off = 0;
+  const ppe_s7_dir *dir[3]  = {&B->X, &B->Y, &B->Z};
+  ppe_s7_dir       *ddir[3] = {&d->box.X, &d->box.Y, &d->box.Z};
+  size_t            off     = 0;
 
   PetscFunctionBegin;
-  PetscCall(PetscNew(&d));
-  PetscCall(PPEBackendGetOps(backend, &d->ops));
-  d->n     = (size_t)B->xm * B->ym * B->zm;
-  d->nhalo = nhalo;
-  DEVCALL(d, d->ops->stream_create(&d->stream));
   d->box.sigma = B->sigma;
   d->box.xs    = B->xs;
   d->box.ys    = B->ys;
@@ -125,15 +109,11 @@ PetscErrorCode PPEStencilDevCreate(PPEBackend backend, const PPEStencilBox *B, c
   for (int e = 0; e < 3; e++) {
     d->box.N[e]   = B->N[e];
     d->box.per[e] = B->per[e] ? 1 : 0;
+    *ddir[e]      = *dir[e];
   }
-  for (int f = 0; f < 6; f++) {
-    d->box.nb[f] = B->nb[f] ? 1 : 0;
-    d->hoff[f]   = faces->f[f] ? (size_t)(faces->f[f] - hbase) : 0;
-  }
-  PetscCall(DevAlloc(d, &d->tab, 4 * (size_t)(B->N[0] + B->N[1] + B->N[2])));
-  ddir[0] = &d->box.X;
-  ddir[1] = &d->box.Y;
-  ddir[2] = &d->box.Z;
+  for (int f = 0; f < 6; f++) d->box.nb[f] = B->nb[f] ? 1 : 0;
+  if (d->hostmem) PetscFunctionReturn(PETSC_SUCCESS); /* the grid's own tables */
+  DEVCALL(d, d->ops->alloc((void **)&d->tab, 4 * (size_t)(B->N[0] + B->N[1] + B->N[2]) * sizeof(double)));
   for (int e = 0; e < 3; e++) {
     const double *src[4] = {dir[e]->w, dir[e]->tlo, dir[e]->thi, dir[e]->d};
     size_t        n      = (size_t)B->N[e];
@@ -144,9 +124,29 @@ PetscErrorCode PPEStencilDevCreate(PPEBackend backend, const PPEStencilBox *B, c
     ddir[e]->d   = d->tab + off + 3 * n;
     off += 4 * n;
   }
-  PetscCall(DevAlloc(d, &d->x, d->n));
-  PetscCall(DevAlloc(d, &d->y, d->n));
-  PetscCall(DevAlloc(d, &d->halo, nhalo));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   PPEStencilDevCreate - the state of an application on box B on back end backend, whose face
+   buffers are faces (pointers into one host array hbase of nhalo values): made at set-up
+*/
+PetscErrorCode PPEStencilDevCreate(PPEBackend backend, const PPEStencilBox *B, const PPEStencilHalo *faces, const double *hbase, size_t nhalo, PPEStencilDev *dev)
+{
+  PPEStencilDev d;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&d));
+  PetscCall(PPEBackendStream(backend, &d->ops, &d->stream));
+  d->hostmem = (PetscBool)(d->ops == &PPEBackendOps_Host);
+  d->n       = (size_t)B->xm * B->ym * B->zm;
+  d->nhalo   = nhalo;
+  d->hbase   = hbase;
+  for (int f = 0; f < 6; f++) d->hoff[f] = faces->f[f] ? (size_t)(faces->f[f] - hbase) : 0;
+  PetscCall(StateTables(d, B));
+  d->halo = (double *)hbase;
+  if (!d->hostmem) DEVCALL(d, d->ops->alloc((void **)&d->halo, (nhalo ? nhalo : 1) * sizeof(double)));
+  DEVCALL(d, d->ops->alloc((void **)&d->work, PPE_DEV_ROW_RED_WORK(B->ym * B->zm, 2) * sizeof(double)));
   DEVCALL(d, d->ops->sync(d->stream));
   *dev = d;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -155,63 +155,34 @@ PetscErrorCode PPEStencilDevCreate(PPEBackend backend, const PPEStencilBox *B, c
 PetscErrorCode PPEStencilDevDestroy(PPEStencilDev *dev)
 {
   PPEStencilDev d = *dev;
-  double       *a[12];
+  double       *a[4];
 
   PetscFunctionBegin;
   if (!d) PetscFunctionReturn(PETSC_SUCCESS);
-  a[0] = d->tab, a[1] = d->x, a[2] = d->y, a[3] = d->halo, a[4] = d->b, a[5] = d->z;
-  a[6] = d->dinv, a[7] = d->w, a[8] = d->u[0], a[9] = d->u[1], a[10] = d->work, a[11] = d->planes;
+  a[0] = d->tab, a[1] = d->halo != d->hbase ? d->halo : NULL, a[2] = d->work, a[3] = d->planes;
   DEVCALL(d, d->ops->sync(d->stream));
-  for (int i = 0; i < 12; i++)
+  for (int i = 0; i < 4; i++)
     if (a[i]) DEVCALL(d, d->ops->release(a[i]));
   PetscCall(PetscFree(d->hplanes));
   PetscCall(PetscFree(d->xh));
-  DEVCALL(d, d->ops->stream_destroy(d->stream));
   PetscCall(PetscFree(*dev));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode DevIn(PPEStencilDev d, double **dst, const double *src)
-{
-  PetscFunctionBegin;
-  PetscCall(DevAlloc(d, dst, d->n));
-  DEVCALL(d, d->ops->copy(*dst, src, d->n * sizeof(double), PPE_DEV_H2D, d->stream));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The fused step with its operands on the device (copied in by the core phase). */
-static void DevCI(PPEStencilDev d, const PPEStencilCI *ci, ppe_dev_ci *c)
-{
-  c->rho     = ci->rho;
-  c->rho_old = ci->rho_old;
-  c->s2      = ci->s2;
-  c->d2      = ci->d2;
-  c->b       = d->b;
-  c->z       = d->z;
-  c->dinv    = ci->dinv ? d->dinv : NULL;
-  c->w       = d->w;
-}
-
-static PetscErrorCode DevHalo(PPEStencilDev d, ppe_dev_halo *H)
-{
-  PetscFunctionBegin;
-  for (int f = 0; f < 6; f++) H->f[f] = d->box.nb[f] ? d->halo + d->hoff[f] : NULL;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* The face buffers of an application never change (a rank-local block without periodic
-   wrap on the rank: zeros): copied to the device once. */
+   wrap on the rank: zeros): copied to the back end once. */
 void PPEStencilDevSetHaloStatic(PPEStencilDev d, PetscBool flg)
 {
   d->halo_static = flg;
-  if (!flg) d->halo_on_dev = PETSC_FALSE;
+  if (!flg) d->halo_copied = PETSC_FALSE;
 }
 
 /*
-   PPEStencilDevBoundary - the boundary planes of the device array xd on the faces of mask,
-   copied to the host and written at their places in a host array over the box, returned in
-   *xh (the other entries are zero or older planes): the source of the halo exchange and of
-   the rank's own periodic wrap when the input lives on the device. Counted as halo traffic.
+   PPEStencilDevBoundary - the boundary planes of the array xd in the back end's memory on the
+   faces of mask, copied to the host and written at their places in a host array over the box,
+   returned in *xh (the other entries are zero or older planes): the source of the halo
+   exchange and of the rank's own periodic wrap when the input lives only on a device. Counted
+   as halo traffic.
 */
 PetscErrorCode PPEStencilDevBoundary(PPEStencilDev d, const double *xd, const PetscBool mask[6], const double **xh)
 {
@@ -256,127 +227,79 @@ PetscErrorCode PPEStencilDevBoundary(PPEStencilDev d, const double *xd, const Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The device arrays of an application: its own (devio: the caller's device arrays) or the
-   copies of the host arrays made by the core phase. */
-static void DevArrays(const PPEStencilRun *R, PPEStencilDev d, const double **x, double **y, ppe_dev_ci *c)
+/*
+   PPEStencilArraysGet - the arrays of the n vectors v of an application (x first; NULL entries
+   allowed) in the memory of A's back end (PPEArraysGet(): in place where a vector lives
+   there, else staged), and the host values of x, the source of the halo exchange: x's own
+   array on the host, the host array of a staged x; NULL when x lives only on a device (its
+   boundary planes are then fetched, PPEStencilDevBoundary())
+*/
+PetscErrorCode PPEStencilArraysGet(PPEStencilDev d, PPEBackend b, PetscInt n, const Vec v[], const PPEAccess acc[], PPEArrays *K, const double **xh)
 {
-  *x = R->devio ? R->x : d->x;
-  *y = R->devio ? R->y : d->y;
-  if (R->ci) {
-    DevCI(d, R->ci, c);
-    if (R->devio) {
-      c->b    = R->ci->b;
-      c->z    = R->ci->z;
-      c->dinv = R->ci->dinv;
-      c->w    = R->ci->w;
-    }
-  }
+  PetscFunctionBegin;
+  PetscCall(PPEArraysGet(b, n, v, acc, PPE_ACCESS_READ, K));
+  *xh = NULL;
+  if (d->hostmem) *xh = K->a[0];
+  else if (K->slot[0] >= 0) PetscCall(VecGetArrayRead(v[0], xh)); /* staged: its host values */
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-   PPEStencilRunCore - the core points of one application: y = A x (dot: with the partial dot
-   products; ci: the fused Chebyshev step into ci->w instead)
-*/
+PetscErrorCode PPEStencilArraysRestore(PPEStencilDev d, PPEArrays *K, const double **xh)
+{
+  PetscFunctionBegin;
+  if (!d->hostmem && *xh) PetscCall(VecRestoreArrayRead(K->v[0], xh));
+  *xh = NULL;
+  PetscCall(PPEArraysRestore(K));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The face buffers in the back end's memory (host: the exchange's buffers themselves). */
+static void Faces(PPEStencilDev d, ppe_dev_halo *H)
+{
+  for (int f = 0; f < 6; f++) H->f[f] = d->box.nb[f] ? d->halo + d->hoff[f] : NULL;
+}
+
+/* One phase of the operator of R through the table: the fused dot products where the back end
+   has them in its sweep (the host: the row partials while the row is in cache), else the
+   plain stencil (or the fused Chebyshev step). */
+static PetscErrorCode Phase(const PPEStencilRun *R, int phase)
+{
+  PPEStencilDev d = R->d;
+  ppe_dev_halo  H;
+
+  PetscFunctionBegin;
+  Faces(d, &H);
+  if (R->nd > 0 && d->ops->stencil_rowdot) DEVCALL(d, d->ops->stencil_rowdot(&d->box, R->x, &H, R->y, phase, (int)R->nd, R->u[0], R->u[1], d->work, (double *)R->s, d->stream));
+  else DEVCALL(d, d->ops->stencil(&d->box, R->x, &H, R->y, phase, R->ci, d->stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PPEStencilRunCore - the core points of one application: y = A x (with the fused dot products
+   or Chebyshev step of R), queued on the back end's stream */
 PetscErrorCode PPEStencilRunCore(const PPEStencilRun *R)
 {
   PetscFunctionBegin;
-  if (!R->dev) {
-    if (R->ci) PPEStencilApplyCI_Host(R->box, R->x, R->faces, PPE_STENCIL_CORE, R->ci);
-    else if (R->dot) PPEStencilApplyDot_Host(R->box, R->x, R->faces, R->y, PPE_STENCIL_CORE, R->dot);
-    else PPEStencilApply_Host(R->box, R->x, R->faces, R->y, PPE_STENCIL_CORE);
-  } else {
-    PPEStencilDev d = R->dev;
-    ppe_dev_halo  H;
-    ppe_dev_ci    c;
-    const double *xd;
-    double       *yd;
-
-    if (!R->devio) {
-      PetscCall(DevIn(d, &d->x, R->x));
-      if (R->ci) {
-        PetscCall(DevIn(d, &d->b, R->ci->b));
-        PetscCall(DevIn(d, &d->z, R->ci->z));
-        if (R->ci->dinv) PetscCall(DevIn(d, &d->dinv, R->ci->dinv));
-        PetscCall(DevAlloc(d, &d->w, d->n));
-      }
-    }
-    DevArrays(R, d, &xd, &yd, &c);
-    PetscCall(DevHalo(d, &H));
-    DEVCALL(d, d->ops->stencil(&d->box, xd, &H, yd, PPE_DEV_CORE, R->ci ? &c : NULL, d->stream));
-  }
+  PetscCall(Phase(R, PPE_DEV_CORE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* PPEStencilRunSurface - the surface points; on a device also the result back to the host */
-PetscErrorCode PPEStencilRunSurface(const PPEStencilRun *R)
+/* PPEStencilRunSurface - the received faces copied to the back end (counted as halo traffic when
+   the input lives there only; nothing to copy on the host), the surface points, the dot
+   products of a back end that computes them after the sweep; waits for the back end */
+PetscErrorCode PPEStencilRunSurface(PPEStencilRun *R)
 {
+  PPEStencilDev d = R->d;
+
   PetscFunctionBegin;
-  if (!R->dev) {
-    if (R->ci) PPEStencilApplyCI_Host(R->box, R->x, R->faces, PPE_STENCIL_SURFACE, R->ci);
-    else if (R->dot) {
-      PPEStencilApplyDot_Host(R->box, R->x, R->faces, R->y, PPE_STENCIL_SURFACE, R->dot);
-      for (PetscInt q = 0; q < R->dot->n; q++) R->dot->s[q] = ppe_red_array((long)R->box->ym * R->box->zm, R->dot->rows[q]); /* the rows in the device's order */
-    }
-    else PPEStencilApply_Host(R->box, R->x, R->faces, R->y, PPE_STENCIL_SURFACE);
-  } else {
-    PPEStencilDev d = R->dev;
-    ppe_dev_halo  H;
-    ppe_dev_ci    c;
-    const double *xd;
-    double       *yd;
-
-    if (d->nhalo && !(d->halo_static && d->halo_on_dev)) {
-      if (R->devio) PPEDeviceCountHalo(PETSC_TRUE);
-      DEVCALL(d, d->ops->copy(d->halo, R->hbase, d->nhalo * sizeof(double), PPE_DEV_H2D, d->stream));
-      PPEDeviceCountHalo(PETSC_FALSE);
-      d->halo_on_dev = d->halo_static;
-    }
-    PetscCall(DevHalo(d, &H));
-    DevArrays(R, d, &xd, &yd, &c);
-    DEVCALL(d, d->ops->stencil(&d->box, xd, &H, yd, PPE_DEV_SURFACE, R->ci ? &c : NULL, d->stream));
-    if (R->dot && R->dot->n > 0) {
-      const double *u[2] = {NULL, NULL};
-      double        s[2] = {0.0, 0.0};
-
-      for (PetscInt q = 0; q < R->dot->n; q++) {
-        if (R->dot->u[q] == R->y) u[q] = yd;
-        else if (R->dot->u[q] == R->x) u[q] = xd;
-        else if (R->devio) u[q] = R->dot->u[q];
-        else {
-          PetscCall(DevIn(d, &d->u[q], R->dot->u[q]));
-          u[q] = d->u[q];
-        }
-      }
-      PetscCall(DevAlloc(d, &d->work, PPE_DEV_ROW_RED_WORK(d->box.ym * d->box.zm, 2)));
-      DEVCALL(d, d->ops->stencil_dot(&d->box, (int)R->dot->n, yd, u[0], u[1], d->work, s, d->stream)); /* the host's order */
-      for (PetscInt q = 0; q < R->dot->n; q++) R->dot->s[q] = s[q];
-    }
-    if (!R->devio) {
-      if (R->ci) DEVCALL(d, d->ops->copy(R->ci->w, d->w, d->n * sizeof(double), PPE_DEV_D2H, d->stream));
-      else DEVCALL(d, d->ops->copy(R->y, d->y, d->n * sizeof(double), PPE_DEV_D2H, d->stream));
-    }
-    DEVCALL(d, d->ops->sync(d->stream));
+  if (d->nhalo && !(d->halo_static && d->halo_copied)) {
+    PPEDeviceCountHalo((PetscBool)!R->xh);
+    DEVCALL(d, d->ops->copy(d->halo, d->hbase, d->nhalo * sizeof(double), PPE_DEV_H2D, d->stream));
+    PPEDeviceCountHalo(PETSC_FALSE);
+    d->halo_copied = d->halo_static;
   }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*
-   PPEStencilRunSetUp - an application of the full operator (halo faces st->faces) on
-   arrays xa -> ya, on the matrix's back end (its device data made at the first use)
-*/
-PetscErrorCode PPEStencilRunSetUp(Mat A, const double *xa, double *ya, PPEStencilRun *R)
-{
-  Mat_PPEStencil *st = (Mat_PPEStencil *)A->data;
-
-  PetscFunctionBegin;
-  if (st->backend != PPE_BACKEND_HOST && !st->dev) PetscCall(PPEStencilDevCreate(st->backend, &st->box, &st->faces, st->halo, (size_t)st->nhalo, &st->dev));
-  PetscCall(PetscMemzero(R, sizeof(*R)));
-  R->box   = &st->box;
-  R->dev   = st->dev;
-  R->x     = xa;
-  R->faces = &st->faces;
-  R->hbase = st->halo;
-  R->y     = ya;
+  PetscCall(Phase(R, PPE_DEV_SURFACE));
+  if (R->nd > 0 && !d->ops->stencil_rowdot) DEVCALL(d, d->ops->stencil_dot(&d->box, (int)R->nd, R->y, R->u[0], R->u[1], d->work, R->s, d->stream)); /* the host's order */
+  DEVCALL(d, d->ops->sync(d->stream));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -393,23 +316,23 @@ static PetscErrorCode HaloEnd(Mat A, const double *x)
 }
 
 /*
-   PPEStencilRunWithHalo - the application R of the full operator A (made by
-   PPEStencilRunSetUp() on the input R->x) around the halo exchange of R->x: start the
-   exchange, compute the core points, finish the exchange, compute the surface points. With
-   overlap off the exchange is finished before the core points (same bits). Events:
-   PPEStencilHalo (the wait for the exchange), PPEStencilCore, PPEStencilSurf.
+   PPEStencilRunWithHalo - the application R of the full operator A around the halo exchange
+   of its input: start the exchange (from R->xh, or from the boundary planes of an input that
+   lives only on a device), compute the core points, finish the exchange, compute the surface
+   points. With overlap off the exchange is finished before the core points (same bits).
+   Events: PPEStencilHalo (the wait for the exchange), PPEStencilCore, PPEStencilSurf.
 */
-PetscErrorCode PPEStencilRunWithHalo(Mat A, const PPEStencilRun *R)
+PetscErrorCode PPEStencilRunWithHalo(Mat A, PPEStencilRun *R)
 {
   Mat_PPEStencil *st = (Mat_PPEStencil *)A->data;
-
-  const double   *xh = R->x; /* the source of the exchange, in host memory */
+  const double   *xh = R->xh; /* the source of the exchange, in host memory */
 
   PetscFunctionBegin;
-  if (st->has_halo && R->devio) { /* the planes sent across the faces that have a neighbour */
+  R->d = st->state;
+  if (st->has_halo && !xh) { /* the planes sent across the faces that have a neighbour */
     PetscBool mask[6];
-    for (int f = 0; f < 6; f++) mask[f] = R->box->nb[f];
-    PetscCall(PPEStencilDevBoundary(R->dev, R->x, mask, &xh));
+    for (int f = 0; f < 6; f++) mask[f] = st->box.nb[f];
+    PetscCall(PPEStencilDevBoundary(R->d, R->x, mask, &xh));
   }
   if (st->has_halo) PetscCall(PetscSFBcastBegin(st->sf, MPIU_SCALAR, xh, st->halo, MPI_REPLACE));
   if (!st->overlap && st->has_halo) PetscCall(HaloEnd(A, xh));

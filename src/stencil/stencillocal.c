@@ -33,8 +33,8 @@ typedef struct {
   PetscScalar    *buf;     /* face buffers: zeros for dropped neighbours, wrap copies for self faces */
   PetscInt        off[7];  /* offsets of the faces in buf */
   PPEStencilHalo  faces;   /* pointers into buf */
-  PPEStencilDev   dev;     /* device data (the parent's back end), made at the first use */
-  PPEBackend      devb;    /* the back end dev was made for */
+  PetscBool       anyself; /* some face is a self face */
+  PPEStencilDev   state;   /* the applications' state on the parent's back end, made at set-up */
 } PPEStencilLocal;
 
 /* The shell's context destroy: since PETSc 3.23 it receives the address of the context
@@ -44,7 +44,7 @@ static PetscErrorCode PPEStencilLocalDestroy(PPECtxDestroyArg arg)
   PPEStencilLocal *L = (PPEStencilLocal *)PPECtxFromDestroyArg(arg);
 
   PetscFunctionBegin;
-  PetscCall(PPEStencilDevDestroy(&L->dev));
+  PetscCall(PPEStencilDevDestroy(&L->state));
   PetscCall(PetscFree(L->buf));
   PetscCall(PetscFree(L));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -75,61 +75,45 @@ static void FillSelfFaces(PPEStencilLocal *L, const PetscScalar *x)
   }
 }
 
-/* An application of the local block on arrays xa -> ya (self faces filled from xa); devio:
-   they are device arrays (only the planes of the self faces cross to the host). */
-static PetscErrorCode LocalRun(PPEStencilLocal *L, const double *xa, double *ya, const PPEStencilCI *ci, PetscBool devio)
+/* An application R of the local block (arrays on the parent's back end): the self faces filled
+   from the host values of the input, or from its boundary planes when it lives only on a
+   device, then both phases (no exchange). */
+static PetscErrorCode LocalRun(PPEStencilLocal *L, PPEStencilRun *R)
 {
-  PPEStencilRun R;
-  PetscBool     anyself = PETSC_FALSE;
-
   PetscFunctionBegin;
-  for (int f = 0; f < 6; f++) anyself = (PetscBool)(anyself || L->self[f]);
-  if (L->dev && L->devb != L->st->backend) PetscCall(PPEStencilDevDestroy(&L->dev));
-  L->devb = L->st->backend;
-  if (L->st->backend != PPE_BACKEND_HOST && !L->dev) {
-    PetscCall(PPEStencilDevCreate(L->st->backend, &L->box, &L->faces, L->buf, (size_t)L->off[6], &L->dev));
-    PPEStencilDevSetHaloStatic(L->dev, (PetscBool)!anyself); /* zeros only: copied once */
-  }
-  if (devio && anyself) { /* the planes the self faces copy: the opposite ones */
-    const double *xh;
-    PetscBool     mask[6];
-    for (int f = 0; f < 6; f++) mask[f] = (PetscBool)(L->self[f] || L->self[f ^ 1]);
-    PetscCall(PPEStencilDevBoundary(L->dev, xa, mask, &xh));
+  R->d = L->state;
+  if (L->anyself) {
+    const double *xh = R->xh;
+
+    if (!xh) { /* the planes the self faces copy: the opposite ones */
+      PetscBool mask[6];
+      for (int f = 0; f < 6; f++) mask[f] = (PetscBool)(L->self[f] || L->self[f ^ 1]);
+      PetscCall(PPEStencilDevBoundary(L->state, R->x, mask, &xh));
+    }
     FillSelfFaces(L, xh);
-  } else if (!devio) FillSelfFaces(L, xa);
-  PetscCall(PetscMemzero(&R, sizeof(R)));
-  R.box   = &L->box;
-  R.dev   = L->dev;
-  R.x     = xa;
-  R.faces = &L->faces;
-  R.hbase = L->buf;
-  R.y     = ya;
-  R.ci    = ci;
-  R.devio = devio;
-  PetscCall(PPEStencilRunCore(&R));
-  PetscCall(PPEStencilRunSurface(&R));
+  }
+  PetscCall(PPEStencilRunCore(R));
+  PetscCall(PPEStencilRunSurface(R));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode MatMult_PPEStencilLocal(Mat Ab, Vec x, Vec y)
 {
-  PPEStencilLocal   *L;
-  const PetscScalar *xa;
-  PetscScalar       *ya;
-  PetscBool          dev = PETSC_FALSE;
+  PPEStencilLocal *L;
+  Vec              v[2]   = {x, y};
+  PPEAccess        acc[2] = {PPE_ACCESS_READ, PPE_ACCESS_WRITE};
+  PPEStencilRun    R;
+  PPEArrays        K;
 
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(Ab, &L));
   PetscCall(PetscLogEventBegin(PPE_StencilLocal, Ab, x, y, 0));
-  if (L->st->backend != PPE_BACKEND_HOST) {
-    Vec        v[2] = {x, y};
-    PPEBackend b;
-    PetscCall(PPEVecDevAllOn(2, v, &b));
-    dev = (PetscBool)(b == L->st->backend);
-  }
-  PetscCall(PPEStencilGetArrays(dev, x, y, &xa, &ya));
-  PetscCall(LocalRun(L, xa, ya, NULL, dev));
-  PetscCall(PPEStencilRestoreArrays(dev, x, y, &xa, &ya));
+  PetscCall(PetscMemzero(&R, sizeof(R)));
+  PetscCall(PPEStencilArraysGet(L->state, L->st->backend, 2, v, acc, &K, &R.xh));
+  R.x = K.a[0];
+  R.y = K.a[1];
+  PetscCall(LocalRun(L, &R));
+  PetscCall(PPEStencilArraysRestore(L->state, &K, &R.xh));
   PetscCall(PetscLogFlops(PPE_STENCIL_FLOPS * L->box.xm * L->box.ym * L->box.zm));
   PetscCall(PetscLogEventEnd(PPE_StencilLocal, Ab, x, y, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -137,18 +121,28 @@ static PetscErrorCode MatMult_PPEStencilLocal(Mat Ab, Vec x, Vec y)
 
 static PetscErrorCode PPEStencilLocalSetUp(Mat, Mat *);
 
-PetscErrorCode PPEStencilMultLocalArrays(Mat A, const double *xa, double *ya, PetscBool devio)
+/* The state of the block's applications on the parent's back end (zeros in the face buffers
+   of dropped neighbours: copied once). */
+static PetscErrorCode LocalState(PPEStencilLocal *L)
 {
-  Mat              Ab;
+  PetscFunctionBegin;
+  PetscCall(PPEStencilDevDestroy(&L->state));
+  PetscCall(PPEStencilDevCreate(L->st->backend, &L->box, &L->faces, L->buf, (size_t)L->off[6], &L->state));
+  PPEStencilDevSetHaloStatic(L->state, (PetscBool)!L->anyself);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The local block's state made again for the parent's back end, if the parent has a block. */
+PetscErrorCode PPEStencilLocalStateSetUp(Mat A)
+{
+  Mat              Ab = NULL;
   PPEStencilLocal *L;
 
   PetscFunctionBegin;
-  PetscCall(PPEStencilLocalSetUp(A, &Ab));
+  PetscCall(PetscObjectQuery((PetscObject)A, "PPEStencilLocalBlock", (PetscObject *)&Ab));
+  if (!Ab) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatShellGetContext(Ab, &L));
-  PetscCall(PetscLogEventBegin(PPE_StencilLocal, Ab, 0, 0, 0));
-  PetscCall(LocalRun(L, xa, ya, NULL, devio));
-  PetscCall(PetscLogFlops(PPE_STENCIL_FLOPS * L->box.xm * L->box.ym * L->box.zm));
-  PetscCall(PetscLogEventEnd(PPE_StencilLocal, Ab, 0, 0, 0));
+  if (L->grid == ((Mat_PPEStencil *)A->data)->grid) PetscCall(LocalState(L));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -190,12 +184,14 @@ static PetscErrorCode PPEStencilLocalSetUp(Mat A, Mat *Ab)
   for (int f = 0; f < 6; f++) {
     int d      = f / 2;
     L->self[f] = (PetscBool)(L->box.nb[f] && L->box.per[d] && P[d] == 1);
+    L->anyself = (PetscBool)(L->anyself || L->self[f]);
     L->off[f]  = n;
     if (L->box.nb[f]) n += m[(d + 1) % 3] * m[(d + 2) % 3];
   }
   L->off[6] = n;
   PetscCall(PetscCalloc1(n + 1, &L->buf));
   for (int f = 0; f < 6; f++) L->faces.f[f] = L->box.nb[f] ? L->buf + L->off[f] : NULL;
+  PetscCall(LocalState(L));
   nloc = m[0] * m[1] * m[2];
   PetscCall(MatCreateShell(PETSC_COMM_SELF, nloc, nloc, nloc, nloc, L, Ab));
   PetscCall(MatShellSetContextDestroy(*Ab, PPEStencilLocalDestroy));
@@ -278,13 +274,12 @@ PetscErrorCode PPEStencilMultLocal(Mat A, Vec x, Vec y)
 @*/
 PetscErrorCode PPEStencilMultDot(Mat A, Vec x, Vec y, PetscInt n, const Vec u[], PetscScalar ldot[])
 {
-  Mat_PPEStencil    *st = (Mat_PPEStencil *)A->data;
-  const PetscScalar *xa, *ua[2] = {NULL, NULL};
-  PetscScalar       *ya;
-  PPEStencilDot      dot;
-  PetscBool          is, dev;
-  PPEStencilRun      R;
-  size_t             nr;
+  Mat_PPEStencil *st = (Mat_PPEStencil *)A->data;
+  Vec             v[4];
+  PPEAccess       acc[4] = {PPE_ACCESS_READ, PPE_ACCESS_WRITE, PPE_ACCESS_READ, PPE_ACCESS_READ};
+  PetscBool       is;
+  PPEStencilRun   R;
+  PPEArrays       K;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
@@ -293,41 +288,18 @@ PetscErrorCode PPEStencilMultDot(Mat A, Vec x, Vec y, PetscInt n, const Vec u[],
   PetscCheck(n >= 0 && n <= 2, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "PPEStencilMultDot() computes 0 to 2 dot products, asked for %" PetscInt_FMT, n);
   PetscCheck(st->grid, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "No grid: create the operator with PPEStencilCreate() or call PPEStencilSetGrid()");
   PetscCall(PetscLogEventBegin(PPE_StencilMult, A, x, y, 0));
-  {
-    Vec v[4] = {x, y, n > 0 ? u[0] : NULL, n > 1 ? u[1] : NULL};
-    PetscCall(PPEStencilVecsOnDevice(A, 4, v, &dev));
-  }
-  PetscCall(PPEStencilGetArrays(dev, x, y, &xa, &ya));
-  PetscCall(PetscMemzero(&dot, sizeof(dot)));
-  dot.n = n;
-  for (PetscInt q = 0; q < n; q++) {
-    if (u[q] == y) dot.u[q] = ya;
-    else if (u[q] == x) dot.u[q] = xa;
-    else {
-      if (dev) PetscCall(PPEVecDevGetArray(u[q], PPE_ACCESS_READ, (double **)&ua[q]));
-      else PetscCall(VecGetArrayRead(u[q], &ua[q]));
-      dot.u[q] = ua[q];
-    }
-    dot.s[q] = 0.0;
-  }
-  PetscCall(PPEStencilRunSetUp(A, xa, ya, &R));
-  nr = (size_t)st->box.ym * (size_t)st->box.zm;
-  if (!R.dev && n > 0) { /* the host's row partials (PPEStencilRunSurface sums them) */
-    if (!st->dotrows) PetscCall(PetscMalloc1(2 * nr, &st->dotrows));
-    dot.rows[0] = st->dotrows;
-    dot.rows[1] = st->dotrows + nr;
-  }
-  R.dot   = &dot;
-  R.devio = dev;
+  v[0] = x;
+  v[1] = y;
+  for (PetscInt q = 0; q < 2; q++) v[2 + q] = (q < n && u[q] != x && u[q] != y) ? u[q] : NULL; /* x and y: their own arrays (y is not read in) */
+  PetscCall(PetscMemzero(&R, sizeof(R)));
+  PetscCall(PPEStencilArraysGet(st->state, st->backend, 4, v, acc, &K, &R.xh));
+  R.x  = K.a[0];
+  R.y  = K.a[1];
+  R.nd = n;
+  for (PetscInt q = 0; q < n; q++) R.u[q] = u[q] == y ? K.a[1] : (u[q] == x ? K.a[0] : K.a[2 + q]);
   PetscCall(PPEStencilRunWithHalo(A, &R));
-  for (PetscInt q = 0; q < n; q++) {
-    if (ua[q]) {
-      if (dev) PetscCall(PPEVecDevRestoreArray(u[q], PPE_ACCESS_READ, (double **)&ua[q]));
-      else PetscCall(VecRestoreArrayRead(u[q], &ua[q]));
-    }
-    ldot[q] = dot.s[q];
-  }
-  PetscCall(PPEStencilRestoreArrays(dev, x, y, &xa, &ya));
+  PetscCall(PPEStencilArraysRestore(st->state, &K, &R.xh));
+  for (PetscInt q = 0; q < n; q++) ldot[q] = R.s[q];
   PetscCall(PetscLogFlops((PPE_STENCIL_FLOPS + PPE_STENCIL_DOT_FLOPS * n) * st->box.xm * st->box.ym * st->box.zm));
   PetscCall(PetscLogEventEnd(PPE_StencilMult, A, x, y, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -335,44 +307,45 @@ PetscErrorCode PPEStencilMultDot(Mat A, Vec x, Vec y, PetscInt n, const Vec u[],
 
 /*
    PPEStencilMultCI - one fused Chebyshev step (KernelCI2 of Pennati et al. (2025)) on x,
-   written to ci->w: w = rho (s2 x + d2 (b - dinv A x) - rho_old z), with A the full
-   operator (halo exchange, overlapped as in MatMult) or, when local, the rank-local block
-   (no exchange). A x is never stored; the bits are those of MatMult (or
-   PPEStencilMultLocal) followed by ppe_ci_step(). devio: x lives on the operator's device
-   back end and the arrays of ci are device arrays.
+   written to w: w = rho (s2 x + d2 (b - dinv A x) - rho_old z) (the scalars from ci; dinv may
+   be NULL: D = I), with A the full operator (halo exchange, overlapped as in MatMult) or, when
+   local, the rank-local block (no exchange). A x is never stored; the bits are those of
+   MatMult (or PPEStencilMultLocal) followed by ppe_ci_step(). The vectors' arrays are taken on
+   the operator's back end.
 */
-PetscErrorCode PPEStencilMultCI(Mat A, PetscBool local, PetscBool devio, Vec x, const PPEStencilCI *ci)
+PetscErrorCode PPEStencilMultCI(Mat A, PetscBool local, Vec x, Vec b, Vec z, Vec dinv, const PPEStencilCI *ci, Vec w)
 {
-  Mat_PPEStencil    *st = (Mat_PPEStencil *)A->data;
-  const PetscScalar *xa;
-  PetscInt           np;
+  Mat_PPEStencil *st     = (Mat_PPEStencil *)A->data;
+  Vec             v[5]   = {x, b, z, dinv, w};
+  PPEAccess       acc[5] = {PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_WRITE};
+  PetscInt        np     = st->box.xm * st->box.ym * st->box.zm;
+  PPEStencilRun   R;
+  PPEArrays       K;
+  ppe_dev_ci      c;
+  Mat             Ab = NULL;
+  PPEStencilLocal *L = NULL;
 
   PetscFunctionBegin;
-  if (devio) PetscCall(PPEVecDevGetArray(x, PPE_ACCESS_READ, (double **)&xa));
-  else PetscCall(VecGetArrayRead(x, &xa));
-  np = st->box.xm * st->box.ym * st->box.zm;
   if (local) {
-    Mat              Ab;
-    PPEStencilLocal *L;
-
     PetscCall(PPEStencilLocalSetUp(A, &Ab));
     PetscCall(MatShellGetContext(Ab, &L));
+  }
+  PetscCall(PetscMemzero(&R, sizeof(R)));
+  PetscCall(PPEStencilArraysGet(st->state, st->backend, 5, v, acc, &K, &R.xh));
+  c = (ppe_dev_ci){.rho = ci->rho, .rho_old = ci->rho_old, .s2 = ci->s2, .d2 = ci->d2, .b = K.a[1], .z = K.a[2], .dinv = K.a[3], .w = K.a[4]};
+  R.x  = K.a[0];
+  R.ci = &c;
+  if (local) {
     PetscCall(PetscLogEventBegin(PPE_StencilLocal, Ab, x, 0, 0));
-    PetscCall(LocalRun(L, xa, NULL, ci, devio));
+    PetscCall(LocalRun(L, &R));
     PetscCall(PetscLogFlops(PPE_STENCIL_FLOPS * np));
     PetscCall(PetscLogEventEnd(PPE_StencilLocal, Ab, x, 0, 0));
   } else {
-    PPEStencilRun R;
-
-    PetscCall(PPEStencilRunSetUp(A, xa, NULL, &R));
-    R.ci    = ci;
-    R.devio = devio;
     PetscCall(PetscLogEventBegin(PPE_StencilMult, A, x, 0, 0));
     PetscCall(PPEStencilRunWithHalo(A, &R));
     PetscCall(PetscLogFlops(PPE_STENCIL_FLOPS * np));
     PetscCall(PetscLogEventEnd(PPE_StencilMult, A, x, 0, 0));
   }
-  if (devio) PetscCall(PPEVecDevRestoreArray(x, PPE_ACCESS_READ, (double **)&xa));
-  else PetscCall(VecRestoreArrayRead(x, &xa));
+  PetscCall(PPEStencilArraysRestore(st->state, &K, &R.xh));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -29,13 +29,13 @@ typedef struct {
   void          *opctx;               /* its context */
   PPEChebyCIStepFn step;              /* fused later steps, or NULL (op, then the kernel) */
   void          *stepctx;             /* its context */
-  Vec            dinv;                /* D^-1 of the iterated operator P = D^-1 A; NULL: D = I */
-  Vec            work[5];             /* scaled rhs, t, and the three rotating iterates */
-  PPEBackend     devb;                /* the device back end op and step run on (host: none): device-resident inputs iterate there */
+  PPEBackend     backend;             /* the back end of the operator: inputs that live there iterate there */
+  Vec            dinv[4];             /* D^-1 of the iterated operator P = D^-1 A on the host and on backend, by back end; NULL: D = I */
+  Vec            work[4][5];          /* by back end, as dinv: scaled rhs, t, and the three rotating iterates */
 } PPEChebyCI;
 
 PETSC_INTERN PetscErrorCode PPEChebyCISetInterval(PPEChebyCI *, PetscReal, PetscReal);
-PETSC_INTERN PetscErrorCode PPEChebyCISetUpWork(PPEChebyCI *, Vec);
+PETSC_INTERN PetscErrorCode PPEChebyCISetUpWork(PPEChebyCI *, Vec, PPEBackend);
 PETSC_INTERN PetscErrorCode PPEChebyCIReset(PPEChebyCI *);
 PETSC_INTERN PetscErrorCode PPEChebyCISolve(PPEChebyCI *, Vec, Vec);
 

@@ -12,6 +12,7 @@
 #include <petsc/private/matimpl.h>
 #include <petscsf.h>
 #include <ppekit/private/gridimpl.h>
+#include <ppekit/private/backendimpl.h>
 #include <kernels/stencil7.h>
 #include <kernels/krylov.h>
 #include <kernels/chebyci.h>
@@ -72,32 +73,34 @@ PETSC_INTERN void      PPEStencilApplyCI_Host(const PPEStencilBox *, const doubl
 PETSC_INTERN PetscErrorCode PPEStencilBoxSetUp(PPEGrid, PPEStencilBox *);
 PETSC_INTERN void           PPEStencilBoxDiagonal(const PPEStencilBox *, PetscScalar *);
 
-/* Device data of an application (src/stencil/stencildev.c): tables, vectors, stream. */
+/* The state of an application on its back end (src/stencil/stencildev.c): the tables and face
+   buffers in the back end's memory, the work of the fused dot products; made at set-up. */
 typedef struct _n_PPEStencilDev *PPEStencilDev;
 
-/* One application, run in two phases around the halo exchange on the host (dev == NULL) or
-   on a device: y = A x, with dot the partial dot products of y, or with ci the fused
-   Chebyshev step into ci->w. faces point into the host array hbase. */
+/* One application, run in two phases around the halo exchange through the table of the back
+   end of d: y = A x, with the partial dot products y . u[q] (q < nd), or with ci the fused
+   Chebyshev step into ci->w. Arrays in the back end's memory. */
 typedef struct {
-  const PPEStencilBox  *box;
-  PPEStencilDev         dev;
-  const double         *x;
-  const PPEStencilHalo *faces;
-  const double         *hbase;
-  double               *y;
-  PPEStencilDot        *dot;
-  const PPEStencilCI   *ci;
-  PetscBool             devio; /* x, y, dot->u and the arrays of ci are device arrays (dev != NULL) */
+  PPEStencilDev     d;
+  const double     *x;    /* input */
+  const double     *xh;   /* its host values, the source of the halo exchange (NULL: x lives only in a device's memory) */
+  double           *y;    /* output (unused with ci) */
+  PetscInt          nd;   /* fused dot products, 0 to 2 */
+  const double     *u[2]; /* their other operands (may be y or x) */
+  double            s[2]; /* their partial sums on this rank */
+  const ppe_dev_ci *ci;   /* the fused Chebyshev step (arrays in the back end's memory), or NULL */
 } PPEStencilRun;
 
 PETSC_INTERN PetscErrorCode PPEStencilDevCreate(PPEBackend, const PPEStencilBox *, const PPEStencilHalo *, const double *, size_t, PPEStencilDev *);
 PETSC_INTERN PetscErrorCode PPEStencilDevDestroy(PPEStencilDev *);
-PETSC_INTERN PetscErrorCode PPEStencilRunSetUp(Mat, const double *, double *, PPEStencilRun *);
 PETSC_INTERN PetscErrorCode PPEStencilRunCore(const PPEStencilRun *);
-PETSC_INTERN PetscErrorCode PPEStencilRunSurface(const PPEStencilRun *);
-PETSC_INTERN PetscErrorCode PPEStencilRunWithHalo(Mat, const PPEStencilRun *);
+PETSC_INTERN PetscErrorCode PPEStencilRunSurface(PPEStencilRun *);
+PETSC_INTERN PetscErrorCode PPEStencilRunWithHalo(Mat, PPEStencilRun *);
 PETSC_INTERN PetscErrorCode PPEStencilDevBoundary(PPEStencilDev, const double *, const PetscBool[6], const double **);
 PETSC_INTERN void           PPEStencilDevSetHaloStatic(PPEStencilDev, PetscBool);
+/* the arrays of an application's vectors (x first) on back end b, where d lives, and x's host values */
+PETSC_INTERN PetscErrorCode PPEStencilArraysGet(PPEStencilDev, PPEBackend, PetscInt, const Vec[], const PPEAccess[], PPEArrays *, const double **);
+PETSC_INTERN PetscErrorCode PPEStencilArraysRestore(PPEStencilDev, PPEArrays *, const double **);
 
 typedef struct {
   PPEGrid        grid;      /* reference */
@@ -110,18 +113,15 @@ typedef struct {
   PPEStencilHalo faces;     /* pointers into halo */
   Vec            work;      /* MatMultAdd with y == z */
   PPEBackend     backend;   /* where the applications run */
-  PPEStencilDev  dev;       /* device data (backend != host), made at the first application */
-  PetscScalar   *dotrows;   /* host row partials of the fused dot products, 2 ym zm */
+  PPEStencilDev  state;     /* the applications' state on the back end, made with the grid and back end */
 } Mat_PPEStencil;
 
 PETSC_INTERN PetscErrorCode PPEStencilHaloSetUp(Mat);
 PETSC_INTERN PetscErrorCode MatGetDiagonalBlock_PPEStencil(Mat, Mat *);
-PETSC_INTERN PetscErrorCode PPEStencilMultCI(Mat, PetscBool, PetscBool, Vec, const PPEStencilCI *);
-/* the vectors live on the operator's device back end: its applications use them in place */
-PETSC_INTERN PetscErrorCode PPEStencilVecsOnDevice(Mat, PetscInt, const Vec[], PetscBool *);
-/* the arrays of an application x -> y: device arrays when dev (PPEStencilVecsOnDevice), else host */
-PETSC_INTERN PetscErrorCode PPEStencilGetArrays(PetscBool, Vec, Vec, const double **, double **);
-PETSC_INTERN PetscErrorCode PPEStencilRestoreArrays(PetscBool, Vec, Vec, const double **, double **);
-/* y = A_ss x of the rank-local block on arrays (devio: device arrays of the operator's back end) */
-PETSC_INTERN PetscErrorCode PPEStencilMultLocalArrays(Mat, const double *, double *, PetscBool);
+/* the fused Chebyshev step w = ... (ci: its scalars; vectors b, z, dinv (may be NULL), w), on
+   the full operator or the rank-local block (local) */
+PETSC_INTERN PetscErrorCode PPEStencilMultCI(Mat, PetscBool, Vec, Vec, Vec, Vec, const PPEStencilCI *, Vec);
+/* the state of A's applications made for its grid and back end */
+PETSC_INTERN PetscErrorCode PPEStencilStateSetUp(Mat);
+PETSC_INTERN PetscErrorCode PPEStencilLocalStateSetUp(Mat);
 PETSC_INTERN PetscErrorCode PPEStencilAssembleInto(PPEGrid, Mat);

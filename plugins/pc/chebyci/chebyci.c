@@ -61,6 +61,7 @@ typedef struct {
   PetscBool          wgt;          /* weights used */
   PetscReal          fac[2];       /* scale factors used */
   PetscBool          fused;        /* the operator and the step run as one sweep */
+  PetscBool          isst;         /* the operator is a MATPPESTENCIL */
   Mat                Ablock;       /* the rank-local block (borrowed from pmat); NULL in global mode */
   Vec                xs, ts;       /* sequential wrappers of the local arrays for Ablock */
   PetscReal          lmin, lmax;   /* bounds of this rank's iterated operator, before scaling */
@@ -189,18 +190,10 @@ static PetscErrorCode OpLocal(void *ctx, Vec y, Vec t)
   PC_ChebyCI        *jac = (PC_ChebyCI *)pc->data;
   const PetscScalar *ya;
   PetscScalar       *ta;
-  PetscBool          dev = PETSC_FALSE, isst;
-  Vec                v[2] = {y, t};
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompare((PetscObject)pc->pmat, MATPPESTENCIL, &isst));
-  if (isst) PetscCall(PPEStencilVecsOnDevice(pc->pmat, 2, v, &dev));
-  if (dev) { /* device-resident: the block applied to the device arrays in place */
-    PetscCall(PPEVecDevGetArray(y, PPE_ACCESS_READ, (double **)&ya));
-    PetscCall(PPEVecDevGetArray(t, PPE_ACCESS_WRITE, &ta));
-    PetscCall(PPEStencilMultLocalArrays(pc->pmat, ya, ta, PETSC_TRUE));
-    PetscCall(PPEVecDevRestoreArray(t, PPE_ACCESS_WRITE, &ta));
-    PetscCall(PPEVecDevRestoreArray(y, PPE_ACCESS_READ, (double **)&ya));
+  if (jac->isst) { /* the block on the vectors' arrays on the operator's back end */
+    PetscCall(PPEStencilMultLocal(pc->pmat, y, t));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(VecGetArrayRead(y, &ya));
@@ -215,33 +208,20 @@ static PetscErrorCode OpLocal(void *ctx, Vec y, Vec t)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The fused step on a MATPPESTENCIL: operator (full or local block) and KernelCI2 in one sweep
-   (on the device arrays when the vectors live on the operator's device back end). */
+/* The fused step on a MATPPESTENCIL: operator (full or local block) and KernelCI2 in one sweep,
+   on the operator's back end. */
 static PetscErrorCode StepStencil(void *ctx, Vec y, Vec b, Vec z, Vec dinv, PetscReal rho, PetscReal rho_old, PetscReal s2, PetscReal d2, Vec w)
 {
   PC           pc = (PC)ctx;
   PPEStencilCI ci;
-  PetscBool    dev;
-  Vec          v[5]   = {y, b, z, w, dinv};
-  PPEAccess    acc[4] = {PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_WRITE};
-  double      *a[4];
 
   PetscFunctionBegin;
+  PetscCall(PetscMemzero(&ci, sizeof(ci)));
   ci.rho     = rho;
   ci.rho_old = rho_old;
   ci.s2      = s2;
   ci.d2      = d2;
-  PetscCall(PPEStencilVecsOnDevice(pc->pmat, 5, v, &dev));
-  {
-    Vec u[4] = {b, z, dinv, w}; /* dinv may be NULL (D = I) */
-    PetscCall(PPEVecArrays(dev, 4, u, acc, PPE_ACCESS_READ, a, PETSC_TRUE));
-    ci.b    = a[0];
-    ci.z    = a[1];
-    ci.dinv = a[2];
-    ci.w    = a[3];
-    PetscCall(PPEStencilMultCI(pc->pmat, (PetscBool)(((PC_ChebyCI *)pc->data)->mode != PC_CHEBYCI_GLOBAL), dev, y, &ci));
-    PetscCall(PPEVecArrays(dev, 4, u, acc, PPE_ACCESS_READ, a, PETSC_FALSE));
-  }
+  PetscCall(PPEStencilMultCI(pc->pmat, (PetscBool)(((PC_ChebyCI *)pc->data)->mode != PC_CHEBYCI_GLOBAL), y, b, z, dinv, &ci, w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -283,7 +263,6 @@ static PetscErrorCode PCReset_ChebyCI(PC pc)
 
   PetscFunctionBegin;
   PetscCall(PPEChebyCIReset(&jac->ci));
-  PetscCall(VecDestroy(&jac->ci.dinv));
   PetscCall(VecDestroy(&jac->xs));
   PetscCall(VecDestroy(&jac->ts));
   jac->Ablock  = NULL;
@@ -292,19 +271,18 @@ static PetscErrorCode PCReset_ChebyCI(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCSetUp_ChebyCI(PC pc)
+/* The sources used (the asked ones, or the defaults of the operator found) and the checks that
+   they fit the operator. */
+static PetscErrorCode SetUpSources(PC pc)
 {
-  PC_ChebyCI *jac = (PC_ChebyCI *)pc->data;
-  Mat         P   = pc->pmat;
+  PC_ChebyCI *jac  = (PC_ChebyCI *)pc->data;
+  Mat         P    = pc->pmat;
   MPI_Comm    comm = PetscObjectComm((PetscObject)pc);
   PetscMPIInt size;
-  PetscInt    nloc, lo[3] = {0, 0, 0}, hi[3];
-  PetscReal   loc[5], glob[5];
 
   PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(PPE_ChebyCISetUp, pc, 0, 0, 0));
-  PetscCall(PCReset_ChebyCI(pc));
   PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(PetscObjectTypeCompare((PetscObject)P, MATPPESTENCIL, &jac->isst));
   PetscCall(FindGrid(pc, &jac->grid));
   jac->src = jac->source_set ? jac->source : (jac->grid ? PC_CHEBYCI_EIG_GRID : PC_CHEBYCI_EIG_ESTIMATE);
   jac->wgt = jac->weighted_set ? jac->weighted : (PetscBool)(jac->grid != NULL);
@@ -315,8 +293,20 @@ static PetscErrorCode PCSetUp_ChebyCI(PC pc)
   PetscCheck(jac->src != PC_CHEBYCI_EIG_USER || jac->user_set, comm, PETSC_ERR_ARG_WRONGSTATE, "PC chebyci: eigenvalue source 'user' but no eigenvalues given: use -pc_chebyci_eigenvalues lmin,lmax");
   PetscCheck(jac->src != PC_CHEBYCI_EIG_USER || jac->mode != PC_CHEBYCI_BLOCK, comm, PETSC_ERR_ARG_INCOMP,
              "PC chebyci: mode block uses each subdomain's own eigenvalue bounds (from the grid or estimated), not the given global ones: use mode nocomm (the given bounds on the local block) or -pc_chebyci_eig_source grid|gershgorin|estimate");
+  PetscCheck(jac->mode == PC_CHEBYCI_GLOBAL || P->ops->getdiagonalblock || size == 1, comm, PETSC_ERR_SUP, "PC chebyci: mode %s applies the rank-local block, but the preconditioning matrix (type %s) does not provide MatGetDiagonalBlock(); use mode global", PCChebyCIModes[jac->mode], ((PetscObject)P)->type_name);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The operator the iteration applies (the full pmat or its rank-local block), fused with the
+   step on a MATPPESTENCIL, and the weights D^-1 on the host. */
+static PetscErrorCode SetUpOperator(PC pc)
+{
+  PC_ChebyCI *jac = (PC_ChebyCI *)pc->data;
+  Mat         P   = pc->pmat;
+  PetscInt    nloc;
+
+  PetscFunctionBegin;
   if (jac->mode != PC_CHEBYCI_GLOBAL) {
-    PetscCheck(P->ops->getdiagonalblock || size == 1, comm, PETSC_ERR_SUP, "PC chebyci: mode %s applies the rank-local block, but the preconditioning matrix (type %s) does not provide MatGetDiagonalBlock(); use mode global", PCChebyCIModes[jac->mode], ((PetscObject)P)->type_name);
     PetscCall(MatGetDiagonalBlock(P, &jac->Ablock));
     if (jac->Ablock == P) jac->Ablock = NULL; /* one rank, a matrix that is its own block */
   }
@@ -325,22 +315,28 @@ static PetscErrorCode PCSetUp_ChebyCI(PC pc)
     PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, nloc, NULL, &jac->xs));
     PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, nloc, NULL, &jac->ts));
   }
-  jac->ci.its   = jac->its;
-  jac->ci.op    = jac->Ablock ? OpLocal : OpGlobal;
-  jac->ci.opctx = pc;
-  {
-    PetscBool isst;
-    PetscCall(PetscObjectTypeCompare((PetscObject)P, MATPPESTENCIL, &isst));
-    jac->fused      = (PetscBool)(jac->fuse && isst);
-    jac->ci.step    = jac->fused ? StepStencil : NULL;
-    jac->ci.stepctx = pc;
-  }
+  jac->ci.its     = jac->its;
+  jac->ci.op      = jac->Ablock ? OpLocal : OpGlobal;
+  jac->ci.opctx   = pc;
+  jac->fused      = (PetscBool)(jac->fuse && jac->isst);
+  jac->ci.step    = jac->fused ? StepStencil : NULL;
+  jac->ci.stepctx = pc;
   if (jac->wgt) {
-    PetscCall(MatCreateVecs(P, &jac->ci.dinv, NULL));
-    PetscCall(PPEChebyCIGridWeights(jac->grid, jac->ci.dinv));
+    Vec *dh = &jac->ci.dinv[PPE_BACKEND_HOST];
+    PetscCall(MatCreateVecs(P, dh, NULL));
+    PetscCall(PPEChebyCIGridWeights(jac->grid, *dh));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-  /* Bounds of the iterated operator: the whole grid, or this rank's box in block mode */
+/* The bounds of the iterated operator: the whole grid's, or this rank's box's in block mode. */
+static PetscErrorCode SetUpBounds(PC pc)
+{
+  PC_ChebyCI *jac = (PC_ChebyCI *)pc->data;
+  Vec         dh  = jac->ci.dinv[PPE_BACKEND_HOST];
+  PetscInt    lo[3] = {0, 0, 0}, hi[3], nloc;
+
+  PetscFunctionBegin;
   jac->exact = PETSC_FALSE;
   if (jac->grid) {
     for (int d = 0; d < 3; d++) hi[d] = jac->grid->N[d];
@@ -362,30 +358,41 @@ static PetscErrorCode PCSetUp_ChebyCI(PC pc)
     if (jac->mode == PC_CHEBYCI_BLOCK && jac->Ablock) {
       Vec                dl = NULL;
       const PetscScalar *da = NULL;
-      if (jac->ci.dinv) {
-        PetscCall(VecGetArrayRead(jac->ci.dinv, &da));
+      PetscCall(MatGetLocalSize(pc->pmat, &nloc, NULL));
+      if (dh) {
+        PetscCall(VecGetArrayRead(dh, &da));
         PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, nloc, da, &dl));
       }
       PetscCall(PPEChebyCIEstimateBounds(jac->Ablock, dl, jac->est_its, &jac->lmin, &jac->lmax));
       if (dl) {
         PetscCall(VecDestroy(&dl));
-        PetscCall(VecRestoreArrayRead(jac->ci.dinv, &da));
+        PetscCall(VecRestoreArrayRead(dh, &da));
       }
-    } else PetscCall(PPEChebyCIEstimateBounds(P, jac->ci.dinv, jac->est_its, &jac->lmin, &jac->lmax));
+    } else PetscCall(PPEChebyCIEstimateBounds(pc->pmat, dh, jac->est_its, &jac->lmin, &jac->lmax));
     break;
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The scale factors and the interval, checked on every rank; the ranges over ranks (for
+   -ksp_view). */
+static PetscErrorCode SetUpInterval(PC pc)
+{
+  PC_ChebyCI *jac  = (PC_ChebyCI *)pc->data;
+  MPI_Comm    comm = PetscObjectComm((PetscObject)pc);
+  PetscReal   loc[5], glob[5];
+
+  PetscFunctionBegin;
   /* Default factors: Pennati et al.'s, but the lower one never narrows the interval to a ratio
      below 10 (their 100 is meant for a wide spectrum; a shifted, well-conditioned
      operator would otherwise get an empty interval) */
   jac->fac[0] = jac->scale_set ? jac->scale[0] : PetscMax(1.0, PetscMin(PCChebyCIDefaultScale[jac->mode][0], 0.1 * jac->lmax / jac->lmin));
   jac->fac[1] = jac->scale_set ? jac->scale[1] : PCChebyCIDefaultScale[jac->mode][1];
-
-  /* The ranges over ranks (for -ksp_view), and a collective check of every rank's interval */
-  loc[0] = -jac->lmin;
-  loc[1] = jac->lmin;
-  loc[2] = -jac->lmax;
-  loc[3] = jac->lmax;
-  loc[4] = (jac->fac[0] * jac->lmin > 0 && jac->fac[0] * jac->lmin < jac->fac[1] * jac->lmax) ? 0.0 : 1.0;
+  loc[0]      = -jac->lmin;
+  loc[1]      = jac->lmin;
+  loc[2]      = -jac->lmax;
+  loc[3]      = jac->lmax;
+  loc[4]      = (jac->fac[0] * jac->lmin > 0 && jac->fac[0] * jac->lmin < jac->fac[1] * jac->lmax) ? 0.0 : 1.0;
   PetscCall(MPIU_Allreduce(loc, glob, 5, MPIU_REAL, MPIU_MAX, comm));
   jac->over[0] = -glob[0];
   jac->over[1] = glob[1];
@@ -395,26 +402,37 @@ static PetscErrorCode PCSetUp_ChebyCI(PC pc)
              "PC chebyci: the Chebyshev interval is empty or inverted after scaling: eigenvalue bounds [%g, %g] (source %s) times the factors (%g, %g) give [%g, %g] on this rank; need 0 < min_factor*lmin < max_factor*lmax (-pc_chebyci_eig_scale)",
              (double)jac->lmin, (double)jac->lmax, PCChebyCIEigSources[jac->src], (double)jac->fac[0], (double)jac->fac[1], (double)(jac->fac[0] * jac->lmin), (double)(jac->fac[1] * jac->lmax));
   PetscCall(PPEChebyCISetInterval(&jac->ci, jac->fac[0] * jac->lmin, jac->fac[1] * jac->lmax));
-  {
-    Vec v;
-    PetscCall(MatCreateVecs(P, &v, NULL));
-    PetscCall(PPEChebyCISetUpWork(&jac->ci, v));
-    PetscCall(VecDestroy(&v));
-  }
-  /* a MATPPESTENCIL on a device back end: device-resident inputs are iterated on the device,
-     with the weights copied there now (not in the first solve) */
-  jac->ci.devb = PPE_BACKEND_HOST;
-  {
-    PetscBool isst;
-    PetscCall(PetscObjectTypeCompare((PetscObject)P, MATPPESTENCIL, &isst));
-    if (isst) PetscCall(PPEStencilGetBackend(P, &jac->ci.devb));
-  }
-  if (jac->ci.devb != PPE_BACKEND_HOST && jac->ci.dinv) {
-    double *d;
-    PetscCall(PPEVecDevAttach(jac->ci.dinv, jac->ci.devb));
-    PetscCall(PPEVecDevGetArray(jac->ci.dinv, PPE_ACCESS_READ, &d));
-    PetscCall(PPEVecDevRestoreArray(jac->ci.dinv, PPE_ACCESS_READ, &d));
-  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The work vectors and weights on the host and on the operator's back end (a MATPPESTENCIL's;
+   inputs that live there are iterated there). */
+static PetscErrorCode SetUpWork(PC pc)
+{
+  PC_ChebyCI *jac = (PC_ChebyCI *)pc->data;
+  PPEBackend  b   = PPE_BACKEND_HOST;
+  Vec         v;
+
+  PetscFunctionBegin;
+  if (jac->isst) PetscCall(PPEStencilGetBackend(pc->pmat, &b));
+  PetscCall(MatCreateVecs(pc->pmat, &v, NULL));
+  PetscCall(PPEChebyCISetUpWork(&jac->ci, v, b));
+  PetscCall(VecDestroy(&v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSetUp_ChebyCI(PC pc)
+{
+  PC_ChebyCI *jac = (PC_ChebyCI *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(PPE_ChebyCISetUp, pc, 0, 0, 0));
+  PetscCall(PCReset_ChebyCI(pc));
+  PetscCall(SetUpSources(pc));
+  PetscCall(SetUpOperator(pc));
+  PetscCall(SetUpBounds(pc));
+  PetscCall(SetUpInterval(pc));
+  PetscCall(SetUpWork(pc));
   PetscCall(PetscInfo(pc, "mode %s, %" PetscInt_FMT " its, bounds [%g, %g] from %s, interval [%g, %g]\n", PCChebyCIModes[jac->mode], jac->its, (double)jac->lmin, (double)jac->lmax, PCChebyCIEigSources[jac->src], (double)jac->ci.alpha, (double)jac->ci.beta));
   PetscCall(PetscLogEventEnd(PPE_ChebyCISetUp, pc, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -528,7 +546,7 @@ static PetscErrorCode PCView_ChebyCI(PC pc, PetscViewer viewer)
 static PetscErrorCode PCGetDeviceBackend_ChebyCI(PC pc, PPEBackend *b)
 {
   PetscFunctionBegin;
-  *b = ((PC_ChebyCI *)pc->data)->ci.devb;
+  *b = ((PC_ChebyCI *)pc->data)->ci.backend;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

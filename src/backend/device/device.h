@@ -185,6 +185,11 @@ typedef struct {
   /* s[q] = y . u[q] over the box B, q < nd (nd = 1 or 2), s on the host: the dot products of
      a fused apply (PPEStencilMultDot), summed row by row as the host sums them */
   int (*stencil_dot)(const ppe_dev_box *B, int nd, const double *y, const double *u0, const double *u1, double *work, double *s, void *stream);
+  /* y = A x on the points of phase fused with the dot products s[q] = y . u[q], q < nd, where a
+     back end has them in its sweep (the host: the row partials into rows, PPE_DEV_ROW_RED_WORK
+     of the box's rows, while a row is in cache; their sum into s (host) at the surface phase, in
+     stencil_dot's order); NULL on a device, which runs stencil, then stencil_dot */
+  int (*stencil_rowdot)(const ppe_dev_box *B, const double *x, const ppe_dev_halo *H, double *y, int phase, int nd, const double *u0, const double *u1, double *rows, double *s, void *stream);
 } PPEBackendOps;
 
 /* The tables of the back ends (defined where built: the host and the emulation always, CUDA

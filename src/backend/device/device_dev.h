@@ -202,5 +202,6 @@ PPE_DEV_EXTERN const PPEBackendOps PPE_DEV_NAME(PPEBackendOps) = {
   PPE_DEV_NAME(PPEDevFFTPost),
   PPE_DEV_NAME(PPEDevAXPBYC),
   PPE_DEV_NAME(StencilDotCounted),
+  NULL, /* stencil_rowdot: stencil, then stencil_dot */
 };
 #endif

@@ -103,8 +103,9 @@ const PPEBackendOps PPEBackendOps_Host = {
   .sync           = HostSync,
 
   /* the operator (stencil_host.c) */
-  .stencil     = PPEHostStencil,
-  .stencil_dot = PPEHostStencilDot,
+  .stencil        = PPEHostStencil,
+  .stencil_dot    = PPEHostStencilDot,
+  .stencil_rowdot = PPEHostStencilRowDot,
 
   /* Krylov and Chebyshev vector kernels (krylov_host.c) */
   .dot           = PPEHostDot,

@@ -91,6 +91,12 @@ static void HostBox(const ppe_dev_box *D, PPEStencilBox *B)
   B->avx2 = PPEHostHasAVX2();
 }
 
+/* Whether phase p (PPE_STENCIL_CORE or _SURFACE) is one of the table's phase (CORE, SURFACE or ALL). */
+static int HostPhase(int phase, int p)
+{
+  return !((phase == PPE_DEV_CORE && p != PPE_STENCIL_CORE) || (phase == PPE_DEV_SURFACE && p != PPE_STENCIL_SURFACE));
+}
+
 /* The operator with the signature of the back-end table: one phase (or both, ALL) of y = A x,
    or with ci the fused Chebyshev step into ci->w. */
 int PPEHostStencil(const ppe_dev_box *D, const double *x, const ppe_dev_halo *H, double *y, int phase, const ppe_dev_ci *ci, void *stream)
@@ -113,7 +119,7 @@ int PPEHostStencil(const ppe_dev_box *D, const double *x, const ppe_dev_halo *H,
     c.w       = ci->w;
   }
   for (int p = PPE_STENCIL_CORE; p <= PPE_STENCIL_SURFACE; p++) {
-    if ((phase == PPE_DEV_CORE && p != PPE_STENCIL_CORE) || (phase == PPE_DEV_SURFACE && p != PPE_STENCIL_SURFACE)) continue;
+    if (!HostPhase(phase, p)) continue;
     if (ci) PPEStencilApplyCI_Host(&B, x, &F, (PPEStencilPhase)p, &c);
     else PPEStencilApply_Host(&B, x, &F, y, (PPEStencilPhase)p);
   }
@@ -139,5 +145,31 @@ int PPEHostStencilDot(const ppe_dev_box *B, int nd, const double *y, const doubl
     }
     s[q] = ppe_red_array(nr, work + q * nr);
   }
+  return 0;
+}
+
+/* One phase (or both, ALL) of y = A x with the dot products y . u_q, q < nd, fused into the
+   sweep: the row partials into rows (nd blocks of ym zm, ppe_s7_row_dot's order: the x ends of
+   a core row next to an x neighbour added by the surface phase), summed into s in row order
+   (ppe_red_array, the order of the device back ends' stencil_dot) by the surface phase. */
+int PPEHostStencilRowDot(const ppe_dev_box *D, const double *x, const ppe_dev_halo *H, double *y, int phase, int nd, const double *u0, const double *u1, double *rows, double *s, void *stream)
+{
+  PPEStencilBox  B;
+  PPEStencilHalo F;
+  PPEStencilDot  dot;
+  long           nr = D->ym * D->zm;
+
+  (void)stream;
+  HostBox(D, &B);
+  for (int f = 0; f < 6; f++) F.f[f] = H->f[f];
+  dot.n       = nd;
+  dot.u[0]    = u0;
+  dot.u[1]    = u1;
+  dot.rows[0] = rows;
+  dot.rows[1] = rows + nr;
+  for (int p = PPE_STENCIL_CORE; p <= PPE_STENCIL_SURFACE; p++)
+    if (HostPhase(phase, p)) PPEStencilApplyDot_Host(&B, x, &F, y, (PPEStencilPhase)p, &dot);
+  if (phase != PPE_DEV_CORE)
+    for (int q = 0; q < nd; q++) s[q] = ppe_red_array(nr, dot.rows[q]);
   return 0;
 }
