@@ -37,6 +37,14 @@ static PetscReal Check(const PetscScalar *a, const PetscInt arr[6], const PetscI
   return e;
 }
 
+/* The box {first indices, sizes} of 6 integers. */
+static PPEBox Box(const PetscInt b[6])
+{
+  PPEBox r = {{b[0], b[1], b[2]}, {b[3], b[4], b[5]}};
+
+  return r;
+}
+
 static PetscErrorCode RunCase(MPI_Comm comm, const char *label, const PetscInt adata[6], const PetscInt bdata[6], PetscInt pad)
 {
   PPETranspose T;
@@ -44,14 +52,17 @@ static PetscErrorCode RunCase(MPI_Comm comm, const char *label, const PetscInt a
   PetscScalar *a, *b;
   PetscReal    eb, ea;
   PPECounters  c0, c1, d;
-  PetscInt     inb[6];
+  PPEBox       ad, aa, bd, inb;
 
   PetscFunctionBegin;
   for (int q = 0; q < 3; q++) {
     aarr[q]     = adata[q] - pad;
     aarr[3 + q] = adata[3 + q] + 2 * pad;
   }
-  PetscCall(PPETransposeCreate(comm, adata, aarr, bdata, bdata, 0, &T));
+  ad = Box(adata);
+  aa = Box(aarr);
+  bd = Box(bdata);
+  PetscCall(PPETransposeCreate(comm, &ad, &aa, &bd, &bd, 0, &T));
   PetscCall(PetscMalloc2(aarr[3] * aarr[4] * aarr[5], &a, PetscMax(1, bdata[3] * bdata[4] * bdata[5]), &b));
   Fill(a, aarr, adata);
   PetscCall(PPECountersGet(&c0));
@@ -63,8 +74,8 @@ static PetscErrorCode RunCase(MPI_Comm comm, const char *label, const PetscInt a
   for (PetscInt p = 0; p < aarr[3] * aarr[4] * aarr[5]; p++) a[p] = -1.0;
   PetscCall(PPETransposeBackward(&T, b, a));
   ea = Check(a, aarr, adata);
-  PPEBoxIntersect(adata, bdata, inb);
-  mine  = inb[3] * inb[4] * inb[5];
+  PPEBoxIntersect(&ad, &bd, &inb);
+  mine  = PPEBoxSize(&inb);
   other = adata[3] * adata[4] * adata[5] - mine; /* points of my A box that leave this rank */
   PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(eb == 0 && ea == 0), "%s: forward values exact (max error %g, want 0), round trip exact (max error %g, want 0), padding %" PetscInt_FMT " kept", label, (double)eb, (double)ea, pad));
   PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(T.fbytes == 8.0 * other && T.bytes == T.fbytes + T.bbytes && d.bytes_sent == T.fbytes), "%s: bytes sent by rank 0 %g = model %g = PETSc's count %g; forward + backward %g + %g = total %g", label, (double)T.fbytes, 8.0 * other, (double)d.bytes_sent, (double)T.fbytes, (double)T.bbytes, (double)T.bytes));

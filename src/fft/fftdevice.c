@@ -1,15 +1,18 @@
 /*
    PC fftptdma on a device back end (-ppe_backend cuda|hip|emu): the pipeline of fftptdma.c
-   with every array resident in device memory from the copy of the right-hand side in to the
-   copy of the result out (device-resident vectors, src/sys/devvec.c: device to device):
+   with every array resident in device memory from the right-hand side to the result (their
+   arrays in the back end's memory: a vector that lives there is read and written in place):
 
-     b -> device, DMDA -> x-pencils (box copies on the device, MPI through host buffers),
+     DMDA -> x-pencils (box copies on the device, MPI through host buffers),
      x transforms (pre pass, the back end's batched complex FFT, post pass: src/kernels/fft.h),
      x -> y-pencils, y transforms, zero mean of the (0,0) line, z solve (PPETridiag's device
      kernels on the y-pencils in place, or on z-pencils after a transpose), and back.
 
-   The device data (pencils, work of the transforms, plans) is made at the first application
-   after a set-up and freed by the next set-up.
+   The device data (pencils, work of the transforms, plans) is made at set-up
+   (PPEFFTPTDMASetUpDevice(), so that -log_view charges it to the set-up and the first
+   application costs what the others do) and freed by the next set-up. The right-hand side
+   and the result are read and written in the back end's memory (PPEArraysGet(): in place
+   for vectors that live there, else staged through the back end's buffers).
 */
 #include <ppekit/private/fftptdmaimpl.h>
 #include <ppekit/private/tridiagimpl.h>
@@ -18,7 +21,6 @@ struct _n_PPEFFTDev {
   const PPEBackendOps *ops;
   void               *stream;
   PetscInt            nloc;       /* points of the DMDA's local array */
-  double             *da;         /* the DMDA's local array */
   double             *dx, *dy, *dz; /* pencils (dy = dx when P1 = 1; dz = dy unless z is transposed) */
   double             *rinv;       /* 1/rowscale on the DMDA's layout, or NULL */
   double             *z, *ends;   /* complex work of the transforms, ends of the lines */
@@ -67,20 +69,24 @@ static PetscErrorCode DevAlloc(struct _n_PPEFFTDev *D, size_t n, double **p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode DeviceCreate(PPEFFTPTDMA *f)
+/* The device data of the pipeline: nothing when the transforms are FFTW's (the host back end,
+   whose table has no batched transforms: fftsetup.c plans them). */
+PetscErrorCode PPEFFTPTDMASetUpDevice(PPEFFTPTDMA *f)
 {
   struct _n_PPEFFTDev *D;
-  PetscInt             nx = f->xbox[3] * f->xbox[4] * f->xbox[5], ny = f->ybox[3] * f->ybox[4] * f->ybox[5];
-  PetscInt             nz = f->zbox[3] * f->zbox[4] * f->zbox[5], scr;
+  PetscInt             nx = f->xbox.n[0] * f->xbox.n[1] * f->xbox.n[2], ny = f->ybox.n[0] * f->ybox.n[1] * f->ybox.n[2];
+  PetscInt             nz = f->zbox.n[0] * f->zbox.n[1] * f->zbox.n[2], scr;
   size_t               nc = 0, nl = 0;
 
+
   PetscFunctionBegin;
+  if (f->fftw) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscNew(&D));
-  f->dev = D;
+  f->dev      = D;
+  f->pipeline = PPEFFTPTDMAApplyDevice;
   PetscCall(PPEBackendGetOps(f->backend, &D->ops));
   DEVCALL(D, D->ops->stream_create(&D->stream));
-  D->nloc = f->dabox[3] * f->dabox[4] * f->dabox[5];
-  PetscCall(DevAlloc(D, (size_t)D->nloc, &D->da));
+  D->nloc = f->dabox.n[0] * f->dabox.n[1] * f->dabox.n[2];
   PetscCall(DevAlloc(D, (size_t)nx, &D->dx));
   D->dy = D->dx;
   if (f->ybuf != f->xbuf) PetscCall(DevAlloc(D, (size_t)ny, &D->dy));
@@ -101,12 +107,12 @@ static PetscErrorCode DeviceCreate(PPEFFTPTDMA *f)
   PetscCall(DevAlloc(D, (size_t)scr, &D->send));
   PetscCall(DevAlloc(D, (size_t)scr, &D->recv));
   for (int d = 0; d < 2; d++) {
-    const PetscInt *b     = d ? f->ybox : f->xbox;
-    long            n     = (long)b[3 + d], inner = d ? (long)b[3] : 1;
-    long            lines = d ? (long)b[3] * b[5] : (long)b[4] * b[5];
-    int             kf = KindOf(f->kind[d].fwd), kb = KindOf(f->kind[d].bwd);
+    const PPEBox *b     = d ? &f->ybox : &f->xbox; /* the pencil of the lines of direction d */
+    long          n     = (long)b->n[d], inner = d ? (long)b->n[0] : 1;
+    long          lines = (long)PPEBoxSize(b) / n;
+    int           kf = KindOf(f->kind[d].fwd), kb = KindOf(f->kind[d].bwd);
 
-    if (d == 1 && f->flat) continue; /* 2D: the identity, no lines (Transform() skips it) */
+    if (n == 1) continue; /* a direction of one point (2D's y): the identity, no lines (Transform() skips it) */
     PetscCheck(kf >= 0 && kb >= 0 && !ppe_fft_setup(kf, n, inner, lines, &D->F[d][0]) && !ppe_fft_setup(kb, n, inner, lines, &D->F[d][1]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "No device transform for the %c kind %s on %ld points", "xy"[d], f->kind[d].name, n);
     PetscCheck(D->F[d][0].L == D->F[d][1].L, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Forward and backward %c transforms of different lengths", "xy"[d]);
     nc = PetscMax(nc, (size_t)lines * (size_t)D->F[d][0].L * 2);
@@ -117,8 +123,8 @@ static PetscErrorCode DeviceCreate(PPEFFTPTDMA *f)
   for (int d = 0; d < 2; d++)
     if (D->F[d][0].lines) DEVCALL(D, D->ops->fft_plan(D->F[d][0].L, D->F[d][0].lines, D->z, &D->plan[d], D->stream));
   if (f->singular) {
-    PetscCall(DevAlloc(D, (size_t)f->ybox[5], &D->line));
-    PetscCall(PetscMalloc1(PetscMax(f->ybox[5], 1), &D->hline));
+    PetscCall(DevAlloc(D, (size_t)f->ybox.n[2], &D->line));
+    PetscCall(PetscMalloc1(PetscMax(f->ybox.n[2], 1), &D->hline));
     if (!f->specmean) {
       PetscScalar *one;
 
@@ -137,26 +143,25 @@ static PetscErrorCode DeviceCreate(PPEFFTPTDMA *f)
 PetscErrorCode PPEFFTPTDMADeviceDestroy(PPEFFTPTDMA *f)
 {
   struct _n_PPEFFTDev *D = f->dev;
-  double              *mem[14];
+  double              *mem[11];
 
   PetscFunctionBegin;
   if (!D) PetscFunctionReturn(PETSC_SUCCESS);
   if (D->ops) {
-    mem[0]  = D->da;
-    mem[1]  = D->dx;
-    mem[2]  = D->dy != D->dx ? D->dy : NULL;
-    mem[3]  = D->dz != D->dy ? D->dz : NULL;
-    mem[4]  = D->rinv;
-    mem[5]  = D->z;
-    mem[6]  = D->ends;
-    mem[7]  = D->send;
-    mem[8]  = D->recv;
-    mem[9]  = D->line;
-    mem[10] = D->ones;
-    mem[11] = D->red;
+    mem[0]  = D->dx;
+    mem[1]  = D->dy != D->dx ? D->dy : NULL;
+    mem[2]  = D->dz != D->dy ? D->dz : NULL;
+    mem[3]  = D->rinv;
+    mem[4]  = D->z;
+    mem[5]  = D->ends;
+    mem[6]  = D->send;
+    mem[7]  = D->recv;
+    mem[8]  = D->line;
+    mem[9]  = D->ones;
+    mem[10] = D->red;
     for (int d = 0; d < 2; d++)
       if (D->plan[d]) DEVCALL(D, D->ops->fft_destroy(D->plan[d]));
-    for (int q = 0; q < 12; q++)
+    for (int q = 0; q < 11; q++)
       if (mem[q]) DEVCALL(D, D->ops->release(mem[q]));
     if (D->stream) DEVCALL(D, D->ops->stream_destroy(D->stream));
   }
@@ -187,15 +192,15 @@ static PetscErrorCode Transform(PPEFFTPTDMA *f, int d, int s, double *arr, Petsc
 static PetscErrorCode SpectralZeroMean(PPEFFTPTDMA *f)
 {
   struct _n_PPEFFTDev *D = f->dev;
-  long                 arr[6] = {0, 0, 0, (long)f->ybox[3], (long)f->ybox[4], (long)f->ybox[5]}, box[6] = {0, 0, 0, 1, 1, (long)f->ybox[5]};
+  long                 arr[6] = {0, 0, 0, (long)f->ybox.n[0], (long)f->ybox.n[1], (long)f->ybox.n[2]}, box[6] = {0, 0, 0, 1, 1, (long)f->ybox.n[2]};
   PetscScalar          sum = 0;
 
   PetscFunctionBegin;
-  if (f->ybox[0] != 0) PetscFunctionReturn(PETSC_SUCCESS);
+  if (f->ybox.lo[0] != 0) PetscFunctionReturn(PETSC_SUCCESS);
   DEVCALL(D, D->ops->tp_copy(D->dy, NULL, 0.0, arr, box, box, D->line, D->stream));
-  DEVCALL(D, D->ops->copy(D->hline, D->line, (size_t)f->ybox[5] * sizeof(double), PPE_DEV_D2H, D->stream));
+  DEVCALL(D, D->ops->copy(D->hline, D->line, (size_t)f->ybox.n[2] * sizeof(double), PPE_DEV_D2H, D->stream));
   DEVCALL(D, D->ops->sync(D->stream));
-  for (PetscInt k = 0; k < f->ybox[5]; k++) sum += D->hline[k];
+  for (PetscInt k = 0; k < f->ybox.n[2]; k++) sum += D->hline[k];
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &sum, 1, MPIU_SCALAR, MPIU_SUM, f->zcomm));
   sum /= (PetscReal)f->N[2];
   DEVCALL(D, D->ops->tp_copy(D->dy, NULL, -sum, arr, box, arr, D->dy, D->stream));
@@ -204,35 +209,19 @@ static PetscErrorCode SpectralZeroMean(PPEFFTPTDMA *f)
 }
 
 /* x = the fftptdma solution for the right-hand side rhs of the box (fftptdma.c's
-   PPEFFTPTDMAApply has set up rhs and, for a box, x outside it). */
+   PPEFFTPTDMAApply has set up rhs and, for a box, x outside it): the DMDA's arrays in the back
+   end's memory go straight into the transposes to and from the x-pencils. */
 PetscErrorCode PPEFFTPTDMAApplyDevice(PPEFFTPTDMA *f, Vec rhs, Vec x)
 {
-  struct _n_PPEFFTDev *D;
-  const PetscScalar   *ra;
-  PetscScalar         *xa, shift = 0;
-  size_t               bytes;
-  PetscBool            devio = PETSC_FALSE;
+  struct _n_PPEFFTDev *D    = f->dev;
+  Vec                  v[2] = {rhs, x};
+  PPEAccess            acc[2] = {PPE_ACCESS_READ, f->box ? PPE_ACCESS_READWRITE : PPE_ACCESS_WRITE}; /* a box: x holds the values outside it */
+  PPEArrays            K;
+  PetscScalar          shift = 0;
 
   PetscFunctionBegin;
-  if (!f->dev) PetscCall(DeviceCreate(f));
-  D     = f->dev;
-  bytes = (size_t)D->nloc * sizeof(double);
-  if (!f->box) { /* device-resident rhs and x: device to device, nothing crosses */
-    Vec        v[2] = {rhs, x};
-    PPEBackend b;
-    PetscCall(PPEVecDevAllOn(2, v, &b));
-    devio = (PetscBool)(b == f->backend);
-  }
-  if (devio) {
-    PetscCall(PPEVecDevGetArray(rhs, PPE_ACCESS_READ, (double **)&ra));
-    DEVCALL(D, D->ops->copy(D->da, ra, bytes, PPE_DEV_D2D, D->stream));
-    PetscCall(PPEVecDevRestoreArray(rhs, PPE_ACCESS_READ, (double **)&ra));
-  } else {
-    PetscCall(VecGetArrayRead(rhs, &ra));
-    DEVCALL(D, D->ops->copy(D->da, ra, bytes, PPE_DEV_H2D, D->stream));
-    PetscCall(VecRestoreArrayRead(rhs, &ra));
-  }
-  PetscCall(PPETransposeDevice(&f->tda, PETSC_TRUE, D->ops, D->stream, D->send, D->recv, D->da, D->rinv, 0.0, D->dx));
+  PetscCall(PPEArraysGet(f->backend, 2, v, acc, PPE_ACCESS_READ, &K));
+  PetscCall(PPETransposeDevice(&f->tda, PETSC_TRUE, D->ops, D->stream, D->send, D->recv, K.a[0], D->rinv, 0.0, D->dx));
   PetscCall(Transform(f, 0, 0, D->dx, PPE_FFTPTDMAFFTxFwd));
   if (f->P[0] > 1) PetscCall(PPETransposeDevice(&f->txy, PETSC_TRUE, D->ops, D->stream, D->send, D->recv, D->dx, NULL, 0.0, D->dy));
   PetscCall(Transform(f, 1, 0, D->dy, PPE_FFTPTDMAFFTyFwd));
@@ -249,26 +238,14 @@ PetscErrorCode PPEFFTPTDMAApplyDevice(PPEFFTPTDMA *f, Vec rhs, Vec x)
   if (f->P[0] > 1) PetscCall(PPETransposeDevice(&f->txy, PETSC_FALSE, D->ops, D->stream, D->send, D->recv, D->dy, NULL, 0.0, D->dx));
   PetscCall(Transform(f, 0, 1, D->dx, PPE_FFTPTDMAFFTxBwd));
   if (f->singular && !f->specmean) { /* the mean of the result, removed in the copy back */
-    PetscInt    nx = f->xbox[3] * f->xbox[4] * f->xbox[5];
+    PetscInt    nx = f->xbox.n[0] * f->xbox.n[1] * f->xbox.n[2];
     PetscScalar sum;
 
     DEVCALL(D, D->ops->dot((long)nx, 1, D->dx, D->ones, NULL, D->red, &sum, D->stream));
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &sum, 1, MPIU_SCALAR, MPIU_SUM, f->comm));
     shift = -sum / ((PetscReal)f->N[0] * f->N[1] * f->N[2]);
   }
-  if (devio) {
-    PetscCall(PPETransposeDevice(&f->tda, PETSC_FALSE, D->ops, D->stream, D->send, D->recv, D->dx, NULL, shift, D->da));
-    PetscCall(PPEVecDevGetArray(x, PPE_ACCESS_WRITE, &xa));
-    DEVCALL(D, D->ops->copy(xa, D->da, bytes, PPE_DEV_D2D, D->stream));
-    DEVCALL(D, D->ops->sync(D->stream));
-    PetscCall(PPEVecDevRestoreArray(x, PPE_ACCESS_WRITE, &xa));
-  } else {
-    PetscCall(VecGetArray(x, &xa));
-    if (f->box) DEVCALL(D, D->ops->copy(D->da, xa, bytes, PPE_DEV_H2D, D->stream)); /* the values outside the box */
-    PetscCall(PPETransposeDevice(&f->tda, PETSC_FALSE, D->ops, D->stream, D->send, D->recv, D->dx, NULL, shift, D->da));
-    DEVCALL(D, D->ops->copy(xa, D->da, bytes, PPE_DEV_D2H, D->stream));
-    DEVCALL(D, D->ops->sync(D->stream));
-    PetscCall(VecRestoreArray(x, &xa));
-  }
+  PetscCall(PPETransposeDevice(&f->tda, PETSC_FALSE, D->ops, D->stream, D->send, D->recv, D->dx, NULL, shift, K.a[1]));
+  PetscCall(PPEArraysRestore(&K));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

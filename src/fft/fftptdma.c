@@ -99,55 +99,31 @@ static PetscErrorCode ZeroMean(PPEFFTPTDMA *f, PetscBool spectral, PetscScalar *
   *shift = 0;
   if (!f->singular) PetscFunctionReturn(PETSC_SUCCESS);
   if (spectral) {
-    if (f->sbox[0] == 0) { /* sbox[1] = 0 always: this rank holds a z block of the line */
-      PetscInt stride = f->sbox[3] * f->sbox[4];
-      for (PetscInt k = 0; k < f->sbox[5]; k++) sum += f->sbuf[stride * k];
+    if (f->sbox.lo[0] == 0) { /* sbox.lo[1] = 0 always: this rank holds a z block of the line */
+      PetscInt stride = f->sbox.n[0] * f->sbox.n[1];
+      for (PetscInt k = 0; k < f->sbox.n[2]; k++) sum += f->sbuf[stride * k];
       PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &sum, 1, MPIU_SCALAR, MPIU_SUM, f->zcomm));
       sum /= (PetscReal)f->N[2];
-      for (PetscInt k = 0; k < f->sbox[5]; k++) f->sbuf[stride * k] -= sum;
+      for (PetscInt k = 0; k < f->sbox.n[2]; k++) f->sbuf[stride * k] -= sum;
     }
-  } else { /* the data of the x-pencil: lines of xdata[3] values in rows of xbox[3] (r2c padding) */
-    PetscInt nrow = f->xbox[4] * f->xbox[5];
+  } else { /* the data of the x-pencil: lines of xdata.n[0] values in rows of xbox.n[0] (r2c padding) */
+    PetscInt nrow = f->xbox.n[1] * f->xbox.n[2];
     for (PetscInt r = 0; r < nrow; r++)
-      for (PetscInt i = 0; i < f->xdata[3]; i++) sum += f->xbuf[r * f->xbox[3] + i];
+      for (PetscInt i = 0; i < f->xdata.n[0]; i++) sum += f->xbuf[r * f->xbox.n[0] + i];
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &sum, 1, MPIU_SCALAR, MPIU_SUM, f->comm));
     *shift = -sum / ((PetscReal)f->N[0] * f->N[1] * f->N[2]);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode PPEFFTPTDMAApply(PPEFFTPTDMA *f, const PPESeparable *sep, Mat A, Vec b, Vec x)
+/* The FFTW pipeline (the host back end): x = the solution for rhs (x already holds the
+   values outside a box). */
+PetscErrorCode PPEFFTPTDMAApplyFFTW(PPEFFTPTDMA *f, Vec rhs, Vec x)
 {
-  Vec          rhs = b;
   PetscScalar *xa, shift = 0;
   PetscBool    xdirect;
 
   PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(PPE_FFTPTDMAApply, 0, 0, 0, 0));
-  if (f->box) {
-    const PetscScalar *ba, *id;
-    PetscScalar       *xo;
-    PetscInt           n;
-
-    PetscCall(VecGetLocalSize(b, &n));
-    PetscCall(VecGetArrayRead(b, &ba));
-    PetscCall(VecGetArrayRead(sep->idiag, &id));
-    PetscCall(VecGetArrayWrite(f->xout, &xo));
-    for (PetscInt p = 0; p < n; p++) xo[p] = id[p] != 0.0 ? ba[p] / id[p] : 0.0; /* the identity rows */
-    PetscCall(VecRestoreArrayWrite(f->xout, &xo));
-    PetscCall(VecRestoreArrayRead(sep->idiag, &id));
-    PetscCall(VecRestoreArrayRead(b, &ba));
-    PetscCall(MatMult(A, f->xout, f->work)); /* coupling of every row to the outside values */
-    PetscCall(VecAYPX(f->work, -1.0, b));    /* box rows: b - A_box,out xout */
-    rhs = f->work;
-  }
-  if (f->backend != PPE_BACKEND_HOST) { /* the same steps on the device (fftdevice.c) */
-    if (f->box) PetscCall(VecCopy(f->xout, x));
-    PetscCall(PPEFFTPTDMAApplyDevice(f, rhs, x));
-    f->solves++;
-    PetscCall(PetscLogEventEnd(PPE_FFTPTDMAApply, 0, 0, 0, 0));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
   PetscCall(ForwardX(f, rhs));
   if (f->P[0] > 1) PetscCall(PPETransposeForward(&f->txy, f->xbuf, f->ybuf));
   PetscCall(TransformY(f, 0));
@@ -163,7 +139,6 @@ PetscErrorCode PPEFFTPTDMAApply(PPEFFTPTDMA *f, const PPESeparable *sep, Mat A, 
   PetscCall(TransformY(f, 1));
   if (f->P[0] > 1) PetscCall(PPETransposeBackward(&f->txy, f->ybuf, f->xbuf));
   /* x backward straight into x's array when it is the x-pencil (no box, mean already removed) */
-  if (f->box) PetscCall(VecCopy(f->xout, x)); /* outside the box; the box is overwritten below */
   PetscCall(VecGetArray(x, &xa));
   xdirect = (PetscBool)((!f->singular || f->specmean) && DirectOK(f, 1, xa));
   if (xdirect) {
@@ -175,6 +150,42 @@ PetscErrorCode PPEFFTPTDMAApply(PPEFFTPTDMA *f, const PPESeparable *sep, Mat A, 
     PetscCall(PPETransposeBackwardShifted(&f->tda, f->xbuf, shift, xa));
   }
   PetscCall(VecRestoreArray(x, &xa));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A box smaller than the DMDA: xout = b / idiag on the identity rows outside it (0 inside),
+   and the box's right-hand side f->work = b - A xout (the coupling to the outside moved). */
+static PetscErrorCode BoxRightHandSide(PPEFFTPTDMA *f, const PPESeparable *sep, Mat A, Vec b)
+{
+  const PetscScalar *ba, *id;
+  PetscScalar       *xo;
+  PetscInt           n;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(b, &n));
+  PetscCall(VecGetArrayRead(b, &ba));
+  PetscCall(VecGetArrayRead(sep->idiag, &id));
+  PetscCall(VecGetArrayWrite(f->xout, &xo));
+  for (PetscInt p = 0; p < n; p++) xo[p] = id[p] != 0.0 ? ba[p] / id[p] : 0.0; /* the identity rows */
+  PetscCall(VecRestoreArrayWrite(f->xout, &xo));
+  PetscCall(VecRestoreArrayRead(sep->idiag, &id));
+  PetscCall(VecRestoreArrayRead(b, &ba));
+  PetscCall(MatMult(A, f->xout, f->work)); /* coupling of every row to the outside values */
+  PetscCall(VecAYPX(f->work, -1.0, b));    /* box rows: b - A_box,out xout */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x = the solution for b: the box's right-hand side, then the pipeline of the back end chosen
+   at set-up (FFTW's plans on the host, or the back end's batched transforms: fftdevice.c). */
+PetscErrorCode PPEFFTPTDMAApply(PPEFFTPTDMA *f, const PPESeparable *sep, Mat A, Vec b, Vec x)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(PPE_FFTPTDMAApply, 0, 0, 0, 0));
+  if (f->box) {
+    PetscCall(BoxRightHandSide(f, sep, A, b));
+    PetscCall(VecCopy(f->xout, x)); /* outside the box; the box is overwritten by the pipeline */
+  }
+  PetscCall(f->pipeline(f, f->box ? f->work : b, x));
   f->solves++;
   PetscCall(PetscLogEventEnd(PPE_FFTPTDMAApply, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -206,6 +217,29 @@ PetscErrorCode PPEFFTPTDMAGetCommCounts(PPEFFTPTDMA *f, PetscLogDouble counted[3
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The transforms of the view: their kinds (complex spectra only where FFTW's r2c/c2r run),
+   and for FFTW's plans the passes and the DCT/DST choice. */
+static PetscErrorCode ViewTransforms(PPEFFTPTDMA *f, PetscViewer viewer)
+{
+  const char *r2c = "real DFT r2c/c2r, complex half spectrum", *xn = f->kind[0].name, *yn = f->kind[1].name;
+
+  PetscFunctionBegin;
+  if (f->cplx[0]) xn = r2c;
+  if (f->cplx[1]) yn = r2c;
+  if (f->ydft) yn = "complex DFT of x's half spectrum";
+  if (f->flat) PetscCall(PetscViewerASCIIPrintf(viewer, "2D: x transforms (%s), tridiagonal solve along y (the last direction of the nx x 1 x ny shadow; no transform along its one-point middle)\n", xn));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "transforms: x %s, y %s%s\n", xn, yn, f->cplx[0] && !f->ydft ? " (on the real and imaginary parts)" : ""));
+  if (!f->fftw) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!f->flat) PetscCall(PetscViewerASCIIPrintf(viewer, "transform passes: %s\n", f->plan2d ? "one 2D FFTW plan per x-y plane (the x-pencils hold whole planes)" : "x lines per x-pencil plane, then y lines per y-pencil plane"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "DCT/DST (%s %s): x %s", PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_DCT), PPEFFTDCTs[f->dct], f->fast[0] ? "fast (reorder + r2c/c2r + twiddle)" : "FFTW"));
+  PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
+  if (!f->flat) PetscCall(PetscViewerASCIIPrintf(viewer, ", y %s", f->fast[1] ? "fast (reorder + r2c/c2r + twiddle)" : "FFTW"));
+  if (f->dct_s[0] > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "; timed at set-up: FFTW %.3g ms, fast %.3g ms per forward pass", 1e3 * f->dct_s[0], 1e3 * f->dct_s[1]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
+  PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode PPEFFTPTDMAView(PPEFFTPTDMA *f, PetscViewer viewer)
 {
   PetscInt       nth, npt, nd2;
@@ -213,23 +247,10 @@ PetscErrorCode PPEFFTPTDMAView(PPEFFTPTDMA *f, PetscViewer viewer)
   const char    *zm[] = {"P-TDMA in place across the z group", "transpose to z-pencils, local Thomas", "DistD2 in place across the z group", "auto: in place, DistD2 where exact and P-TDMA elsewhere (Thomas when pz = 1)"};
 
   PetscFunctionBegin;
-  if (f->backend == PPE_BACKEND_HOST) {
-    const char *xn = f->cplx[0] ? "real DFT r2c/c2r, complex half spectrum" : f->kind[0].name;
-    const char *yn = f->ydft ? "complex DFT of x's half spectrum" : f->cplx[1] ? "real DFT r2c/c2r, complex half spectrum" : f->kind[1].name;
-    if (f->flat) PetscCall(PetscViewerASCIIPrintf(viewer, "2D: x transforms (%s), tridiagonal solve along y (the last direction of the nx x 1 x ny shadow; no transform along its one-point middle)\n", xn));
-    else PetscCall(PetscViewerASCIIPrintf(viewer, "transforms: x %s, y %s%s\n", xn, yn, f->cplx[0] && !f->ydft ? " (on the real and imaginary parts)" : ""));
-    if (!f->flat) PetscCall(PetscViewerASCIIPrintf(viewer, "transform passes: %s\n", f->plan2d ? "one 2D FFTW plan per x-y plane (the x-pencils hold whole planes)" : "x lines per x-pencil plane, then y lines per y-pencil plane"));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "DCT/DST (%s %s): x %s", PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_DCT), PPEFFTDCTs[f->dct], f->fast[0] ? "fast (reorder + r2c/c2r + twiddle)" : "FFTW"));
-    PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
-    if (!f->flat) PetscCall(PetscViewerASCIIPrintf(viewer, ", y %s", f->fast[1] ? "fast (reorder + r2c/c2r + twiddle)" : "FFTW"));
-    if (f->dct_s[0] > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "; timed at set-up: FFTW %.3g ms, fast %.3g ms per forward pass", 1e3 * f->dct_s[0], 1e3 * f->dct_s[1]));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
-    PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
-  } else if (f->flat) PetscCall(PetscViewerASCIIPrintf(viewer, "2D: x transforms (%s), tridiagonal solve along y (the last direction of the nx x 1 x ny shadow; no transform along its one-point middle)\n", f->kind[0].name));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "transforms: x %s, y %s\n", f->kind[0].name, f->kind[1].name));
+  PetscCall(ViewTransforms(f, viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "pencil grid: py x pz = %" PetscInt_FMT " x %" PetscInt_FMT " (%s)\n", f->P[0], f->P[1], f->pauto ? "automatic: the DMDA's pz kept where z blocks have >= 2 points" : PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_PGRID)));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "pencils of rank 0: x %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", y %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "%s\n", f->xbox[3], f->xbox[4], f->xbox[5], f->ybox[3], f->ybox[4], f->ybox[5], f->daaligned ? "; x-pencils are the DMDA's boxes (no redistribution)" : ""));
-  if (f->backend != PPE_BACKEND_HOST) PetscCall(PetscViewerASCIIPrintf(viewer, "copies DMDA <-> x-pencils: box copies on the device (%" PetscInt_FMT " applications on rank 0)\n", f->solves));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "pencils of rank 0: x %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", y %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "%s\n", f->xbox.n[0], f->xbox.n[1], f->xbox.n[2], f->ybox.n[0], f->ybox.n[1], f->ybox.n[2], f->daaligned ? "; x-pencils are the DMDA's boxes (no redistribution)" : ""));
+  if (!f->fftw) PetscCall(PetscViewerASCIIPrintf(viewer, "copies DMDA <-> x-pencils: box copies on the device (%" PetscInt_FMT " applications on rank 0)\n", f->solves));
   else
     PetscCall(PetscViewerASCIIPrintf(viewer, "copies DMDA <-> x-pencils: %s (forward direct in %" PetscInt_FMT ", backward in %" PetscInt_FMT " of %" PetscInt_FMT " applications on rank 0)\n",
                                      f->fxd[0].p[0] ? "x (or 2D) transforms read b's array and write x's array directly where the arrays' alignment allows" : "copied (the x-pencils are not the DMDA's boxes, or the box is smaller than the DMDA)", f->direct[0], f->direct[1], f->solves));
@@ -244,7 +265,7 @@ PetscErrorCode PPEFFTPTDMAView(PPEFFTPTDMA *f, PetscViewer viewer)
   PetscCall(PPEFFTPTDMAGetCommCounts(f, cnt, mod));
   PetscCall(MPIU_Allreduce(mod, tot, 3, MPIU_PETSCLOGDOUBLE, MPI_SUM, f->comm));
   PetscCall(PetscViewerASCIIPrintf(viewer, "bytes per solve to other ranks (all ranks): redistribution %.0f, x-y transposes %.0f, z %.0f\n", tot[0], tot[1], tot[2]));
-  if (f->backend == PPE_BACKEND_HOST) {
+  if (f->fftw) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "FFTW planner: %s%s, planning %.3g s on rank 0 (one-plane plans run on every plane)\n", PPEFFTPlanners[f->planned], f->planner == PPE_FFT_PLANNER_AUTO ? " (FFTW_MEASURE under a time limit of about two solves on the plans the solves run, FFTW_ESTIMATE on the fallback plans)" : "", (double)f->plan_s));
     if (f->wisdomfile[0]) PetscCall(PetscViewerASCIIPrintf(viewer, "FFTW wisdom file: %s (%s at set-up, %s)\n", f->wisdomfile, f->wisdom[0] == 1 ? "imported" : "not found", f->wisdom[1] == 1 ? "written back" : "not written"));
   }

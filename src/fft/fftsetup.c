@@ -97,7 +97,7 @@ static void ChooseTransforms(PPEFFTPTDMA *f)
   PetscBool px = (PetscBool)(f->kind[0].fwd == FFTW_R2HC), py = (PetscBool)(f->kind[1].fwd == FFTW_R2HC);
 
   f->cplx[0] = f->cplx[1] = f->ydft = PETSC_FALSE;
-  if (f->backend == PPE_BACKEND_HOST && f->r2c) {
+  if (f->fftw && f->r2c) {
     if (px && f->P[0] <= f->N[0] / 2 + 1) {
       f->cplx[0] = PETSC_TRUE;
       f->ydft    = py;
@@ -250,7 +250,7 @@ static PetscErrorCode TimeForward(PPEFFTPTDMA *f, PetscBool fast, PPEFastR2R fr[
 static PetscErrorCode ChooseDCT(PPEFFTPTDMA *f, unsigned flags)
 {
   PetscBool can[2];
-  PetscInt  n0 = f->N[0], n1 = f->N[1], nyl = f->xbox[4], nzl = f->xbox[5], nxs = f->ybox[3], nloc = f->xbox[3] * nyl * nzl;
+  PetscInt  n0 = f->N[0], n1 = f->N[1], nyl = f->xbox.n[1], nzl = f->xbox.n[2], nxs = f->ybox.n[0], nloc = f->xbox.n[0] * nyl * nzl;
 
   PetscFunctionBegin;
   f->dct_s[0] = f->dct_s[1] = 0;
@@ -333,9 +333,9 @@ static PetscErrorCode CreatePlans(PPEFFTPTDMA *f)
   unsigned          flags = pl == PPE_FFT_PLANNER_ESTIMATE ? FFTW_ESTIMATE : (pl == PPE_FFT_PLANNER_PATIENT ? FFTW_PATIENT : FFTW_MEASURE);
   unsigned          fflags; /* flags of the fallback in-place x plans */
   PetscBool         direct = (PetscBool)(f->daaligned && !f->box);
-  PetscInt          n0 = f->N[0], n1 = f->N[1], nyl = f->xbox[4], nzl = f->xbox[5], nxs = f->ybox[3], ns0 = f->Ns[0];
-  PetscInt          xa = f->xbox[3]; /* x-pencil line length in the array: n0, or ns0 padded for r2c */
-  PetscInt          nloc = f->xbox[3] * f->xbox[4] * f->xbox[5];
+  PetscInt          n0 = f->N[0], n1 = f->N[1], nyl = f->xbox.n[1], nzl = f->xbox.n[2], nxs = f->ybox.n[0], ns0 = f->Ns[0];
+  PetscInt          xa = f->xbox.n[0]; /* x-pencil line length in the array: n0, or ns0 padded for r2c */
+  PetscInt          nloc = f->xbox.n[0] * f->xbox.n[1] * f->xbox.n[2];
   double           *xb = f->xbuf, *yb = f->ybuf, *sb = f->sbuf;
   fftw_r2r_kind     kf[2], kb[2];
   PetscLogDouble    t0, t1;
@@ -345,11 +345,12 @@ static PetscErrorCode CreatePlans(PPEFFTPTDMA *f)
   PetscCall(PetscLogEventBegin(PPE_FFTPTDMAPlan, 0, 0, 0, 0));
   PetscCall(PetscTime(&t0));
   PetscCall(ImportWisdom(f));
-  if (f->backend != PPE_BACKEND_HOST) { /* the device makes its own plans (fftdevice.c); the file is still read and written */
+  if (!f->fftw) { /* the back end's table makes its own plans (fftdevice.c); the file is still read and written */
     PetscCall(ExportWisdom(f));
     PetscCall(PetscLogEventEnd(PPE_FFTPTDMAPlan, 0, 0, 0, 0));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  f->pipeline = PPEFFTPTDMAApplyFFTW;
   f->plan2d = (PetscBool)(!f->flat && f->P[0] == 1 && (f->cplx[0] ? f->ydft : !f->cplx[1]));
   fflags    = flags;
   if (pl == PPE_FFT_PLANNER_AUTO) { /* the measured plans: 2D forward and backward, or x and y */
@@ -482,8 +483,8 @@ static PetscErrorCode ZOnlyRowScale(PPEFFTPTDMA *f, DM da, const PPESeparable *s
 static PetscErrorCode SetUpZ(PPEFFTPTDMA *f, const PPESeparable *sep)
 {
   PetscBool        inplace = (PetscBool)(f->zsolve != PPE_FFT_ZSOLVE_TRANSPOSE);
-  const PetscInt  *box     = inplace ? f->sbox : f->zbox;
-  PetscInt         nsys    = box[3] * box[4], m = box[5], zs = box[2], pin[2] = {0, 1}, npin = 0;
+  const PPEBox    *box     = inplace ? &f->sbox : &f->zbox;
+  PetscInt         nsys    = box->n[0] * box->n[1], m = box->n[2], zs = box->lo[2], pin[2] = {0, 1}, npin = 0;
   PetscReal       *a, *b, *c, *shift, *w, S = f->scale;
   PPETridiagMethod method;
 
@@ -499,8 +500,8 @@ static PetscErrorCode SetUpZ(PPEFFTPTDMA *f, const PPESeparable *sep)
     b[k] = S * w[k] * sep->zdi[zs + k];
     c[k] = -S * w[k] * sep->zhi[zs + k];
   }
-  for (PetscInt j = 0; j < box[4]; j++)
-    for (PetscInt i = 0; i < box[3]; i++) shift[i + box[3] * j] = S * (f->lam[0][box[0] + i] + f->lam[1][box[1] + j] + sep->sigma);
+  for (PetscInt j = 0; j < box->n[1]; j++)
+    for (PetscInt i = 0; i < box->n[0]; i++) shift[i + box->n[0] * j] = S * (f->lam[0][box->lo[0] + i] + f->lam[1][box->lo[1] + j] + sep->sigma);
   PetscCall(PPETridiagSetPeriodic(f->td, (PetscBool)(sep->bc[4] == PPE_BC_PERIODIC)));
   PetscCall(PPETridiagSetCoefficients(f->td, a, b, c));
   PetscCall(PPETridiagSetShift(f->td, shift, w));
@@ -508,7 +509,7 @@ static PetscErrorCode SetUpZ(PPEFFTPTDMA *f, const PPESeparable *sep)
   /* the zero mode (kx, ky) = (0, 0) of a singular operator: pinned on purpose; line 0 is
      (kx, ky) = (0, 0) and every rank of the z group has it; with complex spectra line 1 is its
      imaginary part (zero data, the same singular matrix) */
-  if (f->singular && box[0] == 0 && box[1] == 0) npin = (f->cplx[0] || f->cplx[1]) ? 2 : 1;
+  if (f->singular && box->lo[0] == 0 && box->lo[1] == 0) npin = (f->cplx[0] || f->cplx[1]) ? 2 : 1;
   PetscCall(PPETridiagSetPinnedLines(f->td, npin, pin));
   switch (f->zsolve) {
   case PPE_FFT_ZSOLVE_PTDMA:
@@ -542,13 +543,13 @@ static PetscErrorCode SetUpOperator(PPEFFTPTDMA *f, DM da, const PPESeparable *s
   f->singular = sep->singular;
   f->specmean = f->singular;
   for (int d = 0; d < 2; d++) /* periodic (R2HC) and cell Neumann (REDFT10): the backward transform of a mode other than 0 sums to 0 */
-    f->specmean = (PetscBool)(f->specmean && ((d == 1 && f->flat) || f->kind[d].fwd == FFTW_R2HC || f->kind[d].fwd == FFTW_REDFT10));
+    f->specmean = (PetscBool)(f->specmean && (f->N[d] == 1 || f->kind[d].fwd == FFTW_R2HC || f->kind[d].fwd == FFTW_REDFT10));
   PetscCheck(!(f->singular && f->zsolve == PPE_FFT_ZSOLVE_DISTD2), f->comm, PETSC_ERR_ARG_INCOMP, "%s: %s distd2 cannot solve the pinned zero mode of a singular operator (no Dirichlet face, no shift); use ptdma or auto (auto runs DistD2 on every line where it is exact)", PPEFFTPTDMAName(f), PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_ZSOLVE));
   for (int d = 0; d < 2; d++) { /* per spectral slot: a complex value's real and imaginary parts share their wavenumber's */
     PetscReal *t;
     PetscBool  pairs = (PetscBool)(d == 0 && (f->cplx[0] || f->cplx[1]));
     PetscCall(PetscMalloc1(f->N[d], &t));
-    if (d == 1 && f->flat) t[0] = 0; /* 2D: no coupling along the one y point */
+    if (f->N[d] == 1) t[0] = 0; /* a direction of one point (2D's y): no coupling */
     else PetscCall(PPEFFT1dEigenvalues(sep->loc[d], sep->bc[2 * d], sep->bc[2 * d + 1], f->N[d], sep->c[d], t));
     PetscCall(PetscMalloc1(f->Ns[d], &f->lam[d]));
     for (PetscInt s = 0; s < f->Ns[d]; s++) f->lam[d][s] = t[pairs ? s / 2 : s]; /* r2c: wavenumber k <= n/2 in slot k */
@@ -583,6 +584,7 @@ static PetscErrorCode SetUpOperator(PPEFFTPTDMA *f, DM da, const PPESeparable *s
     PetscCall(VecCopy(sep->rowscale, f->rinv));
     PetscCall(VecReciprocal(f->rinv));
   }
+  PetscCall(PPEFFTPTDMASetUpDevice(f)); /* a device back end's pencils, plans and copies of the above: now, not at the first application */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -634,46 +636,15 @@ static PetscErrorCode LayoutKey(MPI_Comm comm, DM da, const PPESeparable *sep, c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPESeparable *sep, const PetscInt pgrid[2], PPEFFTZSolve zsolve, PPEFFTPlanner planner, PetscBool r2c, PPEFFTDCT dct, const char wisdom[])
+/* Validation: the DMDA against the description, the box of unknowns (>= 2 points per
+   direction, but the one y point of a 2D DMDA), the BC pairs; the 1D transform kinds of x and
+   y (a direction of one point: the identity, a DHT of one point, for which no plan is made). */
+static PetscErrorCode CheckBox(PPEFFTPTDMA *f, const PPEDMDABox *box, const PPESeparable *sep)
 {
-  PetscInt        whole[6], dadata[6], key[PPE_FFTPTDMA_KEY];
-  PPEBackend      backend;
-  const PetscInt *M, *pd, **lr;
-  PPEDMDABox      box; /* the kernels' 3D view of the DMDA */
-  PetscMPIInt     r[2]; /* this rank's pencil-grid coordinates, as MPI colour and key */
+  const PetscInt *M = box->N;
+  MPI_Comm        comm = f->comm;
 
   PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(PPE_FFTPTDMASetUp, 0, 0, 0, 0));
-  PetscCall(PPEFFTPTDMACheckDM(PPEFFTPTDMAName(f), da, "the operator"));
-  PetscCall(PPEBackendGetDefault(comm, &backend)); /* -ppe_backend: the transforms, the copies and the z solve */
-  PetscCall(LayoutKey(comm, da, sep, pgrid, zsolve, planner, backend, r2c, dct, key));
-  if (f->xbuf && f->comm == comm) {
-    PetscBool same = PETSC_TRUE;
-    for (int q = 0; q < PPE_FFTPTDMA_KEY; q++) same = (PetscBool)(same && key[q] == f->key[q]);
-    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &same, 1, PPE_MPI_BOOL, MPI_LAND, comm));
-    if (same) { /* same pencils, transposes and plans: only the operator part is redone */
-      PetscCall(ResetOperator(f));
-      f->relayouts++;
-      f->solves    = 0;
-      f->tda.bytes = f->txy.bytes = f->tyz.bytes = 0;
-      PetscCall(SetUpOperator(f, da, sep));
-      PetscCall(PetscLogEventEnd(PPE_FFTPTDMASetUp, 0, 0, 0, 0));
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
-  }
-  PetscCall(PPEFFTPTDMAReset(f));
-  for (int q = 0; q < PPE_FFTPTDMA_KEY; q++) f->key[q] = key[q];
-  f->comm    = comm;
-  f->zsolve  = zsolve;
-  f->planner = planner;
-  f->backend = backend;
-  f->r2c     = r2c;
-  f->dct     = dct;
-  PetscCall(PetscStrncpy(f->wisdomfile, wisdom ? wisdom : "", sizeof(f->wisdomfile)));
-  PetscCallMPI(MPI_Comm_size(comm, &f->size));
-  PetscCallMPI(MPI_Comm_rank(comm, &f->rank));
-  PetscCall(PPEDMDAGetBox(da, &box));
-  M = box.N, pd = box.P, lr = box.own;
   f->flat = (PetscBool)(M[1] == 1 && sep->n[1] == 1);
   for (int d = 0; d < 3; d++) {
     PetscCheck(M[d] == sep->M[d], comm, PETSC_ERR_ARG_INCOMP, "%s: the DMDA has %" PetscInt_FMT " points along %c but the operator description %" PetscInt_FMT, PPEFFTPTDMAName(f), M[d], "xyz"[d], sep->M[d]);
@@ -683,86 +654,150 @@ PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPES
   PetscCheck((sep->bc[4] == PPE_BC_PERIODIC) == (sep->bc[5] == PPE_BC_PERIODIC), comm, PETSC_ERR_SUP, "%s: z BC pair %s-%s is not supported: periodic needs both faces", PPEFFTPTDMAName(f), PPEBCTypes[sep->bc[4]], PPEBCTypes[sep->bc[5]]);
   for (int d = 0; d < 2; d++) {
     PetscCheck((sep->bc[2 * d] == PPE_BC_PERIODIC) == (sep->bc[2 * d + 1] == PPE_BC_PERIODIC), comm, PETSC_ERR_SUP, "%s: %c BC pair %s-%s is not supported: periodic needs both faces (supported: periodic-periodic and any pair of neumann and dirichlet)", PPEFFTPTDMAName(f), "xy"[d], PPEBCTypes[sep->bc[2 * d]], PPEBCTypes[sep->bc[2 * d + 1]]);
-    if (d == 1 && f->flat) f->kind[1] = (PPEFFT1dKind){FFTW_DHT, FFTW_DHT, 1.0, "identity (one point)"}; /* 2D: a DHT of one point is the identity; no plan is made */
+    if (f->N[d] == 1) f->kind[d] = (PPEFFT1dKind){FFTW_DHT, FFTW_DHT, 1.0, "identity (one point)"};
     else PetscCall(PPEFFT1dGetKind(sep->loc[d], sep->bc[2 * d], sep->bc[2 * d + 1], f->N[d], &f->kind[d]));
   }
   f->box = (PetscBool)(sep->idiag != NULL);
-  PetscCall(ChoosePencilGrid(f, pgrid, pd[2]));
-  f->r[0] = f->rank % f->P[0];
-  f->r[1] = f->rank / f->P[0];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-  ChooseTransforms(f);
+/* Geometry: this rank's boxes. The x-pencil's data (the DMDA's own boxes when they are
+   x-pencils of the pencil grid, else block splits of y and z), the x-pencil's array (padded
+   for the in-place r2c), the y-pencil (x split into whole complex values after an r2c), the
+   spectral y-pencil, the z-pencil (the spectral y split over the z group; x when y has one
+   point, in whole complex values after an r2c so that the pinned lines 0 and 1 stay
+   together) and the DMDA's array. */
+static PetscErrorCode PencilBoxes(PPEFFTPTDMA *f, const PPEDMDABox *box, const PPESeparable *sep)
+{
+  const PetscInt *pd = box->P, *const *lr = box->own;
+  int             sd;
+  PetscInt        u;
 
-  /* pencils */
+  PetscFunctionBegin;
   f->daaligned = (PetscBool)(pd[0] == 1 && pd[1] == f->P[0] && pd[2] == f->P[1] && !f->box);
-  for (int d = 0; d < 3; d++) f->daaligned = (PetscBool)(f->daaligned && sep->n[d] == M[d]);
-  f->xdata[0] = 0;
-  f->xdata[3] = f->N[0];
-  if (f->daaligned) {
-    f->xdata[1] = f->xdata[2] = 0;
-    for (PetscInt q = 0; q < f->r[0]; q++) f->xdata[1] += lr[1][q];
-    for (PetscInt q = 0; q < f->r[1]; q++) f->xdata[2] += lr[2][q];
-    f->xdata[4] = lr[1][f->r[0]];
-    f->xdata[5] = lr[2][f->r[1]];
-  } else {
-    PPEBlockSplit(f->N[1], f->P[0], f->r[0], &f->xdata[1], &f->xdata[4]);
-    PPEBlockSplit(f->N[2], f->P[1], f->r[1], &f->xdata[2], &f->xdata[5]);
+  for (int d = 0; d < 3; d++) f->daaligned = (PetscBool)(f->daaligned && sep->n[d] == box->N[d]);
+  f->xdata = (PPEBox){{0, 0, 0}, {f->N[0], 0, 0}};
+  for (int d = 1; d < 3; d++) {
+    if (f->daaligned) {
+      for (PetscInt q = 0; q < f->r[d - 1]; q++) f->xdata.lo[d] += lr[d][q];
+      f->xdata.n[d] = lr[d][f->r[d - 1]];
+    } else PPEBlockSplit(f->N[d], f->P[d - 1], f->r[d - 1], &f->xdata.lo[d], &f->xdata.n[d]);
   }
-  PetscCheck(f->xdata[5] >= 2 || f->P[1] == 1, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "%s: fewer than 2 z points on rank %d of the z group (DMDA z ownership)", PPEFFTPTDMAName(f), (int)f->rank);
-  for (int d = 0; d < 6; d++) f->xbox[d] = f->xdata[d];
-  if (f->cplx[0]) f->xbox[3] = f->Ns[0]; /* lines padded for the in-place r2c */
-  if (f->cplx[0]) { /* y-pencils: whole complex values of x */
-    PPEBlockSplit(f->N[0] / 2 + 1, f->P[0], f->r[0], &f->ybox[0], &f->ybox[3]);
-    f->ybox[0] *= 2;
-    f->ybox[3] *= 2;
-  } else PPEBlockSplit(f->N[0], f->P[0], f->r[0], &f->ybox[0], &f->ybox[3]);
-  f->ybox[1] = 0;
-  f->ybox[4] = f->N[1];
-  f->ybox[2] = f->xbox[2];
-  f->ybox[5] = f->xbox[5];
-  for (int d = 0; d < 6; d++) f->sbox[d] = f->ybox[d];
+  PetscCheck(f->xdata.n[2] >= 2 || f->P[1] == 1, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "%s: fewer than 2 z points on rank %d of the z group (DMDA z ownership)", PPEFFTPTDMAName(f), (int)f->rank);
+  f->xbox = f->xdata;
+  if (f->cplx[0]) f->xbox.n[0] = f->Ns[0]; /* lines padded for the in-place r2c */
+  u       = f->cplx[0] ? 2 : 1;             /* y-pencils: whole complex values of x */
+  f->ybox = f->xbox;
+  PPEBlockSplit(f->cplx[0] ? f->N[0] / 2 + 1 : f->N[0], f->P[0], f->r[0], &f->ybox.lo[0], &f->ybox.n[0]);
+  f->ybox.lo[0] *= u;
+  f->ybox.n[0] *= u;
+  f->ybox.lo[1] = 0;
+  f->ybox.n[1]  = f->N[1];
+  f->sbox       = f->ybox;
   if (f->cplx[1]) { /* after the y r2c: {real, imaginary} x local x x ky */
-    f->sbox[0] = 2 * f->ybox[0];
-    f->sbox[3] = 2 * f->ybox[3];
-    f->sbox[4] = f->Ns[1];
+    f->sbox.lo[0] = 2 * f->ybox.lo[0];
+    f->sbox.n[0]  = 2 * f->ybox.n[0];
+    f->sbox.n[1]  = f->Ns[1];
   }
-  if (f->flat) { /* 2D: z-pencils split x, in whole complex values after an r2c (the pinned lines 0 and 1 stay together) */
-    PetscInt u = f->cplx[0] ? 2 : 1;
-    PPEBlockSplit(f->sbox[3] / u, f->P[1], f->r[1], &f->zbox[0], &f->zbox[3]);
-    f->zbox[0] = f->sbox[0] + u * f->zbox[0], f->zbox[3] *= u;
-    f->zbox[1] = f->sbox[1], f->zbox[4] = f->sbox[4];
-  } else {
-    f->zbox[0] = f->sbox[0], f->zbox[3] = f->sbox[3];
-    PPEBlockSplit(f->sbox[4], f->P[1], f->r[1], &f->zbox[1], &f->zbox[4]);
+  sd      = f->sbox.n[1] > 1 ? 1 : 0; /* the direction the z-pencils split */
+  u       = sd == 0 && f->cplx[0] ? 2 : 1;
+  f->zbox = f->sbox;
+  PPEBlockSplit(f->sbox.n[sd] / u, f->P[1], f->r[1], &f->zbox.lo[sd], &f->zbox.n[sd]);
+  f->zbox.lo[sd] = f->sbox.lo[sd] + u * f->zbox.lo[sd];
+  f->zbox.n[sd] *= u;
+  f->zbox.lo[2] = 0;
+  f->zbox.n[2]  = f->N[2];
+  for (int d = 0; d < 3; d++) {
+    f->dabox.lo[d] = box->s[d] - sep->lo[d];
+    f->dabox.n[d]  = box->m[d];
   }
-  f->zbox[2] = 0;
-  f->zbox[5] = f->N[2];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Allocation: the groups of the pencil grid, the exchanges between the layouts (DMDA <->
+   x-pencils, x <-> y when py > 1, y <-> z for the transpose z method when pz > 1) and the
+   pencil arrays (shared where no exchange or transform separates them). */
+static PetscErrorCode CreatePencils(PPEFFTPTDMA *f)
+{
+  PetscMPIInt r[2]; /* this rank's pencil-grid coordinates, as MPI colour and key */
+  PPEBox      whole = {{0, 0, 0}, {f->N[0], f->N[1], f->N[2]}}, dadata;
+
+  PetscFunctionBegin;
   PetscCall(PetscMPIIntCast(f->r[0], &r[0]));
   PetscCall(PetscMPIIntCast(f->r[1], &r[1]));
-  PetscCallMPI(MPI_Comm_split(comm, r[1], r[0], &f->xycomm));
-  PetscCallMPI(MPI_Comm_split(comm, r[0], r[1], &f->zcomm));
-
-  /* DMDA <-> x-pencils */
-  for (int d = 0; d < 3; d++) f->dabox[d] = box.s[d] - sep->lo[d], f->dabox[3 + d] = box.m[d];
-  for (int d = 0; d < 3; d++) {
-    whole[d]     = 0;
-    whole[3 + d] = f->N[d];
-  }
-  PPEBoxIntersect(f->dabox, whole, dadata);
-  PetscCall(PPETransposeCreate(comm, dadata, f->dabox, f->xdata, f->xbox, PPE_FFTPTDMATransDA, &f->tda));
-  PetscCall(PetscMalloc1(f->xbox[3] * f->xbox[4] * f->xbox[5], &f->xbuf));
+  PetscCallMPI(MPI_Comm_split(f->comm, r[1], r[0], &f->xycomm));
+  PetscCallMPI(MPI_Comm_split(f->comm, r[0], r[1], &f->zcomm));
+  PPEBoxIntersect(&f->dabox, &whole, &dadata);
+  PetscCall(PPETransposeCreate(f->comm, &dadata, &f->dabox, &f->xdata, &f->xbox, PPE_FFTPTDMATransDA, &f->tda));
+  PetscCall(PetscMalloc1(PPEBoxSize(&f->xbox), &f->xbuf));
   if (f->P[0] > 1) {
-    PetscCall(PetscMalloc1(f->ybox[3] * f->ybox[4] * f->ybox[5], &f->ybuf));
-    PetscCall(PPETransposeCreate(f->xycomm, f->xbox, f->xbox, f->ybox, f->ybox, PPE_FFTPTDMATransXY, &f->txy));
+    PetscCall(PetscMalloc1(PPEBoxSize(&f->ybox), &f->ybuf));
+    PetscCall(PPETransposeCreate(f->xycomm, &f->xbox, &f->xbox, &f->ybox, &f->ybox, PPE_FFTPTDMATransXY, &f->txy));
   } else f->ybuf = f->xbuf;
-  if (f->cplx[1]) PetscCall(PetscMalloc1(f->sbox[3] * f->sbox[4] * f->sbox[5], &f->sbuf));
+  if (f->cplx[1]) PetscCall(PetscMalloc1(PPEBoxSize(&f->sbox), &f->sbuf));
   else f->sbuf = f->ybuf;
   if (f->zsolve == PPE_FFT_ZSOLVE_TRANSPOSE && f->P[1] > 1) {
-    PetscCall(PetscMalloc1(f->zbox[3] * f->zbox[4] * f->zbox[5], &f->zbuf));
-    PetscCall(PPETransposeCreate(f->zcomm, f->sbox, f->sbox, f->zbox, f->zbox, PPE_FFTPTDMATransYZ, &f->tyz));
+    PetscCall(PetscMalloc1(PPEBoxSize(&f->zbox), &f->zbuf));
+    PetscCall(PPETransposeCreate(f->zcomm, &f->sbox, &f->sbox, &f->zbox, &f->zbox, PPE_FFTPTDMATransYZ, &f->tyz));
   } else f->zbuf = f->sbuf;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-  PetscCall(CreatePlans(f));
+/* Whether the layout built for key can be kept (on every rank): then only the operator part
+   is redone. */
+static PetscErrorCode KeepLayout(PPEFFTPTDMA *f, MPI_Comm comm, const PetscInt key[], PetscBool *same)
+{
+  PetscFunctionBegin;
+  *same = (PetscBool)(f->xbuf && f->comm == comm);
+  if (!*same) PetscFunctionReturn(PETSC_SUCCESS); /* the same on every rank: a layout is built collectively */
+  for (int q = 0; q < PPE_FFTPTDMA_KEY; q++) *same = (PetscBool)(*same && key[q] == f->key[q]);
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, same, 1, PPE_MPI_BOOL, MPI_LAND, comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *f, MPI_Comm comm, DM da, const PPESeparable *sep, const PetscInt pgrid[2], PPEFFTZSolve zsolve, PPEFFTPlanner planner, PetscBool r2c, PPEFFTDCT dct, const char wisdom[])
+{
+  PetscInt             key[PPE_FFTPTDMA_KEY];
+  PPEBackend           backend;
+  PPEDMDABox           box; /* the kernels' 3D view of the DMDA */
+  const PPEBackendOps *ops;
+  PetscBool            same;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(PPE_FFTPTDMASetUp, 0, 0, 0, 0));
+  PetscCall(PPEFFTPTDMACheckDM(PPEFFTPTDMAName(f), da, "the operator"));
+  PetscCall(PPEBackendGetDefault(comm, &backend)); /* -ppe_backend: the transforms, the copies and the z solve */
+  PetscCall(LayoutKey(comm, da, sep, pgrid, zsolve, planner, backend, r2c, dct, key));
+  PetscCall(KeepLayout(f, comm, key, &same));
+  if (same) { /* same pencils, transposes and plans: only the operator part is redone */
+    PetscCall(ResetOperator(f));
+    f->relayouts++;
+    f->solves    = 0;
+    f->tda.bytes = f->txy.bytes = f->tyz.bytes = 0;
+  } else {
+    PetscCall(PPEFFTPTDMAReset(f));
+    for (int q = 0; q < PPE_FFTPTDMA_KEY; q++) f->key[q] = key[q];
+    f->comm    = comm;
+    f->zsolve  = zsolve;
+    f->planner = planner;
+    f->backend = backend;
+    f->r2c     = r2c;
+    f->dct     = dct;
+    PetscCall(PPEBackendGetOps(backend, &ops));
+    f->fftw = (PetscBool)!ops->fft_plan;
+    PetscCall(PetscStrncpy(f->wisdomfile, wisdom ? wisdom : "", sizeof(f->wisdomfile)));
+    PetscCallMPI(MPI_Comm_size(comm, &f->size));
+    PetscCallMPI(MPI_Comm_rank(comm, &f->rank));
+    PetscCall(PPEDMDAGetBox(da, &box));
+    PetscCall(CheckBox(f, &box, sep));
+    PetscCall(ChoosePencilGrid(f, pgrid, box.P[2]));
+    f->r[0] = f->rank % f->P[0];
+    f->r[1] = f->rank / f->P[0];
+    ChooseTransforms(f);
+    PetscCall(PencilBoxes(f, &box, sep));
+    PetscCall(CreatePencils(f));
+    PetscCall(CreatePlans(f));
+  }
   PetscCall(SetUpOperator(f, da, sep));
   PetscCall(PetscLogEventEnd(PPE_FFTPTDMASetUp, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -6,21 +6,24 @@
 #include <ppekit/private/separableimpl.h>
 #include <petscdmda.h>
 
-/* Rescale to rowscale 1 at the reference row; fill the description. */
-PetscErrorCode PPEInferFinish(PPEInferCtx *c, DM da, const char *mtype, PetscBool zextra, PPESeparable *sep)
+/* The row scaling of the reference row, summed over the ranks (one holds it). */
+static PetscErrorCode ReferenceScale(PPEInferCtx *c, PetscReal *s)
 {
-  PetscReal    sloc = 0, s, *pmin, *pmax, *gmin, *gmax, devloc = 0, devmax;
-  PetscScalar *rs, *id = NULL;
-  PetscInt     i0 = c->lo[0] + 1, j0 = PPEInferJRef(c), nid = 0;
-  PetscBool    zonly = PETSC_TRUE, xyD = PETSC_FALSE, uniform;
-  PetscMPIInt  nz;
-  char         bcs[7], locs[64], idf[64] = "";
+  PetscReal sloc = 0;
+  PetscInt  i0 = c->lo[0] + 1, j0 = PPEInferJRef(c);
 
   PetscFunctionBegin;
   if (i0 >= c->s[0] && i0 < c->s[0] + c->m[0] && j0 >= c->s[1] && j0 < c->s[1] + c->m[1] && c->kref >= c->s[2] && c->kref < c->s[2] + c->m[2]) sloc = c->r[PPEInferLocalIndex(c, i0, j0, c->kref)];
-  PetscCall(MPIU_Allreduce(&sloc, &s, 1, MPIU_REAL, MPIU_SUM, c->comm));
-  PetscCheck(s > 0, c->comm, PETSC_ERR_ARG_WRONG, "Operator inference: zero or negative row scaling %g at the reference row (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ")", (double)s, i0, j0, c->kref);
+  PetscCall(MPIU_Allreduce(&sloc, s, 1, MPIU_REAL, MPIU_SUM, c->comm));
+  PetscCheck(*s > 0, c->comm, PETSC_ERR_ARG_WRONG, "Operator inference: zero or negative row scaling %g at the reference row (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ")", (double)*s, i0, j0, c->kref);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
+/* The box, the coefficients and the z rows, rescaled by 1/s (three separate z arrays, as
+   PPESeparableCreateFromGrid() makes them and PPESeparableDestroy() frees them). */
+static PetscErrorCode FillCoefficients(PPEInferCtx *c, PetscReal s, PPESeparable *sep)
+{
+  PetscFunctionBegin;
   for (PetscInt d = 0; d < 3; d++) {
     sep->M[d]  = c->M[d];
     sep->lo[d] = c->lo[d];
@@ -29,7 +32,6 @@ PetscErrorCode PPEInferFinish(PPEInferCtx *c, DM da, const char *mtype, PetscBoo
   sep->c[0]  = s;
   sep->c[1]  = s * c->c1;
   sep->sigma = s * c->sigma;
-  /* three separate arrays, as PPESeparableCreateFromGrid() makes them and PPESeparableDestroy() frees them */
   PetscCall(PetscMalloc1(c->n[2], &sep->zlo));
   PetscCall(PetscMalloc1(c->n[2], &sep->zdi));
   PetscCall(PetscMalloc1(c->n[2], &sep->zhi));
@@ -39,6 +41,19 @@ PetscErrorCode PPEInferFinish(PPEInferCtx *c, DM da, const char *mtype, PetscBoo
     sep->zhi[k] = (k == c->n[2] - 1 && !c->per[2]) ? 0 : s * c->zh[kk];
     sep->zdi[k] = s * c->zdi[kk];
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The x and y BCs from the kinds of their end rows (periodic without ends; the one y point of
+   a 2D DMDA has no coupling: Neumann, as a 2D PPEGrid stores it), the locations
+   and whether the operator is singular. A periodic direction has no end to read its location
+   from: it takes that of the first direction with ends among x and y, else z's (vertex when a
+   z face has identity rows). */
+static void FillBoundaries(PPEInferCtx *c, PetscBool zextra, PPESeparable *sep)
+{
+  PetscBool   xyD = PETSC_FALSE;
+  PPELocation def = (c->ident[4] || c->ident[5]) ? PPE_LOCATION_VERTEX : PPE_LOCATION_CELL, zloc = def;
+
   for (PetscInt d = 0; d < 2; d++) {
     if (c->per[d]) sep->bc[2 * d] = sep->bc[2 * d + 1] = PPE_BC_PERIODIC;
     else
@@ -48,18 +63,25 @@ PetscErrorCode PPEInferFinish(PPEInferCtx *c, DM da, const char *mtype, PetscBoo
         if (sep->bc[2 * d + t] == PPE_BC_DIRICHLET) xyD = PETSC_TRUE;
       }
   }
-  {
-    PPELocation def = (c->ident[4] || c->ident[5]) ? PPE_LOCATION_VERTEX : PPE_LOCATION_CELL;
-    if (!c->per[1]) def = PPEInferEndLocation(c->end[2]);
-    if (!c->per[0]) def = PPEInferEndLocation(c->end[0]);
-    sep->loc[0] = c->per[0] ? def : PPEInferEndLocation(c->end[0]);
-    sep->loc[1] = c->flat ? sep->loc[0] : c->per[1] ? def : PPEInferEndLocation(c->end[2]);
-    sep->loc[2] = (c->ident[4] || c->ident[5]) ? PPE_LOCATION_VERTEX : def;
-  }
-  if (c->flat) sep->bc[2] = sep->bc[3] = PPE_BC_NEUMANN; /* the one y point of a 2D shadow: no coupling, as a 2D PPEGrid stores it */
+  for (PetscInt d = 1; d >= 0; d--)
+    if (!c->per[d]) def = PPEInferEndLocation(c->end[2 * d]);
+  for (PetscInt d = 0; d < 2; d++) sep->loc[d] = c->per[d] ? def : PPEInferEndLocation(c->end[2 * d]);
+  sep->loc[2] = zloc == PPE_LOCATION_VERTEX ? zloc : def;
+  if (c->flat) sep->bc[2] = sep->bc[3] = PPE_BC_NEUMANN; /* the one y point of a 2D DMDA's box view */
   sep->singular = (PetscBool)(!xyD && sep->bc[4] != PPE_BC_DIRICHLET && sep->bc[5] != PPE_BC_DIRICHLET && c->sigma == 0 && !zextra);
+}
 
-  /* vectors, and how the row scaling varies */
+/* The row-scale vector (1/s times the rows' scalings, 1 outside the box; destroyed when it is
+   1 everywhere: *uniform) and the identity-row vector (when a face has identity rows), and
+   whether the row scaling depends on z only (*zonly). */
+static PetscErrorCode FillVectors(PPEInferCtx *c, DM da, PetscReal s, PPESeparable *sep, PetscBool *uniform, PetscBool *zonly)
+{
+  PetscReal    *pmin, *pmax, *gmin, *gmax, devloc = 0, devmax;
+  PetscScalar  *rs, *id = NULL;
+  PetscInt      nid = 0;
+  PetscMPIInt   nz;
+
+  PetscFunctionBegin;
   PetscCall(PetscCalloc4(c->M[2], &pmin, c->M[2], &pmax, c->M[2], &gmin, c->M[2], &gmax));
   for (PetscInt k = 0; k < c->M[2]; k++) pmin[k] = PETSC_MAX_REAL;
   for (PetscInt f = 0; f < 6; f++) nid += c->ident[f];
@@ -92,13 +114,25 @@ PetscErrorCode PPEInferFinish(PPEInferCtx *c, DM da, const char *mtype, PetscBoo
   PetscCall(MPIU_Allreduce(pmin, gmin, nz, MPIU_REAL, MPIU_MIN, c->comm));
   PetscCall(MPIU_Allreduce(pmax, gmax, nz, MPIU_REAL, MPIU_MAX, c->comm));
   PetscCall(MPIU_Allreduce(&devloc, &devmax, 1, MPIU_REAL, MPIU_MAX, c->comm));
-  uniform = (PetscBool)(devmax <= PPE_INFER_ROUND);
+  *uniform = (PetscBool)(devmax <= PPE_INFER_ROUND);
+  *zonly   = PETSC_TRUE;
   for (PetscInt k = c->lo[2]; k < c->lo[2] + c->n[2]; k++)
-    if (gmax[k] - gmin[k] > PPE_INFER_ROUND * gmax[k]) zonly = PETSC_FALSE;
+    if (gmax[k] - gmin[k] > PPE_INFER_ROUND * gmax[k]) *zonly = PETSC_FALSE;
   PetscCall(PetscFree4(pmin, pmax, gmin, gmax));
-  if (uniform) PetscCall(VecDestroy(&sep->rowscale)); /* NULL means 1 */
+  if (*uniform) PetscCall(VecDestroy(&sep->rowscale)); /* NULL means 1 */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-  for (PetscInt f = 0; f < 6; f++) bcs[f] = sep->bc[f] == PPE_BC_PERIODIC ? 'P' : sep->bc[f] == PPE_BC_NEUMANN ? 'N' : 'D';
+/* The one-line summary of the description (sep->how) and how exact it is. */
+static PetscErrorCode FillSummary(PPEInferCtx *c, const char *mtype, PetscBool uniform, PetscBool zonly, PPESeparable *sep)
+{
+  char        bcs[7], locs[64], idf[64] = "";
+  const char *rsv = uniform ? "uniform" : (zonly ? "varies in z" : "varies");
+  PetscInt    nid = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt f = 0; f < 6; f++) nid += c->ident[f];
+  for (PetscInt f = 0; f < 6; f++) bcs[f] = "PND"[sep->bc[f] == PPE_BC_PERIODIC ? 0 : (sep->bc[f] == PPE_BC_NEUMANN ? 1 : 2)];
   bcs[6] = 0;
   if (c->flat && sep->loc[0] == sep->loc[2]) PetscCall(PetscSNPrintf(locs, sizeof(locs), "2D (nx x 1 x ny shadow), %s-centred", sep->loc[0] == PPE_LOCATION_CELL ? "cell" : "vertex"));
   else if (sep->loc[0] == sep->loc[1] && sep->loc[1] == sep->loc[2]) PetscCall(PetscSNPrintf(locs, sizeof(locs), "%s-centred", sep->loc[0] == PPE_LOCATION_CELL ? "cell" : "vertex"));
@@ -115,10 +149,22 @@ PetscErrorCode PPEInferFinish(PPEInferCtx *c, DM da, const char *mtype, PetscBoo
   sep->source = (c->approx && c->misfit > PPE_INFER_RTOL) ? PPE_SEPARABLE_APPROXIMATE : PPE_SEPARABLE_INFERRED;
   sep->misfit = sep->source == PPE_SEPARABLE_APPROXIMATE ? c->misfit : 0;
   if (sep->source == PPE_SEPARABLE_APPROXIMATE)
-    PetscCall(PetscSNPrintf(sep->how, sizeof(sep->how), "nearest separable operator to %s entries (misfit %.3g): %s, BCs %s%s, rowscale %s, %" PetscInt_FMT " rows", mtype, (double)c->misfit, locs, bcs, idf,
-                            uniform ? "uniform" : zonly ? "varies in z" : "varies", c->nchecked));
-  else
-    PetscCall(PetscSNPrintf(sep->how, sizeof(sep->how), "inferred from %s entries: %s, BCs %s%s, rowscale %s, checked %" PetscInt_FMT " rows exactly (max rel. dev. %.1e)", mtype, locs, bcs, idf, uniform ? "uniform" : zonly ? "varies in z" : "varies",
-                            c->nchecked, (double)c->misfit));
+    PetscCall(PetscSNPrintf(sep->how, sizeof(sep->how), "nearest separable operator to %s entries (misfit %.3g): %s, BCs %s%s, rowscale %s, %" PetscInt_FMT " rows", mtype, (double)c->misfit, locs, bcs, idf, rsv, c->nchecked));
+  else PetscCall(PetscSNPrintf(sep->how, sizeof(sep->how), "inferred from %s entries: %s, BCs %s%s, rowscale %s, checked %" PetscInt_FMT " rows exactly (max rel. dev. %.1e)", mtype, locs, bcs, idf, rsv, c->nchecked, (double)c->misfit));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Rescale to rowscale 1 at the reference row; fill the description. */
+PetscErrorCode PPEInferFinish(PPEInferCtx *c, DM da, const char *mtype, PetscBool zextra, PPESeparable *sep)
+{
+  PetscReal s;
+  PetscBool uniform, zonly;
+
+  PetscFunctionBegin;
+  PetscCall(ReferenceScale(c, &s));
+  PetscCall(FillCoefficients(c, s, sep));
+  FillBoundaries(c, zextra, sep);
+  PetscCall(FillVectors(c, da, s, sep, &uniform, &zonly));
+  PetscCall(FillSummary(c, mtype, uniform, zonly, sep));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -30,57 +30,72 @@ void PPEBlockSplit(PetscInt n, PetscInt p, PetscInt k, PetscInt *start, PetscInt
   *start = k * q + PetscMin(k, r);
 }
 
-void PPEBoxIntersect(const PetscInt a[6], const PetscInt b[6], PetscInt c[6])
+void PPEBoxIntersect(const PPEBox *a, const PPEBox *b, PPEBox *c)
 {
   PetscBool empty = PETSC_FALSE;
 
   for (int d = 0; d < 3; d++) {
-    PetscInt lo = PetscMax(a[d], b[d]), hi = PetscMin(a[d] + a[3 + d], b[d] + b[3 + d]);
-    c[d]     = lo;
-    c[3 + d] = hi > lo ? hi - lo : 0;
+    PetscInt lo = PetscMax(a->lo[d], b->lo[d]), hi = PetscMin(a->lo[d] + a->n[d], b->lo[d] + b->n[d]);
+    c->lo[d] = lo;
+    c->n[d]  = hi > lo ? hi - lo : 0;
     if (hi <= lo) empty = PETSC_TRUE;
   }
-  if (empty) c[3] = c[4] = c[5] = 0;
+  if (empty) c->n[0] = c->n[1] = c->n[2] = 0;
 }
 
-static inline PetscInt BoxSize(const PetscInt b[6])
+/* A box as 6 integers (first indices, then sizes) for MPI, and back. */
+static void BoxPackInts(const PPEBox *b, PetscInt v[6])
 {
-  return b[3] * b[4] * b[5];
+  for (int d = 0; d < 3; d++) {
+    v[d]     = b->lo[d];
+    v[3 + d] = b->n[d];
+  }
+}
+
+static void BoxUnpackInts(const PetscInt v[6], PPEBox *b)
+{
+  for (int d = 0; d < 3; d++) {
+    b->lo[d] = v[d];
+    b->n[d]  = v[3 + d];
+  }
+}
+
+/* A box as the kernels read it: first indices, then sizes. */
+static void LongBox(const PPEBox *b, long l[6])
+{
+  for (int d = 0; d < 3; d++) {
+    l[d]     = (long)b->lo[d];
+    l[3 + d] = (long)b->n[d];
+  }
 }
 
 /* The host back end's box copy (src/backend/host/transpose_host.c: the single-source row
    body over the rows of the box; a device back end runs the same body one point per thread). */
-static void BoxRows(const PetscScalar *src, const PetscScalar *scale, PetscScalar shift, const PetscInt sarr[6], const PetscInt box[6], const PetscInt tarr[6], PetscScalar *dst)
+static void BoxRows(const PetscScalar *src, const PetscScalar *scale, PetscScalar shift, const PPEBox *sarr, const PPEBox *box, const PPEBox *tarr, PetscScalar *dst)
 {
   long sa[6], b[6], ta[6];
 
-  for (int d = 0; d < 6; d++) {
-    sa[d] = sarr[d];
-    b[d]  = box[d];
-    ta[d] = tarr[d];
-  }
+  LongBox(sarr, sa);
+  LongBox(box, b);
+  LongBox(tarr, ta);
   (void)PPEHostTPCopy(src, scale, shift, sa, b, ta, dst, NULL);
 }
 
 /* Copy box (inside array box arr of src) to a contiguous buffer, times scale[] (same
    layout as src) when given. */
-static void BoxPack(const PetscScalar *src, const PetscScalar *scale, const PetscInt arr[6], const PetscInt box[6], PetscScalar *buf)
+static void BoxPack(const PetscScalar *src, const PetscScalar *scale, const PPEBox *arr, const PPEBox *box, PetscScalar *buf)
 {
-  PetscInt cont[6] = {box[0], box[1], box[2], box[3], box[4], box[5]};
-
-  BoxRows(src, scale, 0.0, arr, box, cont, buf);
+  BoxRows(src, scale, 0.0, arr, box, box, buf);
 }
 
 /* Contiguous buffer to a box of dst, plus shift. */
-static void BoxUnpack(const PetscScalar *buf, PetscScalar shift, const PetscInt arr[6], const PetscInt box[6], PetscScalar *dst)
+static void BoxUnpack(const PetscScalar *buf, PetscScalar shift, const PPEBox *arr, const PPEBox *box, PetscScalar *dst)
 {
-  PetscInt cont[6] = {box[0], box[1], box[2], box[3], box[4], box[5]};
-
-  BoxRows(buf, NULL, shift, cont, box, arr, dst);
+  BoxRows(buf, NULL, shift, box, box, arr, dst);
 }
 
 /* Direct copy of a box between two arrays: t = s * scale (scale on the source's layout) + shift. */
-static void BoxCopy(const PetscScalar *src, const PetscScalar *scale, PetscScalar shift, const PetscInt sarr[6], const PetscInt box[6], const PetscInt tarr[6], PetscScalar *dst)
+static void BoxCopy(const PetscScalar *src, const PetscScalar *scale, PetscScalar shift, const PPEBox *sarr, const PPEBox *box, const PPEBox *tarr, PetscScalar *dst)
 {
   BoxRows(src, scale, shift, sarr, box, tarr, dst);
 }
@@ -98,8 +113,9 @@ static void BoxCopy(const PetscScalar *src, const PetscScalar *scale, PetscScala
 
    The data boxes of A over the group must cover the same points as those of B.
 */
-PetscErrorCode PPETransposeCreate(MPI_Comm comm, const PetscInt adata[6], const PetscInt aarr[6], const PetscInt bdata[6], const PetscInt barr[6], PetscLogEvent event, PPETranspose *T)
+PetscErrorCode PPETransposeCreate(MPI_Comm comm, const PPEBox *adata, const PPEBox *aarr, const PPEBox *bdata, const PPEBox *barr, PetscLogEvent event, PPETranspose *T)
 {
+  PPEBox     *peer; /* [2 q]: q's A data box, [2 q + 1]: its B data box */
   PetscInt   *all, mine[12], na = 0, nb = 0, tot[2], sum[2];
   PetscMPIInt any;
 
@@ -109,35 +125,34 @@ PetscErrorCode PPETransposeCreate(MPI_Comm comm, const PetscInt adata[6], const 
   T->event = event;
   PetscCallMPI(MPI_Comm_size(comm, &T->size));
   PetscCallMPI(MPI_Comm_rank(comm, &T->rank));
-  for (int d = 0; d < 6; d++) {
-    T->aarr[d]   = aarr[d];
-    T->barr[d]   = barr[d];
-    mine[d]      = adata[d];
-    mine[6 + d]  = bdata[d];
-  }
-  PetscCall(PetscMalloc1(12 * T->size, &all));
+  T->aarr = *aarr;
+  T->barr = *barr;
+  BoxPackInts(adata, &mine[0]);
+  BoxPackInts(bdata, &mine[6]);
+  PetscCall(PetscMalloc2(12 * T->size, &all, 2 * T->size, &peer));
   PetscCallMPI(MPI_Allgather(mine, 12, MPIU_INT, all, 12, MPIU_INT, comm));
-  PetscCall(PetscMalloc2(6 * T->size, &T->abox, 6 * T->size, &T->bbox));
+  for (PetscMPIInt q = 0; q < 2 * T->size; q++) BoxUnpackInts(&all[6 * q], &peer[q]);
+  PetscCall(PetscMalloc2(T->size, &T->abox, T->size, &T->bbox));
   PetscCall(PetscMalloc4(T->size, &T->acnt, T->size, &T->adsp, T->size, &T->bcnt, T->size, &T->bdsp));
   for (PetscMPIInt q = 0; q < T->size; q++) {
-    PPEBoxIntersect(adata, &all[12 * q + 6], &T->abox[6 * q]); /* my A data in q's B data */
-    PPEBoxIntersect(&all[12 * q], bdata, &T->bbox[6 * q]);     /* q's A data in my B data */
+    PPEBoxIntersect(adata, &peer[2 * q + 1], &T->abox[q]); /* my A data in q's B data */
+    PPEBoxIntersect(&peer[2 * q], bdata, &T->bbox[q]);     /* q's A data in my B data */
     if (q == T->rank) {
       T->acnt[q] = T->bcnt[q] = 0; /* copied directly */
     } else {
-      PetscCall(PetscMPIIntCast(BoxSize(&T->abox[6 * q]), &T->acnt[q]));
-      PetscCall(PetscMPIIntCast(BoxSize(&T->bbox[6 * q]), &T->bcnt[q]));
+      PetscCall(PetscMPIIntCast(PPEBoxSize(&T->abox[q]), &T->acnt[q]));
+      PetscCall(PetscMPIIntCast(PPEBoxSize(&T->bbox[q]), &T->bcnt[q]));
     }
     PetscCall(PetscMPIIntCast(na, &T->adsp[q]));
     PetscCall(PetscMPIIntCast(nb, &T->bdsp[q]));
     na += T->acnt[q];
     nb += T->bcnt[q];
   }
-  PetscCall(PetscFree(all));
+  PetscCall(PetscFree2(all, peer));
   /* every point of A lands somewhere in B, and the other way round */
-  tot[0] = na + BoxSize(&T->abox[6 * T->rank]);
-  tot[1] = nb + BoxSize(&T->bbox[6 * T->rank]);
-  PetscCheck(tot[0] == BoxSize(adata) && tot[1] == BoxSize(bdata), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Transpose layouts do not cover the same points");
+  tot[0] = na + PPEBoxSize(&T->abox[T->rank]);
+  tot[1] = nb + PPEBoxSize(&T->bbox[T->rank]);
+  PetscCheck(tot[0] == PPEBoxSize(adata) && tot[1] == PPEBoxSize(bdata), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Transpose layouts do not cover the same points");
   sum[0] = na;
   sum[1] = nb;
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, sum, 2, MPIU_INT, MPI_SUM, comm));
@@ -156,13 +171,13 @@ PetscErrorCode PPETransposeForwardScaled(PPETranspose *T, const PetscScalar a[],
   if (T->event) PetscCall(PetscLogEventBegin(T->event, 0, 0, 0, 0));
   if (T->comm_any) {
     for (PetscMPIInt q = 0; q < T->size; q++)
-      if (T->acnt[q]) BoxPack(a, scale, T->aarr, &T->abox[6 * q], T->abuf + T->adsp[q]);
+      if (T->acnt[q]) BoxPack(a, scale, &T->aarr, &T->abox[q], T->abuf + T->adsp[q]);
     PetscCallMPI(MPI_Alltoallv(T->abuf, T->acnt, T->adsp, MPIU_SCALAR, T->bbuf, T->bcnt, T->bdsp, MPIU_SCALAR, T->comm));
   }
-  BoxCopy(a, scale, 0.0, T->aarr, &T->abox[6 * T->rank], T->barr, b);
+  BoxCopy(a, scale, 0.0, &T->aarr, &T->abox[T->rank], &T->barr, b);
   if (T->comm_any) {
     for (PetscMPIInt q = 0; q < T->size; q++)
-      if (T->bcnt[q]) BoxUnpack(T->bbuf + T->bdsp[q], 0.0, T->barr, &T->bbox[6 * q], b);
+      if (T->bcnt[q]) BoxUnpack(T->bbuf + T->bdsp[q], 0.0, &T->barr, &T->bbox[q], b);
   }
   T->bytes += T->fbytes;
   if (T->event) PetscCall(PetscLogEventEnd(T->event, 0, 0, 0, 0));
@@ -176,13 +191,13 @@ PetscErrorCode PPETransposeBackwardShifted(PPETranspose *T, const PetscScalar b[
   if (T->event) PetscCall(PetscLogEventBegin(T->event, 0, 0, 0, 0));
   if (T->comm_any) {
     for (PetscMPIInt q = 0; q < T->size; q++)
-      if (T->bcnt[q]) BoxPack(b, NULL, T->barr, &T->bbox[6 * q], T->bbuf + T->bdsp[q]);
+      if (T->bcnt[q]) BoxPack(b, NULL, &T->barr, &T->bbox[q], T->bbuf + T->bdsp[q]);
     PetscCallMPI(MPI_Alltoallv(T->bbuf, T->bcnt, T->bdsp, MPIU_SCALAR, T->abuf, T->acnt, T->adsp, MPIU_SCALAR, T->comm));
   }
-  BoxCopy(b, NULL, shift, T->barr, &T->bbox[6 * T->rank], T->aarr, a);
+  BoxCopy(b, NULL, shift, &T->barr, &T->bbox[T->rank], &T->aarr, a);
   if (T->comm_any) {
     for (PetscMPIInt q = 0; q < T->size; q++)
-      if (T->acnt[q]) BoxUnpack(T->abuf + T->adsp[q], shift, T->aarr, &T->abox[6 * q], a);
+      if (T->acnt[q]) BoxUnpack(T->abuf + T->adsp[q], shift, &T->aarr, &T->abox[q], a);
   }
   T->bytes += T->bbytes;
   if (T->event) PetscCall(PetscLogEventEnd(T->event, 0, 0, 0, 0));
@@ -213,11 +228,6 @@ PetscErrorCode PPETransposeReset(PPETranspose *T)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static void LongBox(const PetscInt b[6], long l[6])
-{
-  for (int d = 0; d < 6; d++) l[d] = (long)b[d];
-}
-
 /*
    PPETransposeDevice - the exchange on arrays in the memory of a device back end: A -> B
    (forward, src times scale[] on A's layout when given) or B -> A (backward, plus shift).
@@ -228,8 +238,8 @@ static void LongBox(const PetscInt b[6], long l[6])
 */
 PetscErrorCode PPETransposeDevice(PPETranspose *T, PetscBool forward, const PPEBackendOps *ops, void *stream, double *dsend, double *drecv, const PetscScalar src[], const PetscScalar scale[], PetscScalar shift, PetscScalar dst[])
 {
-  const PetscInt    *sarr = forward ? T->aarr : T->barr, *tarr = forward ? T->barr : T->aarr;
-  const PetscInt    *sbox = forward ? T->abox : T->bbox, *rbox = forward ? T->bbox : T->abox;
+  const PPEBox      *sarr = forward ? &T->aarr : &T->barr, *tarr = forward ? &T->barr : &T->aarr;
+  const PPEBox      *sbox = forward ? T->abox : T->bbox, *rbox = forward ? T->bbox : T->abox;
   const PetscMPIInt *scnt = forward ? T->acnt : T->bcnt, *sdsp = forward ? T->adsp : T->bdsp;
   const PetscMPIInt *rcnt = forward ? T->bcnt : T->acnt, *rdsp = forward ? T->bdsp : T->adsp;
   PetscScalar       *shost = forward ? T->abuf : T->bbuf, *rhost = forward ? T->bbuf : T->abuf;
@@ -243,7 +253,7 @@ PetscErrorCode PPETransposeDevice(PPETranspose *T, PetscBool forward, const PPEB
   if (T->comm_any) {
     for (PetscMPIInt q = 0; q < T->size; q++) {
       if (!scnt[q]) continue;
-      LongBox(&sbox[6 * q], b);
+      LongBox(&sbox[q], b);
       PPEBackendCall(ops, ops->tp_copy(src, forward ? scale : NULL, 0.0, sa, b, b, dsend + sdsp[q], stream));
       ns += scnt[q];
     }
@@ -255,12 +265,12 @@ PetscErrorCode PPETransposeDevice(PPETranspose *T, PetscBool forward, const PPEB
     PPEBackendCall(ops, ops->copy(drecv, rhost, (size_t)nr * sizeof(PetscScalar), PPE_DEV_H2D, stream));
     PPEDeviceCountHalo(PETSC_FALSE);
   }
-  LongBox(&sbox[6 * T->rank], b);
+  LongBox(&sbox[T->rank], b);
   PPEBackendCall(ops, ops->tp_copy(src, forward ? scale : NULL, forward ? 0.0 : shift, sa, b, ta, dst, stream));
   if (T->comm_any) {
     for (PetscMPIInt q = 0; q < T->size; q++) {
       if (!rcnt[q]) continue;
-      LongBox(&rbox[6 * q], b);
+      LongBox(&rbox[q], b);
       PPEBackendCall(ops, ops->tp_copy(drecv + rdsp[q], NULL, forward ? 0.0 : shift, b, b, ta, dst, stream));
     }
   }

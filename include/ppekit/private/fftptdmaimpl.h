@@ -28,6 +28,19 @@ typedef struct {
 PETSC_EXTERN PetscErrorCode PPEFFT1dGetKind(PPELocation, PPEBCType, PPEBCType, PetscInt, PPEFFT1dKind *);
 PETSC_EXTERN PetscErrorCode PPEFFT1dEigenvalues(PPELocation, PPEBCType, PPEBCType, PetscInt, PetscReal, PetscReal[]);
 
+/* A box of grid points: its first index and its number of points along x, y and z (in the
+   coordinates of the solver's box of unknowns). A pencil, the part of an array that holds
+   data, a block exchanged with a peer are boxes. */
+typedef struct {
+  PetscInt lo[3]; /* first index per direction */
+  PetscInt n[3];  /* points per direction */
+} PPEBox;
+
+static inline PetscInt PPEBoxSize(const PPEBox *b)
+{
+  return b->n[0] * b->n[1] * b->n[2];
+}
+
 /* Exchange of the values of a distributed box between two layouts A and B over a group:
    each rank holds the data box adata[] of A (inside its array box aarr[]) and bdata[] of B
    (inside barr[]); Forward moves A -> B, Backward B -> A, with one MPI_Alltoallv (skipped
@@ -35,10 +48,10 @@ PETSC_EXTERN PetscErrorCode PPEFFT1dEigenvalues(PPELocation, PPEBCType, PPEBCTyp
 typedef struct {
   MPI_Comm       comm;       /* the group (not owned) */
   PetscMPIInt    size, rank; /* of the group */
-  PetscInt       aarr[6];    /* array box of A on this rank */
-  PetscInt       barr[6];    /* array box of B on this rank */
-  PetscInt      *abox;       /* 6 per peer: box this rank sends to the peer in Forward (my A data and its B data) */
-  PetscInt      *bbox;       /* 6 per peer: box this rank receives from the peer in Forward (its A data and my B data) */
+  PPEBox         aarr;       /* array box of A on this rank */
+  PPEBox         barr;       /* array box of B on this rank */
+  PPEBox        *abox;       /* per peer: box this rank sends to the peer in Forward (my A data and its B data) */
+  PPEBox        *bbox;       /* per peer: box this rank receives from the peer in Forward (its A data and my B data) */
   PetscMPIInt   *acnt, *adsp; /* counts and offsets of the A-side buffer per peer */
   PetscMPIInt   *bcnt, *bdsp; /* counts and offsets of the B-side buffer per peer */
   PetscScalar   *abuf, *bbuf; /* packed buffers */
@@ -48,7 +61,7 @@ typedef struct {
   PetscLogEvent  event;       /* log event of the exchange */
 } PPETranspose;
 
-PETSC_EXTERN PetscErrorCode PPETransposeCreate(MPI_Comm, const PetscInt[6], const PetscInt[6], const PetscInt[6], const PetscInt[6], PetscLogEvent, PPETranspose *);
+PETSC_EXTERN PetscErrorCode PPETransposeCreate(MPI_Comm, const PPEBox *, const PPEBox *, const PPEBox *, const PPEBox *, PetscLogEvent, PPETranspose *);
 PETSC_EXTERN PetscErrorCode PPETransposeForward(PPETranspose *, const PetscScalar[], PetscScalar[]);
 PETSC_EXTERN PetscErrorCode PPETransposeBackward(PPETranspose *, const PetscScalar[], PetscScalar[]);
 PETSC_EXTERN PetscErrorCode PPETransposeForwardScaled(PPETranspose *, const PetscScalar[], const PetscScalar[], PetscScalar[]);
@@ -56,7 +69,7 @@ PETSC_EXTERN PetscErrorCode PPETransposeBackwardShifted(PPETranspose *, const Pe
 PETSC_EXTERN PetscErrorCode PPETransposeReset(PPETranspose *);
 PETSC_EXTERN PetscErrorCode PPETransposeDevice(PPETranspose *, PetscBool, const PPEBackendOps *, void *, double *, double *, const PetscScalar[], const PetscScalar[], PetscScalar, PetscScalar[]);
 PETSC_EXTERN PetscInt       PPETransposeScratchSize(const PPETranspose *);
-PETSC_EXTERN void           PPEBoxIntersect(const PetscInt[6], const PetscInt[6], PetscInt[6]);
+PETSC_EXTERN void           PPEBoxIntersect(const PPEBox *, const PPEBox *, PPEBox *);
 PETSC_EXTERN void           PPEBlockSplit(PetscInt, PetscInt, PetscInt, PetscInt *, PetscInt *);
 
 /* A batch of FFTW transforms applied plane by plane: a plan of one z plane (planned with the
@@ -128,7 +141,7 @@ typedef enum {
    pencil grid P1 x P2: x-pencils {all x} x {block r1 of y} x {block r2 of z}, y-pencils
    {block r1 of x} x {all y} x {block r2 of z}, z-pencils {block r1 of x} x {block r2 of y}
    x {all z}. */
-typedef struct {
+typedef struct _n_PPEFFTPTDMA {
   MPI_Comm          comm;      /* the PC's communicator (not owned) */
   PetscMPIInt       size, rank;
   PetscInt          P[2];      /* pencil grid: P1 (y split of x-pencils, x split of y-pencils), P2 (z split) */
@@ -140,12 +153,12 @@ typedef struct {
   PetscBool         flat;      /* a 2D problem: one point along y (N[1] = 1, the middle direction of a 2D grid's nx x 1 x ny
                                   shadow); its transform is the identity (no plan), its eigenvalue 0, py = 1, and the z
                                   pencils split x instead of y */
-  PetscInt          xbox[6], ybox[6], zbox[6]; /* this rank's pencils (array boxes, in spectral slots along x once x
-                                                  is transformed by r2c: the x-pencil's data box is xdata) */
-  PetscInt          xdata[6];  /* the real data box of the x-pencil (xbox without the r2c padding) */
-  PetscInt          sbox[6];   /* spectral y-pencil (the z solve's array): ybox, or after the y r2c (cplx[1]) {2 x0, 0, z0,
+  PPEBox            xbox, ybox, zbox; /* this rank's pencils (array boxes, in spectral slots along x once x is
+                                         transformed by r2c: the x-pencil's data box is xdata) */
+  PPEBox            xdata;     /* the real data box of the x-pencil (xbox without the r2c padding) */
+  PPEBox            sbox;      /* spectral y-pencil (the z solve's array): ybox, or after the y r2c (cplx[1]) {2 x0, 0, z0,
                                   2 nx, ny/2 + 1, nz} */
-  PetscInt          dabox[6];  /* this rank's DMDA array box in box coordinates */
+  PPEBox            dabox;     /* this rank's DMDA array box in box coordinates */
   PetscBool         daaligned; /* x-pencils are the DMDA's own boxes (no data moves between them) */
   PPETranspose      tda;       /* DMDA <-> x-pencils */
   PPETranspose      txy;       /* x-pencils <-> y-pencils (skipped when P1 = 1) */
@@ -194,7 +207,11 @@ typedef struct {
   PetscInt          key[PPE_FFTPTDMA_KEY]; /* what the layout was built for (fftsetup.c, LayoutKey) */
   PetscInt          relayouts; /* set-ups since the layout was built that kept it (pencils, transposes, plans) */
   PPEBackend        backend;   /* where the transforms and the z solve run (-ppe_backend, taken by the z batch) */
-  struct _n_PPEFFTDev *dev;    /* device data (src/fft/fftdevice.c), made at the first application */
+  PetscBool         fftw;      /* the transforms are FFTW's plans (a back end whose table has no batched transforms: the
+                                  host); else the table's pre pass, complex DFT and post pass (src/fft/fftdevice.c) */
+  PetscErrorCode (*pipeline)(struct _n_PPEFFTPTDMA *, Vec, Vec); /* the application's transforms, transposes and z solve on
+                                                    rhs and x: PPEFFTPTDMAApplyFFTW or PPEFFTPTDMAApplyDevice, chosen at set-up */
+  struct _n_PPEFFTDev *dev;    /* device data (src/fft/fftdevice.c), made at set-up (NULL on the host) */
   char              optname[PPE_FFT_OPTION_NUM][64]; /* names of the settings in errors and the view ("": the argument's);
                                                         kept by PPEFFTPTDMAReset() */
   char              name[64];  /* the solver's name that begins its errors ("": PPE_FFT_DEFAULT_NAME), kept by PPEFFTPTDMAReset() */
@@ -210,5 +227,7 @@ PETSC_EXTERN PetscErrorCode PPEFFTPTDMASetOptionName(PPEFFTPTDMA *, PPEFFTOption
 PETSC_INTERN const char    *PPEFFTPTDMAOptionName(const PPEFFTPTDMA *, PPEFFTOption);
 PETSC_EXTERN PetscErrorCode PPEFFTPTDMASetName(PPEFFTPTDMA *, const char[]);
 PETSC_INTERN const char    *PPEFFTPTDMAName(const PPEFFTPTDMA *);
+PETSC_INTERN PetscErrorCode PPEFFTPTDMASetUpDevice(PPEFFTPTDMA *);
 PETSC_INTERN PetscErrorCode PPEFFTPTDMAApplyDevice(PPEFFTPTDMA *, Vec, Vec);
+PETSC_INTERN PetscErrorCode PPEFFTPTDMAApplyFFTW(PPEFFTPTDMA *, Vec, Vec);
 PETSC_INTERN PetscErrorCode PPEFFTPTDMADeviceDestroy(PPEFFTPTDMA *);

@@ -124,10 +124,16 @@ typedef enum {
   PPE_INFER_FAIL_IDENTITY  /* a row of an identity-row face has an off-diagonal entry */
 } PPEInferFailKind;
 
-/* The first failing row, exchanged between ranks as doubles. */
+/* The first failing row (exchanged between ranks packed into PPE_INFER_FAIL_PACKED reals:
+   separablecheck.c, FailPack and FailUnpack). */
 typedef struct {
-  PetscReal kind, i, j, k, nb, ci, cj, ck, expected, found, amax;
+  PPEInferFailKind kind;
+  PetscInt         i, j, k;        /* the row */
+  PetscInt         nb;             /* the entry: 0-5 a star neighbour (as PPEInferFaceNames), 6 the diagonal, 7 off the star */
+  PetscInt         ci, cj, ck;     /* column of the largest entry off the star */
+  PetscReal        expected, found, amax;
 } PPEInferFail;
+#define PPE_INFER_FAIL_PACKED 11
 
 typedef struct {
   MPI_Comm    comm;
