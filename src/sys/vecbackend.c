@@ -766,26 +766,3 @@ PetscErrorCode PPEArraysRestore(PPEArrays *A)
   for (PetscInt i = 0; i < A->n; i++) A->a[i] = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-
-/* The device array of one of PPEKit's device vectors (*done false for any other vector). */
-PetscErrorCode PPEVecDeviceArray(Vec v, PPEAccess acc, double **a, PetscBool *done)
-{
-  PPEDevVec *m;
-
-  PetscFunctionBegin;
-  PetscCall(GetDevVec(v, &m));
-  *done = m ? PETSC_TRUE : PETSC_FALSE;
-  if (m) PetscCall(DevArray(m, acc, a));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode PPEVecDeviceArrayRestore(Vec v, PPEAccess acc, PetscBool *done)
-{
-  PPEDevVec *m;
-
-  PetscFunctionBegin;
-  PetscCall(GetDevVec(v, &m));
-  *done = m ? PETSC_TRUE : PETSC_FALSE;
-  if (m && acc != PPE_ACCESS_READ) PetscCall(PetscObjectStateIncrease((PetscObject)v));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}

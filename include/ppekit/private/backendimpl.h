@@ -30,16 +30,7 @@ PETSC_EXTERN PetscErrorCode PPEBackendView(PPEBackend, PetscViewer);
     PetscCheck(ppe_dev_rc_ == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "PPEKit %s back end: %s (error %d)", (ops)->name, (ops)->errstr(ppe_dev_rc_), ppe_dev_rc_); \
   } while (0)
 
-/*
-   Device-resident vectors (src/sys/devvec.c). A vector's values live on a device back end
-   when it is PETSc's own CUDA or HIP vector (a PETSc built with them), or when PPEKit gave it
-   a device copy (PPEVecDevAttach: Debian's PETSc has no device vectors). Such a copy is kept
-   coherent with the host array: every host access through PETSc's VecGetArray family brings
-   the host up to date first (and a host write makes the device copy stale), so PETSc code
-   that reads the vector sees its values, at the price of a copy. The library's device paths
-   (operator, preconditioners, Krylov kernels) take the device pointer and copy nothing.
-   Exported for the tests; not part of the public API.
-*/
+/* How a kernel uses an array: read, written (its old values not read), or both. */
 typedef enum {
   PPE_ACCESS_READ,
   PPE_ACCESS_WRITE,
@@ -92,40 +83,3 @@ typedef struct {
    states of the vectors written */
 PETSC_EXTERN PetscErrorCode PPEArraysGet(PPEBackend, PetscInt, const Vec[], const PPEAccess[], PPEAccess, PPEArrays *);
 PETSC_EXTERN PetscErrorCode PPEArraysRestore(PPEArrays *);
-/* the device array of one of PPEKit's device vectors, access acc (done: v is one) */
-PETSC_EXTERN PetscErrorCode PPEVecDeviceArray(Vec, PPEAccess, double **, PetscBool *);
-PETSC_EXTERN PetscErrorCode PPEVecDeviceArrayRestore(Vec, PPEAccess, PetscBool *);
-
-/* the back end holding v's values: PPE_BACKEND_HOST when they are in host memory only */
-PETSC_EXTERN PetscErrorCode PPEVecDevBackend(Vec, PPEBackend *);
-/* give v a device copy on a device back end (its host values copied when first read there) */
-PETSC_EXTERN PetscErrorCode PPEVecDevAttach(Vec, PPEBackend);
-/* the host values brought up to date and the device copy freed (PETSc's device vectors: nothing) */
-PETSC_EXTERN PetscErrorCode PPEVecDevDetach(Vec);
-/* the device array of a vector on a device back end, for reading, writing or both */
-PETSC_EXTERN PetscErrorCode PPEVecDevGetArray(Vec, PPEAccess, double **);
-PETSC_EXTERN PetscErrorCode PPEVecDevRestoreArray(Vec, PPEAccess, double **);
-/* get (get true) or restore the device arrays of n vectors (NULL entries give NULL), access
-   acc[i], or all of them access `all` when acc is NULL */
-PETSC_EXTERN PetscErrorCode PPEVecDevArrays(PetscInt, const Vec[], const PPEAccess[], PPEAccess, double *[], PetscBool);
-/* the same for a kernel that runs on the device (dev) or on the host (PETSc's host arrays,
-   VecGetArrayRead/Write or VecGetArray by access) */
-PETSC_EXTERN PetscErrorCode PPEVecArrays(PetscBool, PetscInt, const Vec[], const PPEAccess[], PPEAccess, double *[], PetscBool);
-/* the stream the device-resident vector operations of back end b run on (synchronised) */
-PETSC_EXTERN PetscErrorCode PPEDevVecStream(PPEBackend, const PPEBackendOps **, void **);
-/* device work of at least n doubles for the reductions of a back end (kept until the end) */
-PETSC_EXTERN PetscErrorCode PPEDevVecWork(PPEBackend, const PPEBackendOps *, size_t, double **);
-/* y = a x + b y + c on the device when y is there (x then follows y), else PETSc's operations:
-   PPEVecCopy(x, y), PPEVecAYPX(y, b, x), PPEVecAXPY(y, a, x), PPEVecShift(y, c) */
-PETSC_EXTERN PetscErrorCode PPEVecCopy(Vec, Vec);
-PETSC_EXTERN PetscErrorCode PPEVecAYPX(Vec, PetscScalar, Vec);
-PETSC_EXTERN PetscErrorCode PPEVecAXPY(Vec, PetscScalar, Vec);
-PETSC_EXTERN PetscErrorCode PPEVecShift(Vec, PetscScalar);
-/* v = 0 (on the device without a copy when v lives there) */
-PETSC_EXTERN PetscErrorCode PPEVecZero(Vec);
-/* the sum of the local entries (no reduction) */
-PETSC_EXTERN PetscErrorCode PPEVecLocalSum(Vec, PetscScalar *);
-/* local dot products y.u[q], q < n (n <= 2), on the device when y is there */
-PETSC_EXTERN PetscErrorCode PPEVecDevLocalDots(Vec, PetscInt, const Vec[], PetscScalar[], PetscBool *);
-/* the vectors all have their values on back end b (b != host): the device path applies */
-PETSC_EXTERN PetscErrorCode PPEVecDevAllOn(PetscInt, const Vec[], PPEBackend *);
