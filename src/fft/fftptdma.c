@@ -222,18 +222,19 @@ PetscErrorCode PPEFFTPTDMAGetCommCounts(PPEFFTPTDMA *f, PetscLogDouble counted[3
 static PetscErrorCode ViewTransforms(PPEFFTPTDMA *f, PetscViewer viewer)
 {
   const char *r2c = "real DFT r2c/c2r, complex half spectrum", *xn = f->kind[0].name, *yn = f->kind[1].name;
+  const int   ntr = f->flat ? 1 : 2; /* the transformed directions: x, and y of a 3D box */
 
   PetscFunctionBegin;
   if (f->cplx[0]) xn = r2c;
   if (f->cplx[1]) yn = r2c;
   if (f->ydft) yn = "complex DFT of x's half spectrum";
-  if (f->flat) PetscCall(PetscViewerASCIIPrintf(viewer, "2D: x transforms (%s), tridiagonal solve along y (the last direction of the nx x 1 x ny shadow; no transform along its one-point middle)\n", xn));
+  if (ntr == 1) PetscCall(PetscViewerASCIIPrintf(viewer, "2D: x transforms (%s), tridiagonal solve along y (the last direction of the nx x 1 x ny box; no transform along its one-point middle)\n", xn));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "transforms: x %s, y %s%s\n", xn, yn, f->cplx[0] && !f->ydft ? " (on the real and imaginary parts)" : ""));
   if (!f->fftw) PetscFunctionReturn(PETSC_SUCCESS);
-  if (!f->flat) PetscCall(PetscViewerASCIIPrintf(viewer, "transform passes: %s\n", f->plan2d ? "one 2D FFTW plan per x-y plane (the x-pencils hold whole planes)" : "x lines per x-pencil plane, then y lines per y-pencil plane"));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "DCT/DST (%s %s): x %s", PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_DCT), PPEFFTDCTs[f->dct], f->fast[0] ? "fast (reorder + r2c/c2r + twiddle)" : "FFTW"));
+  if (ntr == 2) PetscCall(PetscViewerASCIIPrintf(viewer, "transform passes: %s\n", f->plan2d ? "one 2D FFTW plan per x-y plane (the x-pencils hold whole planes)" : "x lines per x-pencil plane, then y lines per y-pencil plane"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "DCT/DST (%s %s):", PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_DCT), PPEFFTDCTs[f->dct]));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
-  if (!f->flat) PetscCall(PetscViewerASCIIPrintf(viewer, ", y %s", f->fast[1] ? "fast (reorder + r2c/c2r + twiddle)" : "FFTW"));
+  for (int d = 0; d < ntr; d++) PetscCall(PetscViewerASCIIPrintf(viewer, "%s %c %s", d ? "," : "", "xy"[d], f->fast[d] ? "fast (reorder + r2c/c2r + twiddle)" : "FFTW"));
   if (f->dct_s[0] > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "; timed at set-up: FFTW %.3g ms, fast %.3g ms per forward pass", 1e3 * f->dct_s[0], 1e3 * f->dct_s[1]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));

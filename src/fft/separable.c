@@ -83,7 +83,7 @@ PetscErrorCode PPESeparableView(const PPESeparable *sep, PetscViewer viewer)
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "separable operator (%s): %s\n", src[sep->source], sep->how));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  DMDA %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", box of unknowns %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " from (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ")%s\n", sep->M[0], sep->M[1], sep->M[2], sep->n[0], sep->n[1], sep->n[2], sep->lo[0], sep->lo[1], sep->lo[2], sep->idiag ? ", identity rows outside" : ""));
-  if (sep->M[1] == 1) /* a 2D problem's nx x 1 x ny shadow: the user's y is z */
+  if (sep->M[1] == 1) /* a 2D problem's nx x 1 x ny box: the user's y is z */
     PetscCall(PetscViewerASCIIPrintf(viewer, "  2D (one y point, no coupling): locations %s/%s, BCs x %s-%s, z (the user's y) %s-%s\n", PPELocations[sep->loc[0]], PPELocations[sep->loc[2]], PPEBCTypes[sep->bc[0]], PPEBCTypes[sep->bc[1]], PPEBCTypes[sep->bc[4]], PPEBCTypes[sep->bc[5]]));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  locations %s/%s/%s, BCs x %s-%s, y %s-%s, z %s-%s\n", PPELocations[sep->loc[0]], PPELocations[sep->loc[1]], PPELocations[sep->loc[2]], PPEBCTypes[sep->bc[0]], PPEBCTypes[sep->bc[1]], PPEBCTypes[sep->bc[2]], PPEBCTypes[sep->bc[3]], PPEBCTypes[sep->bc[4]], PPEBCTypes[sep->bc[5]]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  cx = %g, cy = %g, Lz diagonal in [%g, %g], sigma = %g, row scale %s%s\n", (double)sep->c[0], (double)sep->c[1], (double)zmin, (double)zmax, (double)sep->sigma, sep->rowscale ? "per row" : "1", sep->singular ? ", singular (constant null space)" : ""));

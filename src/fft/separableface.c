@@ -51,7 +51,7 @@ PetscErrorCode PPEInferBox(PPEInferCtx *c)
   for (PetscInt d = 0; d < 3; d++) {
     c->lo[d] = c->ident[2 * d] ? 1 : 0;
     c->n[d]  = c->M[d] - c->ident[2 * d] - c->ident[2 * d + 1];
-    if (d == 1 && c->flat) continue; /* the one y point of a 2D shadow */
+    if (d == 1 && c->flat) continue; /* the one y point of a 2D box */
     PetscCheck(c->n[d] >= (d < 2 ? PPE_INFER_MIN_XY : PPE_INFER_MIN_Z), c->comm, PETSC_ERR_ARG_SIZ,
                "Operator inference: %" PetscInt_FMT " unknowns in %s between the identity-row faces; at least %d are needed", c->n[d], PPEInferDirNames[d], d < 2 ? PPE_INFER_MIN_XY : PPE_INFER_MIN_Z);
   }

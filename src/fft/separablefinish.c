@@ -134,7 +134,7 @@ static PetscErrorCode FillSummary(PPEInferCtx *c, const char *mtype, PetscBool u
   for (PetscInt f = 0; f < 6; f++) nid += c->ident[f];
   for (PetscInt f = 0; f < 6; f++) bcs[f] = "PND"[sep->bc[f] == PPE_BC_PERIODIC ? 0 : (sep->bc[f] == PPE_BC_NEUMANN ? 1 : 2)];
   bcs[6] = 0;
-  if (c->flat && sep->loc[0] == sep->loc[2]) PetscCall(PetscSNPrintf(locs, sizeof(locs), "2D (nx x 1 x ny shadow), %s-centred", sep->loc[0] == PPE_LOCATION_CELL ? "cell" : "vertex"));
+  if (c->flat && sep->loc[0] == sep->loc[2]) PetscCall(PetscSNPrintf(locs, sizeof(locs), "2D (the nx x 1 x ny box), %s-centred", sep->loc[0] == PPE_LOCATION_CELL ? "cell" : "vertex"));
   else if (sep->loc[0] == sep->loc[1] && sep->loc[1] == sep->loc[2]) PetscCall(PetscSNPrintf(locs, sizeof(locs), "%s-centred", sep->loc[0] == PPE_LOCATION_CELL ? "cell" : "vertex"));
   else PetscCall(PetscSNPrintf(locs, sizeof(locs), "x %s, y %s, z %s", PPELocations[sep->loc[0]], PPELocations[sep->loc[1]], PPELocations[sep->loc[2]]));
   if (nid) {

@@ -92,7 +92,7 @@ static void ColumnToIJK(const PPEInferCtx *c, PetscInt g, PetscInt ijk[3])
 static inline PetscInt Offset(const PPEInferCtx *c, PetscInt d, PetscInt col, PetscInt x)
 {
   PetscInt dl = col - x;
-  if (c->per[d] && c->M[d] > 1) { /* not the one y point of a 2D shadow: every column is at offset 0 there */
+  if (c->per[d] && c->M[d] > 1) { /* not the one y point of a 2D box: every column is at offset 0 there */
     if (dl == c->M[d] - 1) dl = -1;
     else if (dl == 1 - c->M[d]) dl = 1;
   }
