@@ -17,7 +17,8 @@
 #      examples/embed.c built with pkg-config ppekit alone links exactly one PETSc and runs
 #      on 2 ranks with PETSc's leak list (-malloc_dump) empty; compiled against another
 #      PETSc's headers it stops at compile time. Then configure refuses a complex or
-#      single-precision PETSc by name (ci/configure-refusals.sh)
+#      single-precision PETSc by name (ci/configure-refusals.sh), and the tree keeps the
+#      structure rules of docs/hacking.md and its .clang-format (ci/structure-check.sh)
 #   6. make distcheck (the release tarball builds everything and its make check runs a
 #      smoke subset, one test per area, at 1 rank: PPE_TEST_ONLY, tests/lib.sh; the whole
 #      suite of the same sources ran in step 2)
@@ -135,6 +136,8 @@ echo "== the PETSc-free GPU harness builds with nvcc and fits a GPU machine's tr
 checks ci/gpu-harness-build.sh
 echo "== configure refuses complex and single-precision PETSc builds, by name [at $(elapsed)]"
 checks ci/configure-refusals.sh /usr/lib/petscdir/petsc3.18/x86_64-linux-gnu-real
+echo "== the structure rules of docs/hacking.md: function length, host/device and 2D branches, no writes into another library's objects, duplication, .clang-format (ci/structure-check.sh) [at $(elapsed)]"
+checks ci/structure-check.sh
 
 echo "== make distcheck (the tarball builds everything; its make check runs a smoke subset at 1 rank) [at $(elapsed)]"
 # the tarball must build and its tests run; the whole suite of the same sources ran in build/,
