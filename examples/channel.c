@@ -26,12 +26,15 @@ static PetscScalar Source(const PetscReal x[3], void *ctx)
 
 int main(int argc, char **argv)
 {
-  PPEGrid        grid;
-  DM             da;
-  Mat            A;
-  KSP            ksp;
-  Vec            p, b, pex;
-  Wave           wave = {{0, 0, 0}, 0};
+  PPEGrid grid;
+  DM      da;
+  Mat     A;
+  KSP     ksp;
+  Vec     p, b, pex;
+  Wave    wave = {
+       {0, 0, 0},
+       0
+  };
   PetscInt       steps = 10, its, total = 0;
   PetscReal      dt = 0.05, emax, worst = 0;
   PetscLogDouble t0, t1;

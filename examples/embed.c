@@ -9,7 +9,10 @@ static PetscScalar Exact(const PetscReal x[3], void *ctx)
 {
   return PetscSinReal(PETSC_PI * x[0]) * PetscSinReal(PETSC_PI * x[1]) * PetscCosReal(PETSC_PI * x[2]);
 }
-static PetscScalar Source(const PetscReal x[3], void *ctx) { return 3 * PETSC_PI * PETSC_PI * Exact(x, ctx); }
+static PetscScalar Source(const PetscReal x[3], void *ctx)
+{
+  return 3 * PETSC_PI * PETSC_PI * Exact(x, ctx);
+}
 /* Dirichlet value or outward normal derivative, whichever the face asks for */
 static PetscScalar Boundary(PPEFace face, const PetscReal x[3], void *ctx)
 {

@@ -38,7 +38,7 @@ static void InitialVelocity(const MAC *m, PetscInt i, PetscInt j, PetscInt k, Pe
 /* div = D (u, v, w) at cell centres; U holds u, v, w as three local (ghosted) vectors. */
 static PetscErrorCode Divergence(const MAC *m, Vec Ul[3], Vec div, PetscReal *maxabs)
 {
-  PetscInt            xs, ys, zs, xm, ym, zm, nz;
+  PetscInt             xs, ys, zs, xm, ym, zm, nz;
   const PetscScalar ***u, ***v, ***w;
   PetscScalar       ***d;
 
@@ -65,15 +65,15 @@ static PetscErrorCode Divergence(const MAC *m, Vec Ul[3], Vec div, PetscReal *ma
 
 int main(int argc, char **argv)
 {
-  MAC          m;
-  Mat          A;
-  KSP          ksp;
-  PC           pc;
-  Vec          U[3], Ul[3], p, pl, div, b;
+  MAC              m;
+  Mat              A;
+  KSP              ksp;
+  PC               pc;
+  Vec              U[3], Ul[3], p, pl, div, b;
   const PetscReal *w;
-  PetscInt     xs, ys, zs, xm, ym, zm, nz, its;
-  PetscReal    before, after;
-  PetscScalar ***a[3], ***pa, ***ba;
+  PetscInt         xs, ys, zs, xm, ym, zm, nz, its;
+  PetscReal        before, after;
+  PetscScalar   ***a[3], ***pa, ***ba;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PPEKitInitializePackage());

@@ -13,9 +13,8 @@
 #include <ppekit/ppekitconf.h>
 
 /* The PETSc of this program must be the PETSc PPEKit was built with (ppekitconf.h). */
-#if PETSC_VERSION_MAJOR != PPEKIT_PETSC_VERSION_MAJOR || PETSC_VERSION_MINOR != PPEKIT_PETSC_VERSION_MINOR || \
-  PETSC_VERSION_SUBMINOR != PPEKIT_PETSC_VERSION_SUBMINOR
-  #error "PPEKit was built with another PETSc than the headers this program is compiled with: compile and link with `pkg-config --cflags --libs ppekit` alone (its PETSc is the one in PPEKIT_PETSC_PKGCONFIG_DIR of ppekit/ppekitconf.h), or rebuild PPEKit against this PETSc"
+#if PETSC_VERSION_MAJOR != PPEKIT_PETSC_VERSION_MAJOR || PETSC_VERSION_MINOR != PPEKIT_PETSC_VERSION_MINOR || PETSC_VERSION_SUBMINOR != PPEKIT_PETSC_VERSION_SUBMINOR
+  #error "PPEKit was built with another PETSc than the headers of this program: compile and link with `pkg-config --cflags --libs ppekit` alone (its PETSc: PPEKIT_PETSC_PKGCONFIG_DIR in ppekit/ppekitconf.h) or rebuild PPEKit against this PETSc"
 #endif
 #if defined(PETSC_USE_64BIT_INDICES) != PPEKIT_PETSC_64BIT_INDICES
   #error "PPEKit was built with a PETSc of another index size (PETSC_USE_64BIT_INDICES) than the headers this program is compiled with: use the PETSc in PPEKIT_PETSC_PKGCONFIG_DIR of ppekit/ppekitconf.h"

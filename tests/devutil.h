@@ -10,7 +10,7 @@
 /* A device back end and its stream. */
 typedef struct {
   const PPEBackendOps *ops;
-  void               *stream;
+  void                *stream;
 } Dev;
 
 #define DEVCALL(D, expr) PPEBackendCall((D)->ops, expr)

@@ -58,9 +58,9 @@ static PetscErrorCode DPZLines(const DPProblem *pb, PetscInt P, PetscReal *zf, P
 /* Assemble the operator (sign: -Lap, volume-weighted) into A = DMCreateMatrix(da). */
 static PetscErrorCode DPAssemble(DM da, const DPProblem *pb, Mat A)
 {
-  PetscInt   M, N, P, xs, ys, zs, xm, ym, zm;
-  PetscReal  hx, hy, *zf, *zc;
-  PetscBool  chan = (PetscBool)(pb->kind == DP_VERTEX_CHANNEL), vtx = (PetscBool)(pb->kind == DP_VERTEX_DIRICHLET || chan);
+  PetscInt  M, N, P, xs, ys, zs, xm, ym, zm;
+  PetscReal hx, hy, *zf, *zc;
+  PetscBool chan = (PetscBool)(pb->kind == DP_VERTEX_CHANNEL), vtx = (PetscBool)(pb->kind == DP_VERTEX_DIRICHLET || chan);
 
   PetscFunctionBegin;
   PetscCall(DMDAGetInfo(da, NULL, &M, &N, &P, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
@@ -86,13 +86,13 @@ static PetscErrorCode DPAssemble(DM da, const DPProblem *pb, Mat A)
             PetscCall(MatSetValuesStencil(A, 1, &row, 1, col, v, INSERT_VALUES));
             continue;
           }
-          dzm = zc[k] - zc[k - 1];
-          dzp = zc[k + 1] - zc[k];
-          dz  = 0.5 * (dzm + dzp);
-          cx  = hy * dz / hx;
-          cy  = hx * dz / hy;
-          czm = hx * hy / dzm;
-          czp = hx * hy / dzp;
+          dzm    = zc[k] - zc[k - 1];
+          dzp    = zc[k + 1] - zc[k];
+          dz     = 0.5 * (dzm + dzp);
+          cx     = hy * dz / hx;
+          cy     = hx * dz / hy;
+          czm    = hx * hy / dzm;
+          czp    = hx * hy / dzp;
           col[n] = row, col[n].i = i - 1, v[n++] = -cx; /* i = -1 wraps on a periodic DMDA */
           col[n] = row, col[n].i = i + 1, v[n++] = -cx;
           col[n] = row, col[n].j = j - 1, v[n++] = -cy;
@@ -115,7 +115,7 @@ static PetscErrorCode DPAssemble(DM da, const DPProblem *pb, Mat A)
             c = hx * dz / hy;
             if (nj >= 0 && nj < N) col[n] = row, col[n].j = nj, v[n++] = -c, diag += c;
             if (nk >= 0 && nk < P) {
-              c = hx * hy / (zc[nk] - zc[k]) * (s ? 1 : -1);
+              c      = hx * hy / (zc[nk] - zc[k]) * (s ? 1 : -1);
               col[n] = row, col[n].k = nk, v[n++] = -c, diag += c;
             } else if (pb->kind == DP_CELL_VARCOEF) diag += 2 * hx * hy / dz; /* wall half a cell away */
           }

@@ -80,10 +80,10 @@ int main(int argc, char **argv)
   for (int loc = 0; loc < 2; loc++)
     for (int p = 0; p < 5; p++)
       for (int s = 0; s < 3; s++) {
-        PetscInt        n[3] = {sizes[s], 3, 3};
-        PPEBCType       bc[6] = {pairs[p][0], pairs[p][1], PPE_BC_NEUMANN, PPE_BC_NEUMANN, PPE_BC_NEUMANN, PPE_BC_NEUMANN};
-        PPEGrid         g;
-        PetscReal       dense[16], closed[16];
+        PetscInt         n[3]  = {sizes[s], 3, 3};
+        PPEBCType        bc[6] = {pairs[p][0], pairs[p][1], PPE_BC_NEUMANN, PPE_BC_NEUMANN, PPE_BC_NEUMANN, PPE_BC_NEUMANN};
+        PPEGrid          g;
+        PetscReal        dense[16], closed[16];
         const PetscReal *lam;
 
         PetscCall(MakeGrid((PPELocation)loc, bc, n, PPE_STRETCH_NONE, &g));
@@ -119,15 +119,15 @@ int main(int argc, char **argv)
     for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
       for (int loc = 0; loc < 2; loc++)
         for (int st = 0; st < 2; st++) {
-          PetscInt         n[3] = {5, 6, 7}, N = 5 * 6 * 7;
-          PPEBCType        bc[6];
-          PPEGrid          g;
-          Mat              A, D;
-          PetscReal       *lam, *work, lmin, lmax, tmin, tmax;
-          PetscBool        exact, singular, ok;
-          PetscScalar     *a;
-          PetscBLASInt     bn, lwork, info;
-          const char       jobz = 'N', uplo = 'L';
+          PetscInt     n[3] = {5, 6, 7}, N = 5 * 6 * 7;
+          PPEBCType    bc[6];
+          PPEGrid      g;
+          Mat          A, D;
+          PetscReal   *lam, *work, lmin, lmax, tmin, tmax;
+          PetscBool    exact, singular, ok;
+          PetscScalar *a;
+          PetscBLASInt bn, lwork, info;
+          const char   jobz = 'N', uplo = 'L';
 
           PetscCall(PetscBLASIntCast(N, &bn));
           PetscCall(PetscBLASIntCast(4 * N, &lwork));
@@ -149,7 +149,8 @@ int main(int argc, char **argv)
           if (exact) ok = (PetscBool)(PetscAbsReal(lmin - tmin) <= 1e-12 * tmax && PetscAbsReal(lmax - tmax) <= 1e-12 * tmax);
           else ok = (PetscBool)(lmin <= tmin * (1 + 1e-12) && lmax >= tmax * (1 - 1e-12) && lmin > 0);
           if (singular) ok = (PetscBool)(ok && PetscAbsReal(lam[0]) <= 1e-12 * tmax);
-          PetscCall(TapCheck(comm, ok, "3D operator %s %s %s: %s [%.6g, %.6g], dense spectrum [%.6g, %.6g] (%s)%s, zero mode %.1e", cases[c], PPELocations[loc], st ? "tanh" : "uniform", exact ? "exact" : "bounds", (double)lmin, (double)lmax, (double)tmin, (double)tmax, exact ? "want equal to 1e-12 of the largest" : "want them enclosed to 1e-12 relative, lower bound > 0", singular ? " (singular)" : "", singular ? (double)PetscAbsReal(lam[0]) / tmax : 0.0));
+          PetscCall(TapCheck(comm, ok, "3D operator %s %s %s: %s [%.6g, %.6g], dense spectrum [%.6g, %.6g] (%s)%s, zero mode %.1e", cases[c], PPELocations[loc], st ? "tanh" : "uniform", exact ? "exact" : "bounds", (double)lmin, (double)lmax,
+                             (double)tmin, (double)tmax, exact ? "want equal to 1e-12 of the largest" : "want them enclosed to 1e-12 relative, lower bound > 0", singular ? " (singular)" : "", singular ? (double)PetscAbsReal(lam[0]) / tmax : 0.0));
           PetscCall(PetscFree2(lam, work));
           PetscCall(MatDestroy(&D));
           PetscCall(MatDestroy(&A));

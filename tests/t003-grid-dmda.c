@@ -54,7 +54,8 @@ int main(int argc, char **argv)
     PetscCall(PPEGridSetUp(g));
     PetscCall(PPEGridGetSizes(g, &nx, &ny, &nz));
     PetscCall(PPEGridGetFromDM(da, &found));
-    PetscCall(TapCheck(comm, (PetscBool)(found == g && nx == 10 && ny == 9 && nz == 11), "attached DMDA: grid %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " (expected 10x9x11), found from the DMDA: %s (expected yes)", nx, ny, nz, found == g ? "yes" : "no"));
+    PetscCall(TapCheck(comm, (PetscBool)(found == g && nx == 10 && ny == 9 && nz == 11), "attached DMDA: grid %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " (expected 10x9x11), found from the DMDA: %s (expected yes)", nx, ny, nz,
+                       found == g ? "yes" : "no"));
     PetscCall(PPEGridDestroy(&g));
     PetscCall(PPEGridGetFromDM(da, &found));
     PetscCall(TapCheck(comm, (PetscBool)(found == NULL), "destroyed grid is detached from the DMDA"));
@@ -87,7 +88,9 @@ int main(int argc, char **argv)
     PetscCall(PPEGridGetDM(g, &dm));
     PetscCall(PPEGridGetBCString(g, bcs));
     PetscCall(PPEGridGetFromDM(da2, &found));
-    PetscCall(TapCheck(comm, (PetscBool)(dim == 2 && found == g && dm == da2 && nx == 8 && ny == 6 && nz == 1 && !strcmp(bcs, "PPND")), "2D DMDA: a %" PetscInt_FMT "D grid %" PetscInt_FMT "x%" PetscInt_FMT " (nz %" PetscInt_FMT "; expected a 2D grid 8x6, nz 1), bc %s (expected PPND), its DM is the user's: %s, found from the DMDA: %s (expected yes, yes)", dim, nx, ny, nz, bcs, dm == da2 ? "yes" : "no", found == g ? "yes" : "no"));
+    PetscCall(TapCheck(comm, (PetscBool)(dim == 2 && found == g && dm == da2 && nx == 8 && ny == 6 && nz == 1 && !strcmp(bcs, "PPND")),
+                       "2D DMDA: a %" PetscInt_FMT "D grid %" PetscInt_FMT "x%" PetscInt_FMT " (nz %" PetscInt_FMT "; expected a 2D grid 8x6, nz 1), bc %s (expected PPND), its DM is the user's: %s, found from the DMDA: %s (expected yes, yes)", dim,
+                       nx, ny, nz, bcs, dm == da2 ? "yes" : "no", found == g ? "yes" : "no"));
     PetscCall(PPEGridDestroy(&g));
   }
   PetscCall(ExpectSetUpError(comm, da2, "PPNNNN", 0, PETSC_ERR_ARG_INCOMP, "cannot be 2D (a 2D DMDA) and 3D (a boundary-condition string of 6 letters)", "2D DMDA with six boundary conditions"));

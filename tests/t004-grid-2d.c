@@ -92,7 +92,10 @@ static PetscErrorCode CheckShape(MPI_Comm comm, const char opts[], PetscInt nx, 
     PetscCall(DMDAGetInfo(da, &ddim, &M, &N, NULL, NULL, NULL, NULL, NULL, NULL, &bx, &by, NULL, NULL));
   }
   ok = (PetscBool)(!code && dim == 2 && n[0] == nx && n[1] == ny && n[2] == 1 && !strcmp(s, bcs) && ddim == 2 && M == nx && N == ny && (bx == DM_BOUNDARY_PERIODIC) == (bcs[0] == 'P') && (by == DM_BOUNDARY_PERIODIC) == (bcs[2] == 'P'));
-  PetscCall(TapCheck(comm, ok, "%s: %" PetscInt_FMT "D grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", bc %s, DMDA %" PetscInt_FMT "D %" PetscInt_FMT " x %" PetscInt_FMT " periodic %d,%d (want 2D %" PetscInt_FMT " x %" PetscInt_FMT " x 1, %s; error %d)", opts, dim, n[0], n[1], n[2], s, ddim, M, N, bx == DM_BOUNDARY_PERIODIC, by == DM_BOUNDARY_PERIODIC, nx, ny, bcs, (int)code));
+  PetscCall(TapCheck(comm, ok,
+                     "%s: %" PetscInt_FMT "D grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", bc %s, DMDA %" PetscInt_FMT "D %" PetscInt_FMT " x %" PetscInt_FMT " periodic %d,%d (want 2D %" PetscInt_FMT " x %" PetscInt_FMT
+                     " x 1, %s; error %d)",
+                     opts, dim, n[0], n[1], n[2], s, ddim, M, N, bx == DM_BOUNDARY_PERIODIC, by == DM_BOUNDARY_PERIODIC, nx, ny, bcs, (int)code));
   PetscCall(GridDone(&g, &o));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -107,14 +110,14 @@ static PetscReal MaxDiff(PetscInt n, const PetscReal *a, const PetscReal *b)
 /* Lengths, origin, coordinates, weights and process grid from the two-value options. */
 static PetscErrorCode Geometry(MPI_Comm comm, PetscMPIInt size)
 {
-  PPEGrid        g;
-  PetscOptions   o;
-  PetscErrorCode code;
-  char           opts[256];
-  PetscReal      L[3], org[3], ex[10], ey[8], d;
+  PPEGrid          g;
+  PetscOptions     o;
+  PetscErrorCode   code;
+  char             opts[256];
+  PetscReal        L[3], org[3], ex[10], ey[8], d;
   const PetscReal *x, *y, *wx, *wy;
-  PetscInt       m = 0, p = 0;
-  DM             da;
+  PetscInt         m = 0, p = 0;
+  DM               da;
 
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(opts, sizeof(opts), "-ppe_grid_n 10,8 -ppe_grid_L 2,3 -ppe_grid_origin -1,0.5 -ppe_grid_procs 1,%d", (int)size));
@@ -133,7 +136,9 @@ static PetscErrorCode Geometry(MPI_Comm comm, PetscMPIInt size)
   for (PetscInt j = 0; j < 8; j++) d = PetscMax(d, PetscAbsReal(wy[j] - 1));
   PetscCall(PPEGridGetDM(g, &da));
   PetscCall(DMDAGetInfo(da, NULL, NULL, NULL, NULL, &m, &p, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
-  PetscCall(TapCheck(comm, (PetscBool)(L[0] == 2 && L[1] == 3 && L[2] == 0 && org[0] == -1 && org[1] == 0.5 && org[2] == 0 && d <= 1e-14 && m == 1 && p == size), "%s: L (%g, %g, %g) (want (2, 3, 0)), origin (%g, %g, %g) (want (-1, 0.5, 0)), cell centres and unit weights to %.1e (<= 1e-14), process grid %" PetscInt_FMT " x %" PetscInt_FMT " (want 1 x %d)", opts, (double)L[0], (double)L[1], (double)L[2], (double)org[0], (double)org[1], (double)org[2], (double)d, m, p, (int)size));
+  PetscCall(TapCheck(comm, (PetscBool)(L[0] == 2 && L[1] == 3 && L[2] == 0 && org[0] == -1 && org[1] == 0.5 && org[2] == 0 && d <= 1e-14 && m == 1 && p == size),
+                     "%s: L (%g, %g, %g) (want (2, 3, 0)), origin (%g, %g, %g) (want (-1, 0.5, 0)), cell centres and unit weights to %.1e (<= 1e-14), process grid %" PetscInt_FMT " x %" PetscInt_FMT " (want 1 x %d)", opts, (double)L[0], (double)L[1],
+                     (double)L[2], (double)org[0], (double)org[1], (double)org[2], (double)d, m, p, (int)size));
   PetscCall(GridDone(&g, &o));
 
   PetscCall(GridFromString(comm, "-ppe_grid_n 6,5 -ppe_grid_L 4", &g, &o, &code));
@@ -186,7 +191,9 @@ static PetscErrorCode Stretch(MPI_Comm comm)
   }
   for (PetscInt j = 0; j < 12; j++) d = PetscMax(d, PetscAbsReal(y[j] - 0.5 * (lines[j] + lines[j + 1])));
   for (PetscInt i = 0; i < 10; i++) d = PetscMax(d, PetscAbsReal(x[i] - (i + 0.5) / 10));
-  PetscCall(TapCheck(comm, (PetscBool)(nl == 13 && d <= 1e-14 && ux && !uy && st == PPE_STRETCH_TANH && beta == 2), "tanh stretching on y: %" PetscInt_FMT " lines (want 13) 1 + tanh(2(2s-1))/tanh(2), y at their midpoints, x uniform, to %.1e (<= 1e-14) (uniform x %d, y %d: want 1, 0), stretching %s (want tanh), beta %g (want 2)", nl, (double)d, (int)ux, (int)uy, st == PPE_STRETCH_TANH ? "tanh" : "other", (double)beta));
+  PetscCall(TapCheck(comm, (PetscBool)(nl == 13 && d <= 1e-14 && ux && !uy && st == PPE_STRETCH_TANH && beta == 2),
+                     "tanh stretching on y: %" PetscInt_FMT " lines (want 13) 1 + tanh(2(2s-1))/tanh(2), y at their midpoints, x uniform, to %.1e (<= 1e-14) (uniform x %d, y %d: want 1, 0), stretching %s (want tanh), beta %g (want 2)", nl, (double)d,
+                     (int)ux, (int)uy, st == PPE_STRETCH_TANH ? "tanh" : "other", (double)beta));
   PetscCall(GridDone(&g, &o));
 
   PetscCall(GridFromString(comm, "-ppe_grid_n 5,3 -ppe_grid_z_lines 0.5,0.6,1,1.7", &g, &o, &code));
@@ -197,7 +204,8 @@ static PetscErrorCode Stretch(MPI_Comm comm)
   PetscCall(PPEGridGetOrigin(g, NULL, &y0, NULL));
   d = PetscMax(PetscAbsReal(y[0] - 0.55), PetscMax(PetscAbsReal(y[1] - 0.8), PetscAbsReal(y[2] - 1.35)));
   d = PetscMax(d, PetscAbsReal(x[4] - 0.9));
-  PetscCall(TapCheck(comm, (PetscBool)(d <= 1e-14 && PetscAbsReal(Ly - 1.2) <= 1e-14 && y0 == 0.5), "-ppe_grid_z_lines 0.5,0.6,1,1.7 on a 5 x 3 grid: y centres 0.55, 0.8, 1.35 (to %.1e <= 1e-14), Ly %.17g (want 1.2 to 1e-14), y0 %g (want 0.5)", (double)d, (double)Ly, (double)y0));
+  PetscCall(TapCheck(comm, (PetscBool)(d <= 1e-14 && PetscAbsReal(Ly - 1.2) <= 1e-14 && y0 == 0.5), "-ppe_grid_z_lines 0.5,0.6,1,1.7 on a 5 x 3 grid: y centres 0.55, 0.8, 1.35 (to %.1e <= 1e-14), Ly %.17g (want 1.2 to 1e-14), y0 %g (want 0.5)",
+                     (double)d, (double)Ly, (double)y0));
   PetscCall(GridDone(&g, &o));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -288,7 +296,8 @@ static PetscErrorCode SameAs3d(void)
           PetscCall(PPEGridDestroy(&g2));
           PetscCall(PPEGridDestroy(&g3));
         }
-  PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(nbad == 0), "eigenvalues, coordinates and weights of x and y of a 2D grid are bitwise those of x and z of the 3D grid with z = y: %" PetscInt_FMT " of %" PetscInt_FMT " BC pairs x locations x spacings differ", nbad, ncases));
+  PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(nbad == 0),
+                     "eigenvalues, coordinates and weights of x and y of a 2D grid are bitwise those of x and z of the 3D grid with z = y: %" PetscInt_FMT " of %" PetscInt_FMT " BC pairs x locations x spacings differ", nbad, ncases));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -396,10 +405,10 @@ static void ClosedForm(const char pair[2], PetscInt n, PetscReal L, PetscReal *l
   PetscReal h = L / n;
   for (PetscInt k = 0; k < n; k++) {
     PetscReal t;
-    if (pair[0] == 'P') t = PETSC_PI * k / n;                                 /* DFT */
-    else if (pair[0] == 'N' && pair[1] == 'N') t = PETSC_PI * k / (2.0 * n);   /* DCT-II */
+    if (pair[0] == 'P') t = PETSC_PI * k / n;                                      /* DFT */
+    else if (pair[0] == 'N' && pair[1] == 'N') t = PETSC_PI * k / (2.0 * n);       /* DCT-II */
     else if (pair[0] == 'D' && pair[1] == 'D') t = PETSC_PI * (k + 1) / (2.0 * n); /* DST-II */
-    else t = PETSC_PI * (2 * k + 1) / (4.0 * n);                             /* DCT-IV / DST-IV */
+    else t = PETSC_PI * (2 * k + 1) / (4.0 * n);                                   /* DCT-IV / DST-IV */
     lam[k] = 4.0 / (h * h) * PetscSqr(PetscSinReal(t));
   }
 }
@@ -430,11 +439,12 @@ static PetscErrorCode Bounds(void)
     for (PetscInt i = 0; i < nx; i++)
       for (PetscInt j = 0; j < ny; j++) {
         PetscReal l = lx[i] + ly[j] + shift[c];
-        lmax = PetscMax(lmax, l);
+        lmax        = PetscMax(lmax, l);
         if (!singular || l > 1e-8) lmin = PetscMin(lmin, l);
       }
     rel = PetscMax(PetscAbsReal(bmin - lmin) / lmin, PetscAbsReal(bmax - lmax) / lmax);
-    PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(exact && rel <= 1e-12), "bounds of the uniform cell-centred 10 x 7 %s%s operator: [%g, %g], exact: %s (want yes), equal the closed forms [%g, %g] to %.1e (<= 1e-12)", sets[c], shift[c] > 0 ? " shift 0.5" : "", (double)bmin, (double)bmax, exact ? "yes" : "no", (double)lmin, (double)lmax, (double)rel));
+    PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(exact && rel <= 1e-12), "bounds of the uniform cell-centred 10 x 7 %s%s operator: [%g, %g], exact: %s (want yes), equal the closed forms [%g, %g] to %.1e (<= 1e-12)", sets[c],
+                       shift[c] > 0 ? " shift 0.5" : "", (double)bmin, (double)bmax, exact ? "yes" : "no", (double)lmin, (double)lmax, (double)rel));
     PetscCall(PPEGridDestroy(&g));
   }
 
@@ -471,7 +481,9 @@ static PetscErrorCode Bounds(void)
       if (lam[i] > 1e-8) tmin = PetscMin(tmin, lam[i]);
       tmax = PetscMax(tmax, lam[i]);
     }
-    PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(!exact && bmin <= tmin * (1 + 1e-12) && bmin >= tmin / 4.01 && bmax >= tmax * (1 - 1e-12) && bmax <= 4.01 * tmax), "bounds of the %s operator: [%g, %g] (exact: %s, want no) contain the dense spectrum's [%g, %g] (to 1e-12 relative) and are within a factor 4.01 of it (min ratio %g, max ratio %g)", c ? "PPNN 8 x 7, tanh y" : "NNND 8 x 7 vertex-centred", (double)bmin, (double)bmax, exact ? "yes" : "no", (double)tmin, (double)tmax, (double)(tmin / bmin), (double)(bmax / tmax)));
+    PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(!exact && bmin <= tmin * (1 + 1e-12) && bmin >= tmin / 4.01 && bmax >= tmax * (1 - 1e-12) && bmax <= 4.01 * tmax),
+                       "bounds of the %s operator: [%g, %g] (exact: %s, want no) contain the dense spectrum's [%g, %g] (to 1e-12 relative) and are within a factor 4.01 of it (min ratio %g, max ratio %g)",
+                       c ? "PPNN 8 x 7, tanh y" : "NNND 8 x 7 vertex-centred", (double)bmin, (double)bmax, exact ? "yes" : "no", (double)tmin, (double)tmax, (double)(tmin / bmin), (double)(bmax / tmax)));
     PetscCall(PetscFree2(lam, work));
     PetscCall(MatDestroy(&D));
     PetscCall(MatDestroy(&A));

@@ -92,8 +92,12 @@ static PetscErrorCode CheckCase(MPI_Comm comm, const char bcs[], PPELocation loc
     PetscCall(MatMult(Amf, x, y));
     PetscCall(VecNorm(y, NORM_INFINITY, &r1));
     PetscCall(MatNorm(Aaij, NORM_INFINITY, &anorm));
-    if (singular) PetscCall(TapCheck(comm, (PetscBool)(nsp && nsp2 && r1 <= 1e-13 * anorm), "%s: singular, null space attached to the matrix-free and AIJ operators: %s, %s (want yes, yes), ||A 1|| / ||A|| = %.2e (<= 1e-13)", tag, nsp ? "yes" : "no", nsp2 ? "yes" : "no", (double)(r1 / anorm)));
-    else PetscCall(TapCheck(comm, (PetscBool)(!nsp && !nsp2 && r1 > 1e-8 * anorm), "%s: nonsingular, null space attached to the matrix-free and AIJ operators: %s, %s (want no, no), ||A 1|| / ||A|| = %.2e (> 1e-8)", tag, nsp ? "yes" : "no", nsp2 ? "yes" : "no", (double)(r1 / anorm)));
+    if (singular)
+      PetscCall(TapCheck(comm, (PetscBool)(nsp && nsp2 && r1 <= 1e-13 * anorm), "%s: singular, null space attached to the matrix-free and AIJ operators: %s, %s (want yes, yes), ||A 1|| / ||A|| = %.2e (<= 1e-13)", tag, nsp ? "yes" : "no",
+                         nsp2 ? "yes" : "no", (double)(r1 / anorm)));
+    else
+      PetscCall(TapCheck(comm, (PetscBool)(!nsp && !nsp2 && r1 > 1e-8 * anorm), "%s: nonsingular, null space attached to the matrix-free and AIJ operators: %s, %s (want no, no), ||A 1|| / ||A|| = %.2e (> 1e-8)", tag, nsp ? "yes" : "no",
+                         nsp2 ? "yes" : "no", (double)(r1 / anorm)));
   }
 
   PetscCall(PetscRandomDestroy(&rnd));
@@ -153,7 +157,8 @@ static PetscErrorCode LocalBlockLifetime(MPI_Comm comm, const PetscInt n[3])
   m1 -= m0;
   PetscCall(MPIU_Allreduce(&m1, &hi, 1, MPIU_PETSCLOGDOUBLE, MPI_MAX, comm));
   PetscCall(MPIU_Allreduce(&m1, &lo, 1, MPIU_PETSCLOGDOUBLE, MPI_MIN, comm));
-  PetscCall(TapCheck(comm, (PetscBool)(d == 0 && hi == 0 && lo == 0), "rank-local block: MatMult equals PPEStencilMultLocal (diff %.1e, want 0), and destroying the operator frees it and its context (memory growth %.0f to %.0f bytes, want 0)", (double)d, lo, hi));
+  PetscCall(TapCheck(comm, (PetscBool)(d == 0 && hi == 0 && lo == 0), "rank-local block: MatMult equals PPEStencilMultLocal (diff %.1e, want 0), and destroying the operator frees it and its context (memory growth %.0f to %.0f bytes, want 0)",
+                     (double)d, lo, hi));
   PetscCall(PPEGridDestroy(&g));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -163,7 +168,7 @@ int main(int argc, char **argv)
   /* all-periodic, all-Neumann, all-Dirichlet, channel, the Bi-CGSTAB paper's faces, mixed
      Neumann/Dirichlet in every direction and its mirror, periodic with mixed walls */
   const char *bcs[] = {"PPPPPP", "NNNNNN", "DDDDDD", "PPPPNN", "DNNDND", "NDNDND", "DNDNDN", "PPNDDN"};
-  PetscInt    n[3]  = {13, 11, 9}, nn = 3;
+  PetscInt    n[3] = {13, 11, 9}, nn = 3;
   MPI_Comm    comm;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));

@@ -181,8 +181,8 @@ static PetscErrorCode CheckCase(MPI_Comm comm, const char bcs[], PPELocation loc
   PetscCall(MatGetDM(Amf, &dm));
   PetscCall(MatCreateVecs(Amf, &x, &y1));
   {
-    DM        vdm;
-    PetscInt  nl, nd;
+    DM       vdm;
+    PetscInt nl, nd;
     PetscCall(VecGetDM(x, &vdm));
     PetscCall(DMGetDimension(da, &dim));
     PetscCall(VecGetLocalSize(x, &nl));
@@ -192,7 +192,13 @@ static PetscErrorCode CheckCase(MPI_Comm comm, const char bcs[], PPELocation loc
       nd = xm * ym;
     }
     /* (MatCreateVecs attaches no DM to the vectors it makes, or the operator's) */
-    PetscCall(TapCheck(comm, (PetscBool)(dm == da && (!vdm || vdm == da) && dim == 2 && nl == nd), "%s: MatGetDM is the grid's 2D DMDA (%s, want same; dimension %" PetscInt_FMT ", want 2), MatCreateVecs' vectors have its layout (local size %" PetscInt_FMT " = its box %" PetscInt_FMT ", their DM: %s, want none or the 2D DMDA)", tag, dm == da ? "same" : "other", dim, nl, nd, vdm == da ? "the 2D DMDA" : vdm ? "another DM" : "none"));
+    PetscCall(TapCheck(comm, (PetscBool)(dm == da && (!vdm || vdm == da) && dim == 2 && nl == nd),
+                       "%s: MatGetDM is the grid's 2D DMDA (%s, want same; dimension %" PetscInt_FMT ", want 2), MatCreateVecs' vectors have its layout (local size %" PetscInt_FMT " = its box %" PetscInt_FMT
+                       ", their DM: %s, want none or the 2D DMDA)",
+                       tag, dm == da ? "same" : "other", dim, nl, nd,
+                       vdm == da ? "the 2D DMDA"
+                       : vdm     ? "another DM"
+                                 : "none"));
   }
   PetscCall(VecDuplicate(x, &z));
   PetscCall(VecDuplicate(x, &y2));
@@ -256,8 +262,12 @@ static PetscErrorCode CheckCase(MPI_Comm comm, const char bcs[], PPELocation loc
     PetscCall(MatMult(Amf, y2, yr));
     PetscCall(VecNorm(yr, NORM_INFINITY, &r1));
     PetscCall(MatNorm(Aaij, NORM_INFINITY, &anorm));
-    if (singular) PetscCall(TapCheck(comm, (PetscBool)(nsp && nsp2 && r1 <= 1e-13 * anorm), "%s: singular, constant null space on the matrix-free and AIJ operators: %s, %s (want yes, yes), ||A 1|| / ||A|| = %.1e (<= 1e-13)", tag, nsp ? "yes" : "no", nsp2 ? "yes" : "no", (double)(r1 / anorm)));
-    else PetscCall(TapCheck(comm, (PetscBool)(!nsp && !nsp2 && r1 > 1e-8 * anorm), "%s: nonsingular, null space on the matrix-free and AIJ operators: %s, %s (want no, no), ||A 1|| / ||A|| = %.1e (> 1e-8)", tag, nsp ? "yes" : "no", nsp2 ? "yes" : "no", (double)(r1 / anorm)));
+    if (singular)
+      PetscCall(TapCheck(comm, (PetscBool)(nsp && nsp2 && r1 <= 1e-13 * anorm), "%s: singular, constant null space on the matrix-free and AIJ operators: %s, %s (want yes, yes), ||A 1|| / ||A|| = %.1e (<= 1e-13)", tag, nsp ? "yes" : "no",
+                         nsp2 ? "yes" : "no", (double)(r1 / anorm)));
+    else
+      PetscCall(TapCheck(comm, (PetscBool)(!nsp && !nsp2 && r1 > 1e-8 * anorm), "%s: nonsingular, null space on the matrix-free and AIJ operators: %s, %s (want no, no), ||A 1|| / ||A|| = %.1e (> 1e-8)", tag, nsp ? "yes" : "no", nsp2 ? "yes" : "no",
+                         (double)(r1 / anorm)));
   }
 
   /* the rank-local block: the formula with the values owned by other ranks dropped */
@@ -301,7 +311,7 @@ int main(int argc, char **argv)
 {
   /* every BC pair in x and in y at least once, each location, uniform and stretched y */
   const char *bcs[] = {"PPNN", "PPPP", "NNNN", "DDDD", "NDDN", "DNND", "PPDN", "NDPP", "DDPP"};
-  PetscInt    n[2]  = {13, 11}, nn = 2;
+  PetscInt    n[2] = {13, 11}, nn = 2;
   char        procs[64] = "";
   MPI_Comm    comm;
 

@@ -100,7 +100,8 @@ static PetscErrorCode CheckCase(MPI_Comm comm, PPEBackend be, const char bcs[], 
     }
     PetscCall(MPIU_Allreduce(&same, &all, 1, MPI_INT, MPI_MIN, comm));
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &rel, 1, MPIU_REAL, MPIU_MAX, comm));
-    PetscCall(TapCheck(comm, (PetscBool)(eq && all), "%s: %s apply + 2 dots: y bitwise equal to the host's: %s, the local dots: %s (want yes, yes; largest relative difference of the dots %.1e)", tag, PPEBackends[be], eq ? "yes" : "no", all ? "yes" : "no", (double)rel));
+    PetscCall(TapCheck(comm, (PetscBool)(eq && all), "%s: %s apply + 2 dots: y bitwise equal to the host's: %s, the local dots: %s (want yes, yes; largest relative difference of the dots %.1e)", tag, PPEBackends[be], eq ? "yes" : "no",
+                       all ? "yes" : "no", (double)rel));
   }
 
   /* PC chebyci: the fused Chebyshev step on the device */

@@ -17,7 +17,7 @@ against the host back end, bitwise (the same single-source bodies in the same or
 
 /* Reproducible uniform numbers in [lo, hi). */
 static unsigned long long rng_state = 192;
-static double Uniform(double lo, double hi)
+static double             Uniform(double lo, double hi)
 {
   rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
   return lo + (hi - lo) * (double)(rng_state >> 11) * (1.0 / 9007199254740992.0);
@@ -70,14 +70,14 @@ typedef struct {
   PetscBool    coefline;    /* coefficients per line, else shared by all lines */
   PetscBool    factline;    /* factors per line, else shared */
   DataKind     data;
-  ppe_td_lanes R;           /* the block run */
+  ppe_td_lanes R; /* the block run */
 } TdLayout;
 
 /* The strides of the arrays of layout L with n rows, as src/tridiag builds its views. */
 static void TdStrides(const TdLayout *L, long n, Stride st[])
 {
-  const long SZ = L->SZ;
-  PetscBool  red = (PetscBool)(L->data == DATA_REDUCED);
+  const long SZ   = L->SZ;
+  PetscBool  red  = (PetscBool)(L->data == DATA_REDUCED);
   Stride     line = {red ? 0 : n * SZ, SZ, 1}, shared = {0, 1, 0}, lane = {red ? 0 : SZ, 0, 1};
 
   st[TD_A] = st[TD_E] = st[TD_C] = L->coefline ? line : shared;
@@ -168,8 +168,8 @@ static PetscErrorCode CheckTridiagLayout(Dev *D, const TdLayout *L, long n)
   const char *const    kname[PPE_TD_K_NUM] = {"thomas", "pthomas", "reduce", "recon"};
   const PPEBackendOps *H                   = &PPEBackendOps_Host;
   Stride               st[TD_NARR];
-  size_t            span[TD_NARR];
-  double           *h0[TD_NARR], *hw[TD_NARR], *hp[TD_NARR], *dp[TD_NARR], *back[TD_NARR];
+  size_t               span[TD_NARR];
+  double              *h0[TD_NARR], *hw[TD_NARR], *hp[TD_NARR], *dp[TD_NARR], *back[TD_NARR];
 
   PetscFunctionBegin;
   TdStrides(L, n, st);
@@ -206,7 +206,8 @@ static PetscErrorCode CheckTridiagLayout(Dev *D, const TdLayout *L, long n)
           if (!SameBits(back[i], hw[i], span[i], &diff)) same = PETSC_FALSE;
           if (memcmp(hw[i], h0[i], span[i] * sizeof(double))) changed = PETSC_TRUE;
         }
-      PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(same && changed), "tridiag %s%s n = %ld, %s, lanes [%d,%d) x [%d,%d): %s bitwise equal to the host's: %s (want yes), output written: %s (want yes), max |diff| %.1e", kname[k], fly ? " fly" : "", n, L->name, L->R.g0, L->R.g1, L->R.l0, L->R.l1, D->ops->name, same ? "yes" : "no", changed ? "yes" : "no", diff));
+      PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(same && changed), "tridiag %s%s n = %ld, %s, lanes [%d,%d) x [%d,%d): %s bitwise equal to the host's: %s (want yes), output written: %s (want yes), max |diff| %.1e", kname[k], fly ? " fly" : "",
+                         n, L->name, L->R.g0, L->R.g1, L->R.l0, L->R.l1, D->ops->name, same ? "yes" : "no", changed ? "yes" : "no", diff));
     }
   for (int i = 0; i < TD_NARR; i++) {
     DEVCALL(D, D->ops->release(dp[i]));
@@ -221,15 +222,15 @@ static PetscErrorCode CheckTridiag(Dev *D)
   /* full blocks are PPE_TD_G groups of PPE_TRIDIAG_SZ lanes: the host's instances of mode */
   const int      SZ = PPE_TRIDIAG_SZ, G = PPE_TD_G;
   const TdLayout layouts[] = {
-    {"packed, per-line coefficients and factors (full block)", G, SZ, G * SZ, PETSC_TRUE, PETSC_TRUE, DATA_PACKED, {0, G, 0, SZ}},
-    {"packed, shared coefficients and factors (full block)", G, SZ, G * SZ, PETSC_FALSE, PETSC_FALSE, DATA_PACKED, {0, G, 0, SZ}},
-    {"natural, shared coefficients, per-line factors (full block)", G, SZ, G * SZ, PETSC_FALSE, PETSC_TRUE, DATA_NATURAL, {0, G, 0, SZ}},
-    {"packed, per-line (partial block)", 3, SZ, 3 * SZ, PETSC_TRUE, PETSC_TRUE, DATA_PACKED, {1, 3, 2, 7}},
-    {"natural, shared (last group of 21 lines)", 3, SZ, 2 * SZ + 5, PETSC_FALSE, PETSC_FALSE, DATA_NATURAL, {2, 3, 0, 5}},
-    {"natural, shared coefficients, per-line factors (all groups in one call)", G + 2, SZ, (G + 2) * SZ - 3, PETSC_FALSE, PETSC_TRUE, DATA_NATURAL, {0, G + 1, 0, SZ}},
-    {"line-major natural (lane stride n), per-line", 2, SZ, 2 * SZ, PETSC_TRUE, PETSC_TRUE, DATA_LINEMAJOR, {0, 2, 1, SZ}},
-    {"packed, per-line (6 groups in one call)", 6, SZ, 6 * SZ, PETSC_TRUE, PETSC_TRUE, DATA_PACKED, {0, 6, 0, SZ}},
-    {"reduced systems (one group of 13 lanes)", 1, 13, 13, PETSC_TRUE, PETSC_TRUE, DATA_REDUCED, {0, 1, 0, 13}},
+    {"packed, per-line coefficients and factors (full block)",                  G,     SZ, G * SZ,           PETSC_TRUE,  PETSC_TRUE,  DATA_PACKED,    {0, G, 0, SZ}    },
+    {"packed, shared coefficients and factors (full block)",                    G,     SZ, G * SZ,           PETSC_FALSE, PETSC_FALSE, DATA_PACKED,    {0, G, 0, SZ}    },
+    {"natural, shared coefficients, per-line factors (full block)",             G,     SZ, G * SZ,           PETSC_FALSE, PETSC_TRUE,  DATA_NATURAL,   {0, G, 0, SZ}    },
+    {"packed, per-line (partial block)",                                        3,     SZ, 3 * SZ,           PETSC_TRUE,  PETSC_TRUE,  DATA_PACKED,    {1, 3, 2, 7}     },
+    {"natural, shared (last group of 21 lines)",                                3,     SZ, 2 * SZ + 5,       PETSC_FALSE, PETSC_FALSE, DATA_NATURAL,   {2, 3, 0, 5}     },
+    {"natural, shared coefficients, per-line factors (all groups in one call)", G + 2, SZ, (G + 2) * SZ - 3, PETSC_FALSE, PETSC_TRUE,  DATA_NATURAL,   {0, G + 1, 0, SZ}},
+    {"line-major natural (lane stride n), per-line",                            2,     SZ, 2 * SZ,           PETSC_TRUE,  PETSC_TRUE,  DATA_LINEMAJOR, {0, 2, 1, SZ}    },
+    {"packed, per-line (6 groups in one call)",                                 6,     SZ, 6 * SZ,           PETSC_TRUE,  PETSC_TRUE,  DATA_PACKED,    {0, 6, 0, SZ}    },
+    {"reduced systems (one group of 13 lanes)",                                 1,     13, 13,               PETSC_TRUE,  PETSC_TRUE,  DATA_REDUCED,   {0, 1, 0, 13}    },
   };
   const long sizes[] = {2, 3, 17};
 
@@ -281,11 +282,11 @@ static PetscErrorCode CheckTileCase(Dev *D, const PetscInt box[3], const PetscIn
   const PPEBackendOps *H = &PPEBackendOps_Host;
   ppe_dev_tiles        T;
   size_t               nloc, nfx, nfz, nv;
-  double       *Fx, *Fz, *r, *z0, *zh, *zb, *v0, *vh, *vb;
-  double       *dFx, *dFz, *dr, *dz, *dv;
-  char          tag[160];
-  PetscBool     same;
-  double        diff;
+  double              *Fx, *Fz, *r, *z0, *zh, *zb, *v0, *vh, *vb;
+  double              *dFx, *dFz, *dr, *dz, *dv;
+  char                 tag[160];
+  PetscBool            same;
+  double               diff;
 
   PetscFunctionBegin;
   TileSetUp(&T, box, req, sym);
@@ -296,7 +297,7 @@ static PetscErrorCode CheckTileCase(Dev *D, const PetscInt box[3], const PetscIn
   PetscCall(PetscSNPrintf(tag, sizeof(tag), "box %ldx%ldx%ld, tiles %ldx%ldx%ld (%ld tiles; %ld x %ld lanes), %s", T.box[0], T.box[1], T.box[2], T.tile[0], T.tile[1], T.tile[2], T.ntiles, T.ngroups, T.lanes, sym ? "symmetric" : "general"));
   PetscCall(PetscMalloc5(nfx, &Fx, nfz, &Fz, nloc, &r, nloc, &z0, nloc, &zh));
   PetscCall(PetscMalloc4(nloc, &zb, nv, &v0, nv, &vh, nv, &vb));
-  for (size_t i = 0; i < nfx; i++) Fx[i] = TileFactor((PetscInt)(i / nloc), sym); /* [kind][nloc] */
+  for (size_t i = 0; i < nfx; i++) Fx[i] = TileFactor((PetscInt)(i / nloc), sym);             /* [kind][nloc] */
   for (size_t i = 0; i < nfz; i++) Fz[i] = TileFactor((PetscInt)((i / T.lanes) % T.nc), sym); /* [g][q][kind][lane] */
   Fill(r, nloc, -1.0, 1.0);
   Fill(z0, nloc, -5.0, 5.0);
@@ -375,10 +376,10 @@ static PetscErrorCode CheckTileILU(Dev *D)
      the request clamped to the box); 32 tiles, chunks of 2 groups and partial tile rows;
      z lines (36 tiles, a last group of 4) */
   const PetscInt boxes[4][3] = {
-    {7, 5, 4 },
-    {5, 3, 2 },
-    {32, 3, 2 },
-    {9, 4, 3 }
+    {7,  5, 4},
+    {5,  3, 2},
+    {32, 3, 2},
+    {9,  4, 3}
   };
   const PetscInt tiles[4][3] = {
     {3, 2, 4},

@@ -21,12 +21,12 @@ transpose box copies against the host back end:\n\
 /* relative tolerance of the reductions, against the sum of |products| */
 #define RED_TOL 1e-13
 
-static const PetscInt sizes[] = {0, 1, 7, 255, 256, 257, 1000, 4099, 65537, 300000};
+static const PetscInt sizes[]   = {0, 1, 7, 255, 256, 257, 1000, 4099, 65537, 300000};
 static const PetscInt tssizes[] = {1, 7, 255, 256, 257, 1000, 4099};
 
 /* Reproducible numbers in [lo, hi) (a 64-bit LCG). */
 static unsigned long long seed = 193;
-static double Rand(double lo, double hi)
+static double             Rand(double lo, double hi)
 {
   seed = seed * 2862933555777941757ULL + 3037000493ULL;
   return lo + (hi - lo) * (double)(seed >> 11) / 9007199254740992.0;
@@ -57,7 +57,9 @@ static double RelErr(double s, double ref, double scale)
 
 static PetscErrorCode CheckKrylov(Dev *D, MPI_Comm comm, PetscInt n)
 {
-  enum { NV = 6 };
+  enum {
+    NV = 6
+  };
   double   *v[NV], *dv[NV], *ref, *ref2, *tmp, *dout, *dout2, *work;
   double    diff, rel, s[2], sh[2];
   PetscBool same;
@@ -81,8 +83,8 @@ static PetscErrorCode CheckKrylov(Dev *D, MPI_Comm comm, PetscInt n)
       {v[2], v[0]}
     };
     const double *du[3][2] = {
-      {dv[1], NULL},
-      {dv[0], NULL},
+      {dv[1], NULL },
+      {dv[0], NULL },
       {dv[2], dv[0]}
     };
     const int nds[3] = {1, 1, 2};
@@ -106,7 +108,9 @@ static PetscErrorCode CheckKrylov(Dev *D, MPI_Comm comm, PetscInt n)
         if (memcmp(&s[q], &s2[q], sizeof(double))) same = PETSC_FALSE;
       }
     }
-    PetscCall(TapCheck(comm, (PetscBool)(rel <= RED_TOL && same), "%s dot n = %" PetscInt_FMT ": y.u, y.y, (y.u0, y.u1 = y.y): bitwise equal to the host's ppe_dot_tree, relative difference to the long double sum %.2e (<= %.0e; inf if not the host's bits), repeatable %s (want yes)", D->ops->name, n, rel, RED_TOL, same ? "yes" : "NO"));
+    PetscCall(TapCheck(comm, (PetscBool)(rel <= RED_TOL && same),
+                       "%s dot n = %" PetscInt_FMT ": y.u, y.y, (y.u0, y.u1 = y.y): bitwise equal to the host's ppe_dot_tree, relative difference to the long double sum %.2e (<= %.0e; inf if not the host's bits), repeatable %s (want yes)",
+                       D->ops->name, n, rel, RED_TOL, same ? "yes" : "NO"));
   }
 
   /* sum of the entries: the device's in the order of its dot products (the bits of a dot
@@ -129,7 +133,9 @@ static PetscErrorCode CheckKrylov(Dev *D, MPI_Comm comm, PetscInt n)
     DEVCALL(D, D->ops->sum(n, dv[1], work, &sd2, D->stream));
     DEVCALL(D, host->sum(n, v[1], NULL, &sh, NULL));
     rel = RelErr(sd, (double)exact, scale);
-    PetscCall(TapCheck(comm, (PetscBool)(!memcmp(&sd, &tree, sizeof(double)) && !memcmp(&sd, &sd2, sizeof(double)) && rel <= RED_TOL), "%s sum n = %" PetscInt_FMT ": %.17g, bitwise equal to a dot product with ones in the device's order (%.17g): %s, repeatable (%.17g): %s (want yes, yes), relative difference to the long double sum %.2e (<= %.0e)", D->ops->name, n, sd, tree, memcmp(&sd, &tree, sizeof(double)) ? "no" : "yes", sd2, memcmp(&sd, &sd2, sizeof(double)) ? "no" : "yes", rel, RED_TOL));
+    PetscCall(TapCheck(comm, (PetscBool)(!memcmp(&sd, &tree, sizeof(double)) && !memcmp(&sd, &sd2, sizeof(double)) && rel <= RED_TOL),
+                       "%s sum n = %" PetscInt_FMT ": %.17g, bitwise equal to a dot product with ones in the device's order (%.17g): %s, repeatable (%.17g): %s (want yes, yes), relative difference to the long double sum %.2e (<= %.0e)", D->ops->name,
+                       n, sd, tree, memcmp(&sd, &tree, sizeof(double)) ? "no" : "yes", sd2, memcmp(&sd, &sd2, sizeof(double)) ? "no" : "yes", rel, RED_TOL));
     PetscCall(TapCheck(comm, (PetscBool)!memcmp(&sh, &plain, sizeof(double)), "host sum n = %" PetscInt_FMT ": %.17g, bitwise equal to the plain loop in index order (%.17g)", n, sh, plain));
     PetscCall(PetscFree(ones));
   }
@@ -208,7 +214,8 @@ static PetscErrorCode CheckKrylov(Dev *D, MPI_Comm comm, PetscInt n)
     if (memcmp(s, sh, sizeof(sh))) rel = INFINITY; /* the host's order, bitwise */
     if (n == 0 && (s[0] != 0.0 || s[1] != 0.0)) rel = INFINITY;
   }
-  PetscCall(TapCheck(comm, (PetscBool)(same && rel == 0.0), "%s bcgs_update_r n = %" PetscInt_FMT ": r bitwise equal to the host: %s (want yes; max difference %.2e), rt'r and r'r bitwise equal to ppe_bcgs_update_r_tree (difference %.2e, want 0)", D->ops->name, n, same ? "yes" : "no", diff, rel));
+  PetscCall(TapCheck(comm, (PetscBool)(same && rel == 0.0), "%s bcgs_update_r n = %" PetscInt_FMT ": r bitwise equal to the host: %s (want yes; max difference %.2e), rt'r and r'r bitwise equal to ppe_bcgs_update_r_tree (difference %.2e, want 0)",
+                     D->ops->name, n, same ? "yes" : "no", diff, rel));
 
   for (int i = 0; i < NV; i++) {
     PetscCall(PetscFree(v[i]));
@@ -271,13 +278,13 @@ static PetscErrorCode CheckRed(MPI_Comm comm)
    ppe_s7_row_dot summed by ppe_red_array */
 static PetscErrorCode CheckStencilDot(Dev *D, MPI_Comm comm)
 {
-  const long  shapes[][3] = {
-    {13, 11, 9 },
-    {1,  7,  5 },
-    {2,  3,  4 },
+  const long shapes[][3] = {
+    {13, 11,  9  },
+    {1,  7,   5  },
+    {2,  3,   4  },
     {1,  257, 256}
   };
-  const int   nbs[][6] = {
+  const int nbs[][6] = {
     {0, 0, 0, 0, 0, 0},
     {1, 1, 1, 1, 1, 1},
     {1, 0, 0, 1, 1, 0},
@@ -308,7 +315,7 @@ static PetscErrorCode CheckStencilDot(Dev *D, MPI_Comm comm)
       for (int e = 0; e < 6; e++) B.nb[e] = nbs[f][e];
       for (long r = 0; r < nr; r++) {
         long j = r % ym, k = r / ym;
-        int  surf = (j == 0 && B.nb[PPE_YLO]) || (j == ym - 1 && B.nb[PPE_YHI]) || (k == 0 && B.nb[PPE_ZLO]) || (k == zm - 1 && B.nb[PPE_ZHI]);
+        int  surf    = (j == 0 && B.nb[PPE_YLO]) || (j == ym - 1 && B.nb[PPE_YHI]) || (k == 0 && B.nb[PPE_ZLO]) || (k == zm - 1 && B.nb[PPE_ZHI]);
         rows[r]      = ppe_s7_row_dot(xm, !surf && B.nb[PPE_XLO], !surf && B.nb[PPE_XHI], y + r * xm, u + r * xm);
         rows[nr + r] = ppe_s7_row_dot(xm, !surf && B.nb[PPE_XLO], !surf && B.nb[PPE_XHI], y + r * xm, y + r * xm);
       }
@@ -365,20 +372,20 @@ static PetscErrorCode CheckGram(Dev *D, MPI_Comm comm, const Cols *X, const Cols
 {
   /* nx, ny, band, y = x */
   const PetscInt cases[][4] = {
-    {1,  1,  NCOL, 0},
-    {2,  4,  0,    0},
-    {3,  5,  0,    0},
-    {5,  3,  1,    0},
-    {7,  13, NCOL, 0},
-    {13, 7,  1,    0},
-    {12, 12, 1,    1},
-    {9,  9,  0,    1},
-    {NCOL, NCOL, 1, 1},
-    {NCOL, 11, NCOL, 0}
+    {1,    1,    NCOL, 0},
+    {2,    4,    0,    0},
+    {3,    5,    0,    0},
+    {5,    3,    1,    0},
+    {7,    13,   NCOL, 0},
+    {13,   7,    1,    0},
+    {12,   12,   1,    1},
+    {9,    9,    0,    1},
+    {NCOL, NCOL, 1,    1},
+    {NCOL, 11,   NCOL, 0}
   };
   const PetscInt n = X->n;
   double        *hout, *dout_h, *work, rel = 0.0;
-  PetscBool      zeros = PETSC_TRUE;
+  PetscBool      zeros   = PETSC_TRUE;
   char           bad[64] = "";
 
   PetscFunctionBegin;
@@ -386,8 +393,8 @@ static PetscErrorCode CheckGram(Dev *D, MPI_Comm comm, const Cols *X, const Cols
   DEVCALL(D, D->ops->alloc((void **)&work, PPE_DEV_RED_WORK(n, NCOL * NCOL) * sizeof(double)));
   for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
     PetscInt      nx = cases[c][0], ny = cases[c][1], band = cases[c][2];
-    const Cols   *YY = cases[c][3] ? X : Y;
-    double        crel = 0.0;
+    const Cols   *YY     = cases[c][3] ? X : Y;
+    double        crel   = 0.0;
     PetscBool     czeros = PETSC_TRUE;
     const double *dx[NCOL], *dy[NCOL];
 
@@ -411,7 +418,8 @@ static PetscErrorCode CheckGram(Dev *D, MPI_Comm comm, const Cols *X, const Cols
     rel   = PetscMax(rel, crel);
     zeros = (PetscBool)(zeros && czeros);
   }
-  PetscCall(TapCheck(comm, (PetscBool)(rel <= RED_TOL && zeros), "%s ts_gram n = %" PetscInt_FMT ": 10 shapes 1x1 .. 48x48, bands 0, 1, full, y = x: relative difference to the host %.2e (<= %.0e), zeros below the band %s (want yes)%s", D->ops->name, n, rel, RED_TOL, zeros ? "yes" : "NO", bad));
+  PetscCall(TapCheck(comm, (PetscBool)(rel <= RED_TOL && zeros), "%s ts_gram n = %" PetscInt_FMT ": 10 shapes 1x1 .. 48x48, bands 0, 1, full, y = x: relative difference to the host %.2e (<= %.0e), zeros below the band %s (want yes)%s", D->ops->name,
+                     n, rel, RED_TOL, zeros ? "yes" : "NO", bad));
   PetscCall(PetscFree2(hout, dout_h));
   PetscCall(DevFree(D, &work));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -431,7 +439,7 @@ static PetscErrorCode CheckCombine(Dev *D, MPI_Comm comm, const Cols *X, const C
   };
   const PetscInt n = X->n;
   double        *B, *S[NCOL], *dS[NCOL], *work, *tmp, diff = 0.0;
-  PetscBool      same = PETSC_TRUE;
+  PetscBool      same    = PETSC_TRUE;
   char           bad[64] = "";
 
   PetscFunctionBegin;
@@ -555,17 +563,17 @@ static void RefCopy(const double *src, const double *scale, double shift, const 
   for (long z = box[2]; z < box[2] + box[5]; z++)
     for (long y = box[1]; y < box[1] + box[4]; y++)
       for (long x = box[0]; x < box[0] + box[3]; x++) {
-        long   s = At(sarr, x, y, z);
-        double v = scale ? src[s] * scale[s] : src[s];
+        long   s               = At(sarr, x, y, z);
+        double v               = scale ? src[s] * scale[s] : src[s];
         dst[At(tarr, x, y, z)] = shift != 0.0 ? v + shift : v;
       }
 }
 
 static PetscErrorCode CheckTransposeCase(Dev *D, MPI_Comm comm, const char what[], const long sarr[6], const long box[6], const long tarr[6], PetscBool scaled, double shift)
 {
-  long       ns = Volume(sarr), nt = Volume(tarr);
-  double    *src, *scale, *dst, *tmp, *dsrc, *dscale = NULL, *ddst, diff = 0.0;
-  PetscBool  same = PETSC_TRUE;
+  long      ns = Volume(sarr), nt = Volume(tarr);
+  double   *src, *scale, *dst, *tmp, *dsrc, *dscale = NULL, *ddst, diff = 0.0;
+  PetscBool same = PETSC_TRUE;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc4(ns, &src, ns, &scale, nt, &dst, nt, &tmp));
@@ -588,10 +596,10 @@ static PetscErrorCode CheckTransposeCase(Dev *D, MPI_Comm comm, const char what[
 
 static PetscErrorCode CheckTranspose(Dev *D, MPI_Comm comm)
 {
-  const long arrA[6] = {-1, 2, 0, 9, 7, 5};   /* an array box with ghosts */
-  const long arrB[6] = {0, 1, -2, 6, 11, 8};  /* another layout */
-  const long box[6]  = {0, 3, 1, 5, 4, 3};    /* inside both */
-  const long line[6] = {2, 4, 2, 1, 1, 3};    /* one point wide */
+  const long arrA[6] = {-1, 2, 0, 9, 7, 5};  /* an array box with ghosts */
+  const long arrB[6] = {0, 1, -2, 6, 11, 8}; /* another layout */
+  const long box[6]  = {0, 3, 1, 5, 4, 3};   /* inside both */
+  const long line[6] = {2, 4, 2, 1, 1, 3};   /* one point wide */
 
   PetscFunctionBegin;
   PetscCall(CheckTransposeCase(D, comm, "pack (contiguous target)", arrA, box, box, PETSC_FALSE, 0.0));

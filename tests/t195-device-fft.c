@@ -12,7 +12,7 @@ lengths 2 to 97 (odd, even, prime, power of two).\n\
 #define DEVCALL(ops, expr) PPEBackendCall(ops, expr)
 
 static unsigned long long rng_state = 195;
-static double Uniform(void)
+static double             Uniform(void)
 {
   rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
   return 2.0 * (double)(rng_state >> 11) * (1.0 / 9007199254740992.0) - 1.0;
@@ -87,12 +87,12 @@ static PetscErrorCode CheckOne(const PPEBackendOps *ops, void *stream, int q, in
 
 int main(int argc, char **argv)
 {
-  char                name[16] = "emu";
+  char                 name[16] = "emu";
   const PPEBackendOps *ops;
-  void               *stream;
-  MPI_Comm            comm;
-  const long          sizes[] = {2, 3, 4, 5, 8, 13, 64, 97};
-  const int           nsizes  = (int)(sizeof(sizes) / sizeof(sizes[0]));
+  void                *stream;
+  MPI_Comm             comm;
+  const long           sizes[] = {2, 3, 4, 5, 8, 13, 64, 97};
+  const int            nsizes  = (int)(sizeof(sizes) / sizeof(sizes[0]));
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   comm = PETSC_COMM_WORLD;
@@ -103,7 +103,7 @@ int main(int argc, char **argv)
   for (int q = 0; q < (int)(sizeof(kinds) / sizeof(kinds[0])); q++)
     for (int d = 0; d < 2; d++) {
       double worst = 0.0, rel = 0.0;
-      long   at    = 0;
+      long   at = 0;
 
       for (int s = 0; s < nsizes; s++) {
         PetscCall(CheckOne(ops, stream, q, d, sizes[s], &rel));
@@ -118,7 +118,7 @@ int main(int argc, char **argv)
   /* a bad size is refused, not transformed */
   {
     ppe_fft_lines F;
-    int             one = ppe_fft_setup(PPE_FFT_REDFT00, 1, 1, 1, &F), unknown = one == -1 ? ppe_fft_setup(PPE_FFT_NKINDS, 8, 1, 1, &F) : 0;
+    int           one = ppe_fft_setup(PPE_FFT_REDFT00, 1, 1, 1, &F), unknown = one == -1 ? ppe_fft_setup(PPE_FFT_NKINDS, 8, 1, 1, &F) : 0;
     PetscCall(TapCheck(comm, (PetscBool)(one == -1 && unknown == -1), "lines of 1 point and unknown kinds are refused by ppe_fft_setup: returns %d and %d (want -1, -1)", one, unknown));
   }
   DEVCALL(ops, ops->stream_destroy(stream));

@@ -26,23 +26,23 @@ typedef struct {
 } Case;
 
 static const Case cases[] = {
-  {"cbcg + chebyci global",               "-ksp_type cbcg -pc_type chebyci -pc_chebyci_mode global", PETSC_FALSE                                     },
-  {"cbcg + chebyci block",                "-ksp_type cbcg -pc_type chebyci -pc_chebyci_mode block", PETSC_FALSE                                      },
-  {"cbcg + chebyci nocomm",               "-ksp_type cbcg -pc_type chebyci -pc_chebyci_mode nocomm", PETSC_FALSE                                     },
-  {"cbcg + chebyci nocomm unfused",       "-ksp_type cbcg -pc_type chebyci -pc_chebyci_mode nocomm -pc_chebyci_fuse 0", PETSC_FALSE                  },
-  {"cbcg + chebyci unweighted",           "-ksp_type cbcg -pc_type chebyci -pc_chebyci_weighted 0", PETSC_FALSE                                      },
-  {"cbcg two reductions + chebyci",       "-ksp_type cbcg -ksp_cbcg_single_reduction 0 -pc_type chebyci", PETSC_FALSE                                },
-  {"cbcg s=1 (CG) + chebyci",             "-ksp_type cbcg -ksp_cbcg_s 1 -pc_type chebyci", PETSC_FALSE                                               },
-  {"bcgsfused + chebyci global",          "-ksp_type bcgsfused -pc_type chebyci -pc_chebyci_mode global", PETSC_TRUE                                },
-  {"bcgsfused + chebyci block",           "-ksp_type bcgsfused -pc_type chebyci -pc_chebyci_mode block", PETSC_TRUE                                 },
-  {"bcgsfused + chebyci nocomm unfused",  "-ksp_type bcgsfused -pc_type chebyci -pc_chebyci_mode nocomm -pc_chebyci_fuse 0", PETSC_TRUE             },
-  {"cbcg + tileilu",                      "-ksp_type cbcg -pc_type tileilu", PETSC_FALSE                                                             },
-  {"bcgsfused + chebyci nocomm",          "-ksp_type bcgsfused -pc_type chebyci -pc_chebyci_mode nocomm -pc_chebyci_weighted 0", PETSC_TRUE     },
-  {"bcgsfused + tileilu xyz",             "-ksp_type bcgsfused -pc_type tileilu -pc_tileilu_layout xyz", PETSC_TRUE                    },
-  {"bcgsfused + tileilu zyx",             "-ksp_type bcgsfused -pc_type tileilu -pc_tileilu_layout zyx", PETSC_TRUE                    },
-  {"cbcg + none",                         "-ksp_type cbcg -pc_type none", PETSC_FALSE                                                                },
-  {"bcgsfused + none",                    "-ksp_type bcgsfused -pc_type none", PETSC_TRUE                                              },
-  {"preonly + fftptdma",                  "-ksp_type preonly -pc_type fftptdma", PETSC_FALSE                                                         },
+  {"cbcg + chebyci global",              "-ksp_type cbcg -pc_type chebyci -pc_chebyci_mode global",                             PETSC_FALSE},
+  {"cbcg + chebyci block",               "-ksp_type cbcg -pc_type chebyci -pc_chebyci_mode block",                              PETSC_FALSE},
+  {"cbcg + chebyci nocomm",              "-ksp_type cbcg -pc_type chebyci -pc_chebyci_mode nocomm",                             PETSC_FALSE},
+  {"cbcg + chebyci nocomm unfused",      "-ksp_type cbcg -pc_type chebyci -pc_chebyci_mode nocomm -pc_chebyci_fuse 0",          PETSC_FALSE},
+  {"cbcg + chebyci unweighted",          "-ksp_type cbcg -pc_type chebyci -pc_chebyci_weighted 0",                              PETSC_FALSE},
+  {"cbcg two reductions + chebyci",      "-ksp_type cbcg -ksp_cbcg_single_reduction 0 -pc_type chebyci",                        PETSC_FALSE},
+  {"cbcg s=1 (CG) + chebyci",            "-ksp_type cbcg -ksp_cbcg_s 1 -pc_type chebyci",                                       PETSC_FALSE},
+  {"bcgsfused + chebyci global",         "-ksp_type bcgsfused -pc_type chebyci -pc_chebyci_mode global",                        PETSC_TRUE },
+  {"bcgsfused + chebyci block",          "-ksp_type bcgsfused -pc_type chebyci -pc_chebyci_mode block",                         PETSC_TRUE },
+  {"bcgsfused + chebyci nocomm unfused", "-ksp_type bcgsfused -pc_type chebyci -pc_chebyci_mode nocomm -pc_chebyci_fuse 0",     PETSC_TRUE },
+  {"cbcg + tileilu",                     "-ksp_type cbcg -pc_type tileilu",                                                     PETSC_FALSE},
+  {"bcgsfused + chebyci nocomm",         "-ksp_type bcgsfused -pc_type chebyci -pc_chebyci_mode nocomm -pc_chebyci_weighted 0", PETSC_TRUE },
+  {"bcgsfused + tileilu xyz",            "-ksp_type bcgsfused -pc_type tileilu -pc_tileilu_layout xyz",                         PETSC_TRUE },
+  {"bcgsfused + tileilu zyx",            "-ksp_type bcgsfused -pc_type tileilu -pc_tileilu_layout zyx",                         PETSC_TRUE },
+  {"cbcg + none",                        "-ksp_type cbcg -pc_type none",                                                        PETSC_FALSE},
+  {"bcgsfused + none",                   "-ksp_type bcgsfused -pc_type none",                                                   PETSC_TRUE },
+  {"preonly + fftptdma",                 "-ksp_type preonly -pc_type fftptdma",                                                 PETSC_FALSE},
 };
 
 static const char *const bcs[] = {"NNNNDD", "PPNNNN"};
@@ -97,15 +97,15 @@ static PetscErrorCode MonitorSolution(KSP ksp, PetscInt its, PetscReal rnorm, vo
 /* Solve the case on back end be (twice, the second measured); x receives the solution. */
 static PetscErrorCode Run(MPI_Comm comm, const PetscInt n[3], const char *bc, const char *be, const Case *c, PetscInt tag, PetscReal rtol, Vec *xout, Result *res)
 {
-  PPEGrid      grid;
-  DM           da;
-  Mat          A;
-  Vec          b, x;
-  KSP          ksp;
-  PetscBool    singular;
-  PPECounters  c0, c1, d;
-  char         pre[32];
-  PetscInt     lo, hi;
+  PPEGrid        grid;
+  DM             da;
+  Mat            A;
+  Vec            b, x;
+  KSP            ksp;
+  PetscBool      singular;
+  PPECounters    c0, c1, d;
+  char           pre[32];
+  PetscInt       lo, hi;
   PetscLogDouble loc[2], sum[2];
 
   PetscFunctionBegin;
@@ -145,7 +145,7 @@ static PetscErrorCode Run(MPI_Comm comm, const PetscInt n[3], const char *bc, co
   PetscCall(KSPSetUp(ksp));
   res->nmon = 0;
   PetscCall(KSPMonitorSet(ksp, MonitorSolution, res, NULL)); /* the first solve only: its norms cross */
-  PetscCall(KSPSolve(ksp, b, x)); /* the first solve also moves the operator's and PC's tables */
+  PetscCall(KSPSolve(ksp, b, x));                            /* the first solve also moves the operator's and PC's tables */
   PetscCall(KSPMonitorCancel(ksp));
   PetscCall(VecNorm(x, NORM_2, &res->xfinal));
   PetscCall(PPECountersGet(&c0));
@@ -198,7 +198,7 @@ static PetscErrorCode Moved(MPI_Comm comm, PetscLogDouble *b0, PetscLogDouble *m
    duplicate that stays a device vector of be and computes there. 100 entries per rank. */
 static PetscErrorCode CheckCoherence(MPI_Comm comm, PPEBackend be)
 {
-  const PetscInt nloc = 100;
+  const PetscInt nloc   = 100;
   const double   vbytes = 8.0 * nloc; /* one copy of a rank's entries */
   Vec            t, v, w;
   PetscReal      nrm;
@@ -276,8 +276,12 @@ static PetscErrorCode CheckMonitor(MPI_Comm comm, const Case *c, const char *bc,
   for (PetscInt i = 0; i < PetscMin(rd->nmon, MAXMON) && rh->nmon == rd->nmon; i++) diff = PetscMax(diff, PetscAbsReal(rd->xnorm[i] - rh->xnorm[i]) / PetscMax(rh->xfinal, PETSC_SMALL));
   last     = rd->nmon > 0 && rd->nmon <= MAXMON ? rd->xnorm[rd->nmon - 1] : -1.0;
   lastdiff = PetscAbsReal(last - rd->xfinal) / PetscMax(rd->xfinal, PETSC_SMALL);
-  PetscCall(TapCheck(comm, (PetscBool)(rh->nmon == rd->nmon && rd->nmon > 1 && rd->nmon <= MAXMON && diff <= 1e-12), "%s %s: a monitor's KSPBuildSolution sees the iterate: %s %" PetscInt_FMT " calls = host %" PetscInt_FMT " (want 2 .. %d), solution norms within %.3g relative of the host's (<= 1e-12)", c->name, bc, bname, rd->nmon, rh->nmon, (int)MAXMON, (double)diff));
-  if (!strcmp(bc, "NNNNDD")) PetscCall(TapCheck(comm, (PetscBool)(lastdiff <= 1e-12 && last > 0), "%s %s: the last monitored solution norm %.17g (> 0) is the returned one's %.17g (relative difference %.3g <= 1e-12)", c->name, bc, (double)last, (double)rd->xfinal, (double)lastdiff));
+  PetscCall(TapCheck(comm, (PetscBool)(rh->nmon == rd->nmon && rd->nmon > 1 && rd->nmon <= MAXMON && diff <= 1e-12),
+                     "%s %s: a monitor's KSPBuildSolution sees the iterate: %s %" PetscInt_FMT " calls = host %" PetscInt_FMT " (want 2 .. %d), solution norms within %.3g relative of the host's (<= 1e-12)", c->name, bc, bname, rd->nmon, rh->nmon,
+                     (int)MAXMON, (double)diff));
+  if (!strcmp(bc, "NNNNDD"))
+    PetscCall(
+      TapCheck(comm, (PetscBool)(lastdiff <= 1e-12 && last > 0), "%s %s: the last monitored solution norm %.17g (> 0) is the returned one's %.17g (relative difference %.3g <= 1e-12)", c->name, bc, (double)last, (double)rd->xfinal, (double)lastdiff));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -315,8 +319,12 @@ int main(int argc, char **argv)
       PetscCall(VecNorm(xh, NORM_2, &nh));
       PetscCall(VecAXPY(xd, -1.0, xh));
       PetscCall(VecNorm(xd, NORM_2, &nd));
-      if (c->bitwise) PetscCall(TapCheck(comm, (PetscBool)(rh.its == rd.its && nd == 0.0), "%s %s, %d ranks: %s iterations %" PetscInt_FMT " = host %" PetscInt_FMT ", solution bitwise equal (difference %.3g, want 0)", c->name, bcs[ib], (int)size, bname, rd.its, rh.its, (double)nd));
-      else PetscCall(TapCheck(comm, (PetscBool)(rh.its == rd.its && nd <= 1e-12 * nh), "%s %s, %d ranks: %s iterations %" PetscInt_FMT " = host %" PetscInt_FMT ", solution difference %.3g relative (<= 1e-12)", c->name, bcs[ib], (int)size, bname, rd.its, rh.its, (double)(nh > 0 ? nd / nh : nd)));
+      if (c->bitwise)
+        PetscCall(TapCheck(comm, (PetscBool)(rh.its == rd.its && nd == 0.0), "%s %s, %d ranks: %s iterations %" PetscInt_FMT " = host %" PetscInt_FMT ", solution bitwise equal (difference %.3g, want 0)", c->name, bcs[ib], (int)size, bname, rd.its,
+                           rh.its, (double)nd));
+      else
+        PetscCall(TapCheck(comm, (PetscBool)(rh.its == rd.its && nd <= 1e-12 * nh), "%s %s, %d ranks: %s iterations %" PetscInt_FMT " = host %" PetscInt_FMT ", solution difference %.3g relative (<= 1e-12)", c->name, bcs[ib], (int)size, bname, rd.its,
+                           rh.its, (double)(nh > 0 ? nd / nh : nd)));
       /* bytes: b in and x out, plus at most 64 doubles per iteration of reduction numbers
          (cbcg: the Gram block of s = 8 is 10 x 25 per 8 iterations; bcgsfused: 5) */
       preonly = (PetscBool)(strstr(c->opts, "preonly") != NULL);
@@ -324,9 +332,14 @@ int main(int argc, char **argv)
       extra   = rd.bytes - 2 * vec;
       extra2  = rd2.bytes - 2 * vec;
       cap     = size * (preonly ? 16.0 * n[2] : 8.0 * 64 * (rd.its + 8)); /* per rank; fftptdma: the (0,0) z line summed on the host */
-      PetscCall(TapCheck(comm, (PetscBool)(rh.bytes == 0 && extra >= 0 && extra <= cap && fmod(extra, 8.0) == 0), "%s %s: %s solve moves b and x once (%g bytes = 2 x %g + %g of reduction numbers, want 0 <= %g <= %g and a multiple of 8), host %g bytes (want 0)", c->name, bcs[ib], bname, rd.bytes, vec, extra, extra, cap, rh.bytes));
-      PetscCall(TapCheck(comm, (PetscBool)(extra2 >= 0 && extra2 <= size * (8.0 * 64 * (rd2.its + 8) + (preonly ? 16.0 * n[2] : 0)) && (preonly || rd2.its < rd.its)), "%s %s: at rtol 1e-4 (%" PetscInt_FMT " iterations vs %" PetscInt_FMT ", want fewer unless preonly: %s) the vector part is the same 2 x %g bytes (%g + %g, want 0 <= %g <= %g)", c->name, bcs[ib], rd2.its, rd.its, preonly ? "preonly" : "not preonly", vec, 2 * vec, extra2, extra2, size * (8.0 * 64 * (rd2.its + 8) + (preonly ? 16.0 * n[2] : 0))));
-      if (size > 1 || ib == 1) PetscCall(TapCheck(comm, (PetscBool)((preonly && size == 1) || rd.halo > 0), "%s %s: halo faces counted apart (%g bytes, want > 0 unless preonly on 1 rank: %s, %d ranks)", c->name, bcs[ib], rd.halo, preonly ? "preonly" : "not preonly", (int)size));
+      PetscCall(TapCheck(comm, (PetscBool)(rh.bytes == 0 && extra >= 0 && extra <= cap && fmod(extra, 8.0) == 0),
+                         "%s %s: %s solve moves b and x once (%g bytes = 2 x %g + %g of reduction numbers, want 0 <= %g <= %g and a multiple of 8), host %g bytes (want 0)", c->name, bcs[ib], bname, rd.bytes, vec, extra, extra, cap, rh.bytes));
+      PetscCall(TapCheck(comm, (PetscBool)(extra2 >= 0 && extra2 <= size * (8.0 * 64 * (rd2.its + 8) + (preonly ? 16.0 * n[2] : 0)) && (preonly || rd2.its < rd.its)),
+                         "%s %s: at rtol 1e-4 (%" PetscInt_FMT " iterations vs %" PetscInt_FMT ", want fewer unless preonly: %s) the vector part is the same 2 x %g bytes (%g + %g, want 0 <= %g <= %g)", c->name, bcs[ib], rd2.its, rd.its,
+                         preonly ? "preonly" : "not preonly", vec, 2 * vec, extra2, extra2, size * (8.0 * 64 * (rd2.its + 8) + (preonly ? 16.0 * n[2] : 0))));
+      if (size > 1 || ib == 1)
+        PetscCall(
+          TapCheck(comm, (PetscBool)((preonly && size == 1) || rd.halo > 0), "%s %s: halo faces counted apart (%g bytes, want > 0 unless preonly on 1 rank: %s, %d ranks)", c->name, bcs[ib], rd.halo, preonly ? "preonly" : "not preonly", (int)size));
       PetscCall(CheckMonitor(comm, c, bcs[ib], bname, &rh, &rd));
       PetscCall(VecDestroy(&xh));
       PetscCall(VecDestroy(&xd));

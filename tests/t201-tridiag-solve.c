@@ -22,10 +22,10 @@ typedef struct {
   const char *name;
   Family      fam;
   PetscBool   periodic;
-  PetscInt    mbase;   /* rows per rank: mbase + (3 r) % 5 */
-  PetscBool   two;     /* the last rank has 2 rows (several ranks) */
+  PetscInt    mbase; /* rows per rank: mbase + (3 r) % 5 */
+  PetscBool   two;   /* the last rank has 2 rows (several ranks) */
   PetscInt    nsys;
-  const char *bcz;     /* FAM_GRID: z boundary conditions and location */
+  const char *bcz; /* FAM_GRID: z boundary conditions and location */
   PPELocation loc;
   PetscBool   d2valid; /* every line dominant enough for distd2 at these rows */
   PetscBool   d2mixed; /* auto must mix distd2 and ptdma (on several ranks) */
@@ -35,22 +35,22 @@ typedef struct {
 typedef struct {
   const Case *c;
   PetscInt    n, nsys, m, rstart, P;
-  PetscInt   *ms;     /* rows of every rank */
-  PetscReal  *e, *w;  /* FAM_WEAK: edge weights e_0..e_n, row weights */
-  PetscReal  *shift;  /* per line */
+  PetscInt   *ms;    /* rows of every rank */
+  PetscReal  *e, *w; /* FAM_WEAK: edge weights e_0..e_n, row weights */
+  PetscReal  *shift; /* per line */
   PetscInt    npin, pin[1];
-  PPEGrid     grid;   /* FAM_GRID, on PETSC_COMM_SELF */
-  PetscReal  *xref;   /* reference solution, this rank's rows, natural layout */
-  PetscReal   plain;  /* relative change of the refinement over the plain LU solution */
-  PetscReal  *rhs;    /* this rank's rows of the right-hand sides, natural layout */
+  PPEGrid     grid;  /* FAM_GRID, on PETSC_COMM_SELF */
+  PetscReal  *xref;  /* reference solution, this rank's rows, natural layout */
+  PetscReal   plain; /* relative change of the refinement over the plain LU solution */
+  PetscReal  *rhs;   /* this rank's rows of the right-hand sides, natural layout */
 } Sys;
 
 static PetscReal Hash(PetscInt seed, PetscInt s, PetscInt k)
 {
   unsigned long long z = 0x9E3779B97F4A7C15ULL * (unsigned long long)(seed + 1) + 0xBF58476D1CE4E5B9ULL * (unsigned long long)(s + 7) + 0x94D049BB133111EBULL * (unsigned long long)(k + 13);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  z = z ^ (z >> 31);
+  z                    = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z                    = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  z                    = z ^ (z >> 31);
   return (PetscReal)(z >> 11) / 9007199254740992.0;
 }
 
@@ -118,7 +118,7 @@ static PetscErrorCode DenseSolve(const Sys *S, PetscInt s, const PetscReal rhs[]
   for (int it = 0; it < 6; it++) {
     for (PetscInt k = 0; k < nn; k++) {
       PetscInt    kl = (k - 1 + n) % n, kr = (k + 1) % n;
-      long double r  = (long double)rhs[k] - ((long double)Bb[k] + (long double)sh * (long double)W[k]) * (long double)x[k];
+      long double r = (long double)rhs[k] - ((long double)Bb[k] + (long double)sh * (long double)W[k]) * (long double)x[k];
 
       if (k > 0 || S->c->periodic) r -= (long double)A[k] * (long double)x[kl];
       if (k < n - 1 || S->c->periodic) r -= (long double)C[k] * (long double)x[kr];
@@ -328,7 +328,7 @@ static PetscErrorCode RelErr(MPI_Comm comm, const Sys *S, const PetscReal x[], c
 }
 
 /* Error handler that keeps the first message of an error instead of printing it. */
-static char last_error[2048];
+static char           last_error[2048];
 static PetscErrorCode Capture(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
 {
   if (p == PETSC_ERROR_INITIAL && mess) PetscStrncpy(last_error, mess, sizeof(last_error));
@@ -362,7 +362,8 @@ static PetscErrorCode CheckCase(MPI_Comm comm, const Case *c)
       PetscCall(PetscPushErrorHandler(Capture, NULL));
       ierr = PPETridiagSetUp(t);
       PetscCall(PetscPopErrorHandler());
-      PetscCall(TapCheck(comm, (PetscBool)(ierr != 0 && strstr(last_error, "distd2 cannot solve line")), "%s: distd2 refuses lines it cannot solve exactly: error %d (want nonzero), \"%.60s...\" (want \"distd2 cannot solve line\")", c->name, (int)ierr, last_error));
+      PetscCall(TapCheck(comm, (PetscBool)(ierr != 0 && strstr(last_error, "distd2 cannot solve line")), "%s: distd2 refuses lines it cannot solve exactly: error %d (want nonzero), \"%.60s...\" (want \"distd2 cannot solve line\")", c->name,
+                         (int)ierr, last_error));
       PetscCall(PPETridiagDestroy(&t));
       continue;
     }
@@ -380,13 +381,15 @@ static PetscErrorCode CheckCase(MPI_Comm comm, const Case *c)
         PetscCall(PPETridiagDestroy(&t));
       }
     }
-    PetscCall(TapCheck(comm, (PetscBool)(worst <= 1e-12), "%s, %s: matches refined dense LAPACK, max relative error %.2e <= 1e-12 (plain LU off by %.1e; lines: thomas %" PetscInt_FMT ", ptdma %" PetscInt_FMT ", distd2 %" PetscInt_FMT ")", c->name, PPETridiagMethods[method], (double)worst, (double)S.plain, nt, np, nd));
-    if (method == PPE_TRIDIAG_AUTO && c->d2mixed && size > 1) PetscCall(TapCheck(comm, (PetscBool)(np > 0 && nd > 0 && np + nd == S.nsys), "%s, auto: mixes distd2 (%" PetscInt_FMT " lines) and ptdma (%" PetscInt_FMT "), want both > 0 and %" PetscInt_FMT " together", c->name, nd, np, (PetscInt)S.nsys));
+    PetscCall(TapCheck(comm, (PetscBool)(worst <= 1e-12), "%s, %s: matches refined dense LAPACK, max relative error %.2e <= 1e-12 (plain LU off by %.1e; lines: thomas %" PetscInt_FMT ", ptdma %" PetscInt_FMT ", distd2 %" PetscInt_FMT ")", c->name,
+                       PPETridiagMethods[method], (double)worst, (double)S.plain, nt, np, nd));
+    if (method == PPE_TRIDIAG_AUTO && c->d2mixed && size > 1)
+      PetscCall(TapCheck(comm, (PetscBool)(np > 0 && nd > 0 && np + nd == S.nsys), "%s, auto: mixes distd2 (%" PetscInt_FMT " lines) and ptdma (%" PetscInt_FMT "), want both > 0 and %" PetscInt_FMT " together", c->name, nd, np, (PetscInt)S.nsys));
     if (method == PPE_TRIDIAG_AUTO && size == 1) PetscCall(TapCheck(comm, (PetscBool)(nt == S.nsys), "%s, auto: thomas on one rank", c->name));
   }
   /* ptdma against thomas of the whole lines on one rank */
   {
-    PPETridiag  tp, tt;
+    PPETridiag   tp, tt;
     PetscScalar *dw;
     PetscInt     n = S.n;
 
@@ -466,7 +469,8 @@ static PetscErrorCode CheckCounts(MPI_Comm comm)
     v[2] = dc.bytes_sent / nsolves;
     v[3] = dc.reductions / nsolves;
     PetscCall(MPIU_Allreduce(v, sum, 4, MPIU_PETSCLOGDOUBLE, MPI_SUM, comm));
-    PetscCall(TapCheck(comm, (PetscBool)(nsolves == 2 && v[0] == mbytes && v[1] == mmsgs), "%s: a solve sends the bytes and messages of the model (%.0f bytes, %.0f messages on rank 0; model %.0f, %.0f) over %d solves (want 2)", PPETridiagMethods[method], (double)v[0], (double)v[1], (double)mbytes, (double)mmsgs, (int)nsolves));
+    PetscCall(TapCheck(comm, (PetscBool)(nsolves == 2 && v[0] == mbytes && v[1] == mmsgs), "%s: a solve sends the bytes and messages of the model (%.0f bytes, %.0f messages on rank 0; model %.0f, %.0f) over %d solves (want 2)",
+                       PPETridiagMethods[method], (double)v[0], (double)v[1], (double)mbytes, (double)mmsgs, (int)nsolves));
     {
       /* independent formula: ptdma 2 values per line out and 2 back, except each rank's own
          share; distd2 1 value per line to each neighbour (nd lines), periodic or not */
@@ -500,16 +504,16 @@ int main(int argc, char **argv)
 {
   MPI_Comm   comm;
   const Case cases[] = {
-    {"dominant", FAM_DOMINANT, PETSC_FALSE, 30, PETSC_FALSE, 69, NULL, PPE_LOCATION_CELL, PETSC_TRUE, PETSC_FALSE},
-    {"dominant periodic", FAM_DOMINANT, PETSC_TRUE, 30, PETSC_FALSE, 37, NULL, PPE_LOCATION_CELL, PETSC_TRUE, PETSC_FALSE},
-    {"dominant m=2", FAM_DOMINANT, PETSC_FALSE, 2, PETSC_TRUE, 37, NULL, PPE_LOCATION_CELL, PETSC_FALSE, PETSC_FALSE},
-    {"weak", FAM_WEAK, PETSC_FALSE, 5, PETSC_TRUE, 69, NULL, PPE_LOCATION_CELL, PETSC_FALSE, PETSC_FALSE},
-    {"weak periodic", FAM_WEAK, PETSC_TRUE, 3, PETSC_FALSE, 37, NULL, PPE_LOCATION_CELL, PETSC_FALSE, PETSC_FALSE},
-    {"weak mixed", FAM_WEAK, PETSC_FALSE, 24, PETSC_FALSE, 37, NULL, PPE_LOCATION_CELL, PETSC_FALSE, PETSC_TRUE},
-    {"grid NN cell tanh (pinned)", FAM_GRID, PETSC_FALSE, 4, PETSC_FALSE, 37, "NN", PPE_LOCATION_CELL, PETSC_FALSE, PETSC_FALSE},
-    {"grid DN vertex tanh", FAM_GRID, PETSC_FALSE, 3, PETSC_TRUE, 37, "DN", PPE_LOCATION_VERTEX, PETSC_FALSE, PETSC_FALSE},
-    {"grid DD cell tanh", FAM_GRID, PETSC_FALSE, 6, PETSC_FALSE, 37, "DD", PPE_LOCATION_CELL, PETSC_FALSE, PETSC_FALSE},
-    {"grid PP vertex (pinned)", FAM_GRID, PETSC_TRUE, 3, PETSC_TRUE, 37, "PP", PPE_LOCATION_VERTEX, PETSC_FALSE, PETSC_FALSE},
+    {"dominant",                   FAM_DOMINANT, PETSC_FALSE, 30, PETSC_FALSE, 69, NULL, PPE_LOCATION_CELL,   PETSC_TRUE,  PETSC_FALSE},
+    {"dominant periodic",          FAM_DOMINANT, PETSC_TRUE,  30, PETSC_FALSE, 37, NULL, PPE_LOCATION_CELL,   PETSC_TRUE,  PETSC_FALSE},
+    {"dominant m=2",               FAM_DOMINANT, PETSC_FALSE, 2,  PETSC_TRUE,  37, NULL, PPE_LOCATION_CELL,   PETSC_FALSE, PETSC_FALSE},
+    {"weak",                       FAM_WEAK,     PETSC_FALSE, 5,  PETSC_TRUE,  69, NULL, PPE_LOCATION_CELL,   PETSC_FALSE, PETSC_FALSE},
+    {"weak periodic",              FAM_WEAK,     PETSC_TRUE,  3,  PETSC_FALSE, 37, NULL, PPE_LOCATION_CELL,   PETSC_FALSE, PETSC_FALSE},
+    {"weak mixed",                 FAM_WEAK,     PETSC_FALSE, 24, PETSC_FALSE, 37, NULL, PPE_LOCATION_CELL,   PETSC_FALSE, PETSC_TRUE },
+    {"grid NN cell tanh (pinned)", FAM_GRID,     PETSC_FALSE, 4,  PETSC_FALSE, 37, "NN", PPE_LOCATION_CELL,   PETSC_FALSE, PETSC_FALSE},
+    {"grid DN vertex tanh",        FAM_GRID,     PETSC_FALSE, 3,  PETSC_TRUE,  37, "DN", PPE_LOCATION_VERTEX, PETSC_FALSE, PETSC_FALSE},
+    {"grid DD cell tanh",          FAM_GRID,     PETSC_FALSE, 6,  PETSC_FALSE, 37, "DD", PPE_LOCATION_CELL,   PETSC_FALSE, PETSC_FALSE},
+    {"grid PP vertex (pinned)",    FAM_GRID,     PETSC_TRUE,  3,  PETSC_TRUE,  37, "PP", PPE_LOCATION_VERTEX, PETSC_FALSE, PETSC_FALSE},
   };
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -518,7 +522,8 @@ int main(int argc, char **argv)
   PetscCall(PetscLogDefaultBegin());
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
     if (cases[i].fam == FAM_WEAK && !LongDoubleIsExtended()) {
-      PetscCall(PetscPrintf(comm, "ok - %s: every method # SKIP long double has no more precision than double in this run (valgrind computes x87 80-bit arithmetic in 64 bits): the reference cannot reach 1e-12 on this ill-conditioned family\n", cases[i].name));
+      PetscCall(PetscPrintf(comm, "ok - %s: every method # SKIP long double has no more precision than double in this run (valgrind computes x87 80-bit arithmetic in 64 bits): the reference cannot reach 1e-12 on this ill-conditioned family\n",
+                            cases[i].name));
       continue;
     }
     PetscCall(CheckCase(comm, &cases[i]));

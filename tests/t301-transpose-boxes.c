@@ -17,7 +17,7 @@ static void Fill(PetscScalar *a, const PetscInt arr[6], const PetscInt data[6])
     for (PetscInt j = 0; j < arr[4]; j++)
       for (PetscInt i = 0; i < arr[3]; i++) {
         PetscInt  gi = arr[0] + i, gj = arr[1] + j, gk = arr[2] + k;
-        PetscBool in = (PetscBool)(gi >= data[0] && gi < data[0] + data[3] && gj >= data[1] && gj < data[1] + data[4] && gk >= data[2] && gk < data[2] + data[5]);
+        PetscBool in                     = (PetscBool)(gi >= data[0] && gi < data[0] + data[3] && gj >= data[1] && gj < data[1] + data[4] && gk >= data[2] && gk < data[2] + data[5]);
         a[(k * arr[4] + j) * arr[3] + i] = in ? Value(gi, gj, gk) : -1.0;
       }
 }
@@ -32,7 +32,7 @@ static PetscReal Check(const PetscScalar *a, const PetscInt arr[6], const PetscI
       for (PetscInt i = 0; i < arr[3]; i++) {
         PetscInt  gi = arr[0] + i, gj = arr[1] + j, gk = arr[2] + k;
         PetscBool in = (PetscBool)(gi >= data[0] && gi < data[0] + data[3] && gj >= data[1] && gj < data[1] + data[4] && gk >= data[2] && gk < data[2] + data[5]);
-        e = PetscMax(e, PetscAbsScalar(a[(k * arr[4] + j) * arr[3] + i] - (in ? Value(gi, gj, gk) : -1.0)));
+        e            = PetscMax(e, PetscAbsScalar(a[(k * arr[4] + j) * arr[3] + i] - (in ? Value(gi, gj, gk) : -1.0)));
       }
   return e;
 }
@@ -40,7 +40,10 @@ static PetscReal Check(const PetscScalar *a, const PetscInt arr[6], const PetscI
 /* The box {first indices, sizes} of 6 integers. */
 static PPEBox Box(const PetscInt b[6])
 {
-  PPEBox r = {{b[0], b[1], b[2]}, {b[3], b[4], b[5]}};
+  PPEBox r = {
+    {b[0], b[1], b[2]},
+    {b[3], b[4], b[5]}
+  };
 
   return r;
 }
@@ -78,7 +81,8 @@ static PetscErrorCode RunCase(MPI_Comm comm, const char *label, const PetscInt a
   mine  = PPEBoxSize(&inb);
   other = adata[3] * adata[4] * adata[5] - mine; /* points of my A box that leave this rank */
   PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(eb == 0 && ea == 0), "%s: forward values exact (max error %g, want 0), round trip exact (max error %g, want 0), padding %" PetscInt_FMT " kept", label, (double)eb, (double)ea, pad));
-  PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(T.fbytes == 8.0 * other && T.bytes == T.fbytes + T.bbytes && d.bytes_sent == T.fbytes), "%s: bytes sent by rank 0 %g = model %g = PETSc's count %g; forward + backward %g + %g = total %g", label, (double)T.fbytes, 8.0 * other, (double)d.bytes_sent, (double)T.fbytes, (double)T.bbytes, (double)T.bytes));
+  PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(T.fbytes == 8.0 * other && T.bytes == T.fbytes + T.bbytes && d.bytes_sent == T.fbytes), "%s: bytes sent by rank 0 %g = model %g = PETSc's count %g; forward + backward %g + %g = total %g", label,
+                     (double)T.fbytes, 8.0 * other, (double)d.bytes_sent, (double)T.fbytes, (double)T.bbytes, (double)T.bytes));
   PetscCall(PetscFree2(a, b));
   PetscCall(PPETransposeReset(&T));
   PetscFunctionReturn(PETSC_SUCCESS);

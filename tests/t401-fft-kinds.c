@@ -17,7 +17,7 @@ static void DenseK(PPELocation loc, PPEBCType lo, PPEBCType hi, PetscInt n, Pets
     if (i < n - 1) K[i * n + i + 1] = -1;
   }
   if (lo == PPE_BC_PERIODIC) {
-    K[0 * n + n - 1] = -1;
+    K[0 * n + n - 1]   = -1;
     K[(n - 1) * n + 0] = -1;
     return;
   }
@@ -68,7 +68,7 @@ int main(int argc, char **argv)
   PetscCall(PPEKitInitializePackage());
   for (int l = 0; l < 2; l++)
     for (int p = 0; p < 5; p++) {
-      PetscReal errd = 0, erri = 0, errs = 0;
+      PetscReal    errd = 0, erri = 0, errs = 0;
       PPEFFT1dKind kind;
 
       for (int s = 0; s < 3; s++) {
@@ -102,7 +102,8 @@ int main(int argc, char **argv)
         if (pairs[p][0] != PPE_BC_DIRICHLET && pairs[p][1] != PPE_BC_DIRICHLET) errs = PetscMax(errs, PetscAbsReal(lam[0]));
         PetscCall(PetscFree6(K, F, B, FK, D, lam));
       }
-      PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(errd < 1e-13 && erri < 1e-14 && errs == 0), "%s %s-%s %s: F K B = norm Lambda to %.1e (< 1e-13), B F = norm I to %.1e (< 1e-14), zero mode %g (want 0 without Dirichlet) (n = 5, 8, 16)", PPELocations[l], PPEBCTypes[pairs[p][0]], PPEBCTypes[pairs[p][1]], kind.name, (double)errd, (double)erri, (double)errs));
+      PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(errd < 1e-13 && erri < 1e-14 && errs == 0), "%s %s-%s %s: F K B = norm Lambda to %.1e (< 1e-13), B F = norm I to %.1e (< 1e-14), zero mode %g (want 0 without Dirichlet) (n = 5, 8, 16)",
+                         PPELocations[l], PPEBCTypes[pairs[p][0]], PPEBCTypes[pairs[p][1]], kind.name, (double)errd, (double)erri, (double)errs));
     }
   /* periodic pairs only: a mixed periodic pair is refused with a clear message */
   {

@@ -21,9 +21,9 @@ static void Layouts(PetscInt n, Layout lay[4])
 {
   const PetscInt nxs[2] = {5, 45};
 
-  lay[0].name = "contiguous lines (9 x 5)";
-  lay[0].is   = 1;
-  lay[0].nloop = 2;
+  lay[0].name       = "contiguous lines (9 x 5)";
+  lay[0].is         = 1;
+  lay[0].nloop      = 2;
   lay[0].loop[0][0] = 9;
   lay[0].loop[0][1] = n;
   lay[0].loop[1][0] = 5;
@@ -74,7 +74,7 @@ static PetscErrorCode Compare(fftw_r2r_kind kind, PetscInt n, const Layout *lay,
     ref[i] = inplace ? x[i] : 0.0;
     out[i] = inplace ? x[i] : 0.0;
   }
-  d.n = n;
+  d.n  = n;
   d.is = d.os = lay->is;
   for (PetscInt q = 0; q < lay->nloop; q++) {
     v[q].n  = lay->loop[q][0];
@@ -116,7 +116,7 @@ int main(int argc, char **argv)
     if (!ok) continue;
     for (int l = 0; l < 4; l++)
       for (int ip = 0; ip < 2; ip++) {
-        double   worst = 0;
+        double   worst  = 0;
         PetscInt nworst = 0;
 
         for (PetscInt n = 1; n <= NMAX; n = (n + step > NMAX && n < NMAX) ? NMAX : n + step) {
@@ -130,7 +130,8 @@ int main(int argc, char **argv)
           }
         }
         Layouts(1, lay);
-        PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(worst <= 1e-13), "%s, %s, %s: max |fast - FFTW| / max |FFTW| = %.1e (worst n = %" PetscInt_FMT ", n = 1..%d step %" PetscInt_FMT ")", names[k], lay[l].name, ip ? "in place" : "out of place", worst, nworst, NMAX, step));
+        PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(worst <= 1e-13), "%s, %s, %s: max |fast - FFTW| / max |FFTW| = %.1e (worst n = %" PetscInt_FMT ", n = 1..%d step %" PetscInt_FMT ")", names[k], lay[l].name, ip ? "in place" : "out of place",
+                           worst, nworst, NMAX, step));
       }
   }
   /* FFTW_WISDOM_ONLY: no wisdom gives no transform (and no error); after planning, wisdom suffices */
@@ -169,7 +170,8 @@ int main(int argc, char **argv)
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
     ierr = PPEFastR2RCreate(FFTW_REDFT00, 8, 1, 1, loop, FFTW_ESTIMATE, &f);
     PetscCall(PetscPopErrorHandler());
-    PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(!ok && ierr == PETSC_ERR_SUP && f == NULL), "REDFT00 is not supported (supported: %s, want no) and refused with PETSC_ERR_SUP (error %d, want %d; plan %s, want none)", ok ? "yes" : "no", (int)ierr, (int)PETSC_ERR_SUP, f ? "made" : "none"));
+    PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(!ok && ierr == PETSC_ERR_SUP && f == NULL), "REDFT00 is not supported (supported: %s, want no) and refused with PETSC_ERR_SUP (error %d, want %d; plan %s, want none)", ok ? "yes" : "no", (int)ierr,
+                       (int)PETSC_ERR_SUP, f ? "made" : "none"));
   }
   PetscCall(PetscFree(work));
   fftw_cleanup();

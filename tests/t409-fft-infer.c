@@ -234,7 +234,7 @@ static PetscErrorCode TutorialCase(MPI_Comm comm, DPKind kind, PetscBool stretch
 {
   DM             da;
   Mat            A, B = NULL;
-  DPProblem      pb = {kind, stretch, 0};
+  DPProblem      pb  = {kind, stretch, 0};
   PPESeparable  *sep = NULL;
   char           msg[1024];
   PetscErrorCode code;
@@ -271,8 +271,12 @@ static PetscErrorCode TutorialCase(MPI_Comm comm, DPKind kind, PetscBool stretch
     PetscCall(PetscPrintf(comm, "# how: %s\n", sep->how));
   } else PetscCall(PetscPrintf(comm, "# error %d: %s\n", (int)code, msg));
   if (code == 0)
-    PetscCall(PetscSNPrintf(msg, sizeof(msg), "box lo %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " n %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ", BCs %s %s %s %s %s %s, locations %s %s %s, identity rows %s, singular %s, row scale %s", sep->lo[0], sep->lo[1], sep->lo[2], sep->n[0], sep->n[1], sep->n[2], PPEBCTypes[sep->bc[0]], PPEBCTypes[sep->bc[1]], PPEBCTypes[sep->bc[2]], PPEBCTypes[sep->bc[3]], PPEBCTypes[sep->bc[4]], PPEBCTypes[sep->bc[5]], PPELocations[sep->loc[0]], PPELocations[sep->loc[1]], PPELocations[sep->loc[2]], sep->idiag ? "yes" : "no", sep->singular ? "yes" : "no", sep->rowscale ? "yes" : "no"));
-  PetscCall(TapCheck(comm, ok, "tutorial %s%s%s%s: inferred exactly (error %d, want 0), MatMult rel diff %.1e (<= 1e-12), box/BCs/location/singular right (%.400s)", DPKinds[kind], stretch ? " stretched" : "", st == DMDA_STENCIL_BOX ? " box-stencil DMDA" : "", conv ? (strstr(conv, "sbaij") ? " as SBAIJ" : " as BAIJ") : "", (int)code, (double)rel, msg));
+    PetscCall(PetscSNPrintf(msg, sizeof(msg),
+                            "box lo %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " n %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ", BCs %s %s %s %s %s %s, locations %s %s %s, identity rows %s, singular %s, row scale %s", sep->lo[0],
+                            sep->lo[1], sep->lo[2], sep->n[0], sep->n[1], sep->n[2], PPEBCTypes[sep->bc[0]], PPEBCTypes[sep->bc[1]], PPEBCTypes[sep->bc[2]], PPEBCTypes[sep->bc[3]], PPEBCTypes[sep->bc[4]], PPEBCTypes[sep->bc[5]],
+                            PPELocations[sep->loc[0]], PPELocations[sep->loc[1]], PPELocations[sep->loc[2]], sep->idiag ? "yes" : "no", sep->singular ? "yes" : "no", sep->rowscale ? "yes" : "no"));
+  PetscCall(TapCheck(comm, ok, "tutorial %s%s%s%s: inferred exactly (error %d, want 0), MatMult rel diff %.1e (<= 1e-12), box/BCs/location/singular right (%.400s)", DPKinds[kind], stretch ? " stretched" : "",
+                     st == DMDA_STENCIL_BOX ? " box-stencil DMDA" : "", conv ? (strstr(conv, "sbaij") ? " as SBAIJ" : " as BAIJ") : "", (int)code, (double)rel, msg));
   PetscCall(FreeSeparable(&sep));
   PetscCall(MatDestroy(&B));
   PetscCall(MatDestroy(&A));
@@ -310,23 +314,38 @@ static PetscErrorCode BadCase(MPI_Comm comm, BadKind bad, const char name[], con
   PetscCall(DPAssemble(da, &pb, A));
   {
     /* one perturbed entry at (3,2,4) (or the face row (0,3,3)), set on the rank that owns it */
-    PetscInt   xs, ys, zs, xm, ym, zm;
-    MatStencil row = {.k = 4, .j = 2, .i = 3}, col = row;
-    PetscBool  mine;
+    PetscInt    xs, ys, zs, xm, ym, zm;
+    MatStencil  row = {.k = 4, .j = 2, .i = 3}, col = row;
+    PetscBool   mine;
     PetscScalar v = 0;
     if (bad == BAD_MIXEDFACE) row.i = 0, row.j = 3, row.k = 3, col = row;
     if (bad == BAD_POSITIVE) row.i = 1, row.j = 1, row.k = 3, col = row; /* the reference row */
     PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
     mine = (PetscBool)(row.i >= xs && row.i < xs + xm && row.j >= ys && row.j < ys + ym && row.k >= zs && row.k < zs + zm);
     switch (bad) {
-    case BAD_ZPLANE: col.k = 5, v = -0.02; break; /* one z coupling of plane 4 differs */
-    case BAD_MISSING: col.j = 3, v = 0; break;    /* the y+ coupling is missing */
-    case BAD_OFFSTAR: col.i = 4, col.j = 3, v = -0.01; break;
-    case BAD_MIXEDFACE: col.i = 1, v = -0.5; break; /* a face row of an identity face couples */
-    case BAD_NEGDIAG: v = -1; break;
-    case BAD_ZEROROW: v = 0; break; /* then zeroed */
-    case BAD_POSITIVE: col.i = 0, v = 0.05; break; /* and (2,1,3) below: positive x couplings */
-    default: mine = PETSC_FALSE;
+    case BAD_ZPLANE:
+      col.k = 5, v = -0.02;
+      break; /* one z coupling of plane 4 differs */
+    case BAD_MISSING:
+      col.j = 3, v = 0;
+      break; /* the y+ coupling is missing */
+    case BAD_OFFSTAR:
+      col.i = 4, col.j = 3, v = -0.01;
+      break;
+    case BAD_MIXEDFACE:
+      col.i = 1, v = -0.5;
+      break; /* a face row of an identity face couples */
+    case BAD_NEGDIAG:
+      v = -1;
+      break;
+    case BAD_ZEROROW:
+      v = 0;
+      break; /* then zeroed */
+    case BAD_POSITIVE:
+      col.i = 0, v = 0.05;
+      break; /* and (2,1,3) below: positive x couplings */
+    default:
+      mine = PETSC_FALSE;
     }
     if (mine) PetscCall(MatSetValuesStencil(A, 1, &row, 1, &col, &v, INSERT_VALUES));
     if (mine && bad == BAD_POSITIVE) {
@@ -351,7 +370,11 @@ static PetscErrorCode BadCase(MPI_Comm comm, BadKind bad, const char name[], con
     if (ok) PetscCall(CompareMult(A, da, sep, rnd, &rel));
     if (code) PetscCall(PetscPrintf(comm, "# got %d: %s\n", (int)code, msg));
     else PetscCall(PetscPrintf(comm, "# how: %s\n", sep->how));
-    PetscCall(TapCheck(comm, (PetscBool)(ok && rel < 1), "%s: approximate inference succeeds (error %d, want 0; source approximate: %s; how \"%s\", want \"nearest separable\"), misfit %.3g (> 1e-6), MatMult rel diff %.2g (< 1)", name, (int)code, code ? "-" : sep->source == PPE_SEPARABLE_APPROXIMATE ? "yes" : "no", code ? "-" : sep->how, code ? -1.0 : (double)sep->misfit, (double)rel));
+    PetscCall(TapCheck(comm, (PetscBool)(ok && rel < 1), "%s: approximate inference succeeds (error %d, want 0; source approximate: %s; how \"%s\", want \"nearest separable\"), misfit %.3g (> 1e-6), MatMult rel diff %.2g (< 1)", name, (int)code,
+                       code                                       ? "-"
+                       : sep->source == PPE_SEPARABLE_APPROXIMATE ? "yes"
+                                                                  : "no",
+                       code ? "-" : sep->how, code ? -1.0 : (double)sep->misfit, (double)rel));
   }
   PetscCall(FreeSeparable(&sep));
   PetscCall(MatDestroy(&A));
@@ -379,7 +402,9 @@ static PetscErrorCode BadDMDA(MPI_Comm comm, PetscInt dim, PetscInt dof, PetscIn
   if (!strstr(msg, text)) PetscCall(PetscPrintf(comm, "# got %d: %s\n", (int)code[0], msg));
   PetscCall(TryInfer(A, da, PETSC_TRUE, &sep, &code[1], msg + 512, 512));
   PetscCall(FreeSeparable(&sep));
-  PetscCall(TapCheck(comm, (PetscBool)(code[0] && code[1] && strstr(msg, text) && strstr(msg + 512, text)), "%" PetscInt_FMT "D DMDA, dof %" PetscInt_FMT ", stencil width %" PetscInt_FMT ": error \"%s\" in both modes: exact %d \"%.200s\", approximate %d \"%.200s\" (want nonzero errors)", dim, dof, sw, text, (int)code[0], msg, (int)code[1], msg + 512));
+  PetscCall(TapCheck(comm, (PetscBool)(code[0] && code[1] && strstr(msg, text) && strstr(msg + 512, text)),
+                     "%" PetscInt_FMT "D DMDA, dof %" PetscInt_FMT ", stencil width %" PetscInt_FMT ": error \"%s\" in both modes: exact %d \"%.200s\", approximate %d \"%.200s\" (want nonzero errors)", dim, dof, sw, text, (int)code[0], msg,
+                     (int)code[1], msg + 512));
   PetscCall(MatDestroy(&A));
   PetscCall(DMDestroy(&da));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -390,11 +415,11 @@ static PetscErrorCode BadDMDA(MPI_Comm comm, PetscInt dim, PetscInt dof, PetscIn
    next to its assembly and one MatMult. Not a test. */
 static PetscErrorCode Bench(MPI_Comm comm, PetscInt n)
 {
-  PPEGrid       g;
-  DM            da;
-  Mat           A;
-  Vec           x, y;
-  PPESeparable *sep = NULL;
+  PPEGrid        g;
+  DM             da;
+  Mat            A;
+  Vec            x, y;
+  PPESeparable  *sep = NULL;
   PetscLogDouble t[5];
 
   PetscFunctionBegin;

@@ -83,7 +83,8 @@ static PetscErrorCode CheckModes(MPI_Comm comm, const char bcs[], PPELocation lo
 
     if (mode == PC_CHEBYCI_GLOBAL) {
       PetscBool ok = (PetscBool)(dc.reductions == 0 && (size == 1 || (dc.halo_exchanges == its && dc.bytes_sent > 0)));
-      PetscCall(TapCheck(comm, ok, "%s global: one application = %g halo exchanges (want its = %d on 2+ ranks), %g reductions (want 0), %g bytes (want > 0 on 2+ ranks; %d ranks)", tag, dc.halo_exchanges, (int)its, dc.reductions, dc.bytes_sent, (int)size));
+      PetscCall(
+        TapCheck(comm, ok, "%s global: one application = %g halo exchanges (want its = %d on 2+ ranks), %g reductions (want 0), %g bytes (want > 0 on 2+ ranks; %d ranks)", tag, dc.halo_exchanges, (int)its, dc.reductions, dc.bytes_sent, (int)size));
     } else {
       PetscBool ok = (PetscBool)(dc.reductions == 0 && dc.halo_exchanges == 0 && dc.bytes_sent == 0);
       PetscCall(TapCheck(comm, ok, "%s %s: one application sends nothing: %g halo exchanges, %g reductions, %g bytes (want 0, 0, 0)", tag, PCChebyCIModes[m], dc.halo_exchanges, dc.reductions, dc.bytes_sent));
@@ -205,10 +206,12 @@ static PetscErrorCode CheckBounds(MPI_Comm comm, const char bcs[], PPELocation l
     PetscCall(DenseBlockEigs(g, Aaij, wgt, &emin, &emax));
     if (c == 0) {
       ok = (PetscBool)(PetscAbsReal(lmin - emin) <= 1e-11 * emax && PetscAbsReal(lmax - emax) <= 1e-12 * emax);
-      PetscCall(TapCheck(comm, ok, "%s block: subdomain bounds of W^-1 A are its exact extreme eigenvalues (lmin %.6g vs %.6g, lmax %.6g vs %.6g; differences %.1e, %.1e of lmax, want <= 1e-11, 1e-12)", tag, (double)lmin, (double)emin, (double)lmax, (double)emax, (double)(PetscAbsReal(lmin - emin) / emax), (double)(PetscAbsReal(lmax - emax) / emax)));
+      PetscCall(TapCheck(comm, ok, "%s block: subdomain bounds of W^-1 A are its exact extreme eigenvalues (lmin %.6g vs %.6g, lmax %.6g vs %.6g; differences %.1e, %.1e of lmax, want <= 1e-11, 1e-12)", tag, (double)lmin, (double)emin, (double)lmax,
+                         (double)emax, (double)(PetscAbsReal(lmin - emin) / emax), (double)(PetscAbsReal(lmax - emax) / emax)));
     } else if (c == 1) {
       ok = (PetscBool)(PetscAbsReal(lmin - emin) <= 1e-11 * emax && lmax >= emax * (1 - 1e-13));
-      PetscCall(TapCheck(comm, ok, "%s block gershgorin: lmin %.6g exact (vs %.6g, difference %.1e of lmax, want <= 1e-11), lmax %.6g >= %.6g (to 1e-13)", tag, (double)lmin, (double)emin, (double)(PetscAbsReal(lmin - emin) / emax), (double)lmax, (double)emax));
+      PetscCall(TapCheck(comm, ok, "%s block gershgorin: lmin %.6g exact (vs %.6g, difference %.1e of lmax, want <= 1e-11), lmax %.6g >= %.6g (to 1e-13)", tag, (double)lmin, (double)emin, (double)(PetscAbsReal(lmin - emin) / emax), (double)lmax,
+                         (double)emax));
     } else {
       ok = (PetscBool)(lmin <= emin * (1 + 1e-12) && lmin > 0 && lmax >= emax * (1 - 1e-13));
       PetscCall(TapCheck(comm, ok, "%s block unweighted: bounds of A_ss [%.6g, %.6g] (lower > 0) enclose [%.6g, %.6g] (to 1e-12, 1e-13 relative)", tag, (double)lmin, (double)lmax, (double)emin, (double)emax));
@@ -258,7 +261,8 @@ static PetscErrorCode CheckConvergence(MPI_Comm comm)
     PetscCall(MatMult(A, e, Ae));
     PetscCall(VecDot(e, Ae, &eAe));
     ratio = PetscSqrtReal(PetscRealPart(eAe) / PetscRealPart(uAu));
-    PetscCall(TapCheck(comm, (PetscBool)(ratio <= bound * (1 + 1e-8) && ratio >= 0.02 * bound), "global, %3d iterations: A-norm error ratio %.3e within [bound/50, bound (1 + 1e-8)], bound 1/T_k(sigma) = %.3e (ratio / bound %.3f)", (int)ks[q], (double)ratio, (double)bound, (double)(ratio / bound)));
+    PetscCall(TapCheck(comm, (PetscBool)(ratio <= bound * (1 + 1e-8) && ratio >= 0.02 * bound), "global, %3d iterations: A-norm error ratio %.3e within [bound/50, bound (1 + 1e-8)], bound 1/T_k(sigma) = %.3e (ratio / bound %.3f)", (int)ks[q],
+                       (double)ratio, (double)bound, (double)(ratio / bound)));
     if (ks[q] == 128) PetscCall(TapCheck(comm, (PetscBool)(ratio < 1e-6), "global, 128 iterations: M approaches A^-1, error ratio %.2e < 1e-6", (double)ratio));
     PetscCall(PCDestroy(&pc));
   }
@@ -403,11 +407,13 @@ static PetscErrorCode CheckEstimate(MPI_Comm comm)
   PetscCall(PCChebyCIGetWeighted(pc, &wgt));
   PetscCall(PCChebyCIGetInterval(pc, &lmin, &lmax, NULL, NULL));
   PetscCall(TapCheck(comm, (PetscBool)(src == PC_CHEBYCI_EIG_ESTIMATE && !wgt && lmin >= tmin * (1 - 1e-10) && lmin <= 1.5 * tmin && lmax <= tmax * (1 + 1e-10) && lmax >= 0.999 * tmax),
-                     "plain AIJ without grid: source %s (want estimate), weighted %s (want no), estimate [%.5g, %.5g] inside and near the spectrum [%.5g, %.5g] (lmin / tmin %.4f in [1 - 1e-10, 1.5], lmax / tmax %.4f in [0.999, 1 + 1e-10])", PCChebyCIEigSources[src], wgt ? "yes" : "no", (double)lmin, (double)lmax, (double)tmin, (double)tmax, (double)(lmin / tmin), (double)(lmax / tmax)));
+                     "plain AIJ without grid: source %s (want estimate), weighted %s (want no), estimate [%.5g, %.5g] inside and near the spectrum [%.5g, %.5g] (lmin / tmin %.4f in [1 - 1e-10, 1.5], lmax / tmax %.4f in [0.999, 1 + 1e-10])",
+                     PCChebyCIEigSources[src], wgt ? "yes" : "no", (double)lmin, (double)lmax, (double)tmin, (double)tmax, (double)(lmin / tmin), (double)(lmax / tmax)));
   PetscCall(PCDestroy(&pc));
   PetscCall(MakePC(A, PC_CHEBYCI_NOCOMM, 10, -1, -1, &pc));
   PetscCall(PCChebyCIGetInterval(pc, &lmin, &lmax, NULL, NULL));
-  PetscCall(TapCheck(comm, (PetscBool)(lmin >= tmin * (1 - 1e-10) && lmax <= tmax * (1 + 1e-10)), "plain AIJ, nocomm on its diagonal block with global estimated bounds [%.5g, %.5g] inside the spectrum [%.5g, %.5g] (to 1e-10 relative)", (double)lmin, (double)lmax, (double)tmin, (double)tmax));
+  PetscCall(TapCheck(comm, (PetscBool)(lmin >= tmin * (1 - 1e-10) && lmax <= tmax * (1 + 1e-10)), "plain AIJ, nocomm on its diagonal block with global estimated bounds [%.5g, %.5g] inside the spectrum [%.5g, %.5g] (to 1e-10 relative)", (double)lmin,
+                     (double)lmax, (double)tmin, (double)tmax));
   PetscCall(PCDestroy(&pc));
   PetscCall(MatDestroy(&A));
   PetscFunctionReturn(0);

@@ -40,9 +40,9 @@ static PetscErrorCode ApplyTileILU(Mat A, Mat P, PetscInt bx, PetscInt by, Petsc
    blocks of lengths lens (one block per rank when lens is NULL). */
 static PetscErrorCode ApplyBJacobiILU(Mat A, Mat P, PetscInt nb, const PetscInt lens[], PetscBool trans, Vec x, Vec y)
 {
-  PC        pc;
-  KSP      *sub;
-  PetscInt  nsub, first;
+  PC       pc;
+  KSP     *sub;
+  PetscInt nsub, first;
 
   PetscFunctionBegin;
   PetscCall(PCCreate(PetscObjectComm((PetscObject)A), &pc));
@@ -150,18 +150,23 @@ static PetscErrorCode CGIterations(Mat A, Mat P, PetscInt bx, PetscInt by, Petsc
 /* Every check on one grid. */
 static PetscErrorCode CheckGrid(MPI_Comm comm, const char bcs[], PPELocation loc, PetscBool stretch, PetscReal shift, const PetscInt n[3], PetscBool cg)
 {
-  PPEGrid     g;
-  Mat         Amf, Aaij;
-  Vec         x, y1, y2, y3, b;
-  PetscRandom rnd;
-  PetscInt    used[3], ntiles, m[3];
-  PetscReal   rel, rel2;
+  PPEGrid      g;
+  Mat          Amf, Aaij;
+  Vec          x, y1, y2, y3, b;
+  PetscRandom  rnd;
+  PetscInt     used[3], ntiles, m[3];
+  PetscReal    rel, rel2;
   DM           da;
   MatNullSpace nsp;
   PetscMPIInt  size;
   char         tag[96];
   /* small tiles: uneven on the 13x11x9 grid at every rank count; a z-plane per tile; lines */
-  const PetscInt shapes[][3] = {{4, 3, 2}, {13, 11, 1}, {1, 2, 9}, {8, 8, 1}};
+  const PetscInt shapes[][3] = {
+    {4,  3,  2},
+    {13, 11, 1},
+    {1,  2,  9},
+    {8,  8,  1}
+  };
 
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(tag, sizeof(tag), "%s %s %s%s", bcs, PPELocations[loc], stretch ? "tanh" : "uniform", shift > 0 ? " shift" : ""));
@@ -199,7 +204,9 @@ static PetscErrorCode CheckGrid(MPI_Comm comm, const char bcs[], PPELocation loc
     PetscCall(ApplyTileILU(Amf, Amf, 1000, 1000, 1000, PC_TILEILU_LAYOUT_XYZ, PETSC_FALSE, x, y2, used, &ntiles));
     if (nsp) PetscCall(MatNullSpaceRemove(nsp, y2));
     rel = TestRelDiffNorm(y2, y1, NORM_INFINITY);
-    PetscCall(TapCheck(comm, (PetscBool)(ntiles == 1 && used[0] == m[0] && used[1] == m[1] && used[2] == m[2]), "%s: one tile per rank (clamped): %" PetscInt_FMT " tile(s) of %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " (want 1 of the box %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT ", rank 0)", tag, ntiles, used[0], used[1], used[2], m[0], m[1], m[2]));
+    PetscCall(TapCheck(comm, (PetscBool)(ntiles == 1 && used[0] == m[0] && used[1] == m[1] && used[2] == m[2]),
+                       "%s: one tile per rank (clamped): %" PetscInt_FMT " tile(s) of %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " (want 1 of the box %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT ", rank 0)", tag, ntiles, used[0],
+                       used[1], used[2], m[0], m[1], m[2]));
     PetscCall(TapCheck(comm, (PetscBool)(rel <= 1e-12), "%s: one tile per rank, matrix-free coefficients, xyz = bjacobi+ilu(0), rel diff %.2e (<= 1e-12)", tag, (double)rel));
     PetscCall(ApplyTileILU(Amf, Aaij, 1000, 1000, 1000, PC_TILEILU_LAYOUT_ZYX, PETSC_FALSE, x, y2, NULL, NULL));
     if (nsp) PetscCall(MatNullSpaceRemove(nsp, y2));
@@ -212,7 +219,9 @@ static PetscErrorCode CheckGrid(MPI_Comm comm, const char bcs[], PPELocation loc
       PetscCall(CGIterations(Amf, Amf, 1000, 1000, 1000, PC_TILEILU_LAYOUT_XYZ, b, y2, &itt));
       PetscCall(CGIterations(Amf, Aaij, 1000, 1000, 1000, PC_TILEILU_LAYOUT_ZYX, b, y3, &itz));
       rel = TestRelDiffNorm(y2, y1, NORM_INFINITY);
-      PetscCall(TapCheck(comm, (PetscBool)(itb > 0 && itt == itb && itz == itb && rel <= 1e-8), "%s: CG iterations, bjacobi+ilu(0) %" PetscInt_FMT " (> 0), tileilu one tile per rank %" PetscInt_FMT " (matrix-free) and %" PetscInt_FMT " (AIJ, zyx) (want equal); solutions rel diff %.2e (<= 1e-8)", tag, itb, itt, itz, (double)rel));
+      PetscCall(TapCheck(comm, (PetscBool)(itb > 0 && itt == itb && itz == itb && rel <= 1e-8),
+                         "%s: CG iterations, bjacobi+ilu(0) %" PetscInt_FMT " (> 0), tileilu one tile per rank %" PetscInt_FMT " (matrix-free) and %" PetscInt_FMT " (AIJ, zyx) (want equal); solutions rel diff %.2e (<= 1e-8)", tag, itb, itt, itz,
+                         (double)rel));
     }
   }
 
@@ -228,13 +237,15 @@ static PetscErrorCode CheckGrid(MPI_Comm comm, const char bcs[], PPELocation loc
     PetscCall(ApplyTiledReference(Aaij, t, PETSC_FALSE, x, y1));
     PetscCall(ApplyTileILU(Amf, Amf, t[0], t[1], t[2], PC_TILEILU_LAYOUT_XYZ, PETSC_FALSE, x, y2, NULL, NULL));
     PetscCall(ApplyTileILU(Amf, Aaij, t[0], t[1], t[2], PC_TILEILU_LAYOUT_ZYX, PETSC_FALSE, x, y3, NULL, NULL));
-    rel  = TestRelDiffNorm(y2, y1, NORM_INFINITY);
-    rel2 = TestRelDiffNorm(y3, y2, NORM_INFINITY);
+    rel     = TestRelDiffNorm(y2, y1, NORM_INFINITY);
+    rel2    = TestRelDiffNorm(y3, y2, NORM_INFINITY);
     unfused = PETSC_TRUE;
     PetscCall(ApplyTileILU(Amf, Amf, t[0], t[1], t[2], PC_TILEILU_LAYOUT_ZYX, PETSC_FALSE, x, y3, NULL, NULL));
     unfused = PETSC_FALSE;
-    rel2 = PetscMax(rel2, TestRelDiffNorm(y3, y2, NORM_INFINITY));
-    PetscCall(TapCheck(comm, (PetscBool)(rel <= 1e-12 && rel2 <= 1e-14), "%s: tiles %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT ": xyz (matrix-free) = tiled bjacobi+ilu(0) rel diff %.2e (<= 1e-12); zyx (AIJ; fused and not) = xyz rel diff %.2e (<= 1e-14)", tag, t[0], t[1], t[2], (double)rel, (double)rel2));
+    rel2    = PetscMax(rel2, TestRelDiffNorm(y3, y2, NORM_INFINITY));
+    PetscCall(TapCheck(comm, (PetscBool)(rel <= 1e-12 && rel2 <= 1e-14),
+                       "%s: tiles %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT ": xyz (matrix-free) = tiled bjacobi+ilu(0) rel diff %.2e (<= 1e-12); zyx (AIJ; fused and not) = xyz rel diff %.2e (<= 1e-14)", tag, t[0], t[1], t[2], (double)rel,
+                       (double)rel2));
   }
   PetscCall(ApplyTileILU(Amf, Amf, 4, 3, 2, PC_TILEILU_LAYOUT_ZYX, PETSC_FALSE, x, y1, NULL, NULL));
   PetscCall(ApplyTileILU(Amf, Aaij, 4, 3, 2, PC_TILEILU_LAYOUT_ZYX, PETSC_FALSE, x, y2, NULL, NULL));
@@ -261,7 +272,8 @@ static PetscErrorCode CheckGrid(MPI_Comm comm, const char bcs[], PPELocation loc
     PetscCall(CGIterations(Amf, Amf, 1000, 1000, 1000, PC_TILEILU_LAYOUT_ZYX, b, y1, &its[0]));
     PetscCall(CGIterations(Amf, Amf, 4, 4, 3, PC_TILEILU_LAYOUT_ZYX, b, y1, &its[1]));
     PetscCall(CGIterations(Amf, Amf, 1, 1, 1, PC_TILEILU_LAYOUT_ZYX, b, y1, &its[2]));
-    PetscCall(TapCheck(comm, (PetscBool)(its[0] > 0 && its[0] < its[1] && its[1] < its[2]), "%s: CG iterations grow as tiles shrink: box %" PetscInt_FMT " (> 0), 4x4x3 %" PetscInt_FMT ", 1x1x1 %" PetscInt_FMT " (want strictly increasing)", tag, its[0], its[1], its[2]));
+    PetscCall(TapCheck(comm, (PetscBool)(its[0] > 0 && its[0] < its[1] && its[1] < its[2]), "%s: CG iterations grow as tiles shrink: box %" PetscInt_FMT " (> 0), 4x4x3 %" PetscInt_FMT ", 1x1x1 %" PetscInt_FMT " (want strictly increasing)", tag,
+                       its[0], its[1], its[2]));
   }
 
   PetscCall(PetscRandomDestroy(&rnd));
@@ -284,14 +296,19 @@ static PetscErrorCode CheckGrid(MPI_Comm comm, const char bcs[], PPELocation loc
 */
 static PetscErrorCode CheckNonsymmetric(MPI_Comm comm, const PetscInt n[3])
 {
-  DM          da;
-  Mat         A;
-  Vec         x, y, y1, y2, y3;
-  PetscRandom rnd;
-  PetscInt    s[3], m[3];
-  PetscReal   rel, rel2;
-  PetscScalar d1, d2;
-  const PetscInt shapes[][3] = {{4, 3, 2}, {2, 2, 3}, {1, 2, 3}, {1000, 1000, 1000}};
+  DM             da;
+  Mat            A;
+  Vec            x, y, y1, y2, y3;
+  PetscRandom    rnd;
+  PetscInt       s[3], m[3];
+  PetscReal      rel, rel2;
+  PetscScalar    d1, d2;
+  const PetscInt shapes[][3] = {
+    {4,    3,    2   },
+    {2,    2,    3   },
+    {1,    2,    3   },
+    {1000, 1000, 1000}
+  };
 
   PetscFunctionBegin;
   PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n[0], n[1], n[2], PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
@@ -304,14 +321,38 @@ static PetscErrorCode CheckNonsymmetric(MPI_Comm comm, const PetscInt n[3])
         MatStencil  row = {.k = k, .j = j, .i = i}, col[7];
         PetscScalar v[7];
         PetscInt    nc = 0;
-        col[nc] = row;
-        v[nc++] = 6.0 + 0.01 * (i + j + k);
-        if (i > 0) { col[nc] = row; col[nc].i = i - 1; v[nc++] = -0.7; }
-        if (i < n[0] - 1) { col[nc] = row; col[nc].i = i + 1; v[nc++] = -1.3; }
-        if (j > 0) { col[nc] = row; col[nc].j = j - 1; v[nc++] = -1.1; }
-        if (j < n[1] - 1) { col[nc] = row; col[nc].j = j + 1; v[nc++] = -0.9; }
-        if (k > 0) { col[nc] = row; col[nc].k = k - 1; v[nc++] = -1.0; }
-        if (k < n[2] - 1) { col[nc] = row; col[nc].k = k + 1; v[nc++] = -1.0; }
+        col[nc]        = row;
+        v[nc++]        = 6.0 + 0.01 * (i + j + k);
+        if (i > 0) {
+          col[nc]   = row;
+          col[nc].i = i - 1;
+          v[nc++]   = -0.7;
+        }
+        if (i < n[0] - 1) {
+          col[nc]   = row;
+          col[nc].i = i + 1;
+          v[nc++]   = -1.3;
+        }
+        if (j > 0) {
+          col[nc]   = row;
+          col[nc].j = j - 1;
+          v[nc++]   = -1.1;
+        }
+        if (j < n[1] - 1) {
+          col[nc]   = row;
+          col[nc].j = j + 1;
+          v[nc++]   = -0.9;
+        }
+        if (k > 0) {
+          col[nc]   = row;
+          col[nc].k = k - 1;
+          v[nc++]   = -1.0;
+        }
+        if (k < n[2] - 1) {
+          col[nc]   = row;
+          col[nc].k = k + 1;
+          v[nc++]   = -1.0;
+        }
         PetscCall(MatSetValuesStencil(A, 1, &row, nc, col, v, INSERT_VALUES));
       }
   PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
@@ -331,13 +372,15 @@ static PetscErrorCode CheckNonsymmetric(MPI_Comm comm, const PetscInt n[3])
       PetscCall(ApplyTiledReference(A, t, (PetscBool)trans, x, y1));
       PetscCall(ApplyTileILU(A, A, t[0], t[1], t[2], PC_TILEILU_LAYOUT_XYZ, (PetscBool)trans, x, y2, NULL, NULL));
       PetscCall(ApplyTileILU(A, A, t[0], t[1], t[2], PC_TILEILU_LAYOUT_ZYX, (PetscBool)trans, x, y3, NULL, NULL));
-      rel  = TestRelDiffNorm(y2, y1, NORM_INFINITY);
-      rel2 = TestRelDiffNorm(y3, y2, NORM_INFINITY);
+      rel     = TestRelDiffNorm(y2, y1, NORM_INFINITY);
+      rel2    = TestRelDiffNorm(y3, y2, NORM_INFINITY);
       unfused = PETSC_TRUE;
       PetscCall(ApplyTileILU(A, A, t[0], t[1], t[2], PC_TILEILU_LAYOUT_ZYX, (PetscBool)trans, x, y3, NULL, NULL));
       unfused = PETSC_FALSE;
-      rel2 = PetscMax(rel2, TestRelDiffNorm(y3, y2, NORM_INFINITY));
-      PetscCall(TapCheck(comm, (PetscBool)(rel <= 1e-12 && rel2 <= 1e-14), "nonsymmetric, tiles %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT ", M^%s: xyz = tiled bjacobi+ilu(0) rel diff %.2e (<= 1e-12), zyx (fused and not) = xyz rel diff %.2e (<= 1e-14)", t[0], t[1], t[2], trans ? "-T" : "-1", (double)rel, (double)rel2));
+      rel2    = PetscMax(rel2, TestRelDiffNorm(y3, y2, NORM_INFINITY));
+      PetscCall(TapCheck(comm, (PetscBool)(rel <= 1e-12 && rel2 <= 1e-14),
+                         "nonsymmetric, tiles %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT ", M^%s: xyz = tiled bjacobi+ilu(0) rel diff %.2e (<= 1e-12), zyx (fused and not) = xyz rel diff %.2e (<= 1e-14)", t[0], t[1], t[2],
+                         trans ? "-T" : "-1", (double)rel, (double)rel2));
     }
     /* y' M^-1 x = (M^-T y)' x */
     PetscCall(ApplyTileILU(A, A, t[0], t[1], t[2], PC_TILEILU_LAYOUT_ZYX, PETSC_FALSE, x, y1, NULL, NULL));

@@ -10,7 +10,7 @@ below 1. A tile larger than the box is clamped, not an error.\n\n";
    return the error code and its message instead of stopping. */
 static PetscErrorCode TrySetUp(Mat P, DM dm, const PetscInt tile[3], PetscErrorCode *code, char msg[], size_t len)
 {
-  PC    pc;
+  PC          pc;
   const char *specific = NULL;
 
   PetscFunctionBegin;
@@ -71,15 +71,15 @@ static PetscErrorCode CreateDMDAMatrix(MPI_Comm comm, PetscInt dim, PetscInt dof
     for (PetscInt j = s[1]; j < s[1] + m[1]; j++)
       for (PetscInt i = s[0]; i < s[0] + m[0]; i++)
         for (PetscInt c = 0; c < dof; c++) {
-          MatStencil  row = {.k = k, .j = j, .i = i, .c = c}, col[2];
+          MatStencil  row  = {.k = k, .j = j, .i = i, .c = c}, col[2];
           PetscScalar v[2] = {6.0, -0.5};
           PetscInt    nc   = 1;
-          col[0] = row;
+          col[0]           = row;
           if (extra && i > 0 && j > 0) { /* a coupling to (i-1, j-1): not 7-point */
-            col[1] = row;
+            col[1]   = row;
             col[1].i = i - 1;
             col[1].j = j - 1;
-            nc = 2;
+            nc       = 2;
           }
           if (type && strstr(type, "sbaij") && nc == 2) nc = 1;
           PetscCall(MatSetValuesStencil(*A, 1, &row, nc, col, v, INSERT_VALUES));

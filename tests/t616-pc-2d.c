@@ -42,9 +42,9 @@ typedef struct {
   const char     *name;
   KSPType         ksp;
   PCType          pc;
-  PetscInt        s;      /* cbcg block size */
-  PCChebyCIMode   mode;   /* chebyci */
-  PCTileILULayout layout; /* tileilu */
+  PetscInt        s;       /* cbcg block size */
+  PCChebyCIMode   mode;    /* chebyci */
+  PCTileILULayout layout;  /* tileilu */
   PetscBool       bitwise; /* emu must give the host's bits */
 } Solver;
 
@@ -157,19 +157,19 @@ static PetscErrorCode DenseEigs(PPEGrid g, Mat Aaij, PetscReal *emin, PetscReal 
 static PetscErrorCode CheckCase(MPI_Comm comm, const Case2d *c)
 {
   static const Solver solvers[] = {
-    {"cg + tileilu xy",                KSPCG,        PCTILEILU, 0, PC_CHEBYCI_GLOBAL, PC_TILEILU_LAYOUT_XYZ, PETSC_TRUE },
-    {"cg + tileilu yx",                KSPCG,        PCTILEILU, 0, PC_CHEBYCI_GLOBAL, PC_TILEILU_LAYOUT_ZYX, PETSC_TRUE },
-    {"cg + chebyci global",            KSPCG,        PCCHEBYCI, 0, PC_CHEBYCI_GLOBAL, PC_TILEILU_LAYOUT_XYZ, PETSC_TRUE },
-    {"cg + chebyci block",             KSPCG,        PCCHEBYCI, 0, PC_CHEBYCI_BLOCK,  PC_TILEILU_LAYOUT_XYZ, PETSC_TRUE },
-    {"cg + chebyci nocomm",            KSPCG,        PCCHEBYCI, 0, PC_CHEBYCI_NOCOMM, PC_TILEILU_LAYOUT_XYZ, PETSC_TRUE },
-    {"cbcg s=1",                       KSPCBCG,      PCNONE,    1, PC_CHEBYCI_GLOBAL, PC_TILEILU_LAYOUT_XYZ, PETSC_FALSE},
-    {"cbcg s=4",                       KSPCBCG,      PCNONE,    4, PC_CHEBYCI_GLOBAL, PC_TILEILU_LAYOUT_XYZ, PETSC_FALSE},
-    {"cbcg s=8",                       KSPCBCG,      PCNONE,    8, PC_CHEBYCI_GLOBAL, PC_TILEILU_LAYOUT_XYZ, PETSC_FALSE},
-    {"cbcg s=1 + chebyci",             KSPCBCG,      PCCHEBYCI, 1, PC_CHEBYCI_GLOBAL, PC_TILEILU_LAYOUT_XYZ, PETSC_FALSE},
-    {"cbcg s=4 + chebyci",             KSPCBCG,      PCCHEBYCI, 4, PC_CHEBYCI_GLOBAL, PC_TILEILU_LAYOUT_XYZ, PETSC_FALSE},
-    {"cbcg s=8 + chebyci block",       KSPCBCG,      PCCHEBYCI, 8, PC_CHEBYCI_BLOCK,  PC_TILEILU_LAYOUT_XYZ, PETSC_FALSE},
-    {"bcgsfused + chebyci global",     KSPBCGSFUSED, PCCHEBYCI, 0, PC_CHEBYCI_GLOBAL, PC_TILEILU_LAYOUT_XYZ, PETSC_FALSE},
-    {"bcgsfused + chebyci block",      KSPBCGSFUSED, PCCHEBYCI, 0, PC_CHEBYCI_BLOCK,  PC_TILEILU_LAYOUT_XYZ, PETSC_FALSE},
+    {"cg + tileilu xy",            KSPCG,        PCTILEILU, 0, PC_CHEBYCI_GLOBAL, PC_TILEILU_LAYOUT_XYZ, PETSC_TRUE },
+    {"cg + tileilu yx",            KSPCG,        PCTILEILU, 0, PC_CHEBYCI_GLOBAL, PC_TILEILU_LAYOUT_ZYX, PETSC_TRUE },
+    {"cg + chebyci global",        KSPCG,        PCCHEBYCI, 0, PC_CHEBYCI_GLOBAL, PC_TILEILU_LAYOUT_XYZ, PETSC_TRUE },
+    {"cg + chebyci block",         KSPCG,        PCCHEBYCI, 0, PC_CHEBYCI_BLOCK,  PC_TILEILU_LAYOUT_XYZ, PETSC_TRUE },
+    {"cg + chebyci nocomm",        KSPCG,        PCCHEBYCI, 0, PC_CHEBYCI_NOCOMM, PC_TILEILU_LAYOUT_XYZ, PETSC_TRUE },
+    {"cbcg s=1",                   KSPCBCG,      PCNONE,    1, PC_CHEBYCI_GLOBAL, PC_TILEILU_LAYOUT_XYZ, PETSC_FALSE},
+    {"cbcg s=4",                   KSPCBCG,      PCNONE,    4, PC_CHEBYCI_GLOBAL, PC_TILEILU_LAYOUT_XYZ, PETSC_FALSE},
+    {"cbcg s=8",                   KSPCBCG,      PCNONE,    8, PC_CHEBYCI_GLOBAL, PC_TILEILU_LAYOUT_XYZ, PETSC_FALSE},
+    {"cbcg s=1 + chebyci",         KSPCBCG,      PCCHEBYCI, 1, PC_CHEBYCI_GLOBAL, PC_TILEILU_LAYOUT_XYZ, PETSC_FALSE},
+    {"cbcg s=4 + chebyci",         KSPCBCG,      PCCHEBYCI, 4, PC_CHEBYCI_GLOBAL, PC_TILEILU_LAYOUT_XYZ, PETSC_FALSE},
+    {"cbcg s=8 + chebyci block",   KSPCBCG,      PCCHEBYCI, 8, PC_CHEBYCI_BLOCK,  PC_TILEILU_LAYOUT_XYZ, PETSC_FALSE},
+    {"bcgsfused + chebyci global", KSPBCGSFUSED, PCCHEBYCI, 0, PC_CHEBYCI_GLOBAL, PC_TILEILU_LAYOUT_XYZ, PETSC_FALSE},
+    {"bcgsfused + chebyci block",  KSPBCGSFUSED, PCCHEBYCI, 0, PC_CHEBYCI_BLOCK,  PC_TILEILU_LAYOUT_XYZ, PETSC_FALSE},
   };
   const PetscInt nsolv = (PetscInt)(sizeof(solvers) / sizeof(solvers[0]));
   PPEGrid        g;
@@ -218,7 +218,8 @@ static PetscErrorCode CheckCase(MPI_Comm comm, const Case2d *c)
     PetscCall(TapCheck(comm, ok, "%s: %s converges: %s in %" PetscInt_FMT " iterations, true relative residual %.2e (<= 1e-7)", tag, sv->name, KSPConvergedReasons[rh], ith, (double)relh));
     if (sv->bitwise) ok = (PetscBool)(itd == ith && eq);
     else ok = (PetscBool)(rd > 0 && reld <= 1e-7 && PetscAbsInt(itd - ith) <= 1);
-    PetscCall(TapCheck(comm, ok, "%s: %s on emu: %s in %" PetscInt_FMT " iterations (host %" PetscInt_FMT "), %s, true relative residual %.2e (want %s)", tag, sv->name, KSPConvergedReasons[rd], itd, ith, sv->bitwise ? (eq ? "the host's solution bitwise" : "NOT the host's bits") : "within one iteration", (double)reld, sv->bitwise ? "equal iterations and bits" : "converged, <= 1e-7, iterations within 1"));
+    PetscCall(TapCheck(comm, ok, "%s: %s on emu: %s in %" PetscInt_FMT " iterations (host %" PetscInt_FMT "), %s, true relative residual %.2e (want %s)", tag, sv->name, KSPConvergedReasons[rd], itd, ith,
+                       sv->bitwise ? (eq ? "the host's solution bitwise" : "NOT the host's bits") : "within one iteration", (double)reld, sv->bitwise ? "equal iterations and bits" : "converged, <= 1e-7, iterations within 1"));
     if (k == 0) { /* keep the xy solution */
       PetscCall(VecDuplicate(xh, &xy));
       PetscCall(VecCopy(xh, xy));
@@ -253,16 +254,19 @@ static PetscErrorCode CheckCase(MPI_Comm comm, const Case2d *c)
     PetscCall(PPEGridGetDM(g, &da));
     PetscCall(DMDAGetCorners(da, &s[0], &s[1], &s[2], &m[0], &m[1], &m[2]));
     want = ((m[0] + 3) / 4) * ((m[1] + 7) / 8);
-    PetscCall(TapCheck(comm, (PetscBool)(used[0] == PetscMin(4, m[0]) && used[1] == PetscMin(8, m[1]) && used[2] == 1 && nt == want), "%s: tileilu tiles %" PetscInt_FMT " x %" PetscInt_FMT " (z %" PetscInt_FMT "; expected %" PetscInt_FMT " x %" PetscInt_FMT ", z 1), %" PetscInt_FMT " tiles on a %" PetscInt_FMT " x %" PetscInt_FMT " box (expected %" PetscInt_FMT ")", tag, used[0], used[1], used[2], PetscMin(4, m[0]), PetscMin(8, m[1]), nt, m[0], m[1], want));
+    PetscCall(TapCheck(comm, (PetscBool)(used[0] == PetscMin(4, m[0]) && used[1] == PetscMin(8, m[1]) && used[2] == 1 && nt == want),
+                       "%s: tileilu tiles %" PetscInt_FMT " x %" PetscInt_FMT " (z %" PetscInt_FMT "; expected %" PetscInt_FMT " x %" PetscInt_FMT ", z 1), %" PetscInt_FMT " tiles on a %" PetscInt_FMT " x %" PetscInt_FMT
+                       " box (expected %" PetscInt_FMT ")",
+                       tag, used[0], used[1], used[2], PetscMin(4, m[0]), PetscMin(8, m[1]), nt, m[0], m[1], want));
     PetscCall(KSPDestroy(&ksp));
   }
 
   /* chebyci's bounds: global (the whole operator) and block (this rank's block) */
   for (int mode = 0; mode < 2; mode++) {
-    PC        pc;
-    PetscReal lmin, lmax, emin = 0, emax = 0;
+    PC          pc;
+    PetscReal   lmin, lmax, emin = 0, emax = 0;
     PetscMPIInt size;
-    PetscBool ok;
+    PetscBool   ok;
 
     PetscCallMPI(MPI_Comm_size(comm, &size));
     if (mode == 0 && size > 1) continue; /* the dense global spectrum: on one rank only */
@@ -274,7 +278,8 @@ static PetscErrorCode CheckCase(MPI_Comm comm, const Case2d *c)
     PetscCall(PCChebyCIGetInterval(pc, &lmin, &lmax, NULL, NULL));
     PetscCall(DenseEigs(g, Aaij, &emin, &emax));
     ok = (PetscBool)(PetscAbsReal(lmin - emin) <= 1e-10 * emax && PetscAbsReal(lmax - emax) <= 1e-11 * emax);
-    PetscCall(TapCheck(comm, ok, "%s: chebyci %s bounds of W^-1 A are the exact extremes (lmin %.8g vs %.8g, lmax %.8g vs %.8g; differences %.1e, %.1e of lmax, want <= 1e-10, 1e-11)", tag, mode ? "block" : "global", (double)lmin, (double)emin, (double)lmax, (double)emax, (double)(PetscAbsReal(lmin - emin) / emax), (double)(PetscAbsReal(lmax - emax) / emax)));
+    PetscCall(TapCheck(comm, ok, "%s: chebyci %s bounds of W^-1 A are the exact extremes (lmin %.8g vs %.8g, lmax %.8g vs %.8g; differences %.1e, %.1e of lmax, want <= 1e-10, 1e-11)", tag, mode ? "block" : "global", (double)lmin, (double)emin,
+                       (double)lmax, (double)emax, (double)(PetscAbsReal(lmin - emin) / emax), (double)(PetscAbsReal(lmax - emax) / emax)));
     PetscCall(PCDestroy(&pc));
   }
 
@@ -370,7 +375,8 @@ static PetscErrorCode CheckDMDAMatrix(MPI_Comm comm)
       if (c < 2) {
         its[c] = it;
         rel[c] = nr / nb;
-        PetscCall(TapCheck(comm, (PetscBool)(reason > 0 && rel[c] <= 1e-7), "2D DMDA matrix: cg + tileilu %s 4 x 8 converges (%s) in %" PetscInt_FMT " iterations, true relative residual %.2e (<= 1e-7)", c ? "yx" : "xy", KSPConvergedReasons[reason], it, (double)rel[c]));
+        PetscCall(TapCheck(comm, (PetscBool)(reason > 0 && rel[c] <= 1e-7), "2D DMDA matrix: cg + tileilu %s 4 x 8 converges (%s) in %" PetscInt_FMT " iterations, true relative residual %.2e (<= 1e-7)", c ? "yx" : "xy", KSPConvergedReasons[reason],
+                           it, (double)rel[c]));
       } else if (v == 0) {
         its[2] = it;
       } else {
@@ -378,7 +384,9 @@ static PetscErrorCode CheckDMDAMatrix(MPI_Comm comm)
         PetscCall(VecAXPY(x[1], -1.0, x[2])); /* bjacobi - tileilu with one tile per rank */
         PetscCall(VecNorm(x[1], NORM_2, &d));
         PetscCall(VecNorm(x[2], NORM_2, &nx));
-        PetscCall(TapCheck(comm, (PetscBool)(reason > 0 && it == its[2] && d <= 1e-8 * nx), "2D DMDA matrix: tileilu one tile per rank = bjacobi + ILU(0) (%s): %" PetscInt_FMT " vs %" PetscInt_FMT " iterations (want equal), solutions rel diff %.2e (<= 1e-8)", KSPConvergedReasons[reason], its[2], it, (double)(d / nx)));
+        PetscCall(TapCheck(comm, (PetscBool)(reason > 0 && it == its[2] && d <= 1e-8 * nx),
+                           "2D DMDA matrix: tileilu one tile per rank = bjacobi + ILU(0) (%s): %" PetscInt_FMT " vs %" PetscInt_FMT " iterations (want equal), solutions rel diff %.2e (<= 1e-8)", KSPConvergedReasons[reason], its[2], it,
+                           (double)(d / nx)));
       }
       PetscCall(KSPDestroy(&ksp));
     }
@@ -403,7 +411,8 @@ static PetscErrorCode CheckDMDAMatrix(MPI_Comm comm)
     code = PCSetUp(pc);
     PetscCall(PetscPopErrorHandler());
     if (code) PetscCall(PPEErrorMessage(code, &msg));
-    PetscCall(TapCheck(comm, (PetscBool)(code == PETSC_ERR_SUP && msg && strstr(msg, "PC tileilu supports 5-point operators: the row of point (") && strstr(msg, "which is not one of its 4 neighbours")), "2D DMDA matrix with a 9-point row: error %d (want %d) \"%s\" (want \"PC tileilu supports 5-point operators: the row of point (... which is not one of its 4 neighbours\")", (int)code, (int)PETSC_ERR_SUP, msg ? msg : ""));
+    PetscCall(TapCheck(comm, (PetscBool)(code == PETSC_ERR_SUP && msg && strstr(msg, "PC tileilu supports 5-point operators: the row of point (") && strstr(msg, "which is not one of its 4 neighbours")),
+                       "2D DMDA matrix with a 9-point row: error %d (want %d) \"%s\" (want \"PC tileilu supports 5-point operators: the row of point (... which is not one of its 4 neighbours\")", (int)code, (int)PETSC_ERR_SUP, msg ? msg : ""));
     PetscCall(PCDestroy(&pc));
     PetscCall(MatDestroy(&A));
     PetscCall(DMDestroy(&da));

@@ -91,15 +91,15 @@ static PetscErrorCode AssembleFromSep(const PPESeparable *s, DM da, Mat *A)
               if (s->idiag && gn >= 0 && gn < s->M[d] && (nb < 0 || nb >= n)) cpl = (d < 2 ? s->c[d] : 1.0);
               else continue;
             } else gn = s->lo[d] + nb; /* -1 or n: the periodic DMDA wraps it */
-            col[nc]     = row;
+            col[nc] = row;
             if (d == 0) col[nc].i = gn;
             if (d == 1) col[nc].j = gn;
             if (d == 2) col[nc].k = gn;
             v[nc++] = -r * cpl;
           }
         }
-        col[nc]   = row;
-        v[nc++]   = r * diag;
+        col[nc] = row;
+        v[nc++] = r * diag;
         PetscCall(MatSetValuesStencil(*A, 1, &row, nc, col, v, ADD_VALUES));
       }
   if (s->rowscale) PetscCall(VecRestoreArrayRead(s->rowscale, &rs));
@@ -145,11 +145,11 @@ static PetscErrorCode RelResidual(Mat A, Vec b, Vec x, PetscReal *rel)
 static PetscErrorCode CheckDescription(MPI_Comm comm)
 {
   const PPEBCType bcs[3][6] = {
-    {PPE_BC_PERIODIC, PPE_BC_PERIODIC, PPE_BC_NEUMANN, PPE_BC_DIRICHLET, PPE_BC_NEUMANN, PPE_BC_NEUMANN},
-    {PPE_BC_DIRICHLET, PPE_BC_NEUMANN, PPE_BC_NEUMANN, PPE_BC_NEUMANN, PPE_BC_DIRICHLET, PPE_BC_NEUMANN},
-    {PPE_BC_NEUMANN, PPE_BC_DIRICHLET, PPE_BC_PERIODIC, PPE_BC_PERIODIC, PPE_BC_PERIODIC, PPE_BC_PERIODIC}
+    {PPE_BC_PERIODIC,  PPE_BC_PERIODIC,  PPE_BC_NEUMANN,  PPE_BC_DIRICHLET, PPE_BC_NEUMANN,   PPE_BC_NEUMANN },
+    {PPE_BC_DIRICHLET, PPE_BC_NEUMANN,   PPE_BC_NEUMANN,  PPE_BC_NEUMANN,   PPE_BC_DIRICHLET, PPE_BC_NEUMANN },
+    {PPE_BC_NEUMANN,   PPE_BC_DIRICHLET, PPE_BC_PERIODIC, PPE_BC_PERIODIC,  PPE_BC_PERIODIC,  PPE_BC_PERIODIC}
   };
-  const PetscInt N[3] = {9, 8, 7};
+  const PetscInt N[3]  = {9, 8, 7};
   PetscReal      worst = 0;
 
   PetscFunctionBegin;
@@ -230,18 +230,18 @@ static PetscErrorCode CheckBoxAndRowScale(MPI_Comm comm)
     } else {
       /* box: one identity-row node layer at both x ends and at the lower y end, of a DMDA of
          (nx+2) x (ny+1) x nz; random row scale inside, random identity diagonal outside */
-      PetscInt  xs, ys, zs, xm, ym, zm;
+      PetscInt     xs, ys, zs, xm, ym, zm;
       PetscScalar *rs, *id;
 
       PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, N[0] + 2, N[1] + 1, N[2], PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &big));
       PetscCall(DMSetUp(big));
-      hand.M[0] = N[0] + 2;
-      hand.M[1] = N[1] + 1;
-      hand.lo[0] = 1;
-      hand.lo[1] = 1;
-      hand.bc[2] = PPE_BC_DIRICHLET; /* the box's lower y end is next to identity rows */
+      hand.M[0]     = N[0] + 2;
+      hand.M[1]     = N[1] + 1;
+      hand.lo[0]    = 1;
+      hand.lo[1]    = 1;
+      hand.bc[2]    = PPE_BC_DIRICHLET; /* the box's lower y end is next to identity rows */
       hand.singular = PETSC_FALSE;
-      hand.source = PPE_SEPARABLE_INFERRED;
+      hand.source   = PPE_SEPARABLE_INFERRED;
       PetscCall(DMCreateGlobalVector(big, &hand.rowscale));
       PetscCall(DMCreateGlobalVector(big, &hand.idiag));
       PetscCall(VecSetRandom(hand.rowscale, rnd));
@@ -268,7 +268,8 @@ static PetscErrorCode CheckBoxAndRowScale(MPI_Comm comm)
     PetscCall(PPEFFTPTDMASetUp(&f, comm, da, &hand, NULL, PPE_FFT_ZSOLVE_AUTO, PPE_FFT_PLANNER_ESTIMATE, PETSC_TRUE, PPE_FFT_DCT_AUTO, NULL));
     PetscCall(PPEFFTPTDMAApply(&f, &hand, A, b, x));
     PetscCall(RelResidual(A, b, x, &rel));
-    PetscCall(TapCheck(comm, (PetscBool)(rel < 1e-12), "%s: relative residual %.2e", c ? "box with identity rows outside (x both ends, y lower end), random row scale and identity diagonal, assembled" : "random row scale (diag(r) * assembled grid operator)", (double)rel));
+    PetscCall(TapCheck(comm, (PetscBool)(rel < 1e-12), "%s: relative residual %.2e",
+                       c ? "box with identity rows outside (x both ends, y lower end), random row scale and identity diagonal, assembled" : "random row scale (diag(r) * assembled grid operator)", (double)rel));
     PetscCall(PPEFFTPTDMAReset(&f));
     PetscCall(VecDestroy(&hand.rowscale));
     PetscCall(VecDestroy(&hand.idiag));
@@ -327,7 +328,9 @@ static PetscErrorCode CheckReuse(MPI_Comm comm)
     PetscCall(VecDestroy(&x));
     PetscCall(MatDestroy(&A));
   }
-  PetscCall(TapCheck(comm, (PetscBool)(f.relayouts == 1 && f.fx[0].p[0] == p0 && rel[0] < 1e-12 && rel[1] < 1e-12), "new set-up with another shift and z operator keeps pencils and plans (relayouts %" PetscInt_FMT ", want 1; first x plan kept: %s, want yes), residuals %.2e and %.2e (< 1e-12)", f.relayouts, f.fx[0].p[0] == p0 ? "yes" : "no", (double)rel[0], (double)rel[1]));
+  PetscCall(TapCheck(comm, (PetscBool)(f.relayouts == 1 && f.fx[0].p[0] == p0 && rel[0] < 1e-12 && rel[1] < 1e-12),
+                     "new set-up with another shift and z operator keeps pencils and plans (relayouts %" PetscInt_FMT ", want 1; first x plan kept: %s, want yes), residuals %.2e and %.2e (< 1e-12)", f.relayouts, f.fx[0].p[0] == p0 ? "yes" : "no",
+                     (double)rel[0], (double)rel[1]));
   PetscCall(PPEFFTPTDMAReset(&f));
   PetscCall(PPESeparableDestroy(&sep));
   PetscCall(PPEGridDestroy(&grid));
@@ -386,8 +389,8 @@ static PetscErrorCode CheckCopyFree(MPI_Comm comm)
     PetscCall(VecGetLocalSize(b, &n));
     PetscCall(PPEFFTPTDMAApply(&f, sep, A, b, x)); /* aligned Vec arrays: the direct path where it applies */
     ndirect[c][0] = f.direct[0] + f.direct[1];
-    ok = (PetscBool)(ok && f.specproj == (c == 0)); /* b's mean removed spectrally where the operator is symmetric and singular */
-    if (c == 0) { /* an inconsistent b = b + 3: the same zero-mean result (A^+ b) */
+    ok            = (PetscBool)(ok && f.specproj == (c == 0)); /* b's mean removed spectrally where the operator is symmetric and singular */
+    if (c == 0) {                                              /* an inconsistent b = b + 3: the same zero-mean result (A^+ b) */
       Vec y;
       PetscCall(VecDuplicate(b, &y));
       PetscCall(VecAXPY(b, 3.0, nul));
@@ -435,7 +438,8 @@ static PetscErrorCode CheckCopyFree(MPI_Comm comm)
   }
   PetscCall(TapCheck(comm, (PetscBool)(pinv < 1e-12), "singular channel BCs: b + 3 gives the same zero-mean solution as b (the PC applies A^+): difference %.2e (<= 1e-12)", (double)pinv));
   PetscCall(TapCheck(comm, (PetscBool)(ok && worst < 1e-13 && rel < 1e-12),
-                     "copy-free path (x transforms on the Vec arrays: %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT " per solve for cell PNN, cell PPD, vertex NNN, want %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT "; z-only row scale folded in the cell cases) = path with copies (misaligned arrays, %" PetscInt_FMT " direct, want 0) to %.2e (< 1e-13); worst residual %.2e (< 1e-12)",
+                     "copy-free path (x transforms on the Vec arrays: %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT " per solve for cell PNN, cell PPD, vertex NNN, want %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT
+                     "; z-only row scale folded in the cell cases) = path with copies (misaligned arrays, %" PetscInt_FMT " direct, want 0) to %.2e (< 1e-13); worst residual %.2e (< 1e-12)",
                      ndirect[0][0], ndirect[1][0], ndirect[2][0], want[0], want[1], want[2], ndirect[0][1] + ndirect[1][1] + ndirect[2][1], (double)worst, (double)rel));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -462,8 +466,8 @@ static PetscErrorCode CheckDistD2(MPI_Comm comm)
   N[1]     = 12;
   N[2]     = 8 * size;
   procs[0] = procs[1] = 1;
-  procs[2] = size;
-  sigma    = 1e7 * size * size; /* about 2e4 / hz^2: every z line dominant enough for DistD2 */
+  procs[2]            = size;
+  sigma               = 1e7 * size * size; /* about 2e4 / hz^2: every z line dominant enough for DistD2 */
   PetscCall(MakeGrid(comm, N, PPE_LOCATION_CELL, bc, PETSC_FALSE, sigma, procs, &grid));
   PetscCall(PPEStencilCreate(grid, &A));
   PetscCall(MatCreateVecs(A, &x[0], &b));
@@ -499,7 +503,9 @@ static PetscErrorCode CheckDistD2(MPI_Comm comm)
     }
     PetscCall(KSPDestroy(&ksp));
   }
-  PetscCall(TapCheck(comm, (PetscBool)(!code[0] && !code[1] && !code[2] && res < 1e-12 && diff < 1e-12), "zsolve distd2 on a shifted operator (sigma %.0e, 8 z points per rank, pencil grid 1 x %d): accepted (codes %d %d %d, want 0 0 0), residual %.2e (< 1e-12), = ptdma and transpose to %.2e (<= 1e-12)", (double)sigma, (int)size, (int)code[0], (int)code[1], (int)code[2], (double)res, (double)diff));
+  PetscCall(TapCheck(comm, (PetscBool)(!code[0] && !code[1] && !code[2] && res < 1e-12 && diff < 1e-12),
+                     "zsolve distd2 on a shifted operator (sigma %.0e, 8 z points per rank, pencil grid 1 x %d): accepted (codes %d %d %d, want 0 0 0), residual %.2e (< 1e-12), = ptdma and transpose to %.2e (<= 1e-12)", (double)sigma, (int)size,
+                     (int)code[0], (int)code[1], (int)code[2], (double)res, (double)diff));
   for (int m = 0; m < 3; m++) PetscCall(VecDestroy(&x[m]));
   PetscCall(VecDestroy(&b));
   PetscCall(PetscRandomDestroy(&rnd));
@@ -517,8 +523,8 @@ static PetscBool FastPair(PPELocation loc, PPEBCType lo, PPEBCType hi, PetscInt 
   if (PPEFFT1dGetKind(loc, lo, hi, n, &k)) return PETSC_FALSE;
   for (int i = 0; i < 4; i++) {
     fftw_r2r_kind ok = (fftw_r2r_kind[]){FFTW_REDFT10, FFTW_REDFT01, FFTW_RODFT10, FFTW_RODFT01}[i];
-    f = (PetscBool)(f || k.fwd == ok);
-    b = (PetscBool)(b || k.bwd == ok);
+    f                = (PetscBool)(f || k.fwd == ok);
+    b                = (PetscBool)(b || k.bwd == ok);
   }
   return (PetscBool)(f && b);
 }
@@ -533,7 +539,7 @@ static PetscErrorCode SolveCase(MPI_Comm comm, const PetscInt N[3], PPELocation 
   Vec              b, x[5] = {NULL, NULL, NULL, NULL, NULL};
   PetscRandom      rnd;
   PetscBool        sing, per = (PetscBool)(bc[0] == PPE_BC_PERIODIC || bc[2] == PPE_BC_PERIODIC);
-  PetscBool        dct = (PetscBool)(FastPair(loc, bc[0], bc[1], N[0]) || FastPair(loc, bc[2], bc[3], N[1]));
+  PetscBool        dct   = (PetscBool)(FastPair(loc, bc[0], bc[1], N[0]) || FastPair(loc, bc[2], bc[3], N[1]));
   PCFFTPTDMAZSolve zs[5] = {PC_FFTPTDMA_ZSOLVE_PTDMA, PC_FFTPTDMA_ZSOLVE_TRANSPOSE, PC_FFTPTDMA_ZSOLVE_AUTO, PC_FFTPTDMA_ZSOLVE_PTDMA, PC_FFTPTDMA_ZSOLVE_PTDMA};
 
   PetscFunctionBegin;
@@ -630,18 +636,25 @@ static PetscErrorCode CheckChannelCG(MPI_Comm comm, PetscReal eps, PetscInt boun
       for (PetscInt i = xs; i < xs + xm; i++) {
         const PPEGrid1d *X = &grid->dir[0], *Y = &grid->dir[1], *Z = &grid->dir[2];
         PetscReal        wyz = Y->w[j] * Z->w[k], wxz = X->w[i] * Z->w[k], wxy = X->w[i] * Y->w[j], kp = KCoef(N, eps, i, j, k);
-        PetscReal        cf[6] = {wyz * X->tlo[i], wyz * X->thi[i], wxz * Y->tlo[j], wxz * Y->thi[j], wxy * Z->tlo[k], wxy * Z->thi[k]};
-        PetscInt         off[6][3] = {{-1, 0, 0}, {1, 0, 0}, {0, -1, 0}, {0, 1, 0}, {0, 0, -1}, {0, 0, 1}};
-        MatStencil       row = {.i = i, .j = j, .k = k}, col[7];
-        PetscScalar      v[7];
-        PetscInt         nc = 0;
-        PetscReal        diag = kp * (wyz * X->tb[i] + wxz * Y->tb[j] + wxy * Z->tb[k]);
+        PetscReal        cf[6]     = {wyz * X->tlo[i], wyz * X->thi[i], wxz * Y->tlo[j], wxz * Y->thi[j], wxy * Z->tlo[k], wxy * Z->thi[k]};
+        PetscInt         off[6][3] = {
+                  {-1, 0,  0 },
+                  {1,  0,  0 },
+                  {0,  -1, 0 },
+                  {0,  1,  0 },
+                  {0,  0,  -1},
+                  {0,  0,  1 }
+        };
+        MatStencil  row = {.i = i, .j = j, .k = k}, col[7];
+        PetscScalar v[7];
+        PetscInt    nc   = 0;
+        PetscReal   diag = kp * (wyz * X->tb[i] + wxz * Y->tb[j] + wxy * Z->tb[k]);
 
         for (int q = 0; q < 6; q++) {
           PetscInt  ni = i + off[q][0], nj = j + off[q][1], nk = k + off[q][2];
           PetscReal kf;
           if (cf[q] == 0) continue;
-          kf = 0.5 * (kp + KCoef(N, eps, (ni + N[0]) % N[0], (nj + N[1]) % N[1], (nk + N[2]) % N[2]));
+          kf        = 0.5 * (kp + KCoef(N, eps, (ni + N[0]) % N[0], (nj + N[1]) % N[1], (nk + N[2]) % N[2]));
           col[nc].i = ni;
           col[nc].j = nj;
           col[nc].k = nk;
@@ -672,7 +685,10 @@ static PetscErrorCode CheckChannelCG(MPI_Comm comm, PetscReal eps, PetscInt boun
   PetscCall(KSPGetIterationNumber(ksp, its));
   PetscCall(KSPGetConvergedReason(ksp, &reason));
   PetscCall(RelResidual(A, b, x, &rel));
-  PetscCall(TapCheck(comm, (PetscBool)(reason > 0 && rel < 1e-7 && *its <= bound), "CG on the channel 32x24x32 (stretched z) with a variable coefficient 1 + %.2g sin sin cos, fftptdma of the unperturbed operator: %s in %" PetscInt_FMT " iterations (<= %" PetscInt_FMT ") to rtol 1e-8, true residual %.2e (< 1e-7)", (double)eps, KSPConvergedReasons[reason], *its, bound, (double)rel));
+  PetscCall(TapCheck(comm, (PetscBool)(reason > 0 && rel < 1e-7 && *its <= bound),
+                     "CG on the channel 32x24x32 (stretched z) with a variable coefficient 1 + %.2g sin sin cos, fftptdma of the unperturbed operator: %s in %" PetscInt_FMT " iterations (<= %" PetscInt_FMT
+                     ") to rtol 1e-8, true residual %.2e (< 1e-7)",
+                     (double)eps, KSPConvergedReasons[reason], *its, bound, (double)rel));
   PetscCall(MatNullSpaceDestroy(&ns));
   PetscCall(KSPDestroy(&ksp));
   PetscCall(VecDestroy(&x));
@@ -729,10 +745,14 @@ static PetscErrorCode CheckBytes(MPI_Comm comm)
     PetscCall(MPIU_Allreduce(loc, sum, 2, MPIU_PETSCLOGDOUBLE, MPI_SUM, comm));
     z[m] = sum[1];
     /* PETSc counts every byte handed to MPI; for ptdma it also counts the block a rank keeps */
-    PetscCall(TapCheck(comm, (PetscBool)(solves == 2 && sum[0] == 0 && d.bytes_sent >= cnt[0] + cnt[1] + cnt[2] && (m == 1 ? d.bytes_sent == cnt[0] + cnt[1] + cnt[2] : PETSC_TRUE)), "%s, pencil grid 1 x %d: %" PetscInt_FMT " solves (want 2), counted bytes = model (rank 0: redistribution %g, x-y %g, z %g per solve; all ranks' |counted - model| %g, want 0), PETSc's count %g for 2 solves (want >= counted %g%s)", PCFFTPTDMAZSolves[zs[m]], (int)size, solves, mod[0], mod[1], mod[2], sum[0], d.bytes_sent, cnt[0] + cnt[1] + cnt[2], m == 1 ? ", and equal" : ""));
+    PetscCall(TapCheck(comm, (PetscBool)(solves == 2 && sum[0] == 0 && d.bytes_sent >= cnt[0] + cnt[1] + cnt[2] && (m == 1 ? d.bytes_sent == cnt[0] + cnt[1] + cnt[2] : PETSC_TRUE)),
+                       "%s, pencil grid 1 x %d: %" PetscInt_FMT
+                       " solves (want 2), counted bytes = model (rank 0: redistribution %g, x-y %g, z %g per solve; all ranks' |counted - model| %g, want 0), PETSc's count %g for 2 solves (want >= counted %g%s)",
+                       PCFFTPTDMAZSolves[zs[m]], (int)size, solves, mod[0], mod[1], mod[2], sum[0], d.bytes_sent, cnt[0] + cnt[1] + cnt[2], m == 1 ? ", and equal" : ""));
     PetscCall(KSPDestroy(&ksp));
   }
-  PetscCall(TapCheck(comm, (PetscBool)(z[0] > 0 && z[0] <= (2.0 * size / N[2]) * z[1] * (1 + 1e-12)), "z exchange per solve, all ranks: ptdma %g bytes (> 0) <= 2 pz/nz = %g x transpose %g bytes = %g (to 1e-12)", z[0], 2.0 * size / N[2], z[1], (2.0 * size / N[2]) * z[1]));
+  PetscCall(TapCheck(comm, (PetscBool)(z[0] > 0 && z[0] <= (2.0 * size / N[2]) * z[1] * (1 + 1e-12)), "z exchange per solve, all ranks: ptdma %g bytes (> 0) <= 2 pz/nz = %g x transpose %g bytes = %g (to 1e-12)", z[0], 2.0 * size / N[2], z[1],
+                     (2.0 * size / N[2]) * z[1]));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&b));
   PetscCall(MatDestroy(&A));
@@ -756,17 +776,17 @@ int main(int argc, char **argv)
   };
   /* process grids px,py,pz per rank count (at least three, one with pz > 1) */
   const PetscInt grids[8][4][3] = {
-    [0] = {{1, 1, 1}},
-    [1] = {{1, 1, 2}, {2, 1, 1}, {1, 2, 1}},
-    [3] = {{1, 2, 2}, {2, 2, 1}, {1, 1, 4}, {2, 1, 2}},
-    [7] = {{2, 2, 2}, {1, 2, 4}, {2, 4, 1}}
+    [0] = {{1, 1, 1} },
+      [1] = {          {1, 1, 2}, {2, 1, 1}, {1, 2, 1}},
+      [3] = {          {1, 2, 2}, {2, 2, 1}, {1, 1, 4}, {2, 1, 2}},
+      [7] = { {2, 2, 2},          {1, 2, 4}, {2, 4, 1}}
   };
   const PetscInt ngrids[8] = {1, 3, 0, 4, 0, 0, 0, 3};
   PetscMPIInt    size;
   PetscInt       stride = 1, big = 6, ncase = 0, nrun = 0, c = 0, nbad = 0, nper = 0, nr2c = 0, ndct = 0, ndctrun = 0;
   PetscReal      wres = 0, wdiff = 0, wr2c = 0, wdct = 0;
   PetscInt       seen[4] = {0};
-  PetscBool      pzgt1 = PETSC_FALSE;
+  PetscBool      pzgt1   = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -808,7 +828,8 @@ int main(int argc, char **argv)
               wr2c = PetscMax(wr2c, r2c);
               if (r2c > 1e-13) {
                 nr2c++;
-                PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# r2c vs R2HC: %s %s%s%s%s%s%s %s z: relative difference %.2e\n", PPELocations[loc], PPEBCTypes[bc[0]], PPEBCTypes[bc[1]], PPEBCTypes[bc[2]], PPEBCTypes[bc[3]], PPEBCTypes[bc[4]], PPEBCTypes[bc[5]], st ? "stretched" : "uniform", (double)r2c));
+                PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# r2c vs R2HC: %s %s%s%s%s%s%s %s z: relative difference %.2e\n", PPELocations[loc], PPEBCTypes[bc[0]], PPEBCTypes[bc[1]], PPEBCTypes[bc[2]], PPEBCTypes[bc[3]], PPEBCTypes[bc[4]],
+                                      PPEBCTypes[bc[5]], st ? "stretched" : "uniform", (double)r2c));
               }
             }
             seen[g]++;
@@ -818,14 +839,21 @@ int main(int argc, char **argv)
             wdiff = PetscMax(wdiff, diff);
             if (res > 1e-10 || diff > 1e-12) {
               nbad++;
-              PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# failed: %s %s%s%s%s%s%s %s z, grid %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ": residual %.2e, methods differ by %.2e\n", PPELocations[loc], PPEBCTypes[bc[0]], PPEBCTypes[bc[1]], PPEBCTypes[bc[2]], PPEBCTypes[bc[3]], PPEBCTypes[bc[4]], PPEBCTypes[bc[5]], st ? "stretched" : "uniform", grids[size - 1][g][0], grids[size - 1][g][1], grids[size - 1][g][2], (double)res, (double)diff));
+              PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# failed: %s %s%s%s%s%s%s %s z, grid %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ": residual %.2e, methods differ by %.2e\n", PPELocations[loc], PPEBCTypes[bc[0]], PPEBCTypes[bc[1]],
+                                    PPEBCTypes[bc[2]], PPEBCTypes[bc[3]], PPEBCTypes[bc[4]], PPEBCTypes[bc[5]], st ? "stretched" : "uniform", grids[size - 1][g][0], grids[size - 1][g][1], grids[size - 1][g][2], (double)res, (double)diff));
             }
           }
-  PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(ndct == 0 && ndctrun > 0), "32^3, %" PetscInt_FMT " cases with a DCT-II/III or DST-II/III direction (want > 0): the fast kinds and FFTW's give the same solution, worst relative difference %.2e (<= 1e-13; %" PetscInt_FMT " cases above, want 0)", ndctrun, (double)wdct, ndct));
-  PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(nr2c == 0 && nper > 0), "32^3, %" PetscInt_FMT " cases with a periodic x or y (want > 0): r2c/c2r and R2HC/HC2R solutions agree, worst relative difference %.2e (<= 1e-13; %" PetscInt_FMT " cases above, want 0)", nper, (double)wr2c, nr2c));
-  PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(nbad == 0 && nrun > 0), "32^3, %" PetscInt_FMT " cases (want > 0; BC pairs x and y, z N/D/P, cell/vertex, uniform/stretched z), %" PetscInt_FMT " process grids: worst relative residual %.2e (<= 1e-10), ptdma/transpose/auto differ by %.2e (<= 1e-12); %" PetscInt_FMT " failed cases (want 0)", nrun, ngrids[size - 1], (double)wres, (double)wdiff, nbad));
+  PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(ndct == 0 && ndctrun > 0),
+                     "32^3, %" PetscInt_FMT " cases with a DCT-II/III or DST-II/III direction (want > 0): the fast kinds and FFTW's give the same solution, worst relative difference %.2e (<= 1e-13; %" PetscInt_FMT " cases above, want 0)", ndctrun,
+                     (double)wdct, ndct));
+  PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(nr2c == 0 && nper > 0),
+                     "32^3, %" PetscInt_FMT " cases with a periodic x or y (want > 0): r2c/c2r and R2HC/HC2R solutions agree, worst relative difference %.2e (<= 1e-13; %" PetscInt_FMT " cases above, want 0)", nper, (double)wr2c, nr2c));
+  PetscCall(TapCheck(PETSC_COMM_WORLD, (PetscBool)(nbad == 0 && nrun > 0),
+                     "32^3, %" PetscInt_FMT " cases (want > 0; BC pairs x and y, z N/D/P, cell/vertex, uniform/stretched z), %" PetscInt_FMT
+                     " process grids: worst relative residual %.2e (<= 1e-10), ptdma/transpose/auto differ by %.2e (<= 1e-12); %" PetscInt_FMT " failed cases (want 0)",
+                     nrun, ngrids[size - 1], (double)wres, (double)wdiff, nbad));
   wres = wdiff = 0;
-  nbad = 0;
+  nbad         = 0;
   for (PetscInt i = 0; i < big; i++) {
     /* 96 x 64 x 48: pairs and z BC rotated so that every x pair, y pair and z BC appears */
     PetscInt  N[3] = {96, 64, 48}, g = i % ngrids[size - 1], pg[2];

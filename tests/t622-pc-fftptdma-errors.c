@@ -10,7 +10,7 @@ non-uniform x spacing.\n";
 static PetscErrorCode Expect(MPI_Comm comm, const char what[], PetscErrorCode code, PetscErrorCode want, const char text[])
 {
   const char *specific = NULL;
-  PetscBool ok;
+  PetscBool   ok;
 
   PetscFunctionBegin;
   if (code) PetscCall(PPEErrorMessage(code, &specific));

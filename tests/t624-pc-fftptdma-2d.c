@@ -132,9 +132,17 @@ int main(int argc, char **argv)
   PetscInt        pg[3][2];
   const char     *xn[5] = {"PP", "NN", "DD", "ND", "DN"}, *yn[5] = {"NN", "DD", "ND", "DN", "PP"};
   const PPEBCType P = PPE_BC_PERIODIC, N = PPE_BC_NEUMANN, D = PPE_BC_DIRICHLET;
-  const PPEBCType xb[5][2] = {{P, P}, {N, N}, {D, D}, {N, D}, {D, N}}, yb[5][2] = {{N, N}, {D, D}, {N, D}, {D, N}, {P, P}};
-  PetscReal       worst = 0, wdiff = 0;
-  char            wcase[128] = "";
+  const PPEBCType xb[5][2] =
+    {
+      {P, P},
+      {N, N},
+      {D, D},
+      {N, D},
+      {D, N}
+  },
+                  yb[5][2] = {{N, N}, {D, D}, {N, D}, {D, N}, {P, P}};
+  PetscReal worst = 0, wdiff = 0;
+  char      wcase[128] = "";
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -157,7 +165,7 @@ int main(int argc, char **argv)
             PPEBCType      bc[4] = {xb[ix][0], xb[ix][1], yb[iy][0], yb[iy][1]};
             PetscReal      res = 0, diff = 0;
             PetscErrorCode code = 0;
-            PPELocation    loc = l ? PPE_LOCATION_VERTEX : PPE_LOCATION_CELL;
+            PPELocation    loc  = l ? PPE_LOCATION_VERTEX : PPE_LOCATION_CELL;
 
             if (st && yb[iy][0] == P) continue; /* stretching is for walls */
             if (ncase++ % stride) continue;
@@ -165,7 +173,8 @@ int main(int argc, char **argv)
             PetscCall(SolveCase(comm, 25, 8 * size + 3, loc, bc, (PetscBool)st, 0.0, pg[g][0], pg[g][1], NULL, &res, &diff, &code));
             if (code || !(res <= 1e-10) || !(diff <= 1e-10)) {
               nfail++;
-              PetscCall(PetscPrintf(comm, "# failed: x %s y %s %s %s procs %" PetscInt_FMT ",%" PetscInt_FMT ": code %d residual %.2e difference %.2e\n", xn[ix], yn[iy], l ? "vertex" : "cell", st ? "stretched" : "uniform", pg[g][0], pg[g][1], (int)code, (double)res, (double)diff));
+              PetscCall(PetscPrintf(comm, "# failed: x %s y %s %s %s procs %" PetscInt_FMT ",%" PetscInt_FMT ": code %d residual %.2e difference %.2e\n", xn[ix], yn[iy], l ? "vertex" : "cell", st ? "stretched" : "uniform", pg[g][0], pg[g][1],
+                                    (int)code, (double)res, (double)diff));
             }
             if (res > worst) {
               worst = res;
@@ -173,11 +182,17 @@ int main(int argc, char **argv)
             }
             wdiff = PetscMax(wdiff, diff);
           }
-  PetscCall(TapCheck(comm, (PetscBool)(nfail == 0 && nrun > 0), "2D preonly, %" PetscInt_FMT " cases (want > 0; x PP/NN/DD/ND/DN x y NN/DD/ND/DN/PP, cell/vertex, uniform/tanh y, process grids 1x%d%s): %" PetscInt_FMT " failed (want 0); worst relative residual %.2e (%s) <= 1e-10, transpose/auto/halfcomplex = ptdma to %.2e", nrun, (int)size, size > 1 ? ", p x 1, PETSc's" : "", nfail, (double)worst, wcase, (double)wdiff));
+  PetscCall(TapCheck(comm, (PetscBool)(nfail == 0 && nrun > 0),
+                     "2D preonly, %" PetscInt_FMT " cases (want > 0; x PP/NN/DD/ND/DN x y NN/DD/ND/DN/PP, cell/vertex, uniform/tanh y, process grids 1x%d%s): %" PetscInt_FMT
+                     " failed (want 0); worst relative residual %.2e (%s) <= 1e-10, transpose/auto/halfcomplex = ptdma to %.2e",
+                     nrun, (int)size, size > 1 ? ", p x 1, PETSc's" : "", nfail, (double)worst, wcase, (double)wdiff));
 
   /* (2) Helmholtz: a strong shift (an implicit diffusion step), distd2 exact there */
   {
-    PPEBCType      bc[2][4] = {{N, N, N, N}, {P, P, D, N}};
+    PPEBCType bc[2][4] = {
+      {N, N, N, N},
+      {P, P, D, N}
+    };
     PetscReal      res = 0, diff = 0, r = 0, d = 0;
     PetscErrorCode code = 0, c = 0;
     for (int i = 0; i < 2; i++)
@@ -187,7 +202,9 @@ int main(int argc, char **argv)
         diff = PetscMax(diff, d);
         if (c) code = c;
       }
-    PetscCall(TapCheck(comm, (PetscBool)(!code && res <= 1e-10 && diff <= 1e-10), "2D Helmholtz (shift %.0e, NNNN cell uniform and PPDN vertex stretched): code %d (want 0), relative residual %.2e <= 1e-10, distd2/transpose/auto = ptdma to %.2e (<= 1e-10)", 1e6 * size * size, (int)code, (double)res, (double)diff));
+    PetscCall(TapCheck(comm, (PetscBool)(!code && res <= 1e-10 && diff <= 1e-10),
+                       "2D Helmholtz (shift %.0e, NNNN cell uniform and PPDN vertex stretched): code %d (want 0), relative residual %.2e <= 1e-10, distd2/transpose/auto = ptdma to %.2e (<= 1e-10)", 1e6 * size * size, (int)code, (double)res,
+                       (double)diff));
   }
 
   /* (3) a pencil grid with py > 1 is refused with a clear message (py must be 1); on one rank:
@@ -199,8 +216,8 @@ int main(int argc, char **argv)
     KSP            ksp;
     PC             pc;
     PetscErrorCode code;
-    const char    *msg = NULL;
-    PetscBool      ok  = PETSC_FALSE;
+    const char    *msg   = NULL;
+    PetscBool      ok    = PETSC_FALSE;
     PPEBCType      bc[4] = {N, N, D, D};
 
     PetscCall(MakeGrid2d(comm, 16, 8 * size, PPE_LOCATION_CELL, bc, PETSC_FALSE, 0.0, PETSC_DECIDE, PETSC_DECIDE, &grid));

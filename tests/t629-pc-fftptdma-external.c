@@ -42,8 +42,8 @@ int main(int argc, char **argv)
   Mat                A;
   Vec                x, b, xe, r;
   KSP                ksp;
-  MatNullSpace       nsp = NULL;
-  DPProblem          pb  = {DP_VERTEX_DIRICHLET, PETSC_FALSE, 0.3};
+  MatNullSpace       nsp  = NULL;
+  DPProblem          pb   = {DP_VERTEX_DIRICHLET, PETSC_FALSE, 0.3};
   PetscInt           n[3] = {17, 16, 15}, nn = 3, its;
   PetscReal          rn, bn, en, xn;
   KSPConvergedReason reason;

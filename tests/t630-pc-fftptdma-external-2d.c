@@ -74,12 +74,12 @@ static PetscErrorCode D2Assemble(DM da, const D2Problem *pb, Mat A)
           PetscCall(MatSetValuesStencil(A, 1, &row, 1, col, v, INSERT_VALUES));
           continue;
         }
-        dym = yc[j] - yc[j - 1];
-        dyp = yc[j + 1] - yc[j];
-        dy  = 0.5 * (dym + dyp);
-        cx  = dy / hx;
-        cym = hx / dym;
-        cyp = hx / dyp;
+        dym    = yc[j] - yc[j - 1];
+        dyp    = yc[j + 1] - yc[j];
+        dy     = 0.5 * (dym + dyp);
+        cx     = dy / hx;
+        cym    = hx / dym;
+        cyp    = hx / dyp;
         col[n] = row, col[n].i = i - 1, v[n++] = -cx; /* i = -1 wraps on the periodic DMDA */
         col[n] = row, col[n].i = i + 1, v[n++] = -cx;
         col[n] = row, col[n].j = j - 1, v[n++] = -cym;
@@ -96,7 +96,7 @@ static PetscErrorCode D2Assemble(DM da, const D2Problem *pb, Mat A)
           c = a[s] * dy / hx;
           if (ni >= 0 && ni < M) col[n] = row, col[n].i = ni, v[n++] = -c, diag += c;
           if (nj >= 0 && nj < N) {
-            c = hx / (yc[nj] - yc[j]) * (s ? 1 : -1);
+            c      = hx / (yc[nj] - yc[j]) * (s ? 1 : -1);
             col[n] = row, col[n].j = nj, v[n++] = -c, diag += c;
           } else if (pb->kind == D2_CELL_VARCOEF) diag += 2 * hx / dy; /* wall half a cell away */
         }
@@ -135,8 +135,8 @@ int main(int argc, char **argv)
   Mat                A;
   Vec                x, b, xe, r;
   KSP                ksp;
-  MatNullSpace       nsp = NULL;
-  D2Problem          pb  = {D2_VERTEX_DIRICHLET, PETSC_FALSE, 0.3};
+  MatNullSpace       nsp  = NULL;
+  D2Problem          pb   = {D2_VERTEX_DIRICHLET, PETSC_FALSE, 0.3};
   PetscInt           n[2] = {33, 30}, nn = 2, its;
   PetscReal          rn, bn, en, xn;
   KSPConvergedReason reason;

@@ -111,11 +111,14 @@ static PetscErrorCode CompareWithBCGS(MPI_Comm comm, Mat A, Vec b, Vec x0, const
   PetscCall(Solve(A, b, x0, KSPBCGSFUSED, pctype, PETSC_FALSE, x3, &i3, &r3, &c3, NULL));
   PetscCall(TestRelDiff(x1, x2, NORM_2, &rel));
   PetscCall(TestRelDiff(x1, x3, NORM_2, &rel3));
-  PetscCall(TapCheck(comm, (PetscBool)(c1 > 0 && c2 > 0 && PetscAbsInt(i1 - i2) <= 0.05 * i2), "%s: bcgsfused %d its (%s) vs bcgs %d its (%s) (want both converged): within 5%% (difference %d <= %.2f)", tag, (int)i1, KSPConvergedReasons[c1], (int)i2, KSPConvergedReasons[c2], (int)PetscAbsInt(i1 - i2), 0.05 * i2));
+  PetscCall(TapCheck(comm, (PetscBool)(c1 > 0 && c2 > 0 && PetscAbsInt(i1 - i2) <= 0.05 * i2), "%s: bcgsfused %d its (%s) vs bcgs %d its (%s) (want both converged): within 5%% (difference %d <= %.2f)", tag, (int)i1, KSPConvergedReasons[c1], (int)i2,
+                     KSPConvergedReasons[c2], (int)PetscAbsInt(i1 - i2), 0.05 * i2));
   PetscCall(TapCheck(comm, (PetscBool)(rel <= 1e-8), "%s: solutions agree to %.2e", tag, (double)rel));
   PetscCall(TapCheck(comm, (PetscBool)(my == 3 * i1 + 1), "%s: bcgsfused reports %d reductions = 3 per iteration + 1", tag, (int)my));
-  if (size > 1) PetscCall(TapCheck(comm, (PetscBool)(r1 <= 3 * i1 + 3 && r1 / i1 < r2 / i2), "%s: counted reductions per iteration %.3f (bcgsfused) < %.3f (bcgs), bcgsfused's count %g <= 3 its + 3 = %d", tag, r1 / i1, r2 / i2, (double)r1, (int)(3 * i1 + 3)));
-  PetscCall(TapCheck(comm, (PetscBool)(c3 > 0 && i3 == i1 && rel3 <= 1e-10), "%s: unfused (MatMult, then dots) %s in %d its (want converged in the fused %d), solution within %.1e of the fused one (<= 1e-10)", tag, KSPConvergedReasons[c3], (int)i3, (int)i1, (double)rel3));
+  if (size > 1)
+    PetscCall(TapCheck(comm, (PetscBool)(r1 <= 3 * i1 + 3 && r1 / i1 < r2 / i2), "%s: counted reductions per iteration %.3f (bcgsfused) < %.3f (bcgs), bcgsfused's count %g <= 3 its + 3 = %d", tag, r1 / i1, r2 / i2, (double)r1, (int)(3 * i1 + 3)));
+  PetscCall(TapCheck(comm, (PetscBool)(c3 > 0 && i3 == i1 && rel3 <= 1e-10), "%s: unfused (MatMult, then dots) %s in %d its (want converged in the fused %d), solution within %.1e of the fused one (<= 1e-10)", tag, KSPConvergedReasons[c3], (int)i3,
+                     (int)i1, (double)rel3));
   PetscCall(PetscOptionsClearValue(NULL, "-t_pc_chebyci_mode"));
   PetscCall(VecDestroy(&x1));
   PetscCall(VecDestroy(&x2));

@@ -121,11 +121,11 @@ static void BuildGram(PetscInt k, PetscReal spread, PetscReal scale, PetscScalar
 
 static PetscErrorCode CheckGramAnalysis(MPI_Comm comm)
 {
-  PetscScalar   G[PPE_CBCG_SMAX * PPE_CBCG_SMAX], H[PPE_CBCG_SMAX * PPE_CBCG_SMAX], b[PPE_CBCG_SMAX], x[PPE_CBCG_SMAX];
-  PPEGramFactor f;
-  PPEGramStatus st;
-  PetscReal     res = 0;
-  const PetscInt k = 8;
+  PetscScalar    G[PPE_CBCG_SMAX * PPE_CBCG_SMAX], H[PPE_CBCG_SMAX * PPE_CBCG_SMAX], b[PPE_CBCG_SMAX], x[PPE_CBCG_SMAX];
+  PPEGramFactor  f;
+  PPEGramStatus  st;
+  PetscReal      res = 0;
+  const PetscInt k   = 8;
 
   PetscFunctionBegin;
   /* well conditioned but with columns 10^6 apart in scale: equilibration makes it usable */
@@ -142,12 +142,16 @@ static PetscErrorCode CheckGramAnalysis(MPI_Comm comm)
     }
     res = PetscMax(res, PetscAbsScalar(gi - b[i]) / nb);
   }
-  PetscCall(TapCheck(comm, (PetscBool)(st == PPE_GRAM_OK && f.kuse == k && res < 1e-13 && f.cond < 1e6), "Gram analysis: badly scaled SPD matrix equilibrated (%s, want %s; condition %.2e < 1e6), all %" PetscInt_FMT " columns (want %" PetscInt_FMT "), solve residual %.1e (< 1e-13)", PPEGramStatuses[st], PPEGramStatuses[PPE_GRAM_OK], (double)f.cond, f.kuse, k, (double)res));
+  PetscCall(TapCheck(comm, (PetscBool)(st == PPE_GRAM_OK && f.kuse == k && res < 1e-13 && f.cond < 1e6),
+                     "Gram analysis: badly scaled SPD matrix equilibrated (%s, want %s; condition %.2e < 1e6), all %" PetscInt_FMT " columns (want %" PetscInt_FMT "), solve residual %.1e (< 1e-13)", PPEGramStatuses[st], PPEGramStatuses[PPE_GRAM_OK],
+                     (double)f.cond, f.kuse, k, (double)res));
 
   /* nearly dependent tail: cut to the leading columns within the limit */
   BuildGram(k, 0.004, 1.0, G);
   PetscCall(PPEGramAnalyse(k, G, k, 1e6, PETSC_TRUE, &f, &st));
-  PetscCall(TapCheck(comm, (PetscBool)(st == PPE_GRAM_TRUNCATED && f.kuse >= 1 && f.kuse < k && f.cond <= 1e6 && f.cond_full > 1e6), "Gram analysis: nearly dependent columns cut from %" PetscInt_FMT " to %" PetscInt_FMT " (want 1 .. k - 1; %s, want %s) (condition %.2e (> 1e6) -> %.2e <= 1e6)", k, f.kuse, PPEGramStatuses[st], PPEGramStatuses[PPE_GRAM_TRUNCATED], (double)f.cond_full, (double)f.cond));
+  PetscCall(TapCheck(comm, (PetscBool)(st == PPE_GRAM_TRUNCATED && f.kuse >= 1 && f.kuse < k && f.cond <= 1e6 && f.cond_full > 1e6),
+                     "Gram analysis: nearly dependent columns cut from %" PetscInt_FMT " to %" PetscInt_FMT " (want 1 .. k - 1; %s, want %s) (condition %.2e (> 1e6) -> %.2e <= 1e6)", k, f.kuse, PPEGramStatuses[st],
+                     PPEGramStatuses[PPE_GRAM_TRUNCATED], (double)f.cond_full, (double)f.cond));
 
   /* negative curvature */
   BuildGram(k, 0.11, 1.0, G);
@@ -162,11 +166,13 @@ static PetscErrorCode CheckGramAnalysis(MPI_Comm comm)
     PetscReal dmin = PETSC_MAX_REAL;
     for (PetscInt i = 0; i < k; i++) dmin = PetscMin(dmin, PetscRealPart(H[i + k * i]));
     PetscCall(PPEGramAnalyse(k, H, k, 1e12, PETSC_TRUE, &f, &st));
-    PetscCall(TapCheck(comm, (PetscBool)(dmin > 0 && st == PPE_GRAM_INDEFINITE && f.eigmin < 0), "Gram analysis: positive diagonal (smallest %g, want > 0) but a negative eigenvalue (%.2e, want < 0) is negative curvature (%s, want %s)", (double)dmin, (double)f.eigmin, PPEGramStatuses[st], PPEGramStatuses[PPE_GRAM_INDEFINITE]));
+    PetscCall(TapCheck(comm, (PetscBool)(dmin > 0 && st == PPE_GRAM_INDEFINITE && f.eigmin < 0), "Gram analysis: positive diagonal (smallest %g, want > 0) but a negative eigenvalue (%.2e, want < 0) is negative curvature (%s, want %s)", (double)dmin,
+                       (double)f.eigmin, PPEGramStatuses[st], PPEGramStatuses[PPE_GRAM_INDEFINITE]));
   }
   H[0] = -1.0;
   PetscCall(PPEGramAnalyse(k, H, k, 1e12, PETSC_TRUE, &f, &st));
-  PetscCall(TapCheck(comm, (PetscBool)(st == PPE_GRAM_INDEFINITE && f.kuse == 0), "Gram analysis: G_00 < 0 leaves nothing usable (%s, want %s; %" PetscInt_FMT " columns used, want 0)", PPEGramStatuses[st], PPEGramStatuses[PPE_GRAM_INDEFINITE], f.kuse));
+  PetscCall(
+    TapCheck(comm, (PetscBool)(st == PPE_GRAM_INDEFINITE && f.kuse == 0), "Gram analysis: G_00 < 0 leaves nothing usable (%s, want %s; %" PetscInt_FMT " columns used, want 0)", PPEGramStatuses[st], PPEGramStatuses[PPE_GRAM_INDEFINITE], f.kuse));
   H[0] = 0.0;
   PetscCall(PPEGramAnalyse(k, H, k, 1e12, PETSC_TRUE, &f, &st));
   PetscCall(TapCheck(comm, (PetscBool)(st == PPE_GRAM_SINGULAR), "Gram analysis: G_00 = 0 is a breakdown (%s)", PPEGramStatuses[st]));
@@ -176,7 +182,8 @@ static PetscErrorCode CheckGramAnalysis(MPI_Comm comm)
   for (PetscInt i = 0; i < k * k; i++) H[i] = G[i];
   H[5 + k * 4] *= 1.001;
   PetscCall(PPEGramAnalyse(k, H, k, 1e12, PETSC_TRUE, &f, &st));
-  PetscCall(TapCheck(comm, (PetscBool)(st == PPE_GRAM_NONSYMMETRIC && f.asym > 1e-6), "Gram analysis: G(5,4) = 1.001 G(4,5) is asymmetric (%s, want %s; asymmetry %.1e > 1e-6)", PPEGramStatuses[st], PPEGramStatuses[PPE_GRAM_NONSYMMETRIC], (double)f.asym));
+  PetscCall(
+    TapCheck(comm, (PetscBool)(st == PPE_GRAM_NONSYMMETRIC && f.asym > 1e-6), "Gram analysis: G(5,4) = 1.001 G(4,5) is asymmetric (%s, want %s; asymmetry %.1e > 1e-6)", PPEGramStatuses[st], PPEGramStatuses[PPE_GRAM_NONSYMMETRIC], (double)f.asym));
   BuildGram(k, 0.004, 1.0, H);
   H[(k - 1) + k * (k - 2)] *= 1.001; /* in the dependent tail */
   PetscCall(PPEGramAnalyse(k, H, k, 1e6, PETSC_FALSE, &f, &st));
@@ -186,7 +193,8 @@ static PetscErrorCode CheckGramAnalysis(MPI_Comm comm)
   for (PetscInt i = 0; i < k * k; i++) H[i] = G[i];
   H[2 + k * 5] = (PetscReal)INFINITY;
   PetscCall(PPEGramAnalyse(k, H, k, 1e12, PETSC_TRUE, &f, &st));
-  PetscCall(TapCheck(comm, (PetscBool)(st == PPE_GRAM_TRUNCATED && f.kuse == 5), "Gram analysis: an infinite entry in column 5 keeps columns 0..4 (%s, want %s; %" PetscInt_FMT " columns, want 5)", PPEGramStatuses[st], PPEGramStatuses[PPE_GRAM_TRUNCATED], f.kuse));
+  PetscCall(TapCheck(comm, (PetscBool)(st == PPE_GRAM_TRUNCATED && f.kuse == 5), "Gram analysis: an infinite entry in column 5 keeps columns 0..4 (%s, want %s; %" PetscInt_FMT " columns, want 5)", PPEGramStatuses[st],
+                     PPEGramStatuses[PPE_GRAM_TRUNCATED], f.kuse));
   H[0] = (PetscReal)NAN;
   PetscCall(PPEGramAnalyse(k, H, k, 1e12, PETSC_TRUE, &f, &st));
   PetscCall(TapCheck(comm, (PetscBool)(st == PPE_GRAM_NANORINF), "Gram analysis: a non-finite first column is NaN/Inf (%s)", PPEGramStatuses[st]));
@@ -213,14 +221,14 @@ static PetscErrorCode DiagonalOperator(MPI_Comm comm, PetscInt N, PetscReal lo, 
 
 static PetscErrorCode CheckBasisAndEstimate(MPI_Comm comm)
 {
-  const PetscInt N = 500, k = 9;
+  const PetscInt  N = 500, k = 9;
   const PetscReal lo = 1.0, hi = 100.0, lmin = 0.5, lmax = 110.0;
-  Mat            A;
-  PC             pc;
-  Vec            r, Z[2], *S, *AS;
-  PetscInt       rs, re;
-  PetscReal      err = 0, eta = 2.0 / (lmax - lmin), zeta = (lmax + lmin) / (lmax - lmin);
-  PPEEigEstimate est;
+  Mat             A;
+  PC              pc;
+  Vec             r, Z[2], *S, *AS;
+  PetscInt        rs, re;
+  PetscReal       err = 0, eta = 2.0 / (lmax - lmin), zeta = (lmax + lmin) / (lmax - lmin);
+  PPEEigEstimate  est;
 
   PetscFunctionBegin;
   PetscCall(DiagonalOperator(comm, N, lo, hi, &A));
@@ -255,7 +263,9 @@ static PetscErrorCode CheckBasisAndEstimate(MPI_Comm comm)
   PetscCall(TapCheck(comm, (PetscBool)(err < 1e-12), "Chebyshev basis: S_j = T_j(eta A - zeta) r and AS_j = A S_j for j < %" PetscInt_FMT " on a diagonal operator (error %.1e)", k, (double)err));
 
   PetscCall(PPECBCGEstimateEigenvalues(A, pc, NULL, r, 20, &est));
-  PetscCall(TapCheck(comm, (PetscBool)(est.its == 20 && est.ritz_max <= hi * (1 + 1e-12) && est.ritz_max >= 0.98 * hi && est.ritz_min >= lo * (1 - 1e-12) && est.reductions == 2 * est.its), "Lanczos estimate of [1, 100] in %" PetscInt_FMT " steps (want 20): Ritz values [%.4f, %.4f] inside (to 1e-12 relative), largest within 2%% (>= 98), %" PetscInt_FMT " reductions (want 2 per step)", est.its, (double)est.ritz_min, (double)est.ritz_max, est.reductions));
+  PetscCall(TapCheck(comm, (PetscBool)(est.its == 20 && est.ritz_max <= hi * (1 + 1e-12) && est.ritz_max >= 0.98 * hi && est.ritz_min >= lo * (1 - 1e-12) && est.reductions == 2 * est.its),
+                     "Lanczos estimate of [1, 100] in %" PetscInt_FMT " steps (want 20): Ritz values [%.4f, %.4f] inside (to 1e-12 relative), largest within 2%% (>= 98), %" PetscInt_FMT " reductions (want 2 per step)", est.its, (double)est.ritz_min,
+                     (double)est.ritz_max, est.reductions));
   PetscCall(VecDestroyVecs(k, &S));
   PetscCall(VecDestroyVecs(k, &AS));
   PetscCall(VecDestroy(&r));
@@ -312,7 +322,9 @@ static PetscErrorCode CheckRitzNewton(MPI_Comm comm)
   PetscCall(PPETSGram(k, S, k, AS, PPE_TS_MAXCOLS, SAS, 0, NULL));
   PetscCall(PPEGramRitz(k, SAS, k, &cheb, 1e12, &m, th));
   for (PetscInt i = 0; i < m; i++) e1 = PetscMax(e1, PetscAbsReal(th[i] - (lo + (hi - lo) * i / (N - 1))) / hi);
-  PetscCall(TapCheck(comm, (PetscBool)(e0 == 0 && m == N && e1 < 1e-8), "Ritz values from the Gram matrix of a Chebyshev block of %" PetscInt_FMT " columns (recurrence form equal to the basis: %.1e, want 0): %" PetscInt_FMT " values, the %" PetscInt_FMT " eigenvalues (want as many) to %.1e (< 1e-8)", k, (double)e0, m, N, (double)e1));
+  PetscCall(TapCheck(comm, (PetscBool)(e0 == 0 && m == N && e1 < 1e-8),
+                     "Ritz values from the Gram matrix of a Chebyshev block of %" PetscInt_FMT " columns (recurrence form equal to the basis: %.1e, want 0): %" PetscInt_FMT " values, the %" PetscInt_FMT " eigenvalues (want as many) to %.1e (< 1e-8)",
+                     k, (double)e0, m, N, (double)e1));
 
   /* Newton basis with them as shifts: Leja order (largest first, then the farthest), and the
      last column prod (A - theta_i) r vanishes */
@@ -324,7 +336,9 @@ static PetscErrorCode CheckRitzNewton(MPI_Comm comm)
   PetscCall(PPEGramRitz(k - 1, SAS, k, &newt, 1e12, &m2, th2)); /* leading 4 columns: 4 Ritz values inside the spectrum */
   for (PetscInt i = 0; i < m2; i++) e2 = (th2[i] < lo - 1e-8 || th2[i] > hi + 1e-8) ? 1 : e2;
   PetscCall(TapCheck(comm, (PetscBool)(PetscAbsReal(newt.b[0] / newt.a[0] - hi) < 1e-6 * hi && PetscAbsReal(newt.b[1] / newt.a[1] - lo) < 1e-6 * hi && newt.c[2] == 0 && nlast <= 1e-10 * nr && m2 == k - 2 && e2 == 0),
-                       "Newton basis on the Ritz values: shifts in Leja order (%.4g, %.4g, ..., want %g, %g to 1e-6 of %g; third c %g, want 0), last column |prod (A - theta_i) r| = %.1e |r| (<= 1e-10), %" PetscInt_FMT " Ritz values of its leading block (want %" PetscInt_FMT ") inside the spectrum (difference %.1e, want 0)", (double)(newt.b[0] / newt.a[0]), (double)(newt.b[1] / newt.a[1]), (double)hi, (double)lo, (double)hi, (double)newt.c[2], (double)(nlast / nr), m2, k - 2, (double)e2));
+                     "Newton basis on the Ritz values: shifts in Leja order (%.4g, %.4g, ..., want %g, %g to 1e-6 of %g; third c %g, want 0), last column |prod (A - theta_i) r| = %.1e |r| (<= 1e-10), %" PetscInt_FMT
+                     " Ritz values of its leading block (want %" PetscInt_FMT ") inside the spectrum (difference %.1e, want 0)",
+                     (double)(newt.b[0] / newt.a[0]), (double)(newt.b[1] / newt.a[1]), (double)hi, (double)lo, (double)hi, (double)newt.c[2], (double)(nlast / nr), m2, k - 2, (double)e2));
   PetscCall(VecDestroyVecs(k, &S));
   PetscCall(VecDestroyVecs(k, &AS));
   PetscCall(VecDestroyVecs(k, &S2));
@@ -361,15 +375,15 @@ int main(int argc, char **argv)
 
   /* S -= Q B (two stacked blocks, in place) and x += Q a, r -= AQ a against VecMAXPY */
   {
-    PetscScalar B[PPE_TS_MAXCOLS * PPE_CBCG_SMAX], a[PPE_CBCG_SMAX], *col;
-    Vec         ref;
-    PetscReal   ne = 0, nr;
+    PetscScalar    B[PPE_TS_MAXCOLS * PPE_CBCG_SMAX], a[PPE_CBCG_SMAX], *col;
+    Vec            ref;
+    PetscReal      ne = 0, nr;
     const PetscInt kq = 13, m = 10;
     for (PetscInt i = 0; i < kq * m; i++) B[i] = PetscSinReal(1.0 + i);
     for (PetscInt i = 0; i < kq; i++) a[i] = PetscCosReal(2.0 + i);
     PetscCall(MakeVecs(comm, 517, m, 9, &S));
     PetscCall(MakeVecs(comm, 517, m, 9, &AS));
-    PetscCall(MakeVecs(comm, 517, m, 9, &Q2));  /* reference copies */
+    PetscCall(MakeVecs(comm, 517, m, 9, &Q2)); /* reference copies */
     PetscCall(MakeVecs(comm, 517, m, 9, &AQ2));
     PetscCall(PPETSCombine(kq, X, Y, m, S, AS, B));
     PetscCall(PetscMalloc1(kq, &col));

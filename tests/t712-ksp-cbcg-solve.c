@@ -22,8 +22,8 @@ static const char *const pcnames[] = {"none", "jacobi", "bjacobi"};
 static const char *const pbnames[] = {"mms NNNNNN", "mms DDDDDD", "channel"};
 
 typedef struct {
-  PetscInt  its;
-  PetscReal rrel; /* true relative residual */
+  PetscInt           its;
+  PetscReal          rrel; /* true relative residual */
   KSPConvergedReason reason;
   KSPCBCGStats       st;
 } Result;
@@ -31,9 +31,9 @@ typedef struct {
 /* Solve A x = b with the given KSP type, PC and s (s = 0: not cbcg). */
 static PetscErrorCode Solve(Mat A, Mat P, Vec b, const char *ksptype, PetscInt pc, PetscInt s, Vec x, Result *res)
 {
-  KSP ksp;
-  PC  kpc;
-  Vec r;
+  KSP       ksp;
+  PC        kpc;
+  Vec       r;
   PetscReal bn, rn;
 
   PetscFunctionBegin;
@@ -81,7 +81,7 @@ int main(int argc, char **argv)
 {
   MPI_Comm    comm;
   PetscInt    n = 24, problems[3] = {0, 1, 2}, npb = 3, pcs[3] = {0, 1, 2}, npc = 3, svals[16] = {1, 2, 4, 8, 12, 16}, ns = 6;
-  PetscReal   itstol = 0.15, redknown[16];
+  PetscReal   itstol    = 0.15, redknown[16];
   PetscInt    nredknown = 16, redminits = 100;
   PetscBool   verbose = PETSC_FALSE, wref, rref, randrhs = PETSC_FALSE;
   char        reffile[PETSC_MAX_PATH_LEN];
@@ -159,18 +159,22 @@ int main(int argc, char **argv)
         PetscCall(TestRelDiff(x, xcg, NORM_2, &d));
         per = (PetscReal)rc.st.reductions / rc.its;
         if (verbose)
-          PetscCall(PetscPrintf(comm, "# %s %s s=%" PetscInt_FMT ": %" PetscInt_FMT " its (cg %" PetscInt_FMT "), %s, |x-xcg|/|xcg| %.2e, rnorm %.2e, %" PetscInt_FMT " cut, %" PetscInt_FMT " restarts, cond %.2e, %.3f red/it (counted %.0f)\n", pbnames[pb], pcnames[pc], s, rc.its, rcg.its, KSPConvergedReasons[rc.reason], (double)d, (double)rc.rrel, rc.st.truncations, rc.st.restarts, (double)rc.st.cond_max, (double)per, rc.st.reductions_counted));
+          PetscCall(PetscPrintf(comm, "# %s %s s=%" PetscInt_FMT ": %" PetscInt_FMT " its (cg %" PetscInt_FMT "), %s, |x-xcg|/|xcg| %.2e, rnorm %.2e, %" PetscInt_FMT " cut, %" PetscInt_FMT " restarts, cond %.2e, %.3f red/it (counted %.0f)\n",
+                                pbnames[pb], pcnames[pc], s, rc.its, rcg.its, KSPConvergedReasons[rc.reason], (double)d, (double)rc.rrel, rc.st.truncations, rc.st.restarts, (double)rc.st.cond_max, (double)per, rc.st.reductions_counted));
         ok = (PetscBool)(rc.reason > 0 && rcg.reason > 0 && d <= 1e-8 && rc.rrel <= 1e-9);
-        PetscCall(TapCheck(comm, ok, "%s %s s=%" PetscInt_FMT ": %s (CG %s; want both converged), solution equals CG's to %.1e (<= 1e-8), true residual %.1e (<= 1e-9)", pbnames[pb], pcnames[pc], s, KSPConvergedReasons[rc.reason], KSPConvergedReasons[rcg.reason], (double)d, (double)rc.rrel));
+        PetscCall(TapCheck(comm, ok, "%s %s s=%" PetscInt_FMT ": %s (CG %s; want both converged), solution equals CG's to %.1e (<= 1e-8), true residual %.1e (<= 1e-9)", pbnames[pb], pcnames[pc], s, KSPConvergedReasons[rc.reason],
+                           KSPConvergedReasons[rcg.reason], (double)d, (double)rc.rrel));
         /* the residual is seen at the end of a block only: up to s - 1 iterations more */
-        if (s <= 12) PetscCall(TapCheck(comm, (PetscBool)(rc.its <= (1 + itstol) * rcg.its + s - 1), "%s %s s=%" PetscInt_FMT ": %" PetscInt_FMT " iterations <= (1 + %g) x CG's %" PetscInt_FMT " + s - 1", pbnames[pb], pcnames[pc], s, rc.its, (double)itstol, rcg.its));
+        if (s <= 12)
+          PetscCall(
+            TapCheck(comm, (PetscBool)(rc.its <= (1 + itstol) * rcg.its + s - 1), "%s %s s=%" PetscInt_FMT ": %" PetscInt_FMT " iterations <= (1 + %g) x CG's %" PetscInt_FMT " + s - 1", pbnames[pb], pcnames[pc], s, rc.its, (double)itstol, rcg.its));
         /* at most two reductions per block, plus the first norm and the true residual check
            (and one per restart); and, where the fixed part is spread over enough iterations
            (>= 100, -red_min_its), cbcg's target: <= 2/s + 0.05 reductions per iteration, cut blocks included,
            or the measured bound of a known excess (-red_known). PETSc's counter (which also
            sees the preconditioner's reductions) on 2 or more ranks, the method's own on any. */
         {
-          PetscReal lim  = bound;
+          PetscReal lim     = bound;
           PetscBool isknown = PETSC_FALSE;
           for (PetscInt q = 0; q + 3 < nredknown; q += 4)
             if ((PetscInt)redknown[q] == pb && (PetscInt)redknown[q + 1] == pc && s >= (PetscInt)redknown[q + 2]) {
@@ -179,8 +183,11 @@ int main(int argc, char **argv)
             }
           ok = (PetscBool)(rc.st.reductions <= 2 * rc.st.blocks + 2 + 2 * rc.st.restarts && (size == 1 || rc.st.reductions_counted <= rc.st.reductions + 1));
           if (rc.its >= redminits) ok = (PetscBool)(ok && per <= lim && (size == 1 || rc.st.reductions_counted / rc.its <= lim + 0.01));
-          PetscCall(TapCheck(comm, ok, "%s %s s=%" PetscInt_FMT ": %" PetscInt_FMT " global reductions (want <= 2 per block + 2 + 2 per restart = %" PetscInt_FMT ") for %" PetscInt_FMT " blocks (%" PetscInt_FMT " cut, %" PetscInt_FMT " restarts), %.3f per iteration (PETSc counted %.0f, want <= reductions + 1 on 2+ ranks)%s%s (bound %.3f)", pbnames[pb], pcnames[pc], s, rc.st.reductions, 2 * rc.st.blocks + 2 + 2 * rc.st.restarts, rc.st.blocks, rc.st.truncations, rc.st.restarts, (double)per, rc.st.reductions_counted,
-                               rc.its >= redminits ? (isknown ? ", <= the measured bound of a known excess " : ", <= 2/s + 0.05") : "", rc.its >= redminits && isknown ? "(see docs/types/cbcg.md)" : "", rc.its >= redminits ? (double)lim : -1.0));
+          PetscCall(TapCheck(comm, ok,
+                             "%s %s s=%" PetscInt_FMT ": %" PetscInt_FMT " global reductions (want <= 2 per block + 2 + 2 per restart = %" PetscInt_FMT ") for %" PetscInt_FMT " blocks (%" PetscInt_FMT " cut, %" PetscInt_FMT
+                             " restarts), %.3f per iteration (PETSc counted %.0f, want <= reductions + 1 on 2+ ranks)%s%s (bound %.3f)",
+                             pbnames[pb], pcnames[pc], s, rc.st.reductions, 2 * rc.st.blocks + 2 + 2 * rc.st.restarts, rc.st.blocks, rc.st.truncations, rc.st.restarts, (double)per, rc.st.reductions_counted,
+                             rc.its >= redminits ? (isknown ? ", <= the measured bound of a known excess " : ", <= 2/s + 0.05") : "", rc.its >= redminits && isknown ? "(see docs/types/cbcg.md)" : "", rc.its >= redminits ? (double)lim : -1.0));
         }
         if ((wref || rref) && pc != 2) { /* block Jacobi changes with the number of ranks */
           char        name[PETSC_MAX_PATH_LEN + 64];

@@ -85,8 +85,12 @@ static PetscErrorCode AddSkew(DM da, Mat A, PetscReal alpha)
   for (PetscInt k = zs; k < zs + zm; k++)
     for (PetscInt j = ys; j < ys + ym; j++)
       for (PetscInt i = xs; i < xs + xm; i++) {
-        MatStencil  row = {k, j, i, 0}, col[2] = {{k, j, i - 1, 0}, {k, j, i + 1, 0}};
-        PetscScalar v[2] = {-alpha, alpha};
+        MatStencil row =
+                     {
+                       k, j, i, 0
+        },
+                   col[2] = {{k, j, i - 1, 0}, {k, j, i + 1, 0}};
+        PetscScalar v[2]  = {-alpha, alpha};
         PetscInt    c0 = i > 0 ? 0 : 1, c1 = i < M - 1 ? 2 : 1;
         if (c1 > c0) PetscCall(MatSetValuesStencil(A, 1, &row, c1 - c0, col + c0, v + c0, ADD_VALUES));
       }
@@ -165,7 +169,8 @@ int main(int argc, char **argv)
   PetscCall(PPEStencilCreateAssembled(grid, MATAIJ, &P));
   PetscCall(AddSkew(da, P, 1e-9 * lmax));
   PetscCall(Run(P, b, x, KSPCBCG, PCNONE, 8, NULL, KSP_NORM_PRECONDITIONED, 5000, PETSC_FALSE, 0, &o));
-  PetscCall(TapCheck(comm, (PetscBool)(o.reason < 0 || o.rrel <= 1e-10 * (1 + 1e-6)), "weakly nonsymmetric operator: %s, true relative residual %.2e (diverged, or converged with <= 1e-10 (1 + 1e-6): never converged with a wrong answer)", KSPConvergedReasons[o.reason], (double)o.rrel));
+  PetscCall(TapCheck(comm, (PetscBool)(o.reason < 0 || o.rrel <= 1e-10 * (1 + 1e-6)), "weakly nonsymmetric operator: %s, true relative residual %.2e (diverged, or converged with <= 1e-10 (1 + 1e-6): never converged with a wrong answer)",
+                     KSPConvergedReasons[o.reason], (double)o.rrel));
   PetscCall(MatDestroy(&P));
 
   /* indefinite preconditioner */
@@ -188,15 +193,18 @@ int main(int argc, char **argv)
   /* wrong eigenvalue intervals: slower, never wrong */
   {
     const PetscReal wrong[3][2] = {
-      {0, 0.01 * lmax},
-      {0.5 * lmax, lmax},
-      {0, 1e-12 * lmax}
+      {0,          0.01 * lmax },
+      {0.5 * lmax, lmax        },
+      {0,          1e-12 * lmax}
     };
     const char *what[3] = {"lmax 100 times too small", "lmin half of lmax", "lmax 1e12 times too small (the basis overflows)"};
     for (PetscInt w = 0; w < 3; w++) {
       PetscCall(Run(A, b, x, KSPCBCG, PCNONE, 8, wrong[w], KSP_NORM_PRECONDITIONED, 5000, PETSC_FALSE, 0, &o));
       PetscCall(TestRelDiff(x, xcg, NORM_2, &d));
-      PetscCall(TapCheck(comm, (PetscBool)(o.reason > 0 && d <= 1e-8 && o.rrel <= 1e-10), "wrong interval, %s: %s (want converged) in %" PetscInt_FMT " its (CG %" PetscInt_FMT "), %" PetscInt_FMT " blocks cut, %" PetscInt_FMT " restarts, solution equals CG's to %.1e (<= 1e-8), true relative residual %.2e (<= 1e-10)", what[w], KSPConvergedReasons[o.reason], o.its, ocg.its, o.st.truncations, o.st.restarts, (double)d, (double)o.rrel));
+      PetscCall(TapCheck(comm, (PetscBool)(o.reason > 0 && d <= 1e-8 && o.rrel <= 1e-10),
+                         "wrong interval, %s: %s (want converged) in %" PetscInt_FMT " its (CG %" PetscInt_FMT "), %" PetscInt_FMT " blocks cut, %" PetscInt_FMT
+                         " restarts, solution equals CG's to %.1e (<= 1e-8), true relative residual %.2e (<= 1e-10)",
+                         what[w], KSPConvergedReasons[o.reason], o.its, ocg.its, o.st.truncations, o.st.restarts, (double)d, (double)o.rrel));
     }
     eig[0] = lmax;
     eig[1] = 0.5 * lmax;
@@ -207,7 +215,7 @@ int main(int argc, char **argv)
       PetscCall(KSPCreate(comm, &ksp));
       PetscCall(KSPSetType(ksp, KSPCBCG));
       PetscCall(SetVariant(ksp));
-    PetscCall(SetVariant(ksp));
+      PetscCall(SetVariant(ksp));
       ierr = KSPCBCGSetEigenvalues(ksp, eig[0], eig[1]);
       PetscCall(TapCheck(comm, (PetscBool)(ierr == PETSC_ERR_ARG_OUTOFRANGE), "KSPCBCGSetEigenvalues(lmin > lmax) is an error (code %d)", (int)ierr));
       ierr = KSPCBCGSetS(ksp, 17);
@@ -228,7 +236,9 @@ int main(int argc, char **argv)
       PetscCall(Run(A, b, xcg, KSPCG, PCJACOBI, 0, NULL, nts[t], 5000, PETSC_FALSE, 0, &ocg));
       PetscCall(Run(A, b, x, KSPCBCG, PCJACOBI, 6, NULL, nts[t], 5000, PETSC_FALSE, t == 2 ? 3 : 0, &o));
       PetscCall(TestRelDiff(x, xcg, NORM_2, &d));
-      PetscCall(TapCheck(comm, (PetscBool)(o.reason > 0 && d <= 1e-8 && (t < 2 || o.st.replacements > 0)), "%s norm%s: %s (want converged) in %" PetscInt_FMT " its (CG %" PetscInt_FMT "), solution equals CG's to %.1e (<= 1e-8)%s%" PetscInt_FMT "%s", KSPNormTypes[nts[t]], t == 2 ? " with residual replacement every 3 blocks" : "", KSPConvergedReasons[o.reason], o.its, ocg.its, (double)d, t == 2 ? ", " : " (", (PetscInt)o.st.replacements, t == 2 ? " replacements (want > 0)" : " replacements)"));
+      PetscCall(TapCheck(comm, (PetscBool)(o.reason > 0 && d <= 1e-8 && (t < 2 || o.st.replacements > 0)), "%s norm%s: %s (want converged) in %" PetscInt_FMT " its (CG %" PetscInt_FMT "), solution equals CG's to %.1e (<= 1e-8)%s%" PetscInt_FMT "%s",
+                         KSPNormTypes[nts[t]], t == 2 ? " with residual replacement every 3 blocks" : "", KSPConvergedReasons[o.reason], o.its, ocg.its, (double)d, t == 2 ? ", " : " (", (PetscInt)o.st.replacements,
+                         t == 2 ? " replacements (want > 0)" : " replacements)"));
     }
   }
 
@@ -247,7 +257,8 @@ int main(int argc, char **argv)
     PetscCall(KSPSolve(ksp, b, x));
     PetscCall(KSPGetConvergedReason(ksp, &r2));
     PetscCall(TestRelDiff(x, xcg, NORM_2, &d));
-    PetscCall(TapCheck(comm, (PetscBool)(r1 > 0 && r2 > 0 && d <= 1e-8), "KSPCBCGSetS(13) between two solves with one KSP: %s, %s (want both converged), solutions agree to %.1e (<= 1e-8)", KSPConvergedReasons[r1], KSPConvergedReasons[r2], (double)d));
+    PetscCall(
+      TapCheck(comm, (PetscBool)(r1 > 0 && r2 > 0 && d <= 1e-8), "KSPCBCGSetS(13) between two solves with one KSP: %s, %s (want both converged), solutions agree to %.1e (<= 1e-8)", KSPConvergedReasons[r1], KSPConvergedReasons[r2], (double)d));
     PetscCall(KSPDestroy(&ksp));
   }
 
@@ -299,7 +310,9 @@ int main(int argc, char **argv)
     PetscCall(VecSum(x0, &m0));
     PetscCall(VecSum(x, &m1));
     PetscCall(VecGetSize(x, &N));
-    PetscCall(TapCheck(comm, (PetscBool)(o.reason > 0 && d <= 1e-8 && PetscAbsScalar(m1 - m0) <= 1e-8 * PetscAbsScalar(m0)), "singular operator, nonzero initial guess: %s (want converged) in %" PetscInt_FMT " its (CG %" PetscInt_FMT "), solution equals CG's to %.1e (<= 1e-8), mean of x0 kept (%.6f vs %.6f, to 1e-8 relative)", KSPConvergedReasons[o.reason], o.its, ocg.its, (double)d, (double)PetscRealPart(m1 / N), (double)PetscRealPart(m0 / N)));
+    PetscCall(TapCheck(comm, (PetscBool)(o.reason > 0 && d <= 1e-8 && PetscAbsScalar(m1 - m0) <= 1e-8 * PetscAbsScalar(m0)),
+                       "singular operator, nonzero initial guess: %s (want converged) in %" PetscInt_FMT " its (CG %" PetscInt_FMT "), solution equals CG's to %.1e (<= 1e-8), mean of x0 kept (%.6f vs %.6f, to 1e-8 relative)",
+                       KSPConvergedReasons[o.reason], o.its, ocg.its, (double)d, (double)PetscRealPart(m1 / N), (double)PetscRealPart(m0 / N)));
     PetscCall(VecDestroy(&x0));
   }
   PetscCall(VecDestroy(&b));

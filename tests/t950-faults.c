@@ -32,7 +32,7 @@ create/set-up/solve/destroy cycles without growth of PETSc's allocated memory.\n
 static PetscErrorCode ExpectError(MPI_Comm comm, const char what[], PetscErrorCode code, PetscErrorCode want, const char text[])
 {
   const char *specific = NULL;
-  PetscBool ok;
+  PetscBool   ok;
 
   PetscFunctionBegin;
   if (code) PetscCall(PPEErrorMessage(code, &specific));
@@ -256,7 +256,7 @@ static PetscErrorCode Incompatible(MPI_Comm comm)
   PetscCall(Problem(comm, "NNNNNN", 0, &g, &A, &b));
   PetscCall(VecDuplicate(b, &bp));
   PetscCall(VecDuplicate(b, &x));
-  PetscCall(VecCopy(b, bp));     /* the consistent part */
+  PetscCall(VecCopy(b, bp));   /* the consistent part */
   PetscCall(VecShift(b, 1.0)); /* + a constant: incompatible */
   for (PetscInt i = 0; i < NCOMBO; i++) {
     Outcome   o;
@@ -267,7 +267,8 @@ static PetscErrorCode Incompatible(MPI_Comm comm)
     PetscCall(ComboSolve(A, &combos[i], b, x, PETSC_FALSE, &o));
     PetscCall(TrueResidual(A, bp, x, &rel));
     ok = (PetscBool)(!o.code && o.reason > 0 && rel <= 1e-8);
-    PetscCall(TapCheck(comm, ok, "%s + %s, singular Neumann, b + 1 incompatible: b projected, converged with ||(b - mean b) - A x|| / ||b - mean b|| <= 1e-8 (got %s, %.1e)", combos[i].ksp, combos[i].pc, OutcomeName(&o, buf, sizeof(buf)), (double)rel));
+    PetscCall(
+      TapCheck(comm, ok, "%s + %s, singular Neumann, b + 1 incompatible: b projected, converged with ||(b - mean b) - A x|| / ||b - mean b|| <= 1e-8 (got %s, %.1e)", combos[i].ksp, combos[i].pc, OutcomeName(&o, buf, sizeof(buf)), (double)rel));
   }
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&bp));
@@ -530,7 +531,8 @@ static PetscErrorCode Grid2d(MPI_Comm comm)
       PetscCall(ComboSolve(A, &combos[i], b, x, PETSC_FALSE, &o));
       /* as in 3D: PC fftptdma reports its non-finite output as a PC failure (bcgsfused sees its own NaN first) */
       want = (!strcmp(combos[i].pc, PCFFTPTDMA) && strcmp(combos[i].ksp, KSPBCGSFUSED)) ? KSP_DIVERGED_PC_FAILED : KSP_DIVERGED_NANORINF;
-      PetscCall(TapCheck(comm, (PetscBool)(!o.code && o.reason == want && o.its == 0), "2D %" PetscInt_FMT " x %" PetscInt_FMT " DDNN, %s + %s, NaN in b: %s at iteration 0 (got %s)", n, n, combos[i].ksp, combos[i].pc, KSPConvergedReasons[want], OutcomeName(&o, buf, sizeof(buf))));
+      PetscCall(TapCheck(comm, (PetscBool)(!o.code && o.reason == want && o.its == 0), "2D %" PetscInt_FMT " x %" PetscInt_FMT " DDNN, %s + %s, NaN in b: %s at iteration 0 (got %s)", n, n, combos[i].ksp, combos[i].pc, KSPConvergedReasons[want],
+                         OutcomeName(&o, buf, sizeof(buf))));
     }
     PetscCall(VecDestroy(&x));
     PetscCall(VecDestroy(&b));
@@ -544,12 +546,12 @@ static PetscErrorCode Grid2d(MPI_Comm comm)
    same preconditioner bit for bit as the tile the size of the box. */
 static PetscErrorCode TileClamp(MPI_Comm comm)
 {
-  PPEGrid  g;
-  Mat      A;
-  Vec      b, y1, y2;
-  PC       pc1, pc2;
-  PetscInt tile[3], ntiles, m[3];
-  DM       da;
+  PPEGrid   g;
+  Mat       A;
+  Vec       b, y1, y2;
+  PC        pc1, pc2;
+  PetscInt  tile[3], ntiles, m[3];
+  DM        da;
   PetscBool eq;
 
   PetscFunctionBegin;
@@ -571,7 +573,9 @@ static PetscErrorCode TileClamp(MPI_Comm comm)
   PetscCall(PCTileILUSetTile(pc2, m[0], m[1], m[2]));
   PetscCall(PCApply(pc2, b, y2));
   PetscCall(TestBitwiseEqual(y1, y2, &eq));
-  PetscCall(TapCheck(comm, (PetscBool)(eq && ntiles == 1 && tile[0] == m[0] && tile[1] == m[1] && tile[2] == m[2]), "tileilu tile 1000x1000x1000 larger than the box: clamped to the local box %dx%dx%d, 1 tile, same bits as that tile (got %dx%dx%d, %d tiles, same bits: %s)", (int)m[0], (int)m[1], (int)m[2], (int)tile[0], (int)tile[1], (int)tile[2], (int)ntiles, eq ? "yes" : "no"));
+  PetscCall(TapCheck(comm, (PetscBool)(eq && ntiles == 1 && tile[0] == m[0] && tile[1] == m[1] && tile[2] == m[2]),
+                     "tileilu tile 1000x1000x1000 larger than the box: clamped to the local box %dx%dx%d, 1 tile, same bits as that tile (got %dx%dx%d, %d tiles, same bits: %s)", (int)m[0], (int)m[1], (int)m[2], (int)tile[0], (int)tile[1],
+                     (int)tile[2], (int)ntiles, eq ? "yes" : "no"));
   PetscCall(PCDestroy(&pc1));
   PetscCall(PCDestroy(&pc2));
   PetscCall(VecDestroy(&y1));
@@ -652,13 +656,15 @@ static PetscErrorCode Order(MPI_Comm comm)
     PetscCall(KSPSolve(ksp2, b, x2));
     PetscCall(KSPGetConvergedReason(ksp2, &r2));
     PetscCall(TestBitwiseEqual(x1, x2, &eq));
-    PetscCall(TapCheck(comm, (PetscBool)(r1 > 0 && eq), "%s + %s, KSPSolve before KSPSetUp: sets up, converged, same bits as with KSPSetUp (%s, same bits: %s; want converged, yes)", combos[i].ksp, combos[i].pc, KSPConvergedReasons[r1], eq ? "yes" : "no"));
+    PetscCall(
+      TapCheck(comm, (PetscBool)(r1 > 0 && eq), "%s + %s, KSPSolve before KSPSetUp: sets up, converged, same bits as with KSPSetUp (%s, same bits: %s; want converged, yes)", combos[i].ksp, combos[i].pc, KSPConvergedReasons[r1], eq ? "yes" : "no"));
     PetscCall(KSPSolve(ksp2, bad, x2));
     PetscCall(KSPGetConvergedReason(ksp2, &r0));
     PetscCall(KSPSolve(ksp2, b, x2));
     PetscCall(KSPGetConvergedReason(ksp2, &r2));
     PetscCall(TestRelDiff(x2, x1, NORM_2, &rel));
-    PetscCall(TapCheck(comm, (PetscBool)(r0 < 0 && r2 > 0 && rel <= 1e-12), "%s + %s, a good b after a NaN b on the same KSP: diverged then converged to the same solution (%s, %s, difference %.1e; want diverged, converged, <= 1e-12)", combos[i].ksp, combos[i].pc, KSPConvergedReasons[r0], KSPConvergedReasons[r2], (double)rel));
+    PetscCall(TapCheck(comm, (PetscBool)(r0 < 0 && r2 > 0 && rel <= 1e-12), "%s + %s, a good b after a NaN b on the same KSP: diverged then converged to the same solution (%s, %s, difference %.1e; want diverged, converged, <= 1e-12)", combos[i].ksp,
+                       combos[i].pc, KSPConvergedReasons[r0], KSPConvergedReasons[r2], (double)rel));
     PetscCall(KSPDestroy(&ksp1));
     PetscCall(KSPDestroy(&ksp2));
   }
@@ -750,7 +756,8 @@ static PetscErrorCode Changed(MPI_Comm comm)
       PetscCall(PCApply(pc2, b, y2));
       PetscCall(TestRelDiff(y1, y2, NORM_2, &d));
       PetscCall(TestRelDiff(y0, y2, NORM_2, &d0));
-      PetscCall(TapCheck(comm, (PetscBool)(d <= 1e-12 && d0 > 1e-3), "%s, %s between two applications: the second uses the new operator, equal to a fresh PC to %.1e (<= 1e-12) (the old result differs by %.2f, want > 1e-3)", types[t], way == 0 ? "MatScale(P, 2) of the assembled matrix" : "PPEStencilSetGrid() with a shift-50 grid", (double)d, (double)d0));
+      PetscCall(TapCheck(comm, (PetscBool)(d <= 1e-12 && d0 > 1e-3), "%s, %s between two applications: the second uses the new operator, equal to a fresh PC to %.1e (<= 1e-12) (the old result differs by %.2f, want > 1e-3)", types[t],
+                         way == 0 ? "MatScale(P, 2) of the assembled matrix" : "PPEStencilSetGrid() with a shift-50 grid", (double)d, (double)d0));
       PetscCall(PCDestroy(&pc1));
       PetscCall(PCDestroy(&pc2));
       PetscCall(MatDestroy(&P));
@@ -783,7 +790,9 @@ static PetscErrorCode Changed(MPI_Comm comm)
       PetscCall(KSPGetConvergedReason(ksp2, &r2));
       PetscCall(TestRelDiff(y1, y2, NORM_2, &d));
       PetscCall(TrueResidual(P, b, y1, &res));
-      PetscCall(TapCheck(comm, (PetscBool)(r1 > 0 && r2 > 0 && d <= 1e-8 && res <= 1e-9), "%s + %s, %s between two solves: the second solves the new system (residual %.1e, <= 1e-9), as a fresh KSP does (difference %.1e, <= 1e-8; %s, %s, want both converged)", combos[i].ksp, combos[i].pc, way == 0 ? "MatScale(A, 2)" : "PPEStencilSetGrid(shift 50)", (double)res, (double)d, KSPConvergedReasons[r1], KSPConvergedReasons[r2]));
+      PetscCall(TapCheck(comm, (PetscBool)(r1 > 0 && r2 > 0 && d <= 1e-8 && res <= 1e-9),
+                         "%s + %s, %s between two solves: the second solves the new system (residual %.1e, <= 1e-9), as a fresh KSP does (difference %.1e, <= 1e-8; %s, %s, want both converged)", combos[i].ksp, combos[i].pc,
+                         way == 0 ? "MatScale(A, 2)" : "PPEStencilSetGrid(shift 50)", (double)res, (double)d, KSPConvergedReasons[r1], KSPConvergedReasons[r2]));
       PetscCall(KSPDestroy(&ksp1));
       PetscCall(KSPDestroy(&ksp2));
       PetscCall(MatDestroy(&P));
@@ -851,7 +860,7 @@ static PetscErrorCode Communicators(MPI_Comm comm, PetscMPIInt size)
   PetscCall(MatCreateVecs(As, &xs, &bs));
   PetscCall(VecSet(bs, 1.0));
   for (PetscInt i = 0; i < NCOMBO; i++) {
-    KSPConvergedReason r = KSP_CONVERGED_ITERATING;
+    KSPConvergedReason r   = KSP_CONVERGED_ITERATING;
     PetscReal          res = -1;
     PetscBool          fft = (PetscBool)!strcmp(combos[i].pc, PCFFTPTDMA);
     char               what[128];
@@ -875,7 +884,8 @@ static PetscErrorCode Communicators(MPI_Comm comm, PetscMPIInt size)
     if (size > 1 && fft) PetscCall(ExpectError(comm, what, code, PETSC_ERR_ARG_NOTSAMECOMM, "the operator's DMDA is on a communicator of 1 ranks that is not the PC's"));
     else {
       PetscReal tol = strcmp(combos[i].ksp, KSPPREONLY) ? 1e-9 : 1e-12;
-      PetscCall(TapCheck(comm, (PetscBool)(!code && r > 0 && res >= 0 && res <= tol), "%s: %s, converged, each rank's copy solved (error %d, %s, residual %.1e; want 0, converged, 0 <= residual <= %.0e)", what, size > 1 ? "not checked by PETSc" : "congruent on 1 rank", (int)code, KSPConvergedReasons[r], (double)res, (double)tol));
+      PetscCall(TapCheck(comm, (PetscBool)(!code && r > 0 && res >= 0 && res <= tol), "%s: %s, converged, each rank's copy solved (error %d, %s, residual %.1e; want 0, converged, 0 <= residual <= %.0e)", what,
+                         size > 1 ? "not checked by PETSc" : "congruent on 1 rank", (int)code, KSPConvergedReasons[r], (double)res, (double)tol));
     }
     PetscCall(KSPDestroy(&ksp));
   }
@@ -990,11 +1000,11 @@ static PetscErrorCode Tridiag(MPI_Comm comm)
    combination, a tridiagonal batch. */
 static PetscErrorCode Cycle(MPI_Comm comm, PetscInt i)
 {
-  PPEGrid    g;
-  Mat        A;
-  Vec        b, x;
-  KSP        ksp;
-  PPETridiag t;
+  PPEGrid     g;
+  Mat         A;
+  Vec         b, x;
+  KSP         ksp;
+  PPETridiag  t;
   PetscScalar d[12];
 
   PetscFunctionBegin;
@@ -1036,7 +1046,11 @@ static PetscErrorCode Cycles(MPI_Comm comm, PetscInt ncycles)
   m1 -= m0;
   PetscCall(MPIU_Allreduce(&m1, &hi, 1, MPIU_PETSCLOGDOUBLE, MPI_MAX, comm));
   PetscCall(MPIU_Allreduce(&m1, &lo, 1, MPIU_PETSCLOGDOUBLE, MPI_MIN, comm));
-  PetscCall(TapCheck(comm, (PetscBool)(m0 > 0 && hi == 0 && lo == 0), "%" PetscInt_FMT " create/set-up/solve/destroy cycles of grid, operator, every KSP/PC combination and a tridiagonal batch: PETSc's allocated memory %.0f bytes before (want > 0), growth %.0f to %.0f bytes (want 0; needs -malloc_dump for the count)", ncycles, m0, lo, hi));
+  PetscCall(
+    TapCheck(comm, (PetscBool)(m0 > 0 && hi == 0 && lo == 0),
+             "%" PetscInt_FMT
+             " create/set-up/solve/destroy cycles of grid, operator, every KSP/PC combination and a tridiagonal batch: PETSc's allocated memory %.0f bytes before (want > 0), growth %.0f to %.0f bytes (want 0; needs -malloc_dump for the count)",
+             ncycles, m0, lo, hi));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -89,7 +89,7 @@ static PetscErrorCode Elapsed(MPI_Comm comm, PetscLogDouble t0, PetscReal *t)
    The bare transforms
    --------------------------------------------------------------------------------------- */
 
-static const char *const FFTWFlags[] = {"estimate", "measure", "patient", "FFTWFlag", "FFTW_FLAG_", NULL};
+static const char *const FFTWFlags[]        = {"estimate", "measure", "patient", "FFTWFlag", "FFTW_FLAG_", NULL};
 static const unsigned    fftw_flag_values[] = {FFTW_ESTIMATE, FFTW_MEASURE, FFTW_PATIENT};
 
 /* The FFTW kinds that diagonalise the second difference of a BC pair (forward, backward),
@@ -236,19 +236,19 @@ typedef struct {
 } FloorTransforms;
 
 typedef struct {
-  FloorTransforms t;          /* the transforms kept (the fastest at set-up) */
-  double     *in, *out;       /* the right-hand side (kept: every forward plan preserves it) and the result */
-  double     *hat;            /* the transformed data: nz planes of m coefficients, complex (2 doubles) or real */
-  double     *ip;             /* nz x m inverse pivots of the factorised z systems, scaled (see FloorSetUpZ) */
-  double     *a, *c;          /* nz lower and upper z couplings of the scaled systems (z only) */
-  PetscInt    N[3];           /* sizes */
-  PetscInt    m, ncomp;       /* coefficients per plane, doubles per coefficient (2: complex, 1: real) */
-  PetscInt    n0[2];          /* transformed sizes of x and y (nx/2+1 along a periodic direction) */
-  PetscBool   mean00;         /* remove the mean of the (kx,ky) = (0,0) z line (singular, DC basis) */
-  char        alt[160];       /* the runner-up of the transform variants tried, for the output */
-  PetscReal   best_s, alt_s;  /* best solves at set-up of the kept variant and the runner-up */
-  PetscInt    nvariants;      /* transform variants planned and timed */
-  PetscReal   plan_s;         /* planning time of every plan made */
+  FloorTransforms t;             /* the transforms kept (the fastest at set-up) */
+  double         *in, *out;      /* the right-hand side (kept: every forward plan preserves it) and the result */
+  double         *hat;           /* the transformed data: nz planes of m coefficients, complex (2 doubles) or real */
+  double         *ip;            /* nz x m inverse pivots of the factorised z systems, scaled (see FloorSetUpZ) */
+  double         *a, *c;         /* nz lower and upper z couplings of the scaled systems (z only) */
+  PetscInt        N[3];          /* sizes */
+  PetscInt        m, ncomp;      /* coefficients per plane, doubles per coefficient (2: complex, 1: real) */
+  PetscInt        n0[2];         /* transformed sizes of x and y (nx/2+1 along a periodic direction) */
+  PetscBool       mean00;        /* remove the mean of the (kx,ky) = (0,0) z line (singular, DC basis) */
+  char            alt[160];      /* the runner-up of the transform variants tried, for the output */
+  PetscReal       best_s, alt_s; /* best solves at set-up of the kept variant and the runner-up */
+  PetscInt        nvariants;     /* transform variants planned and timed */
+  PetscReal       plan_s;        /* planning time of every plan made */
 } Floor;
 
 static void FloorStageSet(FloorStage *st, fftw_plan p, char type, double *in, double *out, ptrdiff_t din, ptrdiff_t dout)
@@ -277,14 +277,14 @@ static void FloorStageSet(FloorStage *st, fftw_plan p, char type, double *in, do
    plans). *ok is false when a per-plane variant would run on arrays of another alignment. */
 static PetscErrorCode FloorPlan(Floor *f, PPEGrid grid, int order, PetscBool perplane, unsigned flags, FloorTransforms *t, PetscBool *ok)
 {
-  PetscInt      *N = f->N;
-  PetscBool      per[2];
-  fftw_r2r_kind  kf[2], kb[2];
-  const char    *kn[2];
-  ptrdiff_t      s[2], sc[2], plane, planec, pr, pc; /* pr, pc: doubles per real and transformed plane */
-  fftw_complex  *hc = (fftw_complex *)f->hat;
-  int            hz = perplane ? 0 : 1;                 /* the z loop in the plans, or none */
-  const char    *loop = perplane ? "; planned per z plane, looped" : "; one plan over the z planes";
+  PetscInt     *N = f->N;
+  PetscBool     per[2];
+  fftw_r2r_kind kf[2], kb[2];
+  const char   *kn[2];
+  ptrdiff_t     s[2], sc[2], plane, planec, pr, pc; /* pr, pc: doubles per real and transformed plane */
+  fftw_complex *hc   = (fftw_complex *)f->hat;
+  int           hz   = perplane ? 0 : 1; /* the z loop in the plans, or none */
+  const char   *loop = perplane ? "; planned per z plane, looped" : "; one plan over the z planes";
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(t, sizeof(*t)));
@@ -310,20 +310,40 @@ static PetscErrorCode FloorPlan(Floor *f, PPEGrid grid, int order, PetscBool per
     if (!*ok) PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (per[0] && per[1]) {
-    fftw_iodim64 dr[2] = {{(ptrdiff_t)N[1], s[1], sc[1]}, {(ptrdiff_t)N[0], 1, 1}}, hr = {(ptrdiff_t)N[2], plane, planec};
-    fftw_iodim64 dc[2] = {{(ptrdiff_t)N[1], sc[1], s[1]}, {(ptrdiff_t)N[0], 1, 1}}, hcb = {(ptrdiff_t)N[2], planec, plane};
+    fftw_iodim64 dr[2] =
+      {
+        {(ptrdiff_t)N[1], s[1], sc[1]},
+        {(ptrdiff_t)N[0], 1,    1    }
+    },
+                 hr = {(ptrdiff_t)N[2], plane, planec};
+    fftw_iodim64 dc[2] =
+      {
+        {(ptrdiff_t)N[1], sc[1], s[1]},
+        {(ptrdiff_t)N[0], 1,     1   }
+    },
+                 hcb = {(ptrdiff_t)N[2], planec, plane};
 
     t->nf = 1;
     FloorStageSet(&t->s[0], fftw_plan_guru64_dft_r2c(2, dr, hz, &hr, f->in, hc, flags), 'f', f->in, f->hat, pr, pc);
     FloorStageSet(&t->s[1], fftw_plan_guru64_dft_c2r(2, dc, hz, &hcb, hc, f->out, flags), 'b', f->hat, f->out, pc, pr);
     PetscCall(PetscSNPrintf(t->kind, sizeof(t->kind), "2D r2c/c2r (x and y periodic)%s", loop));
   } else if (!per[0] && !per[1]) {
-    fftw_iodim64  d[2] = {{(ptrdiff_t)N[1], s[1], s[1]}, {(ptrdiff_t)N[0], 1, 1}}, h = {(ptrdiff_t)N[2], plane, plane};
+    fftw_iodim64 d[2] =
+      {
+        {(ptrdiff_t)N[1], s[1], s[1]},
+        {(ptrdiff_t)N[0], 1,    1   }
+    },
+                 h      = {(ptrdiff_t)N[2], plane, plane};
     fftw_r2r_kind f2[2] = {kf[1], kf[0]}, b2[2] = {kb[1], kb[0]};
 
     /* order 1: the two 1D passes of the bare transforms (x lines contiguous, then y lines
        of stride nx in place, vector loop over x), in -> hat, and back hat -> out */
-    fftw_iodim64  hx[2] = {{(ptrdiff_t)N[1], s[1], s[1]}, {(ptrdiff_t)N[2], plane, plane}}, hy[2] = {{(ptrdiff_t)N[0], 1, 1}, {(ptrdiff_t)N[2], plane, plane}};
+    fftw_iodim64 hx[2] =
+      {
+        {(ptrdiff_t)N[1], s[1],  s[1] },
+        {(ptrdiff_t)N[2], plane, plane}
+    },
+                 hy[2] = {{(ptrdiff_t)N[0], 1, 1}, {(ptrdiff_t)N[2], plane, plane}};
 
     if (order == 0) {
       t->nf = 1;
@@ -339,14 +359,30 @@ static PetscErrorCode FloorPlan(Floor *f, PPEGrid grid, int order, PetscBool per
       PetscCall(PetscSNPrintf(t->kind, sizeof(t->kind), "1D r2r passes: x %s (contiguous), then y %s (strided)%s", kn[0], kn[1], loop));
     }
   } else {
-    int           p = per[0] ? 0 : 1, q = 1 - p;
+    int p = per[0] ? 0 : 1, q = 1 - p;
     /* r2c along p: real strides in, complex strides out; vector loops over q and z */
-    fftw_iodim64  rp = {(ptrdiff_t)N[p], s[p], sc[p]}, rh[2] = {{(ptrdiff_t)N[q], s[q], sc[q]}, {(ptrdiff_t)N[2], plane, planec}};
-    fftw_iodim64  cp = {(ptrdiff_t)N[p], sc[p], s[p]}, ch[2] = {{(ptrdiff_t)N[q], sc[q], s[q]}, {(ptrdiff_t)N[2], planec, plane}};
+    fftw_iodim64 rp =
+                   {
+                     (ptrdiff_t)N[p], s[p], sc[p]
+    },
+                 rh[2] = {{(ptrdiff_t)N[q], s[q], sc[q]}, {(ptrdiff_t)N[2], plane, planec}};
+    fftw_iodim64 cp =
+                   {
+                     (ptrdiff_t)N[p], sc[p], s[p]
+    },
+                 ch[2] = {{(ptrdiff_t)N[q], sc[q], s[q]}, {(ptrdiff_t)N[2], planec, plane}};
     /* r2r along q on the complex data as doubles: vector loops over re/im, the p wavenumbers, z */
-    fftw_iodim64  qc = {(ptrdiff_t)N[q], 2 * sc[q], 2 * sc[q]}, qch[3] = {{2, 1, 1}, {(ptrdiff_t)f->n0[p], 2 * sc[p], 2 * sc[p]}, {(ptrdiff_t)N[2], 2 * planec, 2 * planec}};
+    fftw_iodim64 qc =
+                   {
+                     (ptrdiff_t)N[q], 2 * sc[q], 2 * sc[q]
+    },
+                 qch[3] = {{2, 1, 1}, {(ptrdiff_t)f->n0[p], 2 * sc[p], 2 * sc[p]}, {(ptrdiff_t)N[2], 2 * planec, 2 * planec}};
     /* r2r along q on the real data: vector loops over p and z */
-    fftw_iodim64  qr = {(ptrdiff_t)N[q], s[q], s[q]}, qrh[2] = {{(ptrdiff_t)N[p], s[p], s[p]}, {(ptrdiff_t)N[2], plane, plane}};
+    fftw_iodim64 qr =
+                   {
+                     (ptrdiff_t)N[q], s[q], s[q]
+    },
+                 qrh[2] = {{(ptrdiff_t)N[p], s[p], s[p]}, {(ptrdiff_t)N[2], plane, plane}};
 
     t->nf = 2;
     if (order == 0) {
@@ -422,8 +458,8 @@ static PetscErrorCode FloorSetUpZ(Floor *f, PPEGrid grid, const PPESeparable *se
   PetscCall(PPEGridEigenvalues1d(loc, bc[2], bc[3], ny, 1.0, ly));
   for (PetscInt j = 0; j < f->n0[1]; j++)
     for (PetscInt i = 0; i < f->n0[0]; i++) sh[j * f->n0[0] + i] = sep->c[0] * lx[i] + sep->c[1] * ly[j];
-  f->a = fftw_alloc_real((size_t)nz);
-  f->c = fftw_alloc_real((size_t)nz);
+  f->a  = fftw_alloc_real((size_t)nz);
+  f->c  = fftw_alloc_real((size_t)nz);
   f->ip = fftw_alloc_real((size_t)(nz * f->m));
   PetscCheck(f->a && f->c && f->ip, PETSC_COMM_SELF, PETSC_ERR_MEM, "fftw_alloc_real() failed for the floor's z factors");
   for (PetscInt k = 0; k < nz; k++) {
@@ -434,7 +470,7 @@ static PetscErrorCode FloorSetUpZ(Floor *f, PPEGrid grid, const PPESeparable *se
     double p = F * wz[0] * (sep->zdi[0] + sep->sigma + sh[l]);
     f->ip[l] = 1.0 / p;
     for (PetscInt k = 1; k < nz; k++) {
-      p                  = F * wz[k] * (sep->zdi[k] + sep->sigma + sh[l]) - f->a[k] * f->c[k - 1] / p;
+      p                   = F * wz[k] * (sep->zdi[k] + sep->sigma + sh[l]) - f->a[k] * f->c[k - 1] / p;
       f->ip[k * f->m + l] = 1.0 / p;
     }
     if (sep->singular && sh[l] == 0.0) f->ip[(nz - 1) * f->m + l] = 0.0; /* the zero mode, pinned */
@@ -453,8 +489,8 @@ static void FloorZ(const Floor *f)
 
   for (PetscInt k = 1; k < nz; k++) {
     const double *PETSC_RESTRICT ip = f->ip + (k - 1) * m, *PETSC_RESTRICT yp = h + (k - 1) * w;
-    double *PETSC_RESTRICT       y  = h + k * w;
-    const double                 a  = f->a[k];
+    double *PETSC_RESTRICT y = h + k * w;
+    const double           a = f->a[k];
     if (f->ncomp == 2)
       for (PetscInt j = 0; j < m; j++) {
         const double l = a * ip[j];
@@ -477,8 +513,8 @@ static void FloorZ(const Floor *f)
   }
   for (PetscInt k = nz - 2; k >= 0; k--) {
     const double *PETSC_RESTRICT ip = f->ip + k * m, *PETSC_RESTRICT xn = h + (k + 1) * w;
-    double *PETSC_RESTRICT       y  = h + k * w;
-    const double                 c  = f->c[k];
+    double *PETSC_RESTRICT y = h + k * w;
+    const double           c = f->c[k];
     if (f->ncomp == 2)
       for (PetscInt j = 0; j < m; j++) {
         y[2 * j]     = (y[2 * j] - c * xn[2 * j]) * ip[j];
@@ -578,7 +614,8 @@ static PetscErrorCode FloorCreate(PPEGrid grid, unsigned flags, Vec b, Floor *f)
     F *= RoundTrip(per[d], kf[d], f->N[d]);
     /* a row scale that varies in x or y does not commute with the transforms */
     PetscCall(PPEGridGetWeights(grid, d, &w));
-    for (PetscInt i = 0; i < f->N[d]; i++) PetscCheck(w[i] == 1.0, PETSC_COMM_SELF, PETSC_ERR_SUP, "The floor folds the row scale into the z systems: it must not vary along %c (vertex-centred Neumann faces make it vary); use -bench_fft_floor 0", "xy"[d]);
+    for (PetscInt i = 0; i < f->N[d]; i++)
+      PetscCheck(w[i] == 1.0, PETSC_COMM_SELF, PETSC_ERR_SUP, "The floor folds the row scale into the z systems: it must not vary along %c (vertex-centred Neumann faces make it vary); use -bench_fft_floor 0", "xy"[d]);
   }
   {
     PPEBCType z0, z1;
@@ -639,7 +676,7 @@ static PetscErrorCode FloorCheck(Floor *f, Mat A, Vec b, Vec x, Vec r, PetscBool
   PetscScalar *ra;
   PetscScalar  mx = 0, mf = 0;
   PetscReal    dmax = 0, xmax = 0, rn, bn, t[4];
-  PetscInt     n  = f->N[0] * f->N[1] * f->N[2];
+  PetscInt     n = f->N[0] * f->N[1] * f->N[2];
 
   PetscFunctionBegin;
   PetscCall(FloorRun(f, t));
@@ -685,17 +722,17 @@ static const char *const iter_names[] = {"boomeramg", "pfmg", "gamg", "mg", "mg-
 #define NITER 5
 
 typedef struct {
-  const char *name;       /* fftptdma or one of iter_names */
-  KSP         ksp;        /* its solver */
-  Mat         P;          /* the assembled preconditioning matrix (NULL for fftptdma) */
-  DM          mgda;       /* the DMDA of geometric multigrid (cell-centred transfers) */
-  PetscReal   assembly_s; /* time to assemble P */
-  PetscReal   setup_s;    /* KSPSetUp() */
-  PetscReal   best_s;     /* best solve */
-  PetscReal   sum_s;      /* sum of solves, for the mean */
-  PetscInt    nsolves;    /* solves timed */
-  PetscInt    its;        /* iterations of the last solve */
-  PetscReal   rnorm_rel;  /* true relative residual of the last solve */
+  const char        *name;       /* fftptdma or one of iter_names */
+  KSP                ksp;        /* its solver */
+  Mat                P;          /* the assembled preconditioning matrix (NULL for fftptdma) */
+  DM                 mgda;       /* the DMDA of geometric multigrid (cell-centred transfers) */
+  PetscReal          assembly_s; /* time to assemble P */
+  PetscReal          setup_s;    /* KSPSetUp() */
+  PetscReal          best_s;     /* best solve */
+  PetscReal          sum_s;      /* sum of solves, for the mean */
+  PetscInt           nsolves;    /* solves timed */
+  PetscInt           its;        /* iterations of the last solve */
+  PetscReal          rnorm_rel;  /* true relative residual of the last solve */
   KSPConvergedReason reason;
 } Solver;
 
@@ -941,9 +978,12 @@ static PetscErrorCode PrintSolver(MPI_Comm comm, PPEGrid grid, const Solver *s, 
 {
   PetscFunctionBegin;
   PetscCall(PrintHead(comm, grid, "solve"));
-  PetscCall(PetscPrintf(comm, ", \"solver\": \"%s\", \"ksp\": \"%s\", \"assembly_s\": %.6e, \"setup_s\": %.6e, \"solve_s\": %.6e, \"solve_mean_s\": %.6e, \"reps\": %" PetscInt_FMT ", \"its\": %" PetscInt_FMT ", \"reason\": \"%s\", \"rnorm_rel\": %.3e", s->name, s->P ? "cg" : "preonly", (double)s->assembly_s, (double)s->setup_s, (double)s->best_s, (double)(s->sum_s / PetscMax(1, s->nsolves)), s->nsolves, s->its, KSPConvergedReasons[s->reason], (double)s->rnorm_rel));
+  PetscCall(PetscPrintf(comm,
+                        ", \"solver\": \"%s\", \"ksp\": \"%s\", \"assembly_s\": %.6e, \"setup_s\": %.6e, \"solve_s\": %.6e, \"solve_mean_s\": %.6e, \"reps\": %" PetscInt_FMT ", \"its\": %" PetscInt_FMT ", \"reason\": \"%s\", \"rnorm_rel\": %.3e",
+                        s->name, s->P ? "cg" : "preonly", (double)s->assembly_s, (double)s->setup_s, (double)s->best_s, (double)(s->sum_s / PetscMax(1, s->nsolves)), s->nsolves, s->its, KSPConvergedReasons[s->reason], (double)s->rnorm_rel));
   if (fft_pair_s > 0)
-    PetscCall(PetscPrintf(comm, ", \"fftptdma_solve_s\": %.6e, \"ratio_solve\": %.3f, \"ratio_setup_solve\": %.3f", (double)fft_pair_s, (double)(s->best_s / fft_pair_s), (double)((s->assembly_s + s->setup_s + s->best_s) / (fft_setup_s + fft_pair_s))));
+    PetscCall(
+      PetscPrintf(comm, ", \"fftptdma_solve_s\": %.6e, \"ratio_solve\": %.3f, \"ratio_setup_solve\": %.3f", (double)fft_pair_s, (double)(s->best_s / fft_pair_s), (double)((s->assembly_s + s->setup_s + s->best_s) / (fft_setup_s + fft_pair_s))));
   PetscCall(PetscPrintf(comm, "}\n"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -1071,17 +1111,27 @@ static PetscErrorCode TimeSize(MPI_Comm comm, PetscInt n, const char bcs[], cons
   }
   if (dobare) {
     PetscCall(PrintHead(comm, grid, "bare"));
-    PetscCall(PetscPrintf(comm, ", \"solver\": \"fftw\", \"kinds\": [\"%s\", \"%s\"], \"fftw_flag\": \"%s\", \"plan_s\": %.6e, \"fwd_x_s\": %.6e, \"fwd_y_s\": %.6e, \"bwd_y_s\": %.6e, \"bwd_x_s\": %.6e, \"bare_s\": %.6e, \"reps\": %" PetscInt_FMT, bare.kind[0], bare.kind[1], flagname, (double)bare.plan_s, (double)bare_best[0], (double)bare_best[1], (double)bare_best[2], (double)bare_best[3], (double)bare_best[4], o->reps));
-    if (dofft) PetscCall(PetscPrintf(comm, ", \"fftptdma_solve_s\": %.6e, \"ratio_solve_bare\": %.3f, \"fftptdma_pcapply_s\": %.6e, \"ratio_pcapply_bare\": %.3f, \"fftptdma_solve_nonull_s\": %.6e, \"ratio_solve_nonull_bare\": %.3f, \"fftptdma_nonull_rnorm_rel\": %.3e", (double)fft_best, (double)(fft_best / bare_best[4]), (double)pc_best, (double)(pc_best / bare_best[4]), (double)nn_best, (double)(nn_best / bare_best[4]), (double)nn_res));
+    PetscCall(PetscPrintf(comm, ", \"solver\": \"fftw\", \"kinds\": [\"%s\", \"%s\"], \"fftw_flag\": \"%s\", \"plan_s\": %.6e, \"fwd_x_s\": %.6e, \"fwd_y_s\": %.6e, \"bwd_y_s\": %.6e, \"bwd_x_s\": %.6e, \"bare_s\": %.6e, \"reps\": %" PetscInt_FMT,
+                          bare.kind[0], bare.kind[1], flagname, (double)bare.plan_s, (double)bare_best[0], (double)bare_best[1], (double)bare_best[2], (double)bare_best[3], (double)bare_best[4], o->reps));
+    if (dofft)
+      PetscCall(
+        PetscPrintf(comm,
+                    ", \"fftptdma_solve_s\": %.6e, \"ratio_solve_bare\": %.3f, \"fftptdma_pcapply_s\": %.6e, \"ratio_pcapply_bare\": %.3f, \"fftptdma_solve_nonull_s\": %.6e, \"ratio_solve_nonull_bare\": %.3f, \"fftptdma_nonull_rnorm_rel\": %.3e",
+                    (double)fft_best, (double)(fft_best / bare_best[4]), (double)pc_best, (double)(pc_best / bare_best[4]), (double)nn_best, (double)(nn_best / bare_best[4]), (double)nn_res));
     PetscCall(PetscPrintf(comm, "}\n"));
   }
   if (dofloor) {
     char code[7];
     PetscCall(PPEGridGetBCString(grid, code));
     PetscCall(PrintHead(comm, grid, "floor"));
-    PetscCall(PetscPrintf(comm, ", \"bcs\": \"%s\", \"singular\": %s, \"floor_kind\": \"%s\", \"floor_variants\": %" PetscInt_FMT ", \"fftw_flag\": \"%s\", \"plan_s\": %.6e, \"fwd_s\": %.6e, \"z_s\": %.6e, \"bwd_s\": %.6e, \"floor_s\": %.6e", code, singular ? "true" : "false", floor.t.kind, floor.nvariants, flagname, (double)floor.plan_s, (double)floor_best[0], (double)floor_best[1], (double)floor_best[2], (double)floor_best[3]));
+    PetscCall(PetscPrintf(comm, ", \"bcs\": \"%s\", \"singular\": %s, \"floor_kind\": \"%s\", \"floor_variants\": %" PetscInt_FMT ", \"fftw_flag\": \"%s\", \"plan_s\": %.6e, \"fwd_s\": %.6e, \"z_s\": %.6e, \"bwd_s\": %.6e, \"floor_s\": %.6e", code,
+                          singular ? "true" : "false", floor.t.kind, floor.nvariants, flagname, (double)floor.plan_s, (double)floor_best[0], (double)floor_best[1], (double)floor_best[2], (double)floor_best[3]));
     if (floor.alt[0]) PetscCall(PetscPrintf(comm, ", \"floor_alt_kind\": \"%s\", \"floor_alt_setup_s\": %.6e", floor.alt, (double)floor.alt_s));
-    PetscCall(PetscPrintf(comm, ", \"pcapply_s\": %.6e, \"ksp_s\": %.6e, \"ksp_nullspace_s\": %.6e, \"ratio_pcapply_floor\": %.3f, \"ratio_ksp_nullspace_pcapply\": %.3f, \"ratio_ksp_floor\": %.3f, \"ratio_ksp_nullspace_floor\": %.3f, \"setup_s\": %.6e, \"setup_solves\": %.2f, \"floor_vs_pc_rel\": %.3e, \"floor_rnorm_rel\": %.3e, \"reps\": %" PetscInt_FMT, (double)pc_best, (double)nn_best, (double)fft_best, (double)(pc_best / floor_best[3]), (double)(fft_best / pc_best), (double)(nn_best / floor_best[3]), (double)(fft_best / floor_best[3]), (double)fft.setup_s, (double)(fft.setup_s / pc_best), (double)floor_rel, (double)floor_res, o->reps));
+    PetscCall(PetscPrintf(comm,
+                          ", \"pcapply_s\": %.6e, \"ksp_s\": %.6e, \"ksp_nullspace_s\": %.6e, \"ratio_pcapply_floor\": %.3f, \"ratio_ksp_nullspace_pcapply\": %.3f, \"ratio_ksp_floor\": "
+                          "%.3f, \"ratio_ksp_nullspace_floor\": %.3f, \"setup_s\": %.6e, \"setup_solves\": %.2f, \"floor_vs_pc_rel\": %.3e, \"floor_rnorm_rel\": %.3e, \"reps\": %" PetscInt_FMT,
+                          (double)pc_best, (double)nn_best, (double)fft_best, (double)(pc_best / floor_best[3]), (double)(fft_best / pc_best), (double)(nn_best / floor_best[3]), (double)(fft_best / floor_best[3]), (double)fft.setup_s,
+                          (double)(fft.setup_s / pc_best), (double)floor_rel, (double)floor_res, o->reps));
     if (dobare) PetscCall(PetscPrintf(comm, ", \"bare_s\": %.6e, \"ratio_pcapply_bare\": %.3f, \"ratio_bare_floor\": %.3f", (double)bare_best[4], (double)(pc_best / bare_best[4]), (double)(bare_best[4] / floor_best[3])));
     PetscCall(PetscPrintf(comm, "}\n"));
     PetscCall(FloorDestroy(&floor));
@@ -1144,11 +1194,20 @@ static PetscErrorCode TimeSize(MPI_Comm comm, PetscInt n, const char bcs[], cons
      fftptdma solves that alternated with the variant it is compared with */
   if (dofft) {
     PetscCall(PrintHead(comm, grid, "summary"));
-    PetscCall(PetscPrintf(comm, ", \"fftptdma_setup_s\": %.6e, \"fftptdma_solve_s\": %.6e, \"fftptdma_best_s\": %.6e, \"fftptdma_solves\": %" PetscInt_FMT ", \"fftptdma_rnorm_rel\": %.3e", (double)fft_setup, (double)fft_best, (double)fft.best_s, fft.nsolves, (double)fft.rnorm_rel));
-    if (dobare) PetscCall(PetscPrintf(comm, ", \"bare_s\": %.6e, \"ratio_solve_bare\": %.3f, \"bar_solve_bare\": 1.5, \"pass_solve_bare\": %s, \"fftptdma_pcapply_s\": %.6e, \"ratio_pcapply_bare\": %.3f, \"pass_pcapply_bare\": %s, \"fftptdma_solve_nonull_s\": %.6e, \"ratio_solve_nonull_bare\": %.3f, \"pass_solve_nonull_bare\": %s", (double)bare_best[4], (double)(fft_best / bare_best[4]), fft_best <= 1.5 * bare_best[4] ? "true" : "false", (double)pc_best, (double)(pc_best / bare_best[4]), pc_best <= 1.5 * bare_best[4] ? "true" : "false", (double)nn_best, (double)(nn_best / bare_best[4]), nn_best <= 1.5 * bare_best[4] ? "true" : "false"));
+    PetscCall(PetscPrintf(comm, ", \"fftptdma_setup_s\": %.6e, \"fftptdma_solve_s\": %.6e, \"fftptdma_best_s\": %.6e, \"fftptdma_solves\": %" PetscInt_FMT ", \"fftptdma_rnorm_rel\": %.3e", (double)fft_setup, (double)fft_best, (double)fft.best_s,
+                          fft.nsolves, (double)fft.rnorm_rel));
+    if (dobare)
+      PetscCall(PetscPrintf(comm,
+                            ", \"bare_s\": %.6e, \"ratio_solve_bare\": %.3f, \"bar_solve_bare\": 1.5, \"pass_solve_bare\": %s, \"fftptdma_pcapply_s\": %.6e, \"ratio_pcapply_bare\": "
+                            "%.3f, \"pass_pcapply_bare\": %s, \"fftptdma_solve_nonull_s\": %.6e, \"ratio_solve_nonull_bare\": %.3f, \"pass_solve_nonull_bare\": %s",
+                            (double)bare_best[4], (double)(fft_best / bare_best[4]), fft_best <= 1.5 * bare_best[4] ? "true" : "false", (double)pc_best, (double)(pc_best / bare_best[4]), pc_best <= 1.5 * bare_best[4] ? "true" : "false",
+                            (double)nn_best, (double)(nn_best / bare_best[4]), nn_best <= 1.5 * bare_best[4] ? "true" : "false"));
     if (fastest)
-      PetscCall(PetscPrintf(comm, ", \"fastest_iterative\": \"%s\", \"fastest_iterative_s\": %.6e, \"fftptdma_paired_s\": %.6e, \"ratio_iterative\": %.2f, \"fastest_iterative_setup_solve\": \"%s\", \"fastest_iterative_setup_solve_s\": %.6e, \"ratio_iterative_setup_solve\": %.2f, \"bar_iterative\": 10, \"pass_iterative\": %s", fastest, (double)fastest_s, (double)fastest_fft, (double)(fastest_s / fastest_fft), fastest_t, (double)fastest_total,
-                            (double)(fastest_total / (fft_setup + fastest_fft_t)), fastest_s >= 10 * fastest_fft ? "true" : "false"));
+      PetscCall(PetscPrintf(comm,
+                            ", \"fastest_iterative\": \"%s\", \"fastest_iterative_s\": %.6e, \"fftptdma_paired_s\": %.6e, \"ratio_iterative\": %.2f, \"fastest_iterative_setup_solve\": "
+                            "\"%s\", \"fastest_iterative_setup_solve_s\": %.6e, \"ratio_iterative_setup_solve\": %.2f, \"bar_iterative\": 10, \"pass_iterative\": %s",
+                            fastest, (double)fastest_s, (double)fastest_fft, (double)(fastest_s / fastest_fft), fastest_t, (double)fastest_total, (double)(fastest_total / (fft_setup + fastest_fft_t)),
+                            fastest_s >= 10 * fastest_fft ? "true" : "false"));
     PetscCall(PetscPrintf(comm, "}\n"));
   }
   PetscCall(SolverDestroy(&fft));
@@ -1218,7 +1277,11 @@ static PetscErrorCode BytesCase(MPI_Comm comm, PetscInt n, const PetscInt pgrid[
   if (zsolve == PC_FFTPTDMA_ZSOLVE_TRANSPOSE) z_paper = 2.0 * 8.0 * nxs * N[1] * N[2] * (pz - 1) / pz;
   else z_paper = 4.0 * 8.0 * nxs * N[1] * (pz - 1);
   PetscCall(PrintHead(comm, grid, "bytes"));
-  PetscCall(PetscPrintf(comm, ", \"pgrid\": [%" PetscInt_FMT ", %" PetscInt_FMT "], \"dmda\": \"%s\", \"zsolve\": \"%s\", \"petsc_bytes_sent\": %.0f, \"bytes_redist\": %.0f, \"bytes_xy\": %.0f, \"bytes_z\": %.0f, \"model_redist\": %.0f, \"model_xy\": %.0f, \"model_z\": %.0f, \"paper_xy\": %.0f, \"paper_z\": %.0f, \"rnorm_rel\": %.3e}\n", py, pz, pencil_dmda ? "pencil" : "petsc", PCFFTPTDMAZSolves[zsolve], (double)bytes, (double)tot[0], (double)tot[1], (double)tot[2], (double)tot[3], (double)tot[4], (double)tot[5], (double)xy_paper, (double)z_paper, (double)fft.rnorm_rel));
+  PetscCall(PetscPrintf(comm,
+                        ", \"pgrid\": [%" PetscInt_FMT ", %" PetscInt_FMT "], \"dmda\": \"%s\", \"zsolve\": \"%s\", \"petsc_bytes_sent\": %.0f, \"bytes_redist\": %.0f, \"bytes_xy\": %.0f, \"bytes_z\": "
+                        "%.0f, \"model_redist\": %.0f, \"model_xy\": %.0f, \"model_z\": %.0f, \"paper_xy\": %.0f, \"paper_z\": %.0f, \"rnorm_rel\": %.3e}\n",
+                        py, pz, pencil_dmda ? "pencil" : "petsc", PCFFTPTDMAZSolves[zsolve], (double)bytes, (double)tot[0], (double)tot[1], (double)tot[2], (double)tot[3], (double)tot[4], (double)tot[5], (double)xy_paper, (double)z_paper,
+                        (double)fft.rnorm_rel));
   PetscCall(SolverDestroy(&fft));
   PetscCall(VecDestroy(&b));
   PetscCall(VecDestroy(&x));
@@ -1237,8 +1300,8 @@ PetscErrorCode PPEBenchFFT(MPI_Comm comm, const PPEBenchOptions *o)
   PetscInt    sizes[16] = {128, 256}, nsizes = 16, pgrids[32], npg = 32, bytes_n = 128, iter_reps = PetscMin(o->reps, 3), flag = 1;
   PetscBool   dotime, dobytes, flg, pencil_dmda = PETSC_TRUE, dofloor;
   char       *bcs[16];
-  PetscInt    nbcs = 16;
-  PetscReal   rtol = 1e-8;
+  PetscInt    nbcs         = 16;
+  PetscReal   rtol         = 1e-8;
   char        solvers[256] = "fftptdma,bare,boomeramg,pfmg,gamg,mg,mg-sor";
   PetscMPIInt size;
 
@@ -1274,7 +1337,7 @@ PetscErrorCode PPEBenchFFT(MPI_Comm comm, const PPEBenchOptions *o)
     }
   }
   for (PetscInt i = 0; i < nbcs; i++) {
-    size_t len;
+    size_t    len;
     PetscBool ok;
 
     PetscCall(PetscStrlen(bcs[i], &len));
@@ -1295,7 +1358,8 @@ PetscErrorCode PPEBenchFFT(MPI_Comm comm, const PPEBenchOptions *o)
   }
   PetscCheck(npg % 2 == 0, comm, PETSC_ERR_ARG_SIZ, "-bench_fft_pgrids takes pairs py,pz; got %" PetscInt_FMT " values", npg);
   PetscCheck(iter_reps >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-bench_fft_iter_reps must be >= 1, got %" PetscInt_FMT, iter_reps);
-  for (PetscInt i = 0; i < npg; i += 2) PetscCheck(pgrids[i] >= 1 && pgrids[i + 1] >= 1 && pgrids[i] * pgrids[i + 1] == size, comm, PETSC_ERR_ARG_INCOMP, "-bench_fft_pgrids: %" PetscInt_FMT " x %" PetscInt_FMT " is not a grid of the %d ranks", pgrids[i], pgrids[i + 1], (int)size);
+  for (PetscInt i = 0; i < npg; i += 2)
+    PetscCheck(pgrids[i] >= 1 && pgrids[i + 1] >= 1 && pgrids[i] * pgrids[i + 1] == size, comm, PETSC_ERR_ARG_INCOMP, "-bench_fft_pgrids: %" PetscInt_FMT " x %" PetscInt_FMT " is not a grid of the %d ranks", pgrids[i], pgrids[i + 1], (int)size);
   if (!npg)
     for (PetscInt pz = 1; pz <= size && npg < 32; pz++)
       if (size % pz == 0) {

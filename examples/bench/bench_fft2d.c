@@ -30,11 +30,11 @@ static const char *const it2d_names[] = {"boomeramg", "pfmg", "gamg", "mg"};
 /* The floor's data: the transforms along x and the LU factors of every mode's system along y. */
 typedef struct {
   PetscInt  nx, ny;
-  double   *work;       /* nx * ny values, x fastest */
-  double   *inv, *cp;   /* per (j, k): 1 / pivot and the modified upper coefficient */
-  double   *lo;         /* ny: the coupling to the row below (-tlo) */
-  double   *xscale;     /* nx: 1 / w_x (vertex-centred Neumann ends), or NULL */
-  double    norm;       /* 1 / round trip of the x transform pair */
+  double   *work;     /* nx * ny values, x fastest */
+  double   *inv, *cp; /* per (j, k): 1 / pivot and the modified upper coefficient */
+  double   *lo;       /* ny: the coupling to the row below (-tlo) */
+  double   *xscale;   /* nx: 1 / w_x (vertex-centred Neumann ends), or NULL */
+  double    norm;     /* 1 / round trip of the x transform pair */
   fftw_plan fwd, bwd;
   PetscReal plan_s;
 } Floor2d;
@@ -175,7 +175,7 @@ static PetscErrorCode Floor2dSolve(Floor2d *f, Vec b, Vec x, PetscReal t[4])
   const PetscScalar *ba;
   PetscScalar       *xa;
   PetscInt           nx = f->nx, ny = f->ny;
-  double            *w  = f->work;
+  double            *w = f->work;
   PetscLogDouble     t0, t1, t2, t3;
 
   PetscFunctionBegin;
@@ -259,7 +259,7 @@ static PetscErrorCode RunIterative(PPEGrid grid, Mat A, Mat Aaij, const char nam
   MPI_Comm       comm = PetscObjectComm((PetscObject)A);
   KSP            ksp;
   PC             pc;
-  Mat            P = NULL;
+  Mat            P    = NULL;
   DM             mgda = NULL;
   PetscLogDouble t0;
   char           prefix[64];
@@ -394,8 +394,12 @@ static PetscErrorCode TimeSize2d(MPI_Comm comm, PetscInt n, const char bcs[], co
   PetscCall(KSPSolve(ksp, b, x));
   PetscCall(TrueResidual(A, b, x, &rrel));
   PetscCall(RelDiff(xf, x, singular, &diff));
-  PetscCall(PetscPrintf(comm, "{\"bench\": \"fft2d\", \"what\": \"fftptdma\", \"bc\": \"%s\", \"n\": [%d, %d], \"setup_s\": %.6e, \"solve_s\": %.6e, \"pcapply_s\": %.6e, \"rnorm_rel\": %.3e, \"reps\": %d}\n", code, (int)n, (int)n, (double)setup_s, (double)solve_s, (double)apply_s, (double)rrel, (int)reps));
-  PetscCall(PetscPrintf(comm, "{\"bench\": \"fft2d\", \"what\": \"floor\", \"bc\": \"%s\", \"n\": [%d, %d], \"plan_s\": %.6e, \"fwd_x_s\": %.6e, \"y_sweeps_s\": %.6e, \"bwd_x_s\": %.6e, \"floor_s\": %.6e, \"diff_fftptdma\": %.3e, \"ratio_solve_floor\": %.3f, \"ratio_pcapply_floor\": %.3f}\n", code, (int)n, (int)n, (double)fl.plan_s, (double)floor_t[0], (double)floor_t[1], (double)floor_t[2], (double)floor_t[3], (double)diff, (double)(solve_s / floor_t[3]), (double)(apply_s / floor_t[3])));
+  PetscCall(PetscPrintf(comm, "{\"bench\": \"fft2d\", \"what\": \"fftptdma\", \"bc\": \"%s\", \"n\": [%d, %d], \"setup_s\": %.6e, \"solve_s\": %.6e, \"pcapply_s\": %.6e, \"rnorm_rel\": %.3e, \"reps\": %d}\n", code, (int)n, (int)n, (double)setup_s,
+                        (double)solve_s, (double)apply_s, (double)rrel, (int)reps));
+  PetscCall(PetscPrintf(comm,
+                        "{\"bench\": \"fft2d\", \"what\": \"floor\", \"bc\": \"%s\", \"n\": [%d, %d], \"plan_s\": %.6e, \"fwd_x_s\": %.6e, \"y_sweeps_s\": "
+                        "%.6e, \"bwd_x_s\": %.6e, \"floor_s\": %.6e, \"diff_fftptdma\": %.3e, \"ratio_solve_floor\": %.3f, \"ratio_pcapply_floor\": %.3f}\n",
+                        code, (int)n, (int)n, (double)fl.plan_s, (double)floor_t[0], (double)floor_t[1], (double)floor_t[2], (double)floor_t[3], (double)diff, (double)(solve_s / floor_t[3]), (double)(apply_s / floor_t[3])));
   PetscCall(Floor2dDestroy(&fl));
   PetscCall(KSPDestroy(&ksp));
 
@@ -412,13 +416,18 @@ static PetscErrorCode TimeSize2d(MPI_Comm comm, PetscInt n, const char bcs[], co
     if (!in) continue;
     if (!Aaij) PetscCall(PPEStencilCreateAssembled(grid, MATAIJ, &Aaij));
     PetscCall(RunIterative(grid, A, Aaij, it2d_names[i], iter_reps, b, x, &su, &so, &its, &rr));
-    PetscCall(PetscPrintf(comm, "{\"bench\": \"fft2d\", \"what\": \"iterative\", \"bc\": \"%s\", \"n\": [%d, %d], \"solver\": \"%s\", \"setup_s\": %.6e, \"solve_s\": %.6e, \"its\": %d, \"rnorm_rel\": %.3e, \"ratio_solve_fftptdma\": %.2f}\n", code, (int)n, (int)n, it2d_names[i], (double)su, (double)so, (int)its, (double)rr, (double)(so / solve_s)));
+    PetscCall(PetscPrintf(comm, "{\"bench\": \"fft2d\", \"what\": \"iterative\", \"bc\": \"%s\", \"n\": [%d, %d], \"solver\": \"%s\", \"setup_s\": %.6e, \"solve_s\": %.6e, \"its\": %d, \"rnorm_rel\": %.3e, \"ratio_solve_fftptdma\": %.2f}\n", code,
+                          (int)n, (int)n, it2d_names[i], (double)su, (double)so, (int)its, (double)rr, (double)(so / solve_s)));
     if (rr <= 1e-7 && so < best_it) {
       best_it   = so;
       best_name = it2d_names[i];
     }
   }
-  if (best_it < PETSC_MAX_REAL) PetscCall(PetscPrintf(comm, "{\"bench\": \"fft2d\", \"what\": \"summary\", \"bc\": \"%s\", \"n\": [%d, %d], \"fftptdma_solve_s\": %.6e, \"floor_s\": %.6e, \"ratio_solve_floor\": %.3f, \"fastest_iterative\": \"%s\", \"fastest_iterative_s\": %.6e, \"ratio_iterative\": %.2f}\n", code, (int)n, (int)n, (double)solve_s, (double)floor_t[3], (double)(solve_s / floor_t[3]), best_name, (double)best_it, (double)(best_it / solve_s)));
+  if (best_it < PETSC_MAX_REAL)
+    PetscCall(PetscPrintf(comm,
+                          "{\"bench\": \"fft2d\", \"what\": \"summary\", \"bc\": \"%s\", \"n\": [%d, %d], \"fftptdma_solve_s\": %.6e, \"floor_s\": "
+                          "%.6e, \"ratio_solve_floor\": %.3f, \"fastest_iterative\": \"%s\", \"fastest_iterative_s\": %.6e, \"ratio_iterative\": %.2f}\n",
+                          code, (int)n, (int)n, (double)solve_s, (double)floor_t[3], (double)(solve_s / floor_t[3]), best_name, (double)best_it, (double)(best_it / solve_s)));
   PetscCall(MatDestroy(&Aaij));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&xf));

@@ -128,8 +128,9 @@ static PetscErrorCode Print(MPI_Comm comm, const char *problem, const PetscInt N
            "\"its\": %d, \"reason\": \"%s\", \"rnorm_rel\": %.3e, \"diff_cg\": %.3e, \"setup_s\": %.4e, \"solve_s\": %.4e, \"ms_per_it\": %.4f, "
            "\"reductions\": %.0f, \"red_per_it\": %.4f, \"own_reductions\": %d, \"own_red_per_it\": %.4f, \"eig_reductions\": %d, \"eig_its\": %d, "
            "\"halo_per_it\": %.3f, \"cuts\": %d, \"restarts\": %d, \"cond_max\": %.3e}",
-           problem, (int)N[0], (int)N[1], (int)N[2], bcs, (int)size, pc, ksp, (int)s, (double)rtol, (int)reps, (int)r->its, KSPConvergedReasons[r->reason], (double)r->rrel, (double)diff, (double)r->setup_s, (double)r->solve_s, (double)(1e3 * r->solve_s / its),
-           r->c.reductions, r->c.reductions / its, (int)r->st.reductions, r->st.reductions / its, (int)r->st.eig_reductions, (int)r->st.eig_its, r->c.halo_exchanges / its, (int)r->st.truncations, (int)r->st.restarts, (double)r->st.cond_max);
+           problem, (int)N[0], (int)N[1], (int)N[2], bcs, (int)size, pc, ksp, (int)s, (double)rtol, (int)reps, (int)r->its, KSPConvergedReasons[r->reason], (double)r->rrel, (double)diff, (double)r->setup_s, (double)r->solve_s,
+           (double)(1e3 * r->solve_s / its), r->c.reductions, r->c.reductions / its, (int)r->st.reductions, r->st.reductions / its, (int)r->st.eig_reductions, (int)r->st.eig_its, r->c.halo_exchanges / its, (int)r->st.truncations, (int)r->st.restarts,
+           (double)r->st.cond_max);
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   if (!rank) {
     printf("%s\n", line);
@@ -184,12 +185,12 @@ static PetscErrorCode BasisConditioning(Mat A, Mat P, Vec b, const char *pctype,
   PetscCall(KSPSetPC(cg, pc));
   PetscCall(KSPSetTolerances(cg, 1e-300, 0, PETSC_DEFAULT, 30));
   for (PetscInt run = 0; run < 4; run++) {
-    PetscInt  basis = run % 2, cgits = run < 2 ? 0 : 30;
-    char      line[2048];
-    size_t    len;
-    PetscInt  smax = 0;
-    PetscBool broken = PETSC_FALSE;
-    PPEGramStatus first = PPE_GRAM_OK;
+    PetscInt      basis = run % 2, cgits = run < 2 ? 0 : 30;
+    char          line[2048];
+    size_t        len;
+    PetscInt      smax   = 0;
+    PetscBool     broken = PETSC_FALSE;
+    PPEGramStatus first  = PPE_GRAM_OK;
 
     if (run == 2) { /* r = b - A x after 30 CG iterations from zero */
       PetscCall(VecSet(x, 0.0));
@@ -201,13 +202,14 @@ static PetscErrorCode BasisConditioning(Mat A, Mat P, Vec b, const char *pctype,
     else {
       PetscCall(VecCopy(r, Z[0]));
       for (PetscInt j = 0; j < m; j++) {
-        PetscCall(PCApply(pc, Z[0], S[j]));   /* S_j = M^-1 z_j */
-        PetscCall(MatMult(A, S[j], AS[j]));   /* A S_j */
+        PetscCall(PCApply(pc, Z[0], S[j]));                /* S_j = M^-1 z_j */
+        PetscCall(MatMult(A, S[j], AS[j]));                /* A S_j */
         PetscCall(VecAXPBY(Z[0], 1.0 / lmax, 0.0, AS[j])); /* z_{j+1} = A M^-1 z_j / lmax */
       }
     }
     PetscCall(PPETSGram(m, S, m, AS, m, G, 0, NULL)); /* the full S' A S: one reduction */
-    snprintf(line, sizeof(line), "{\"bench\": \"krylov-basis\", \"problem\": \"%s\", \"ranks\": %d, \"pc\": \"%s\", \"basis\": \"%s\", \"lmin\": %.6e, \"lmax\": %.6e, \"interval\": \"%s\", \"cg_its_before\": %d, \"cond\": [", problem, (int)size, pctype, basis ? "monomial" : "chebyshev", (double)lmin, (double)lmax, KSPCBCGEigSources[src], (int)cgits);
+    snprintf(line, sizeof(line), "{\"bench\": \"krylov-basis\", \"problem\": \"%s\", \"ranks\": %d, \"pc\": \"%s\", \"basis\": \"%s\", \"lmin\": %.6e, \"lmax\": %.6e, \"interval\": \"%s\", \"cg_its_before\": %d, \"cond\": [", problem, (int)size,
+             pctype, basis ? "monomial" : "chebyshev", (double)lmin, (double)lmax, KSPCBCGEigSources[src], (int)cgits);
     for (PetscInt s = 1; s <= m; s++) {
       PPEGramFactor f;
       PPEGramStatus st;
@@ -336,7 +338,7 @@ PetscErrorCode PPEBenchKrylov(MPI_Comm comm, const PPEBenchOptions *o)
       /* all variants set up first, then solved in turn in every repetition (alternating, so
          that the load of a shared machine falls on all of them alike); best time kept */
       Variant   v[2 + 16];
-      PetscInt  nv = 2 + ns;
+      PetscInt  nv    = 2 + ns;
       PetscBool asmpc = PETSC_FALSE;
 
       for (PetscInt i = 0; i < naij; i++) {

@@ -31,7 +31,22 @@ static PetscReal CPUTime(void)
 
 /* The default table: the whole box (= bjacobi+ILU(0)), z slabs as the CPU version of Ali
    et al., their tile shapes, z lines, and tiles elongated in z. */
-static const PetscInt default_tiles[][3] = {{1 << 20, 1 << 20, 1 << 20}, {1 << 20, 1 << 20, 16}, {16, 32, 4}, {16, 16, 4}, {8, 8, 16}, {16, 16, 1}, {8, 8, 1}, {4, 4, 4}, {2, 4, 64}, {1, 8, 8}, {1, 1, 1 << 20}, {16, 16, 16}, {8, 8, 32}, {16, 16, 32}};
+static const PetscInt default_tiles[][3] = {
+  {1 << 20, 1 << 20, 1 << 20},
+  {1 << 20, 1 << 20, 16     },
+  {16,      32,      4      },
+  {16,      16,      4      },
+  {8,       8,       16     },
+  {16,      16,      1      },
+  {8,       8,       1      },
+  {4,       4,       4      },
+  {2,       4,       64     },
+  {1,       8,       8      },
+  {1,       1,       1 << 20},
+  {16,      16,      16     },
+  {8,       8,       32     },
+  {16,      16,      32     }
+};
 
 typedef struct {
   PetscReal setup_s, fact_s, perm_s, apply_s, apply_cpu_s, gather_s, sweep_s, scatter_s, mem;
@@ -172,17 +187,17 @@ static PetscErrorCode TimeSolve(Mat A, PC pc, KSPType type, PetscReal rtol, Vec 
 
 PetscErrorCode PPEBenchTileILU(MPI_Comm comm, const PPEBenchOptions *o)
 {
-  PPEGrid     grid;
-  Mat         Amf, Aaij;
-  Vec         x, y, b, u;
-  PetscRandom rnd;
-  PetscInt    N[3], tiles[3 * 64], ntv = 3 * 64, nt;
-  PetscReal   rtol = 1e-8, npts, asm_s;
-  PetscBool   cg = PETSC_TRUE, flg, known;
-  PetscInt    prob = PPE_PROBLEM_CHANNEL;
-  PetscMPIInt size;
-  char        kspnames[256] = "cg", *kspv[8], bcs[7];
-  int         nksp = 0;
+  PPEGrid        grid;
+  Mat            Amf, Aaij;
+  Vec            x, y, b, u;
+  PetscRandom    rnd;
+  PetscInt       N[3], tiles[3 * 64], ntv = 3 * 64, nt;
+  PetscReal      rtol = 1e-8, npts, asm_s;
+  PetscBool      cg   = PETSC_TRUE, flg, known;
+  PetscInt       prob = PPE_PROBLEM_CHANNEL;
+  PetscMPIInt    size;
+  char           kspnames[256] = "cg", *kspv[8], bcs[7];
+  int            nksp          = 0;
   PetscLogDouble t0, t1;
 
   PetscFunctionBegin;
@@ -242,16 +257,24 @@ PetscErrorCode PPEBenchTileILU(MPI_Comm comm, const PPEBenchOptions *o)
     const PetscInt *tile   = c >= 0 ? &tiles[3 * (c / 3)] : NULL;
     PetscInt        var    = c >= 0 ? c % 3 : -1;
     PCTileILULayout layout = var > 0 ? PC_TILEILU_LAYOUT_ZYX : PC_TILEILU_LAYOUT_XYZ;
-    PetscBool       fuse   = (PetscBool)(var == 2), solve = (PetscBool)(cg && (c < 0 || var == 2));
-    const char     *name   = c == -2 ? "bjacobi+ilu(0)" : c == -1 ? "bjacobi+icc(0)" : "tileilu";
+    PetscBool       fuse = (PetscBool)(var == 2), solve = (PetscBool)(cg && (c < 0 || var == 2));
+    const char     *name = c == -2 ? "bjacobi+ilu(0)" : c == -1 ? "bjacobi+icc(0)" : "tileilu";
 
     PetscCall(TimePC(Amf, tile ? Amf : Aaij, tile, layout, fuse, c == -2 ? PCILU : PCICC, o->reps, x, y, &pc, &t));
-    PetscCall(PetscPrintf(comm, "{\"bench\": \"tileilu\", \"problem\": \"%s\", \"bc\": \"%s\", \"n\": [%" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT "], \"ranks\": %d, \"reps\": %" PetscInt_FMT ", \"pc\": \"%s\"", PPEProblemNames[prob], bcs, N[0], N[1], N[2], (int)size, o->reps, name));
+    PetscCall(PetscPrintf(comm, "{\"bench\": \"tileilu\", \"problem\": \"%s\", \"bc\": \"%s\", \"n\": [%" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT "], \"ranks\": %d, \"reps\": %" PetscInt_FMT ", \"pc\": \"%s\"", PPEProblemNames[prob], bcs,
+                          N[0], N[1], N[2], (int)size, o->reps, name));
     if (tile)
-      PetscCall(PetscPrintf(comm, ", \"tile\": [%" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT "], \"layout\": \"%s\", \"fused\": %s, \"ntiles\": %" PetscInt_FMT ", \"fact_s\": %.6e, \"perm_s\": %.6e, \"gather_ns\": %.4f, \"sweep_ns\": %.4f, \"scatter_ns\": %.4f, \"bytes_per_unknown\": %.2f",
-                            t.tile[0], t.tile[1], t.tile[2], PCTileILULayouts[layout], var == 0 ? "null" : var == 1 ? "false" : "true", t.ntiles, (double)t.fact_s, (double)t.perm_s, (double)(1e9 * t.gather_s / npts), (double)(1e9 * t.sweep_s / npts), (double)(1e9 * t.scatter_s / npts), (double)(t.mem / npts)));
+      PetscCall(PetscPrintf(comm,
+                            ", \"tile\": [%" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT "], \"layout\": \"%s\", \"fused\": %s, \"ntiles\": %" PetscInt_FMT
+                            ", \"fact_s\": %.6e, \"perm_s\": %.6e, \"gather_ns\": %.4f, \"sweep_ns\": %.4f, \"scatter_ns\": %.4f, \"bytes_per_unknown\": %.2f",
+                            t.tile[0], t.tile[1], t.tile[2], PCTileILULayouts[layout],
+                            var == 0   ? "null"
+                            : var == 1 ? "false"
+                                       : "true",
+                            t.ntiles, (double)t.fact_s, (double)t.perm_s, (double)(1e9 * t.gather_s / npts), (double)(1e9 * t.sweep_s / npts), (double)(1e9 * t.scatter_s / npts), (double)(t.mem / npts)));
     else PetscCall(PetscPrintf(comm, ", \"assembly_s\": %.6e", (double)asm_s));
-    PetscCall(PetscPrintf(comm, ", \"setup_s\": %.6e, \"apply_s\": %.6e, \"apply_ns_per_unknown\": %.4f, \"apply_cpu_ns_per_unknown\": %.4f", (double)t.setup_s, (double)t.apply_s, (double)(1e9 * t.apply_s / npts), (double)(1e9 * t.apply_cpu_s / npts)));
+    PetscCall(
+      PetscPrintf(comm, ", \"setup_s\": %.6e, \"apply_s\": %.6e, \"apply_ns_per_unknown\": %.4f, \"apply_cpu_ns_per_unknown\": %.4f", (double)t.setup_s, (double)t.apply_s, (double)(1e9 * t.apply_s / npts), (double)(1e9 * t.apply_cpu_s / npts)));
     if (solve)
       for (int k = 0; k < nksp; k++) {
         PetscInt           its;

@@ -60,8 +60,8 @@ static PetscReal RHS(PetscInt s, PetscInt k)
 }
 
 typedef struct {
-  const char      *label;   /* thomas, ptdma, distd2 */
-  const char      *layout;  /* natural, packed */
+  const char      *label;  /* thomas, ptdma, distd2 */
+  const char      *layout; /* natural, packed */
   PPETridiagMethod method;
   PetscBool        packed, whole, pre;
   BenchSys         sys;
@@ -76,7 +76,7 @@ static PetscErrorCode SampleError(MPI_Comm comm, const BenchCase *bc, PetscInt n
 {
   PetscMPIInt  rank, size, *cnt, *dsp;
   PetscInt     lines[4] = {1, nsys / 3, (2 * nsys) / 3, nsys - 1};
-  PetscReal    e = 0;
+  PetscReal    e        = 0;
   PetscReal   *M, *ref, *xfull, *mine, *dx, *a, *b, *c;
   PetscBLASInt bn, one = 1, info, *piv;
 
@@ -278,13 +278,13 @@ PetscErrorCode PPEBenchTridiag(MPI_Comm comm, const PPEBenchOptions *o)
   PetscReal copy = 0, triad = 0;
   PetscBool poisson = PETSC_TRUE, thomas = PETSC_TRUE;
   BenchCase cases[] = {
-    {"thomas", "natural", PPE_TRIDIAG_THOMAS, PETSC_FALSE, PETSC_TRUE, PETSC_TRUE, SYS_DOMINANT},
-    {"thomas", "packed", PPE_TRIDIAG_THOMAS, PETSC_TRUE, PETSC_TRUE, PETSC_TRUE, SYS_DOMINANT},
-    {"ptdma", "natural", PPE_TRIDIAG_PTDMA, PETSC_FALSE, PETSC_FALSE, PETSC_TRUE, SYS_DOMINANT},
-    {"distd2", "natural", PPE_TRIDIAG_DISTD2, PETSC_FALSE, PETSC_FALSE, PETSC_TRUE, SYS_DOMINANT},
-    {"ptdma", "natural", PPE_TRIDIAG_PTDMA, PETSC_FALSE, PETSC_FALSE, PETSC_TRUE, SYS_POISSON},
-    {"ptdma", "natural", PPE_TRIDIAG_PTDMA, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, SYS_POISSON},
-    {"ptdma", "packed", PPE_TRIDIAG_PTDMA, PETSC_TRUE, PETSC_FALSE, PETSC_TRUE, SYS_POISSON},
+    {"thomas", "natural", PPE_TRIDIAG_THOMAS, PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE,  SYS_DOMINANT},
+    {"thomas", "packed",  PPE_TRIDIAG_THOMAS, PETSC_TRUE,  PETSC_TRUE,  PETSC_TRUE,  SYS_DOMINANT},
+    {"ptdma",  "natural", PPE_TRIDIAG_PTDMA,  PETSC_FALSE, PETSC_FALSE, PETSC_TRUE,  SYS_DOMINANT},
+    {"distd2", "natural", PPE_TRIDIAG_DISTD2, PETSC_FALSE, PETSC_FALSE, PETSC_TRUE,  SYS_DOMINANT},
+    {"ptdma",  "natural", PPE_TRIDIAG_PTDMA,  PETSC_FALSE, PETSC_FALSE, PETSC_TRUE,  SYS_POISSON },
+    {"ptdma",  "natural", PPE_TRIDIAG_PTDMA,  PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, SYS_POISSON },
+    {"ptdma",  "packed",  PPE_TRIDIAG_PTDMA,  PETSC_TRUE,  PETSC_FALSE, PETSC_TRUE,  SYS_POISSON },
   };
 
   PetscFunctionBegin;

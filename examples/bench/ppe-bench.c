@@ -12,15 +12,15 @@ static const struct {
   {"stencil", PPEBenchStencil}, /* matrix-free vs AIJ MatMult, STREAM copy/triad */
   {"tridiag", PPEBenchTridiag}, /* batched tridiagonal solves vs STREAM copy, bytes vs model */
   {"tileilu", PPEBenchTileILU}, /* PC tileilu tile shapes vs bjacobi+ILU(0)/ICC(0): apply time, CG */
-  {"krylov",  PPEBenchKrylov},  /* KSP cbcg vs cg and pipecg: iterations, time and reductions per iteration */
-  {"fft",     PPEBenchFFT},     /* PC fftptdma vs bare FFTW transforms and PETSc/hypre solvers, bytes vs model */
-  {"fft2d",   PPEBenchFFT2d},   /* PC fftptdma on 2D problems vs the 2D floor (FFTW 1D + tridiagonal) and PETSc/hypre */
+  {"krylov",  PPEBenchKrylov }, /* KSP cbcg vs cg and pipecg: iterations, time and reductions per iteration */
+  {"fft",     PPEBenchFFT    }, /* PC fftptdma vs bare FFTW transforms and PETSc/hypre solvers, bytes vs model */
+  {"fft2d",   PPEBenchFFT2d  }, /* PC fftptdma on 2D problems vs the 2D floor (FFTW 1D + tridiagonal) and PETSc/hypre */
 };
 static const PetscInt nkinds = (PetscInt)(sizeof(kinds) / sizeof(kinds[0]));
 
 int main(int argc, char **argv)
 {
-  const char *names[sizeof(kinds) / sizeof(kinds[0])];
+  const char     *names[sizeof(kinds) / sizeof(kinds[0])];
   MPI_Comm        comm;
   PetscInt        k = 0;
   PPEBenchOptions o = {20, 1 << 25};

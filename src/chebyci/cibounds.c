@@ -198,6 +198,7 @@ PetscErrorCode PPEChebyCIEstimateBounds(Mat A, Vec dinv, PetscInt its, PetscReal
   PetscCheck(*lmin > 0, comm, PETSC_ERR_CONV_FAILED, "Eigenvalue estimate gave [%g, %g]: the operator does not look positive definite; give the bounds with -pc_chebyci_eigenvalues", (double)*lmin, (double)*lmax);
   /* a multiple of the identity (or a spectrum seen as one point) has no interval to build a
      Chebyshev polynomial on: say so instead of calling it indefinite */
-  PetscCheck(*lmax > *lmin, comm, PETSC_ERR_CONV_FAILED, "Eigenvalue estimate gave the single point %g: the operator acts as a multiple of the identity, and a Chebyshev interval needs lmin < lmax; use PCJACOBI, or give the bounds with -pc_chebyci_eigenvalues", (double)*lmax);
+  PetscCheck(*lmax > *lmin, comm, PETSC_ERR_CONV_FAILED,
+             "Eigenvalue estimate gave the single point %g: the operator acts as a multiple of the identity, and a Chebyshev interval needs lmin < lmax; use PCJACOBI, or give the bounds with -pc_chebyci_eigenvalues", (double)*lmax);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

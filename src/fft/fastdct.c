@@ -66,21 +66,21 @@ typedef enum {
 struct _n_PPEFastR2R {
   fftw_r2r_kind kind;
   FastBase      base;
-  PetscBool     rev;        /* a DST: reversed output (II, IV) or input (III) */
-  PetscInt      n, h, ne;   /* length, n/2 + 1 complex entries, ceil(n/2) even entries */
-  PetscInt      is;         /* stride of the lines */
-  PetscInt      cnt[2];     /* loop counts, {1, 1} for missing loops */
-  PetscInt      dist[2];    /* loop distances */
-  PetscBool     cols;       /* column blocks (else line blocks) */
-  PetscInt      vl;         /* column blocks: the loop of unit distance (the other is the outer loop) */
-  PetscInt      bw;         /* lines per block */
-  PetscInt      wlast;      /* lines of the last block of a sweep (of the vector loop, or of all lines) */
-  fftw_plan     plan[2];    /* blocks of bw lines, last block of wlast lines (NULL when wlast = bw) */
+  PetscBool     rev;         /* a DST: reversed output (II, IV) or input (III) */
+  PetscInt      n, h, ne;    /* length, n/2 + 1 complex entries, ceil(n/2) even entries */
+  PetscInt      is;          /* stride of the lines */
+  PetscInt      cnt[2];      /* loop counts, {1, 1} for missing loops */
+  PetscInt      dist[2];     /* loop distances */
+  PetscBool     cols;        /* column blocks (else line blocks) */
+  PetscInt      vl;          /* column blocks: the loop of unit distance (the other is the outer loop) */
+  PetscInt      bw;          /* lines per block */
+  PetscInt      wlast;       /* lines of the last block of a sweep (of the vector loop, or of all lines) */
+  fftw_plan     plan[2];     /* blocks of bw lines, last block of wlast lines (NULL when wlast = bw) */
   double       *rbuf, *cbuf; /* real (n bw) and complex (h bw) work buffers, 64-byte aligned */
-  double       *tw;         /* 2h twiddles C_k, S_k */
-  double       *pw;         /* n weights, one per v_m */
-  PetscInt     *ix;         /* n: the entry of x that v_m holds */
-  double       *mem;        /* the allocation behind rbuf, cbuf, tw, pw */
+  double       *tw;          /* 2h twiddles C_k, S_k */
+  double       *pw;          /* n weights, one per v_m */
+  PetscInt     *ix;          /* n: the entry of x that v_m holds */
+  double       *mem;         /* the allocation behind rbuf, cbuf, tw, pw */
 };
 
 PetscErrorCode PPEFastR2RSupported(fftw_r2r_kind kind, PetscBool *ok)
@@ -389,7 +389,7 @@ PetscErrorCode PPEFastR2RCreate(fftw_r2r_kind kind, PetscInt n, PetscInt is, Pet
   L       = f->cnt[0] * f->cnt[1];
   sweep   = f->cols ? f->cnt[f->vl] : L;
   f->bw   = PetscMax(1, PPE_FASTR2R_BLOCK_BYTES / (16 * n)); /* rbuf + cbuf of a block */
-  if (f->cols) f->bw = PetscMax(8, f->bw - f->bw % 8);    /* whole 64-byte rows */
+  if (f->cols) f->bw = PetscMax(8, f->bw - f->bw % 8);       /* whole 64-byte rows */
   f->bw    = PetscMin(f->bw, sweep);
   f->wlast = sweep - ((sweep - 1) / f->bw) * f->bw;
 

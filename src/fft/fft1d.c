@@ -39,7 +39,8 @@ PetscErrorCode PPEFFT1dGetKind(PPELocation loc, PPEBCType lo, PPEBCType hi, Pets
   PetscBool cell = (PetscBool)(loc == PPE_LOCATION_CELL);
 
   PetscFunctionBegin;
-  PetscCheck((lo == PPE_BC_PERIODIC) == (hi == PPE_BC_PERIODIC), PETSC_COMM_SELF, PETSC_ERR_SUP, "BC pair %s-%s is not supported: periodic needs both faces of a direction (supported: periodic-periodic, and any pair of neumann and dirichlet)", PPEBCTypes[lo], PPEBCTypes[hi]);
+  PetscCheck((lo == PPE_BC_PERIODIC) == (hi == PPE_BC_PERIODIC), PETSC_COMM_SELF, PETSC_ERR_SUP, "BC pair %s-%s is not supported: periodic needs both faces of a direction (supported: periodic-periodic, and any pair of neumann and dirichlet)",
+             PPEBCTypes[lo], PPEBCTypes[hi]);
   PetscCheck(n >= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "A transform needs at least 2 points, got %" PetscInt_FMT, n);
   if (lo == PPE_BC_PERIODIC) {
     k->fwd  = FFTW_R2HC;
@@ -103,7 +104,8 @@ PetscErrorCode PPEFFT1dEigenvalues(PPELocation loc, PPEBCType lo, PPEBCType hi, 
    The planes run in order with fftw_execute_*(); a second plan of the other alignment is made
    when a plane stride is odd, so that every plane meets its plan's alignment.
 */
-PetscErrorCode PPEFFTBatchCreate(PPEFFTBatch *b, PPEFFTBatchType type, int sign, int rank, const fftw_iodim64 dims[], int hrank, const fftw_iodim64 hdims[], const fftw_r2r_kind kinds[], PetscInt nplanes, ptrdiff_t is, ptrdiff_t os, double *in, double *out, unsigned flags)
+PetscErrorCode PPEFFTBatchCreate(PPEFFTBatch *b, PPEFFTBatchType type, int sign, int rank, const fftw_iodim64 dims[], int hrank, const fftw_iodim64 hdims[], const fftw_r2r_kind kinds[], PetscInt nplanes, ptrdiff_t is, ptrdiff_t os, double *in,
+                                 double *out, unsigned flags)
 {
   PetscFunctionBegin;
   PetscCall(PetscMemzero(b, sizeof(*b)));

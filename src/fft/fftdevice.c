@@ -19,17 +19,17 @@
 
 struct _n_PPEFFTDev {
   const PPEBackendOps *ops;
-  void               *stream;
-  PetscInt            nloc;       /* points of the DMDA's local array */
-  double             *dx, *dy, *dz; /* pencils (dy = dx when P1 = 1; dz = dy unless z is transposed) */
-  double             *rinv;       /* 1/rowscale on the DMDA's layout, or NULL */
-  double             *z, *ends;   /* complex work of the transforms, ends of the lines */
-  double             *send, *recv; /* scratch of the transposes */
-  double             *line;       /* the (0,0) z line (spectral zero mean) */
-  double             *ones, *red; /* x-pencil of ones and reduction work (zero mean in the copy back) */
-  PetscScalar        *hline;      /* host copy of the line */
-  void               *plan[2];    /* the complex DFT of each direction */
-  ppe_fft_lines       F[2][2];    /* [direction][forward, backward] */
+  void                *stream;
+  PetscInt             nloc;         /* points of the DMDA's local array */
+  double              *dx, *dy, *dz; /* pencils (dy = dx when P1 = 1; dz = dy unless z is transposed) */
+  double              *rinv;         /* 1/rowscale on the DMDA's layout, or NULL */
+  double              *z, *ends;     /* complex work of the transforms, ends of the lines */
+  double              *send, *recv;  /* scratch of the transposes */
+  double              *line;         /* the (0,0) z line (spectral zero mean) */
+  double              *ones, *red;   /* x-pencil of ones and reduction work (zero mean in the copy back) */
+  PetscScalar         *hline;        /* host copy of the line */
+  void                *plan[2];      /* the complex DFT of each direction */
+  ppe_fft_lines        F[2][2];      /* [direction][forward, backward] */
 };
 
 #define DEVCALL(D, expr) PPEBackendCall((D)->ops, expr)
@@ -78,7 +78,6 @@ PetscErrorCode PPEFFTPTDMASetUpDevice(PPEFFTPTDMA *f)
   PetscInt             nz = f->zbox.n[0] * f->zbox.n[1] * f->zbox.n[2], scr;
   size_t               nc = 0, nl = 0;
 
-
   PetscFunctionBegin;
   if (f->fftw) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscNew(&D));
@@ -107,13 +106,14 @@ PetscErrorCode PPEFFTPTDMASetUpDevice(PPEFFTPTDMA *f)
   PetscCall(DevAlloc(D, (size_t)scr, &D->send));
   PetscCall(DevAlloc(D, (size_t)scr, &D->recv));
   for (int d = 0; d < 2; d++) {
-    const PPEBox *b     = d ? &f->ybox : &f->xbox; /* the pencil of the lines of direction d */
-    long          n     = (long)b->n[d], inner = d ? (long)b->n[0] : 1;
+    const PPEBox *b = d ? &f->ybox : &f->xbox; /* the pencil of the lines of direction d */
+    long          n = (long)b->n[d], inner = d ? (long)b->n[0] : 1;
     long          lines = (long)PPEBoxSize(b) / n;
     int           kf = KindOf(f->kind[d].fwd), kb = KindOf(f->kind[d].bwd);
 
     if (n == 1) continue; /* a direction of one point (2D's y): the identity, no lines (Transform() skips it) */
-    PetscCheck(kf >= 0 && kb >= 0 && !ppe_fft_setup(kf, n, inner, lines, &D->F[d][0]) && !ppe_fft_setup(kb, n, inner, lines, &D->F[d][1]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "No device transform for the %c kind %s on %ld points", "xy"[d], f->kind[d].name, n);
+    PetscCheck(kf >= 0 && kb >= 0 && !ppe_fft_setup(kf, n, inner, lines, &D->F[d][0]) && !ppe_fft_setup(kb, n, inner, lines, &D->F[d][1]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "No device transform for the %c kind %s on %ld points", "xy"[d],
+               f -> kind[d].name, n);
     PetscCheck(D->F[d][0].L == D->F[d][1].L, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Forward and backward %c transforms of different lengths", "xy"[d]);
     nc = PetscMax(nc, (size_t)lines * (size_t)D->F[d][0].L * 2);
     nl = PetscMax(nl, (size_t)lines * 2);
@@ -191,7 +191,7 @@ static PetscErrorCode Transform(PPEFFTPTDMA *f, int d, int s, double *arr, Petsc
    hold it (ZeroMean of fftptdma.c, spectral case): the line comes to the host for its sum. */
 static PetscErrorCode SpectralZeroMean(PPEFFTPTDMA *f)
 {
-  struct _n_PPEFFTDev *D = f->dev;
+  struct _n_PPEFFTDev *D      = f->dev;
   long                 arr[6] = {0, 0, 0, (long)f->ybox.n[0], (long)f->ybox.n[1], (long)f->ybox.n[2]}, box[6] = {0, 0, 0, 1, 1, (long)f->ybox.n[2]};
   PetscScalar          sum = 0;
 
@@ -213,8 +213,8 @@ static PetscErrorCode SpectralZeroMean(PPEFFTPTDMA *f)
    end's memory go straight into the transposes to and from the x-pencils. */
 PetscErrorCode PPEFFTPTDMAApplyDevice(PPEFFTPTDMA *f, Vec rhs, Vec x)
 {
-  struct _n_PPEFFTDev *D    = f->dev;
-  Vec                  v[2] = {rhs, x};
+  struct _n_PPEFFTDev *D      = f->dev;
+  Vec                  v[2]   = {rhs, x};
   PPEAccess            acc[2] = {PPE_ACCESS_READ, f->box ? PPE_ACCESS_READWRITE : PPE_ACCESS_WRITE}; /* a box: x holds the values outside it */
   PPEArrays            K;
   PetscScalar          shift = 0;

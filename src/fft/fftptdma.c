@@ -43,8 +43,8 @@ static PetscErrorCode TransformX(PPEFFTPTDMA *f, int s, PetscBool direct, const 
 /* The y transform s between the y-pencil and the spectral pencil (none with 2D plans). */
 static PetscErrorCode TransformY(PPEFFTPTDMA *f, int s)
 {
-  PetscLogEvent ev  = s ? PPE_FFTPTDMAFFTyBwd : PPE_FFTPTDMAFFTyFwd;
-  PetscScalar  *in  = s ? f->sbuf : f->ybuf, *out = s ? f->ybuf : f->sbuf;
+  PetscLogEvent ev = s ? PPE_FFTPTDMAFFTyBwd : PPE_FFTPTDMAFFTyFwd;
+  PetscScalar  *in = s ? f->sbuf : f->ybuf, *out = s ? f->ybuf : f->sbuf;
 
   PetscFunctionBegin;
   if (f->plan2d || f->flat) PetscFunctionReturn(PETSC_SUCCESS); /* 2D: the identity */
@@ -234,7 +234,7 @@ static PetscErrorCode ViewTransforms(PPEFFTPTDMA *f, PetscViewer viewer)
   if (ntr == 2) PetscCall(PetscViewerASCIIPrintf(viewer, "transform passes: %s\n", f->plan2d ? "one 2D FFTW plan per x-y plane (the x-pencils hold whole planes)" : "x lines per x-pencil plane, then y lines per y-pencil plane"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "DCT/DST (%s %s):", PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_DCT), PPEFFTDCTs[f->dct]));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
-  for (int d = 0; d < ntr; d++) PetscCall(PetscViewerASCIIPrintf(viewer, "%s %c %s", d ? "," : "", "xy"[d], f->fast[d] ? "fast (reorder + r2c/c2r + twiddle)" : "FFTW"));
+  for (int d = 0; d < ntr; d++) PetscCall(PetscViewerASCIIPrintf(viewer, "%s %c %s", d ? "," : "", "xy"[d], f -> fast[d] ? "fast (reorder + r2c/c2r + twiddle)" : "FFTW"));
   if (f->dct_s[0] > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "; timed at set-up: FFTW %.3g ms, fast %.3g ms per forward pass", 1e3 * f->dct_s[0], 1e3 * f->dct_s[1]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
@@ -249,16 +249,21 @@ PetscErrorCode PPEFFTPTDMAView(PPEFFTPTDMA *f, PetscViewer viewer)
 
   PetscFunctionBegin;
   PetscCall(ViewTransforms(f, viewer));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "pencil grid: py x pz = %" PetscInt_FMT " x %" PetscInt_FMT " (%s)\n", f->P[0], f->P[1], f->pauto ? "automatic: the DMDA's pz kept where z blocks have >= 2 points" : PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_PGRID)));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "pencils of rank 0: x %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", y %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "%s\n", f->xbox.n[0], f->xbox.n[1], f->xbox.n[2], f->ybox.n[0], f->ybox.n[1], f->ybox.n[2], f->daaligned ? "; x-pencils are the DMDA's boxes (no redistribution)" : ""));
+  PetscCall(
+    PetscViewerASCIIPrintf(viewer, "pencil grid: py x pz = %" PetscInt_FMT " x %" PetscInt_FMT " (%s)\n", f->P[0], f->P[1], f->pauto ? "automatic: the DMDA's pz kept where z blocks have >= 2 points" : PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_PGRID)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "pencils of rank 0: x %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", y %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "%s\n", f->xbox.n[0], f->xbox.n[1], f->xbox.n[2], f->ybox.n[0],
+                                   f->ybox.n[1], f->ybox.n[2], f->daaligned ? "; x-pencils are the DMDA's boxes (no redistribution)" : ""));
   if (!f->fftw) PetscCall(PetscViewerASCIIPrintf(viewer, "copies DMDA <-> x-pencils: box copies on the device (%" PetscInt_FMT " applications on rank 0)\n", f->solves));
   else
     PetscCall(PetscViewerASCIIPrintf(viewer, "copies DMDA <-> x-pencils: %s (forward direct in %" PetscInt_FMT ", backward in %" PetscInt_FMT " of %" PetscInt_FMT " applications on rank 0)\n",
-                                     f->fxd[0].p[0] ? "x (or 2D) transforms read b's array and write x's array directly where the arrays' alignment allows" : "copied (the x-pencils are not the DMDA's boxes, or the box is smaller than the DMDA)", f->direct[0], f->direct[1], f->solves));
+                                     f->fxd[0].p[0] ? "x (or 2D) transforms read b's array and write x's array directly where the arrays' alignment allows" : "copied (the x-pencils are not the DMDA's boxes, or the box is smaller than the DMDA)",
+                                     f->direct[0], f->direct[1], f->solves));
   PetscCall(PetscViewerASCIIPrintf(viewer, "row scale: %s\n", f->wz ? "depends on z only, folded into the z systems" : f->rinv ? "varies in x or y, divided in the copy to the x-pencils" : "none"));
   if (f->singular) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "zero mean: %s\n", f->specmean ? "removed on the (kx,ky) = (0,0) z line after the z solve (one reduction over its z group)" : "removed in the copy back (one reduction over all ranks)"));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "singular right-hand side: %s\n", f->specproj ? "its mean removed on the (0,0) z line before the z solve: the result is A^+ b for any b" : "must be consistent (the operator is not symmetric in the transformed sense: attach the null space so that KSP projects b)"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "singular right-hand side: %s\n",
+                                     f->specproj ? "its mean removed on the (0,0) z line before the z solve: the result is A^+ b for any b"
+                                                 : "must be consistent (the operator is not symmetric in the transformed sense: attach the null space so that KSP projects b)"));
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "z solve: %s\n", zm[f->zsolve]));
   PetscCall(PPETridiagGetLineMethods(f->td, &nth, &npt, &nd2));
@@ -267,10 +272,14 @@ PetscErrorCode PPEFFTPTDMAView(PPEFFTPTDMA *f, PetscViewer viewer)
   PetscCall(MPIU_Allreduce(mod, tot, 3, MPIU_PETSCLOGDOUBLE, MPI_SUM, f->comm));
   PetscCall(PetscViewerASCIIPrintf(viewer, "bytes per solve to other ranks (all ranks): redistribution %.0f, x-y transposes %.0f, z %.0f\n", tot[0], tot[1], tot[2]));
   if (f->fftw) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "FFTW planner: %s%s, planning %.3g s on rank 0 (one-plane plans run on every plane)\n", PPEFFTPlanners[f->planned], f->planner == PPE_FFT_PLANNER_AUTO ? " (FFTW_MEASURE under a time limit of about two solves on the plans the solves run, FFTW_ESTIMATE on the fallback plans)" : "", (double)f->plan_s));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "FFTW planner: %s%s, planning %.3g s on rank 0 (one-plane plans run on every plane)\n", PPEFFTPlanners[f->planned],
+                                     f->planner == PPE_FFT_PLANNER_AUTO ? " (FFTW_MEASURE under a time limit of about two solves on the plans the solves run, FFTW_ESTIMATE on the fallback plans)" : "", (double)f->plan_s));
     if (f->wisdomfile[0]) PetscCall(PetscViewerASCIIPrintf(viewer, "FFTW wisdom file: %s (%s at set-up, %s)\n", f->wisdomfile, f->wisdom[0] == 1 ? "imported" : "not found", f->wisdom[1] == 1 ? "written back" : "not written"));
-  }
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "device transforms: pre pass, %s batched complex DFT, post pass (src/kernels/fft.h); pencils resident on the device\n", f->backend == PPE_BACKEND_CUDA ? "cuFFT" : f->backend == PPE_BACKEND_HIP ? "VkFFT" : "FFTW (emulation)"));
+  } else
+    PetscCall(PetscViewerASCIIPrintf(viewer, "device transforms: pre pass, %s batched complex DFT, post pass (src/kernels/fft.h); pencils resident on the device\n",
+                                     f->backend == PPE_BACKEND_CUDA  ? "cuFFT"
+                                     : f->backend == PPE_BACKEND_HIP ? "VkFFT"
+                                                                     : "FFTW (emulation)"));
   PetscCall(PPEBackendView(f->backend, viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

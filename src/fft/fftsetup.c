@@ -57,9 +57,12 @@ static PetscErrorCode ChoosePencilGrid(PPEFFTPTDMA *f, const PetscInt pgrid[2], 
   PetscInt size = f->size, *N = f->N;
 
   PetscFunctionBegin;
-  PetscCheck(!f->flat || !pgrid || pgrid[0] <= 1, f->comm, PETSC_ERR_ARG_INCOMP, "%s: pencil grid %" PetscInt_FMT " x %" PetscInt_FMT " on a 2D problem: py must be 1 (there is no y to transform, the tridiagonal solve along the user's y runs over all %d ranks: %s 1,%d)", PPEFFTPTDMAName(f), pgrid ? pgrid[0] : 0, pgrid ? pgrid[1] : 0, (int)size, PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_PGRID), (int)size);
+  PetscCheck(!f->flat || !pgrid || pgrid[0] <= 1, f->comm, PETSC_ERR_ARG_INCOMP,
+             "%s: pencil grid %" PetscInt_FMT " x %" PetscInt_FMT " on a 2D problem: py must be 1 (there is no y to transform, the tridiagonal solve along the user's y runs over all %d ranks: %s 1,%d)", PPEFFTPTDMAName(f), pgrid ? pgrid[0] : 0,
+             pgrid ? pgrid[1] : 0, (int)size, PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_PGRID), (int)size);
   if (pgrid && pgrid[0] > 0 && pgrid[1] > 0) {
-    PetscCheck(pgrid[0] * pgrid[1] == size, f->comm, PETSC_ERR_ARG_INCOMP, "%s: pencil grid %" PetscInt_FMT " x %" PetscInt_FMT " does not match the %d ranks (%s py,pz needs py*pz = number of ranks)", PPEFFTPTDMAName(f), pgrid[0], pgrid[1], (int)size, PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_PGRID));
+    PetscCheck(pgrid[0] * pgrid[1] == size, f->comm, PETSC_ERR_ARG_INCOMP, "%s: pencil grid %" PetscInt_FMT " x %" PetscInt_FMT " does not match the %d ranks (%s py,pz needs py*pz = number of ranks)", PPEFFTPTDMAName(f), pgrid[0], pgrid[1],
+               (int)size, PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_PGRID));
     f->P[0]  = pgrid[0];
     f->P[1]  = pgrid[1];
     f->pauto = PETSC_FALSE;
@@ -74,17 +77,21 @@ static PetscErrorCode ChoosePencilGrid(PPEFFTPTDMA *f, const PetscInt pgrid[2], 
       if (best > 0) break;
     }
     PetscCheck(best > 0 || !f->flat, f->comm, PETSC_ERR_ARG_SIZ, "%s: a 2D problem runs its tridiagonal solve along the user's y over all %d ranks, which needs at least 2 points of %" PetscInt_FMT " per rank", PPEFFTPTDMAName(f), (int)size, N[2]);
-    PetscCheck(best > 0, f->comm, PETSC_ERR_ARG_SIZ, "%s: no pencil grid fits %d ranks on %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " unknowns (needs py <= nx, py <= ny and >= 2 z points per rank)", PPEFFTPTDMAName(f), (int)size, N[0], N[1], N[2]);
+    PetscCheck(best > 0, f->comm, PETSC_ERR_ARG_SIZ, "%s: no pencil grid fits %d ranks on %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " unknowns (needs py <= nx, py <= ny and >= 2 z points per rank)", PPEFFTPTDMAName(f), (int)size, N[0],
+               N[1], N[2]);
     f->P[1]  = best;
     f->P[0]  = size / best;
     f->pauto = PETSC_TRUE;
   }
-  PetscCheck(f->P[0] <= N[0] && f->P[0] <= N[1], f->comm, PETSC_ERR_ARG_SIZ, "%s: pencil grid %" PetscInt_FMT " x %" PetscInt_FMT ": py = %" PetscInt_FMT " ranks per x-y group need at least one x and one y index each, but the box is %" PetscInt_FMT " x %" PetscInt_FMT, PPEFFTPTDMAName(f), f->P[0], f->P[1], f->P[0], N[0], N[1]);
-  PetscCheck(N[2] / f->P[1] >= 2, f->comm, PETSC_ERR_ARG_SIZ, "%s: fewer than 2 z points per rank in the z group: %" PetscInt_FMT " z points over pz = %" PetscInt_FMT " ranks of pencil grid %" PetscInt_FMT " x %" PetscInt_FMT "; use fewer ranks along z (%s py,pz)", PPEFFTPTDMAName(f), N[2], f->P[1], f->P[0], f->P[1], PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_PGRID));
+  PetscCheck(f->P[0] <= N[0] && f->P[0] <= N[1], f->comm, PETSC_ERR_ARG_SIZ,
+             "%s: pencil grid %" PetscInt_FMT " x %" PetscInt_FMT ": py = %" PetscInt_FMT " ranks per x-y group need at least one x and one y index each, but the box is %" PetscInt_FMT " x %" PetscInt_FMT, PPEFFTPTDMAName(f), f->P[0], f->P[1],
+             f->P[0], N[0], N[1]);
+  PetscCheck(N[2] / f->P[1] >= 2, f->comm, PETSC_ERR_ARG_SIZ,
+             "%s: fewer than 2 z points per rank in the z group: %" PetscInt_FMT " z points over pz = %" PetscInt_FMT " ranks of pencil grid %" PetscInt_FMT " x %" PetscInt_FMT "; use fewer ranks along z (%s py,pz)", PPEFFTPTDMAName(f), N[2],
+             f->P[1], f->P[0], f->P[1], PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_PGRID));
   if (f->zsolve == PPE_FFT_ZSOLVE_TRANSPOSE && f->flat) /* z-pencils split x (whole complex values with r2c) */
     PetscCheck(f->P[1] <= N[0] / 2, f->comm, PETSC_ERR_ARG_SIZ, "%s: zsolve transpose of a 2D problem splits x over pz = %" PetscInt_FMT " ranks but nx = %" PetscInt_FMT " (needs pz <= nx/2)", PPEFFTPTDMAName(f), f->P[1], N[0]);
-  else if (f->zsolve == PPE_FFT_ZSOLVE_TRANSPOSE)
-    PetscCheck(f->P[1] <= N[1], f->comm, PETSC_ERR_ARG_SIZ, "%s: zsolve transpose splits y over pz = %" PetscInt_FMT " ranks but ny = %" PetscInt_FMT, PPEFFTPTDMAName(f), f->P[1], N[1]);
+  else if (f->zsolve == PPE_FFT_ZSOLVE_TRANSPOSE) PetscCheck(f->P[1] <= N[1], f->comm, PETSC_ERR_ARG_SIZ, "%s: zsolve transpose splits y over pz = %" PetscInt_FMT " ranks but ny = %" PetscInt_FMT, PPEFFTPTDMAName(f), f->P[1], N[1]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -156,16 +163,17 @@ static PetscErrorCode ImportWisdom(PPEFFTPTDMA *f)
   PetscCallMPI(MPI_Bcast(text, mlen, MPI_CHAR, 0, f->comm));
   f->wisdom[0] = fftw_import_wisdom_from_string(text) ? 1 : 0;
   PetscCall(PetscFree(text));
-  PetscCheck(f->wisdom[0], f->comm, PETSC_ERR_FILE_UNEXPECTED, "%s: %s is not an FFTW wisdom file (fftw_import_wisdom_from_string failed); remove it or point %s elsewhere", PPEFFTPTDMAName(f), f->wisdomfile, PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_WISDOM));
+  PetscCheck(f->wisdom[0], f->comm, PETSC_ERR_FILE_UNEXPECTED, "%s: %s is not an FFTW wisdom file (fftw_import_wisdom_from_string failed); remove it or point %s elsewhere", PPEFFTPTDMAName(f), f->wisdomfile,
+             PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_WISDOM));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Every rank's wisdom (they plan different pencil sizes) gathered on rank 0, merged and written. */
 static PetscErrorCode ExportWisdom(PPEFFTPTDMA *f)
 {
-  char        *mine, *all = NULL;
-  PetscMPIInt  n, *cnt = NULL, *dsp = NULL;
-  PetscBool    ok = PETSC_FALSE;
+  char       *mine, *all = NULL;
+  PetscMPIInt n, *cnt = NULL, *dsp = NULL;
+  PetscBool   ok = PETSC_FALSE;
 
   PetscFunctionBegin;
   if (!f->wisdomfile[0]) PetscFunctionReturn(PETSC_SUCCESS);
@@ -254,20 +262,25 @@ static PetscErrorCode ChooseDCT(PPEFFTPTDMA *f, unsigned flags)
 
   PetscFunctionBegin;
   f->dct_s[0] = f->dct_s[1] = 0;
-  can[0] = (PetscBool)(!f->cplx[0] && Fastable(&f->kind[0]));
-  can[1] = (PetscBool)(!f->flat && !f->cplx[1] && !f->ydft && Fastable(&f->kind[1]));
+  can[0]                    = (PetscBool)(!f->cplx[0] && Fastable(&f->kind[0]));
+  can[1]                    = (PetscBool)(!f->flat && !f->cplx[1] && !f->ydft && Fastable(&f->kind[1]));
   if (f->plan2d && !(can[0] && can[1])) can[0] = can[1] = PETSC_FALSE;
   if (f->dct == PPE_FFT_DCT_FFTW || !(can[0] || can[1])) PetscFunctionReturn(PETSC_SUCCESS);
   /* auto effort: the fast kinds' r2c/c2r plans are of one cache block each; a sixteenth of
      the transforms' planning budget per plan is enough */
   if (f->planner == PPE_FFT_PLANNER_AUTO) fftw_set_timelimit(PPE_FFT_AUTO_BUDGET * (double)nloc / 16.0);
   if (can[0]) {
-    PetscInt loop[1][2] = {{nyl * nzl, n0}};
+    PetscInt loop[1][2] = {
+      {nyl * nzl, n0}
+    };
     PetscCall(PPEFastR2RCreate(f->kind[0].fwd, n0, 1, 1, loop, flags, &f->fr[0][0]));
     PetscCall(PPEFastR2RCreate(f->kind[0].bwd, n0, 1, 1, loop, flags, &f->fr[0][1]));
   }
   if (can[1]) {
-    PetscInt loop[2][2] = {{nxs, 1}, {nzl, nxs * n1}};
+    PetscInt loop[2][2] = {
+      {nxs, 1       },
+      {nzl, nxs * n1}
+    };
     PetscCall(PPEFastR2RCreate(f->kind[1].fwd, n1, nxs, 2, loop, flags, &f->fr[1][0]));
     PetscCall(PPEFastR2RCreate(f->kind[1].bwd, n1, nxs, 2, loop, flags, &f->fr[1][1]));
   }
@@ -281,11 +294,16 @@ static PetscErrorCode ChooseDCT(PPEFFTPTDMA *f, unsigned flags)
     PetscScalar   *tmp;
 
     if (can[0]) {
-      PetscInt loop[1][2] = {{nyl * kp, n0}};
+      PetscInt loop[1][2] = {
+        {nyl * kp, n0}
+      };
       PetscCall(PPEFastR2RCreate(f->kind[0].fwd, n0, 1, 1, loop, flags, &fr[0]));
     }
     if (can[1]) {
-      PetscInt loop[2][2] = {{nxs, 1}, {kp, nxs * n1}};
+      PetscInt loop[2][2] = {
+        {nxs, 1       },
+        {kp,  nxs * n1}
+      };
       PetscCall(PPEFastR2RCreate(f->kind[1].fwd, n1, nxs, 2, loop, flags, &fr[1]));
     }
     PetscCall(PetscCalloc1(nloc, &tmp)); /* aligned like a Vec's array (the direct plans') */
@@ -329,16 +347,16 @@ static PetscErrorCode ChooseDCT(PPEFFTPTDMA *f, unsigned flags)
 */
 static PetscErrorCode CreatePlans(PPEFFTPTDMA *f)
 {
-  PPEFFTPlanner     pl    = f->planner;
-  unsigned          flags = pl == PPE_FFT_PLANNER_ESTIMATE ? FFTW_ESTIMATE : (pl == PPE_FFT_PLANNER_PATIENT ? FFTW_PATIENT : FFTW_MEASURE);
-  unsigned          fflags; /* flags of the fallback in-place x plans */
-  PetscBool         direct = (PetscBool)(f->daaligned && !f->box);
-  PetscInt          n0 = f->N[0], n1 = f->N[1], nyl = f->xbox.n[1], nzl = f->xbox.n[2], nxs = f->ybox.n[0], ns0 = f->Ns[0];
-  PetscInt          xa = f->xbox.n[0]; /* x-pencil line length in the array: n0, or ns0 padded for r2c */
-  PetscInt          nloc = f->xbox.n[0] * f->xbox.n[1] * f->xbox.n[2];
-  double           *xb = f->xbuf, *yb = f->ybuf, *sb = f->sbuf;
-  fftw_r2r_kind     kf[2], kb[2];
-  PetscLogDouble    t0, t1;
+  PPEFFTPlanner  pl    = f->planner;
+  unsigned       flags = pl == PPE_FFT_PLANNER_ESTIMATE ? FFTW_ESTIMATE : (pl == PPE_FFT_PLANNER_PATIENT ? FFTW_PATIENT : FFTW_MEASURE);
+  unsigned       fflags; /* flags of the fallback in-place x plans */
+  PetscBool      direct = (PetscBool)(f->daaligned && !f->box);
+  PetscInt       n0 = f->N[0], n1 = f->N[1], nyl = f->xbox.n[1], nzl = f->xbox.n[2], nxs = f->ybox.n[0], ns0 = f->Ns[0];
+  PetscInt       xa   = f->xbox.n[0]; /* x-pencil line length in the array: n0, or ns0 padded for r2c */
+  PetscInt       nloc = f->xbox.n[0] * f->xbox.n[1] * f->xbox.n[2];
+  double        *xb = f->xbuf, *yb = f->ybuf, *sb = f->sbuf;
+  fftw_r2r_kind  kf[2], kb[2];
+  PetscLogDouble t0, t1;
 
   PetscFunctionBegin;
   f->planned = pl;
@@ -351,8 +369,8 @@ static PetscErrorCode CreatePlans(PPEFFTPTDMA *f)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   f->pipeline = PPEFFTPTDMAApplyFFTW;
-  f->plan2d = (PetscBool)(!f->flat && f->P[0] == 1 && (f->cplx[0] ? f->ydft : !f->cplx[1]));
-  fflags    = flags;
+  f->plan2d   = (PetscBool)(!f->flat && f->P[0] == 1 && (f->cplx[0] ? f->ydft : !f->cplx[1]));
+  fflags      = flags;
   if (pl == PPE_FFT_PLANNER_AUTO) { /* the measured plans: 2D forward and backward, or x and y */
     fftw_set_timelimit(PPE_FFT_AUTO_BUDGET * (double)nloc / (f->plan2d ? 2.0 : 4.0));
     fflags = direct ? FFTW_ESTIMATE : FFTW_MEASURE;
@@ -382,7 +400,8 @@ static PetscErrorCode CreatePlans(PPEFFTPTDMA *f)
       PetscCall(PPEFFTBatchCreate(&f->fx[0], PPE_FFT_BATCH_R2R, 0, 1, &xd, 1, &l, &f->kind[0].fwd, nzl, n0 * nyl, n0 * nyl, xb, xb, fflags));
       PetscCall(PPEFFTBatchCreate(&f->fx[1], PPE_FFT_BATCH_R2R, 0, 1, &xd, 1, &l, &f->kind[0].bwd, nzl, n0 * nyl, n0 * nyl, xb, xb, fflags));
     }
-    if (f->flat) { /* 2D: the y transform is the identity, no plan */ } else if (f->ydft) { /* complex values: nxs / 2 of them per y line, strides in complex values */
+    if (f->flat) {        /* 2D: the y transform is the identity, no plan */
+    } else if (f->ydft) { /* complex values: nxs / 2 of them per y line, strides in complex values */
       fftw_iodim64 yd = IODim(n1, nxs / 2, nxs / 2), l = IODim(nxs / 2, 1, 1);
       PetscCall(PPEFFTBatchCreate(&f->fy[0], PPE_FFT_BATCH_DFT, FFTW_FORWARD, 1, &yd, 1, &l, NULL, nzl, nxs * n1, nxs * n1, yb, yb, flags));
       PetscCall(PPEFFTBatchCreate(&f->fy[1], PPE_FFT_BATCH_DFT, FFTW_BACKWARD, 1, &yd, 1, &l, NULL, nzl, nxs * n1, nxs * n1, yb, yb, flags));
@@ -463,7 +482,7 @@ static PetscErrorCode ZOnlyRowScale(PPEFFTPTDMA *f, DM da, const PPESeparable *s
     if (kb < 0 || kb >= nz) continue;
     for (PetscInt j = PetscMax(ys, sep->lo[1]); j < PetscMin(ys + ym, sep->lo[1] + sep->n[1]); j++)
       for (PetscInt i = PetscMax(xs, sep->lo[0]); i < PetscMin(xs + xm, sep->lo[0] + sep->n[0]); i++) {
-        PetscReal v = PetscRealPart(s[(i - xs) + xm * ((j - ys) + ym * (k - zs))]);
+        PetscReal v  = PetscRealPart(s[(i - xs) + xm * ((j - ys) + ym * (k - zs))]);
         ext[kb]      = PetscMax(ext[kb], -v);
         ext[nz + kb] = PetscMax(ext[nz + kb], v);
       }
@@ -484,7 +503,7 @@ static PetscErrorCode SetUpZ(PPEFFTPTDMA *f, const PPESeparable *sep)
 {
   PetscBool        inplace = (PetscBool)(f->zsolve != PPE_FFT_ZSOLVE_TRANSPOSE);
   const PPEBox    *box     = inplace ? &f->sbox : &f->zbox;
-  PetscInt         nsys    = box->n[0] * box->n[1], m = box->n[2], zs = box->lo[2], pin[2] = {0, 1}, npin = 0;
+  PetscInt         nsys = box->n[0] * box->n[1], m = box->n[2], zs = box->lo[2], pin[2] = {0, 1}, npin = 0;
   PetscReal       *a, *b, *c, *shift, *w, S = f->scale;
   PPETridiagMethod method;
 
@@ -544,7 +563,9 @@ static PetscErrorCode SetUpOperator(PPEFFTPTDMA *f, DM da, const PPESeparable *s
   f->specmean = f->singular;
   for (int d = 0; d < 2; d++) /* periodic (R2HC) and cell Neumann (REDFT10): the backward transform of a mode other than 0 sums to 0 */
     f->specmean = (PetscBool)(f->specmean && (f->N[d] == 1 || f->kind[d].fwd == FFTW_R2HC || f->kind[d].fwd == FFTW_REDFT10));
-  PetscCheck(!(f->singular && f->zsolve == PPE_FFT_ZSOLVE_DISTD2), f->comm, PETSC_ERR_ARG_INCOMP, "%s: %s distd2 cannot solve the pinned zero mode of a singular operator (no Dirichlet face, no shift); use ptdma or auto (auto runs DistD2 on every line where it is exact)", PPEFFTPTDMAName(f), PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_ZSOLVE));
+  PetscCheck(!(f->singular && f->zsolve == PPE_FFT_ZSOLVE_DISTD2), f->comm, PETSC_ERR_ARG_INCOMP,
+             "%s: %s distd2 cannot solve the pinned zero mode of a singular operator (no Dirichlet face, no shift); use ptdma or auto (auto runs DistD2 on every line where it is exact)", PPEFFTPTDMAName(f),
+             PPEFFTPTDMAOptionName(f, PPE_FFT_OPTION_ZSOLVE));
   for (int d = 0; d < 2; d++) { /* per spectral slot: a complex value's real and imaginary parts share their wavenumber's */
     PetscReal *t;
     PetscBool  pairs = (PetscBool)(d == 0 && (f->cplx[0] || f->cplx[1]));
@@ -555,7 +576,7 @@ static PetscErrorCode SetUpOperator(PPEFFTPTDMA *f, DM da, const PPESeparable *s
     for (PetscInt s = 0; s < f->Ns[d]; s++) f->lam[d][s] = t[pairs ? s / 2 : s]; /* r2c: wavenumber k <= n/2 in slot k */
     PetscCall(PetscFree(t));
   }
-  f->scale = f->kind[0].norm * f->kind[1].norm;
+  f->scale     = f->kind[0].norm * f->kind[1].norm;
   f->direct[0] = f->direct[1] = 0;
   PetscCall(ZOnlyRowScale(f, da, sep));
   /* the left null vector is the constant when the operator is symmetric: symmetric x and y
@@ -566,8 +587,8 @@ static PetscErrorCode SetUpOperator(PPEFFTPTDMA *f, DM da, const PPESeparable *s
     PetscInt  k1 = (k + 1) % f->N[2];
     PetscReal up, dn;
     if (k == f->N[2] - 1 && sep->bc[5] != PPE_BC_PERIODIC) break;
-    up = (f->wz ? f->wz[k] : 1.0) * sep->zhi[k];
-    dn = (f->wz ? f->wz[k1] : 1.0) * sep->zlo[k1];
+    up          = (f->wz ? f->wz[k] : 1.0) * sep->zhi[k];
+    dn          = (f->wz ? f->wz[k1] : 1.0) * sep->zlo[k1];
     f->specproj = (PetscBool)(PetscAbsReal(up - dn) <= PPE_FFT_SYM_RTOL * PetscMax(PetscAbsReal(up), PetscAbsReal(dn)));
   }
   PetscCall(SetUpZ(f, sep));
@@ -641,19 +662,21 @@ static PetscErrorCode LayoutKey(MPI_Comm comm, DM da, const PPESeparable *sep, c
    y (a direction of one point: the identity, a DHT of one point, for which no plan is made). */
 static PetscErrorCode CheckBox(PPEFFTPTDMA *f, const PPEDMDABox *box, const PPESeparable *sep)
 {
-  const PetscInt *M = box->N;
+  const PetscInt *M    = box->N;
   MPI_Comm        comm = f->comm;
 
   PetscFunctionBegin;
   f->flat = (PetscBool)(M[1] == 1 && sep->n[1] == 1);
   for (int d = 0; d < 3; d++) {
-    PetscCheck(M[d] == sep->M[d], comm, PETSC_ERR_ARG_INCOMP, "%s: the DMDA has %" PetscInt_FMT " points along %c but the operator description %" PetscInt_FMT, PPEFFTPTDMAName(f), M[d], "xyz"[d], sep->M[d]);
+    PetscCheck(M[d] == sep->M[d], comm, PETSC_ERR_ARG_INCOMP, "%s: the DMDA has %" PetscInt_FMT " points along %c but the operator description %" PetscInt_FMT, PPEFFTPTDMAName(f), M[d], "xyz"[d], sep -> M[d]);
     f->N[d] = sep->n[d];
-    PetscCheck((sep->n[d] >= 2 || (d == 1 && f->flat)) && sep->lo[d] >= 0 && sep->lo[d] + sep->n[d] <= M[d], comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: box of unknowns [%" PetscInt_FMT ", %" PetscInt_FMT ") along %c does not fit the DMDA (%" PetscInt_FMT " points) or has fewer than 2 points", PPEFFTPTDMAName(f), sep->lo[d], sep->lo[d] + sep->n[d], "xyz"[d], M[d]);
+    PetscCheck((sep->n[d] >= 2 || (d == 1 && f->flat)) && sep->lo[d] >= 0 && sep->lo[d] + sep->n[d] <= M[d], comm, PETSC_ERR_ARG_OUTOFRANGE,
+               "%s: box of unknowns [%" PetscInt_FMT ", %" PetscInt_FMT ") along %c does not fit the DMDA (%" PetscInt_FMT " points) or has fewer than 2 points", PPEFFTPTDMAName(f), sep->lo[d], sep->lo[d] + sep->n[d], "xyz"[d], M[d]);
   }
   PetscCheck((sep->bc[4] == PPE_BC_PERIODIC) == (sep->bc[5] == PPE_BC_PERIODIC), comm, PETSC_ERR_SUP, "%s: z BC pair %s-%s is not supported: periodic needs both faces", PPEFFTPTDMAName(f), PPEBCTypes[sep->bc[4]], PPEBCTypes[sep->bc[5]]);
   for (int d = 0; d < 2; d++) {
-    PetscCheck((sep->bc[2 * d] == PPE_BC_PERIODIC) == (sep->bc[2 * d + 1] == PPE_BC_PERIODIC), comm, PETSC_ERR_SUP, "%s: %c BC pair %s-%s is not supported: periodic needs both faces (supported: periodic-periodic and any pair of neumann and dirichlet)", PPEFFTPTDMAName(f), "xy"[d], PPEBCTypes[sep->bc[2 * d]], PPEBCTypes[sep->bc[2 * d + 1]]);
+    PetscCheck((sep->bc[2 * d] == PPE_BC_PERIODIC) == (sep->bc[2 * d + 1] == PPE_BC_PERIODIC), comm, PETSC_ERR_SUP,
+               "%s: %c BC pair %s-%s is not supported: periodic needs both faces (supported: periodic-periodic and any pair of neumann and dirichlet)", PPEFFTPTDMAName(f), "xy"[d], PPEBCTypes[sep->bc[2 * d]], PPEBCTypes[sep->bc[2 * d + 1]]);
     if (f->N[d] == 1) f->kind[d] = (PPEFFT1dKind){FFTW_DHT, FFTW_DHT, 1.0, "identity (one point)"};
     else PetscCall(PPEFFT1dGetKind(sep->loc[d], sep->bc[2 * d], sep->bc[2 * d + 1], f->N[d], &f->kind[d]));
   }
@@ -676,7 +699,10 @@ static PetscErrorCode PencilBoxes(PPEFFTPTDMA *f, const PPEDMDABox *box, const P
   PetscFunctionBegin;
   f->daaligned = (PetscBool)(pd[0] == 1 && pd[1] == f->P[0] && pd[2] == f->P[1] && !f->box);
   for (int d = 0; d < 3; d++) f->daaligned = (PetscBool)(f->daaligned && sep->n[d] == box->N[d]);
-  f->xdata = (PPEBox){{0, 0, 0}, {f->N[0], 0, 0}};
+  f->xdata = (PPEBox){
+    {0,       0, 0},
+    {f->N[0], 0, 0}
+  };
   for (int d = 1; d < 3; d++) {
     if (f->daaligned) {
       for (PetscInt q = 0; q < f->r[d - 1]; q++) f->xdata.lo[d] += lr[d][q];
@@ -686,7 +712,7 @@ static PetscErrorCode PencilBoxes(PPEFFTPTDMA *f, const PPEDMDABox *box, const P
   PetscCheck(f->xdata.n[2] >= 2 || f->P[1] == 1, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "%s: fewer than 2 z points on rank %d of the z group (DMDA z ownership)", PPEFFTPTDMAName(f), (int)f->rank);
   f->xbox = f->xdata;
   if (f->cplx[0]) f->xbox.n[0] = f->Ns[0]; /* lines padded for the in-place r2c */
-  u       = f->cplx[0] ? 2 : 1;             /* y-pencils: whole complex values of x */
+  u       = f->cplx[0] ? 2 : 1;            /* y-pencils: whole complex values of x */
   f->ybox = f->xbox;
   PPEBlockSplit(f->cplx[0] ? f->N[0] / 2 + 1 : f->N[0], f->P[0], f->r[0], &f->ybox.lo[0], &f->ybox.n[0]);
   f->ybox.lo[0] *= u;
@@ -720,7 +746,12 @@ static PetscErrorCode PencilBoxes(PPEFFTPTDMA *f, const PPEDMDABox *box, const P
 static PetscErrorCode CreatePencils(PPEFFTPTDMA *f)
 {
   PetscMPIInt r[2]; /* this rank's pencil-grid coordinates, as MPI colour and key */
-  PPEBox      whole = {{0, 0, 0}, {f->N[0], f->N[1], f->N[2]}}, dadata;
+  PPEBox      whole =
+           {
+             {0,       0,       0      },
+             {f->N[0], f->N[1], f->N[2]}
+  },
+         dadata;
 
   PetscFunctionBegin;
   PetscCall(PetscMPIIntCast(f->r[0], &r[0]));

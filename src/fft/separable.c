@@ -24,8 +24,7 @@ PetscErrorCode PPESeparableCreateFromGrid(PPEGrid grid, PPESeparable **sepout)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
   PetscCall(PPEGridSetUp(grid));
-  for (int d = 0; d < 2; d++)
-    PetscCheck(grid->dir[d].uniform, PetscObjectComm((PetscObject)grid), PETSC_ERR_SUP, "The grid's %c spacing is not uniform; FFTs need uniform x and y spacing (only z may be stretched)", "xy"[d]);
+  for (int d = 0; d < 2; d++) PetscCheck(grid->dir[d].uniform, PetscObjectComm((PetscObject)grid), PETSC_ERR_SUP, "The grid's %c spacing is not uniform; FFTs need uniform x and y spacing (only z may be stretched)", "xy"[d]);
   PetscCall(PetscNew(&sep));
   sep->source = PPE_SEPARABLE_GRID;
   for (int d = 0; d < 3; d++) {
@@ -56,7 +55,7 @@ PetscErrorCode PPESeparableCreateFromGrid(PPEGrid grid, PPESeparable **sepout)
   if (!ones) {
     PetscScalar     *r;
     const PetscInt  *s = grid->box.s, *m = grid->box.m; /* the kernels' 3D view of the grid's DMDA */
-    PetscInt         l = 0;
+    PetscInt         l  = 0;
     const PetscReal *wx = grid->dir[0].w, *wy = grid->dir[1].w, *wz = grid->dir[2].w;
 
     PetscCall(DMCreateGlobalVector(grid->da, &sep->rowscale));
@@ -66,7 +65,8 @@ PetscErrorCode PPESeparableCreateFromGrid(PPEGrid grid, PPESeparable **sepout)
         for (PetscInt i = s[0]; i < s[0] + m[0]; i++) r[l++] = wx[i] * wy[j] * wz[k];
     PetscCall(VecRestoreArray(sep->rowscale, &r));
   }
-  PetscCall(PetscSNPrintf(sep->how, sizeof(sep->how), "from the grid of the matrix-free operator (exact): Lx = K/hx^2, Ly = K/hy^2, Lz = Wz^-1 Sz (%s z), row scale %s", grid->dir[2].uniform ? "uniform" : "stretched", ones ? "1" : "the control volumes W"));
+  PetscCall(
+    PetscSNPrintf(sep->how, sizeof(sep->how), "from the grid of the matrix-free operator (exact): Lx = K/hx^2, Ly = K/hy^2, Lz = Wz^-1 Sz (%s z), row scale %s", grid->dir[2].uniform ? "uniform" : "stretched", ones ? "1" : "the control volumes W"));
   *sepout = sep;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -82,11 +82,16 @@ PetscErrorCode PPESeparableView(const PPESeparable *sep, PetscViewer viewer)
     zmax = PetscMax(zmax, sep->zdi[k]);
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "separable operator (%s): %s\n", src[sep->source], sep->how));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  DMDA %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", box of unknowns %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " from (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ")%s\n", sep->M[0], sep->M[1], sep->M[2], sep->n[0], sep->n[1], sep->n[2], sep->lo[0], sep->lo[1], sep->lo[2], sep->idiag ? ", identity rows outside" : ""));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  DMDA %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", box of unknowns %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " from (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ")%s\n",
+                                   sep->M[0], sep->M[1], sep->M[2], sep->n[0], sep->n[1], sep->n[2], sep->lo[0], sep->lo[1], sep->lo[2], sep->idiag ? ", identity rows outside" : ""));
   if (sep->M[1] == 1) /* a 2D problem's nx x 1 x ny box: the user's y is z */
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  2D (one y point, no coupling): locations %s/%s, BCs x %s-%s, z (the user's y) %s-%s\n", PPELocations[sep->loc[0]], PPELocations[sep->loc[2]], PPEBCTypes[sep->bc[0]], PPEBCTypes[sep->bc[1]], PPEBCTypes[sep->bc[4]], PPEBCTypes[sep->bc[5]]));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "  locations %s/%s/%s, BCs x %s-%s, y %s-%s, z %s-%s\n", PPELocations[sep->loc[0]], PPELocations[sep->loc[1]], PPELocations[sep->loc[2]], PPEBCTypes[sep->bc[0]], PPEBCTypes[sep->bc[1]], PPEBCTypes[sep->bc[2]], PPEBCTypes[sep->bc[3]], PPEBCTypes[sep->bc[4]], PPEBCTypes[sep->bc[5]]));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  cx = %g, cy = %g, Lz diagonal in [%g, %g], sigma = %g, row scale %s%s\n", (double)sep->c[0], (double)sep->c[1], (double)zmin, (double)zmax, (double)sep->sigma, sep->rowscale ? "per row" : "1", sep->singular ? ", singular (constant null space)" : ""));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  2D (one y point, no coupling): locations %s/%s, BCs x %s-%s, z (the user's y) %s-%s\n", PPELocations[sep->loc[0]], PPELocations[sep->loc[2]], PPEBCTypes[sep->bc[0]], PPEBCTypes[sep->bc[1]],
+                                     PPEBCTypes[sep->bc[4]], PPEBCTypes[sep->bc[5]]));
+  else
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  locations %s/%s/%s, BCs x %s-%s, y %s-%s, z %s-%s\n", PPELocations[sep->loc[0]], PPELocations[sep->loc[1]], PPELocations[sep->loc[2]], PPEBCTypes[sep->bc[0]], PPEBCTypes[sep->bc[1]],
+                                     PPEBCTypes[sep->bc[2]], PPEBCTypes[sep->bc[3]], PPEBCTypes[sep->bc[4]], PPEBCTypes[sep->bc[5]]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  cx = %g, cy = %g, Lz diagonal in [%g, %g], sigma = %g, row scale %s%s\n", (double)sep->c[0], (double)sep->c[1], (double)zmin, (double)zmax, (double)sep->sigma, sep->rowscale ? "per row" : "1",
+                                   sep->singular ? ", singular (constant null space)" : ""));
   if (sep->source == PPE_SEPARABLE_APPROXIMATE) PetscCall(PetscViewerASCIIPrintf(viewer, "  largest relative entry difference to the matrix: %g\n", (double)sep->misfit));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -23,8 +23,7 @@ PetscErrorCode PPEInferCheckDiagonal(PPEInferCtx *c)
         }
       }
   PetscCall(PPEInferFirst(c, key, buf, 4, &owner));
-  PetscCheck(owner < 0, c->comm, PETSC_ERR_ARG_WRONG,
-             "Operator inference: row (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") has diagonal %g: every diagonal entry must be positive (a Laplacian-type operator, sign convention -Lap)",
+  PetscCheck(owner < 0, c->comm, PETSC_ERR_ARG_WRONG, "Operator inference: row (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") has diagonal %g: every diagonal entry must be positive (a Laplacian-type operator, sign convention -Lap)",
              (PetscInt)buf[0], (PetscInt)buf[1], (PetscInt)buf[2], (double)buf[3]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -33,7 +32,7 @@ PetscErrorCode PPEInferCheckDiagonal(PPEInferCtx *c)
    free[f] when the neighbour is an identity-row node, unit[6] the diagonal. */
 static void RowModel(const PPEInferCtx *c, PetscInt i, PetscInt j, PetscInt k, PetscReal unit[7], PetscBool fr[6])
 {
-  PetscInt  x[3] = {i, j, k};
+  PetscInt  x[3]  = {i, j, k};
   PetscReal cd[2] = {1, c->c1};
 
   unit[6] = c->sigma + c->zdi[k];
@@ -180,7 +179,8 @@ static PetscErrorCode FailError(PPEInferCtx *c, const PPEInferFail *fl)
   else if (e == 6) PetscCall(PetscSNPrintf(where, sizeof(where), "(the diagonal)"));
   else PetscCall(PetscSNPrintf(where, sizeof(where), "to (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ")", fl->ci, fl->cj, fl->ck));
   SETERRQ(c->comm, PETSC_ERR_ARG_WRONG,
-          "Operator inference: the matrix is not a separable 7-point operator: check of the %s failed at row (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT "), entry %s: expected %.12g, found %.12g (largest entry of the row %g, tolerance %g relative); %s. Use %s for the nearest separable operator (a preconditioner for CG/GMRES)",
+          "Operator inference: the matrix is not a separable 7-point operator: check of the %s failed at row (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT
+          "), entry %s: expected %.12g, found %.12g (largest entry of the row %g, tolerance %g relative); %s. Use %s for the nearest separable operator (a preconditioner for CG/GMRES)",
           what, fl->i, fl->j, fl->k, where, (double)fl->expected, (double)fl->found, (double)fl->amax, (double)PPE_INFER_RTOL, hint, PPEInferApproxOption(c));
 }
 
@@ -188,7 +188,7 @@ static PetscErrorCode FailError(PPEInferCtx *c, const PPEInferFail *fl)
 PetscErrorCode PPEInferCheck(PPEInferCtx *c)
 {
   PetscReal    key = -1, misfit = 0, buf[PPE_INFER_FAIL_PACKED];
-  PPEInferFail fl  = {PPE_INFER_FAIL_NONE, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  PPEInferFail fl = {PPE_INFER_FAIL_NONE, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   PetscMPIInt  owner;
   PetscInt     nrows = 0, nbad = 0, nbadall;
 

@@ -11,8 +11,9 @@ PetscErrorCode PPEInferScaleFrom(PPEInferCtx *c, const PPEInferRow *w, PetscInt 
   PetscFunctionBegin;
   *r = -(w->nb[2 * e] + w->nb[2 * e + 1]) / (2 * ce);
   PetscCheck(*r > 0 || c->approx, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
-             "Operator inference: row (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") couples to its %s neighbours with %g and %g: a zero or negative row scaling (couplings of a -Lap operator are negative). Use %s for the nearest separable operator", i, j, k,
-             PPEInferDirNames[e], (double)w->nb[2 * e], (double)w->nb[2 * e + 1], PPEInferApproxOption(c));
+             "Operator inference: row (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT
+             ") couples to its %s neighbours with %g and %g: a zero or negative row scaling (couplings of a -Lap operator are negative). Use %s for the nearest separable operator",
+             i, j, k, PPEInferDirNames[e], (double)w->nb[2 * e], (double)w->nb[2 * e + 1], PPEInferApproxOption(c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -44,7 +44,8 @@ PetscErrorCode PPEInferBox(PPEInferCtx *c)
   for (PetscInt f = 0; f < 6; f++) {
     PetscInt nid = all[2 * f], nop = all[2 * f + 1];
     PetscCheck(c->approx || nid == 0 || nop == 0, c->comm, PETSC_ERR_ARG_INCOMP,
-               "Operator inference: on face %s, %" PetscInt_FMT " rows are identity rows (a diagonal only: Dirichlet nodes) but %" PetscInt_FMT " rows couple to their neighbours; Dirichlet nodes must be identity rows on the whole face. Use %s for the nearest separable operator",
+               "Operator inference: on face %s, %" PetscInt_FMT " rows are identity rows (a diagonal only: Dirichlet nodes) but %" PetscInt_FMT
+               " rows couple to their neighbours; Dirichlet nodes must be identity rows on the whole face. Use %s for the nearest separable operator",
                PPEInferFaceNames[f], nid, nop, PPEInferApproxOption(c));
     c->ident[f] = (PetscBool)(nid > nop);
   }
@@ -52,8 +53,8 @@ PetscErrorCode PPEInferBox(PPEInferCtx *c)
     c->lo[d] = c->ident[2 * d] ? 1 : 0;
     c->n[d]  = c->M[d] - c->ident[2 * d] - c->ident[2 * d + 1];
     if (d == 1 && c->flat) continue; /* the one y point of a 2D box */
-    PetscCheck(c->n[d] >= (d < 2 ? PPE_INFER_MIN_XY : PPE_INFER_MIN_Z), c->comm, PETSC_ERR_ARG_SIZ,
-               "Operator inference: %" PetscInt_FMT " unknowns in %s between the identity-row faces; at least %d are needed", c->n[d], PPEInferDirNames[d], d < 2 ? PPE_INFER_MIN_XY : PPE_INFER_MIN_Z);
+    PetscCheck(c->n[d] >= (d < 2 ? PPE_INFER_MIN_XY : PPE_INFER_MIN_Z), c->comm, PETSC_ERR_ARG_SIZ, "Operator inference: %" PetscInt_FMT " unknowns in %s between the identity-row faces; at least %d are needed", c->n[d], PPEInferDirNames[d],
+               d < 2 ? PPE_INFER_MIN_XY : PPE_INFER_MIN_Z);
   }
   c->kref = c->lo[2] + c->n[2] / 2;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -121,15 +122,15 @@ PetscErrorCode PPEInferFaces(PPEInferCtx *c)
     d         = all[3 * f + 1] / all[3 * f + 2];
     c->end[f] = NearestEnd(o, d, -1, &dist);
     PetscCheck(c->approx || dist <= PPE_INFER_FTOL, c->comm, PETSC_ERR_ARG_WRONG,
-               "Operator inference: the end rows of face %s read [%g, %g] relative to their row scaling, which is none of [1,-1] (cell Neumann), [2,-2] (vertex Neumann), [3,-1] (cell Dirichlet), [2,-1] (vertex Dirichlet). Use %s for the nearest separable operator",
+               "Operator inference: the end rows of face %s read [%g, %g] relative to their row scaling, which is none of [1,-1] (cell "
+               "Neumann), [2,-2] (vertex Neumann), [3,-1] (cell Dirichlet), [2,-1] (vertex Dirichlet). Use %s for the nearest separable operator",
                PPEInferFaceNames[f], (double)d, (double)-o, PPEInferApproxOption(c));
   }
   for (PetscInt d = 0; d < 2; d++) {
     if (c->per[d]) continue;
     if (PPEInferEndLocation(c->end[2 * d]) != PPEInferEndLocation(c->end[2 * d + 1])) {
       PetscReal o = all[6 * d + 3] / all[6 * d + 5], dd = all[6 * d + 4] / all[6 * d + 5], dist;
-      PetscCheck(c->approx, c->comm, PETSC_ERR_ARG_INCOMP,
-                 "Operator inference: face %s has %s end rows but face %s has %s end rows: both faces of a direction must have the same location (cell or vertex). Use %s for the nearest separable operator",
+      PetscCheck(c->approx, c->comm, PETSC_ERR_ARG_INCOMP, "Operator inference: face %s has %s end rows but face %s has %s end rows: both faces of a direction must have the same location (cell or vertex). Use %s for the nearest separable operator",
                  PPEInferFaceNames[2 * d], PPEInferEndNames[c->end[2 * d]], PPEInferFaceNames[2 * d + 1], PPEInferEndNames[c->end[2 * d + 1]], PPEInferApproxOption(c));
       c->end[2 * d + 1] = NearestEnd(o, dd, PPEInferEndLocation(c->end[2 * d]), &dist);
     }

@@ -36,7 +36,7 @@ static PetscErrorCode FillCoefficients(PPEInferCtx *c, PetscReal s, PPESeparable
   PetscCall(PetscMalloc1(c->n[2], &sep->zdi));
   PetscCall(PetscMalloc1(c->n[2], &sep->zhi));
   for (PetscInt k = 0; k < c->n[2]; k++) {
-    PetscInt kk  = k + c->lo[2];
+    PetscInt kk = k + c->lo[2];
     sep->zlo[k] = (k == 0 && !c->per[2]) ? 0 : s * c->zl[kk];
     sep->zhi[k] = (k == c->n[2] - 1 && !c->per[2]) ? 0 : s * c->zh[kk];
     sep->zdi[k] = s * c->zdi[kk];
@@ -76,10 +76,10 @@ static void FillBoundaries(PPEInferCtx *c, PetscBool zextra, PPESeparable *sep)
    whether the row scaling depends on z only (*zonly). */
 static PetscErrorCode FillVectors(PPEInferCtx *c, DM da, PetscReal s, PPESeparable *sep, PetscBool *uniform, PetscBool *zonly)
 {
-  PetscReal    *pmin, *pmax, *gmin, *gmax, devloc = 0, devmax;
-  PetscScalar  *rs, *id = NULL;
-  PetscInt      nid = 0;
-  PetscMPIInt   nz;
+  PetscReal   *pmin, *pmax, *gmin, *gmax, devloc = 0, devmax;
+  PetscScalar *rs, *id = NULL;
+  PetscInt     nid = 0;
+  PetscMPIInt  nz;
 
   PetscFunctionBegin;
   PetscCall(PetscCalloc4(c->M[2], &pmin, c->M[2], &pmax, c->M[2], &gmin, c->M[2], &gmax));

@@ -77,7 +77,7 @@ PetscErrorCode PPESeparableInferFromMat(Mat A, DM da, PetscBool approximate, con
   Mat            B = NULL;
   MatType        type;
   PetscBool      isaij = PETSC_FALSE, isbaij = PETSC_FALSE, assembled;
-  char           mtype[16], *aij = NULL;
+  char           mtype[16], *aij             = NULL;
   PetscErrorCode ierr;
 
   PetscFunctionBegin;

@@ -39,8 +39,7 @@ PetscErrorCode PPEInferSetUpLayout(PPEInferCtx *c, Mat A, DM da)
     PetscCheck(c->M[d] >= 3, c->comm, PETSC_ERR_ARG_SIZ, "Operator inference needs at least 3 DMDA points in %s, not %" PetscInt_FMT, PPEInferDirNames[d], c->M[d]);
   }
   PetscCall(MatGetSize(A, &Mm, &Nm));
-  PetscCheck(Mm == Nm && Mm == c->M[0] * c->M[1] * c->M[2], c->comm, PETSC_ERR_ARG_SIZ, "Operator inference: the matrix is %" PetscInt_FMT " x %" PetscInt_FMT " but the DMDA has %" PetscInt_FMT " points", Mm, Nm,
-             c->M[0] * c->M[1] * c->M[2]);
+  PetscCheck(Mm == Nm && Mm == c->M[0] * c->M[1] * c->M[2], c->comm, PETSC_ERR_ARG_SIZ, "Operator inference: the matrix is %" PetscInt_FMT " x %" PetscInt_FMT " but the DMDA has %" PetscInt_FMT " points", Mm, Nm, c->M[0] * c->M[1] * c->M[2]);
   c->nloc = c->m[0] * c->m[1] * c->m[2];
   for (PetscInt d = 0; d < 3; d++) {
     PetscCall(PetscMalloc1(c->pm[d] + 1, &c->off[d]));

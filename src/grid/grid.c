@@ -186,7 +186,6 @@ static PetscErrorCode PPEGridDetachDM(PPEGrid g, DM da)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-
 /*@
    PPEGridDestroy - destroys a grid
 
@@ -246,7 +245,8 @@ static PetscErrorCode PPEGridValidate(PPEGrid g)
     for (int d = 0; d < g->dim; d++) {
       PetscBool per = (PetscBool)(g->ubc[2 * d] == PPE_BC_PERIODIC);
       PetscCheck(n[d] == g->uN[d], comm, PETSC_ERR_ARG_SIZ, "Grid/DMDA size mismatch: the grid is %s but the DMDA is %s", gs, ds);
-      PetscCheck(per == (PetscBool)(bt[d] == DM_BOUNDARY_PERIODIC), comm, PETSC_ERR_ARG_INCOMP, "Grid/DMDA boundary mismatch in %c: the grid's BCs are %s-%s but the DMDA boundary type is %s", "xyz"[d], PPEBCTypes[g->ubc[2 * d]], PPEBCTypes[g->ubc[2 * d + 1]], DMBoundaryTypes[bt[d]]);
+      PetscCheck(per == (PetscBool)(bt[d] == DM_BOUNDARY_PERIODIC), comm, PETSC_ERR_ARG_INCOMP, "Grid/DMDA boundary mismatch in %c: the grid's BCs are %s-%s but the DMDA boundary type is %s", "xyz"[d], PPEBCTypes[g->ubc[2 * d]],
+                 PPEBCTypes[g->ubc[2 * d + 1]], DMBoundaryTypes[bt[d]]);
     }
   }
   if (!da)
@@ -409,7 +409,7 @@ static PetscErrorCode PPEGridViewDirections(PPEGrid grid, PetscViewer viewer)
    detailed format, the 1D eigenvalues and weights. */
 static PetscErrorCode PPEGridViewSetUp(PPEGrid grid, PetscViewer viewer)
 {
-  const PPEGrid1d  *z = &grid->dir[2];
+  const PPEGrid1d  *z       = &grid->dir[2];
   char              sp[256] = "", procs[64];
   PetscInt          P[3];
   PetscViewerFormat fmt;
@@ -417,7 +417,7 @@ static PetscErrorCode PPEGridViewSetUp(PPEGrid grid, PetscViewer viewer)
   PetscFunctionBegin;
   for (PetscInt u = 0; u < grid->dim; u++) {
     PetscInt d = PPEGridKernelDir(grid->dim, u);
-    PetscCall(PPEGridAppend(sp, sizeof(sp), "%sh%c %g", u ? ", " : "", "xyz"[u], (double)grid->dir[d].href));
+    PetscCall(PPEGridAppend(sp, sizeof(sp), "%sh%c %g", u ? ", " : "", "xyz"[u], (double)grid -> dir[d].href));
     P[u] = grid->box.P[d];
   }
   if (!z->uniform) {
@@ -475,8 +475,8 @@ PetscErrorCode PPEGridView(PPEGrid grid, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "PPEGrid Object: %s%s%d MPI process%s\n", prefix ? prefix : "", prefix ? " " : "", (int)size, size > 1 ? "es" : ""));
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(PPEGridViewDirections(grid, viewer));
-  if (grid->stretch == PPE_STRETCH_TANH) PetscCall(PetscViewerASCIIPrintf(viewer, "%c spacing: tanh stretching, factor %g\n", "xyz"[grid->dim - 1], (double)grid->stretch_factor));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "%c spacing: %s\n", "xyz"[grid->dim - 1], grid->stretch == PPE_STRETCH_NONE ? "uniform" : "user mesh lines"));
+  if (grid->stretch == PPE_STRETCH_TANH) PetscCall(PetscViewerASCIIPrintf(viewer, "%c spacing: tanh stretching, factor %g\n", "xyz"[grid->dim - 1], (double)grid -> stretch_factor));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "%c spacing: %s\n", "xyz"[grid->dim - 1], grid -> stretch == PPE_STRETCH_NONE ? "uniform" : "user mesh lines"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "Helmholtz shift: %g\n", (double)grid->shift));
   if (grid->setupcalled) PetscCall(PPEGridViewSetUp(grid, viewer));
   PetscCall(PetscViewerASCIIPopTab(viewer));

@@ -91,7 +91,7 @@ static void TanhLines(PetscInt nint, PetscReal origin, PetscReal L, PetscReal be
 */
 PetscErrorCode PPEGrid1dSetUp(PPEGrid1d *d, PPELocation loc, PetscReal origin, PetscReal L, PPEStretchType stretch, PetscReal factor, PetscInt nuser, const PetscReal user[])
 {
-  PetscInt  n = d->n, nint, first;
+  PetscInt  n   = d->n, nint, first;
   PetscBool per = (PetscBool)(d->bc[0] == PPE_BC_PERIODIC), cell = (PetscBool)(loc == PPE_LOCATION_CELL);
   PetscReal h, *l, *cv, *dist; /* dist[i]: distance between unknown i and i+1 (i = n-1: periodic wrap) */
   PetscReal blo = 0, bhi = 0;  /* distance from the end unknowns to the Dirichlet points */
@@ -104,7 +104,8 @@ PetscErrorCode PPEGrid1dSetUp(PPEGrid1d *d, PPELocation loc, PetscReal origin, P
   PetscCall(PetscMalloc7(n, &d->x, n, &d->w, n, &d->tlo, n, &d->thi, n, &d->tb, n, &d->d, n, &d->eig));
   l = d->lines;
   if (stretch == PPE_STRETCH_USER) {
-    PetscCheck(nuser == nint + 1, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Expected %" PetscInt_FMT " mesh lines for %" PetscInt_FMT " %s-centred unknowns with %s-%s ends, got %" PetscInt_FMT, nint + 1, n, cell ? "cell" : "vertex", PPEBCTypes[d->bc[0]], PPEBCTypes[d->bc[1]], nuser);
+    PetscCheck(nuser == nint + 1, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Expected %" PetscInt_FMT " mesh lines for %" PetscInt_FMT " %s-centred unknowns with %s-%s ends, got %" PetscInt_FMT, nint + 1, n, cell ? "cell" : "vertex", PPEBCTypes[d->bc[0]],
+               PPEBCTypes[d->bc[1]], nuser);
     for (PetscInt m = 0; m <= nint; m++) l[m] = user[m];
     for (PetscInt m = 0; m < nint; m++) PetscCheck(l[m + 1] > l[m], PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Mesh lines must increase strictly: line %" PetscInt_FMT " = %g, line %" PetscInt_FMT " = %g", m, (double)l[m], m + 1, (double)l[m + 1]);
     origin = l[0];
@@ -116,8 +117,8 @@ PetscErrorCode PPEGrid1dSetUp(PPEGrid1d *d, PPELocation loc, PetscReal origin, P
   }
   d->uniform = (PetscBool)(stretch == PPE_STRETCH_NONE);
   d->href = h = L / nint;
-  d->bpos[0] = l[0];
-  d->bpos[1] = l[nint];
+  d->bpos[0]  = l[0];
+  d->bpos[1]  = l[nint];
 
   PetscCall(PetscMalloc2(n, &cv, n, &dist));
   first = (!cell && d->bc[0] == PPE_BC_DIRICHLET) ? 1 : 0; /* vertex: node index of unknown 0 */
@@ -197,9 +198,9 @@ PetscErrorCode PPEGrid1dComputeEigenvalues(PPEGrid1d *d, PPELocation loc)
     PetscCall(PetscBLASIntCast(n, &bn));
     ld = bn;
     if (d->bc[0] != PPE_BC_PERIODIC) {
-      PetscReal *e, *work = NULL;
-      const char compz = 'N';
-      PetscBLASInt one = 1;
+      PetscReal   *e, *work = NULL;
+      const char   compz = 'N';
+      PetscBLASInt one   = 1;
 
       PetscCall(PetscMalloc1(n, &e));
       for (PetscInt i = 0; i < n; i++) d->eig[i] = d->d[i] / d->w[i];
@@ -215,7 +216,7 @@ PetscErrorCode PPEGrid1dComputeEigenvalues(PPEGrid1d *d, PPELocation loc)
       PetscCall(PetscCalloc1((size_t)n * n, &s));
       PetscCall(PetscMalloc1(lwork, &work));
       for (PetscInt i = 0; i < n; i++) {
-        PetscInt ip = (i + 1) % n;
+        PetscInt ip  = (i + 1) % n;
         s[i + i * n] = d->d[i] / d->w[i];
         s[ip + i * n] += -d->thi[i] / PetscSqrtReal(d->w[i] * d->w[ip]);
         s[i + ip * n] += -d->thi[i] / PetscSqrtReal(d->w[i] * d->w[ip]);

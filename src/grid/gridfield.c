@@ -36,9 +36,9 @@ PetscErrorCode PPEGridComputeOperatorBounds(PPEGrid g)
     PPEGrid1d *o = &g->dir[d];
     gmin += o->eigmin;
     gmax += o->eigmax;
-    g2       = PetscMin(g2, o->eigmin2);
-    wmin[d]  = wmax[d] = o->w[0];
-    rmax[d]  = 0;
+    g2      = PetscMin(g2, o->eigmin2);
+    wmin[d] = wmax[d] = o->w[0];
+    rmax[d]           = 0;
     for (PetscInt i = 0; i < o->n; i++) {
       wmin[d] = PetscMin(wmin[d], o->w[i]);
       wmax[d] = PetscMax(wmax[d], o->w[i]);
@@ -338,12 +338,12 @@ PetscErrorCode PPEGridComputeRHS(PPEGrid grid, PPEFieldFn f, PPEBoundaryFn g, vo
 @*/
 PetscErrorCode PPEGridComputeErrorNorms(PPEGrid grid, Vec u, Vec uex, PetscReal *emax, PetscReal *el2)
 {
-  Vec            e;
-  PetscScalar       mean = 0;
-  PetscInt          N, l = 0;
-  const PPEDMDABox *B = &grid->box;
+  Vec                e;
+  PetscScalar        mean = 0;
+  PetscInt           N, l = 0;
+  const PPEDMDABox  *B = &grid->box;
   const PetscScalar *a;
-  PetscReal         loc[3] = {0, 0, 0}, glob[3];
+  PetscReal          loc[3] = {0, 0, 0}, glob[3];
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);

@@ -201,7 +201,8 @@ PetscErrorCode PPEGridSetBC(PPEGrid grid, PPEFace face, PPEBCType bc)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
   PPEGridCheckNotSetUp(grid);
-  PetscCheck((int)face >= 0 && (int)face < 2 * (int)grid->dim, PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_OUTOFRANGE, "Face %d is not one of the %d faces 0..%d of a %dD grid", (int)face, 2 * (int)grid->dim, 2 * (int)grid->dim - 1, (int)grid->dim);
+  PetscCheck((int)face >= 0 && (int)face < 2 * (int)grid->dim, PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_OUTOFRANGE, "Face %d is not one of the %d faces 0..%d of a %dD grid", (int)face, 2 * (int)grid->dim, 2 * (int)grid->dim - 1,
+             (int)grid->dim);
   PetscCheck(bc >= PPE_BC_PERIODIC && bc <= PPE_BC_DIRICHLET, PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_OUTOFRANGE, "Unknown boundary condition %d (allowed: periodic, neumann, dirichlet)", (int)bc);
   grid->ubc[face] = bc;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -220,7 +221,8 @@ PetscErrorCode PPEGridGetBC(PPEGrid grid, PPEFace face, PPEBCType *bc)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  PetscCheck((int)face >= 0 && (int)face < 2 * (int)grid->dim, PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_OUTOFRANGE, "Face %d is not one of the %d faces 0..%d of a %dD grid", (int)face, 2 * (int)grid->dim, 2 * (int)grid->dim - 1, (int)grid->dim);
+  PetscCheck((int)face >= 0 && (int)face < 2 * (int)grid->dim, PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_OUTOFRANGE, "Face %d is not one of the %d faces 0..%d of a %dD grid", (int)face, 2 * (int)grid->dim, 2 * (int)grid->dim - 1,
+             (int)grid->dim);
   *bc = grid->ubc[face];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -544,7 +546,8 @@ static PetscErrorCode PPEGridSetBCWords(PPEGrid grid, PetscInt nbc, char *bcs[])
     PetscCall(PPEGridSetBCString(grid, bcs[0]));
   } else {
     /* the face names of the grid's dimension: 8 characters "xlo,xhi," per direction */
-    PetscCheck(nbc == 2 * dim, comm, PETSC_ERR_ARG_SIZ, "-ppe_bc needs %d boundary conditions (%.*s) or one %d-letter word on a %dD grid, got %" PetscInt_FMT " entries%s", 2 * (int)dim, 8 * (int)dim - 1, "xlo,xhi,ylo,yhi,zlo,zhi", 2 * (int)dim, (int)dim, nbc, nbc == 1 ? (len == 4 || len == 6 ? " (a word of the other dimension)" : " (one word of the wrong length)") : "");
+    PetscCheck(nbc == 2 * dim, comm, PETSC_ERR_ARG_SIZ, "-ppe_bc needs %d boundary conditions (%.*s) or one %d-letter word on a %dD grid, got %" PetscInt_FMT " entries%s", 2 * (int)dim, 8 * (int)dim - 1, "xlo,xhi,ylo,yhi,zlo,zhi", 2 * (int)dim,
+               (int)dim, nbc, nbc == 1 ? (len == 4 || len == 6 ? " (a word of the other dimension)" : " (one word of the wrong length)") : "");
     for (int f = 0; f < 2 * dim; f++) {
       PetscCall(PPEParseBC(bcs[f], &bc[f], &found));
       PetscCheck(found, comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown boundary condition name '%s' for face %s in -ppe_bc: use periodic, neumann, dirichlet (or P, N, D)", bcs[f], PPEFaces[f]);

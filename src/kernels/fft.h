@@ -97,7 +97,7 @@ PPE_HD void ppe_fft_phase(long m, long q, double *c, double *s)
 PPE_HD void ppe_fft_pre(const ppe_fft_lines *F, const double *x, long l, long j, double *z, double *ends)
 {
   double *zj = z + 2 * (l * F->L + j), re = 0.0, im = 0.0;
-  long    n  = F->n;
+  long    n = F->n;
 
   if (j == 0) {
     ends[2 * l]     = x[ppe_fft_offset(F, l, 0)];

@@ -25,7 +25,7 @@
 PPE_HD double ppe_dot_seg(long n, const double *y, const double *u)
 {
   double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-  long   i  = 0;
+  long   i = 0;
 
   for (; i + 3 < n; i += 4) {
     s0 += y[i] * u[i];
@@ -42,7 +42,7 @@ PPE_HD double ppe_dot_seg(long n, const double *y, const double *u)
 PPE_HD double ppe_sum_seg(long n, const double *x)
 {
   double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-  long   i  = 0;
+  long   i = 0;
 
   for (; i + 3 < n; i += 4) {
     s0 += x[i];
@@ -60,7 +60,7 @@ PPE_HD double ppe_sum_seg(long n, const double *x)
 PPE_HD double ppe_s7_row_dot(long xm, int lo, int hi, const double *y, const double *u)
 {
   long   ia = lo ? 1 : 0, ib = hi ? xm - 1 : xm;
-  double s  = ib > ia ? ppe_dot_seg(ib - ia, y + ia, u + ia) : 0.0;
+  double s = ib > ia ? ppe_dot_seg(ib - ia, y + ia, u + ia) : 0.0;
 
   if (lo) s += ppe_dot_seg(1, y, u);
   if (hi && (xm > 1 || !lo)) s += ppe_dot_seg(1, y + xm - 1, u + xm - 1);
@@ -166,7 +166,7 @@ PPE_HD void ppe_bcgs_update_x(long n, double alpha, double omega, const double *
 PPE_HD void ppe_bcgs_update_r(long n, double omega, const double *t, const double *rt, double *r, double s[2])
 {
   double a0 = 0.0, a1 = 0.0, b0 = 0.0, b1 = 0.0;
-  long   i  = 0;
+  long   i = 0;
 
   for (; i + 1 < n; i += 2) {
     double r0 = r[i] - omega * t[i], r1 = r[i + 1] - omega * t[i + 1];

@@ -60,8 +60,7 @@ PPE_HD ppe_s7_coef ppe_s7_point_coef(ppe_s7_dir X, ppe_s7_dir Y, ppe_s7_dir Z, d
 
 /* The point formula, written once for scalars and for the host's SIMD vector types (same
    operations in the same order, so every lane gives the scalar result bitwise). */
-#define PPE_S7_EXPR(c0, cw, ce, cs, cn, cb, ct, uc, uw, ue, us, un, ub, ut) \
-  ((c0) * (uc) - (cw) * (uw) - (ce) * (ue) - (cs) * (us) - (cn) * (un) - (cb) * (ub) - (ct) * (ut))
+#define PPE_S7_EXPR(c0, cw, ce, cs, cn, cb, ct, uc, uw, ue, us, un, ub, ut) ((c0) * (uc) - (cw) * (uw) - (ce) * (ue) - (cs) * (us) - (cn) * (un) - (cb) * (ub) - (ct) * (ut))
 
 /* The point body: one output value from the centre and its six neighbours. */
 PPE_HD double ppe_s7_apply(const ppe_s7_coef *c, double uc, double uw, double ue, double us, double un, double ub, double ut)

@@ -50,8 +50,8 @@ enum {
 
 /* The two point formulas, written once for scalars and for the host's SIMD vector types
    (same operations in the same order, so every lane gives the scalar result bitwise). */
-#define PPE_TILEILU_FWD_EXPR(r, lb, yb, ls, ys, lw, yw)          ((r) - (lb) * (yb) - (ls) * (ys) - (lw) * (yw))
-#define PPE_TILEILU_BWD_EXPR(y, dinv, ut, zt, un, zn, ue, ze)    ((dinv) * (y) - (ut) * (zt) - (un) * (zn) - (ue) * (ze))
+#define PPE_TILEILU_FWD_EXPR(r, lb, yb, ls, ys, lw, yw)       ((r) - (lb) * (yb) - (ls) * (ys) - (lw) * (yw))
+#define PPE_TILEILU_BWD_EXPR(y, dinv, ut, zt, un, zn, ue, ze) ((dinv) * (y) - (ut) * (zt) - (un) * (zn) - (ue) * (ze))
 
 /* The two point bodies. */
 PPE_HD double ppe_tileilu_fwd(double r, double lb, double yb, double ls, double ys, double lw, double yw)
@@ -92,7 +92,7 @@ PPE_HD void ppe_tileilu_tile_xyz(const double *F, int sym, long nloc, long sy, l
         double ut = sym ? (c < ez - 1 ? LB[p + sz] : 0.0) : UT[p];
         double un = sym ? (b < ey - 1 ? LS[p + sy] : 0.0) : UN[p];
         double ue = sym ? (a < ex - 1 ? LW[p + 1] : 0.0) : UE[p];
-        z[p] = ppe_tileilu_bwd(z[p], DI[p], ut, zt, un, zn, ue, ze);
+        z[p]      = ppe_tileilu_bwd(z[p], DI[p], ut, zt, un, zn, ue, ze);
       }
     }
 }
@@ -119,14 +119,14 @@ PPE_HD void ppe_tileilu_lane_zyx(const double *F, int sym, long lanes, long lane
       for (long a = tx - 1; a >= 0; a--) {
         const double *f;
         double        zt, zn, ze, ut, un, ue;
-        q  = a + tx * b + txy * c;
-        f  = F + q * nc * lanes + lane;
-        zt = c < tz - 1 ? v[(q + txy) * lanes + lane] : 0.0;
-        zn = b < ty - 1 ? v[(q + tx) * lanes + lane] : 0.0;
-        ze = a < tx - 1 ? v[(q + 1) * lanes + lane] : 0.0;
-        ut = sym ? (c < tz - 1 ? F[((q + txy) * nc + PPE_TILEILU_LB) * lanes + lane] : 0.0) : f[PPE_TILEILU_UT * lanes];
-        un = sym ? (b < ty - 1 ? F[((q + tx) * nc + PPE_TILEILU_LS) * lanes + lane] : 0.0) : f[PPE_TILEILU_UN * lanes];
-        ue = sym ? (a < tx - 1 ? F[((q + 1) * nc + PPE_TILEILU_LW) * lanes + lane] : 0.0) : f[PPE_TILEILU_UE * lanes];
+        q                   = a + tx * b + txy * c;
+        f                   = F + q * nc * lanes + lane;
+        zt                  = c < tz - 1 ? v[(q + txy) * lanes + lane] : 0.0;
+        zn                  = b < ty - 1 ? v[(q + tx) * lanes + lane] : 0.0;
+        ze                  = a < tx - 1 ? v[(q + 1) * lanes + lane] : 0.0;
+        ut                  = sym ? (c < tz - 1 ? F[((q + txy) * nc + PPE_TILEILU_LB) * lanes + lane] : 0.0) : f[PPE_TILEILU_UT * lanes];
+        un                  = sym ? (b < ty - 1 ? F[((q + tx) * nc + PPE_TILEILU_LS) * lanes + lane] : 0.0) : f[PPE_TILEILU_UN * lanes];
+        ue                  = sym ? (a < tx - 1 ? F[((q + 1) * nc + PPE_TILEILU_LW) * lanes + lane] : 0.0) : f[PPE_TILEILU_UE * lanes];
         v[q * lanes + lane] = ppe_tileilu_bwd(v[q * lanes + lane], f[kd * lanes], ut, zt, un, zn, ue, ze);
       }
 }

@@ -337,7 +337,7 @@ PPE_HD_INLINE void ppe_td_pthomas_fly(ppe_td_lanes R, long n, ppe_td_coefs K, pp
   ppe_td_chain_start(R, 0, 1, K, s, u);
   PPE_TD_GROUPS(g, R)
   {
-    double *PPE_TD_RESTRICT       h  = ppe_td_row(t, g, 0);
+    double *PPE_TD_RESTRICT h = ppe_td_row(t, g, 0);
 
     PPE_TD_LANES(l, R) h[l * t.ls] = ppe_td_excess(K, g, 0, l);
   }

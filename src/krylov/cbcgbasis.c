@@ -61,7 +61,7 @@ PetscErrorCode PPECBCGBasis(Mat A, PC pc, PetscReal lmin, PetscReal lmax, PetscI
       znext = Z[0];
       PetscCall(PPETSCheb(eta, AS[0], zeta, r, NULL, znext)); /* z_1 = eta A M^-1 r - zeta r */
     } else {
-      znext = zprev == r ? Z[1] : zprev; /* overwrite z_{j-1}, never r */
+      znext = zprev == r ? Z[1] : zprev;                                  /* overwrite z_{j-1}, never r */
       PetscCall(PPETSCheb(2 * eta, AS[j], 2 * zeta, zcur, zprev, znext)); /* z_{j+1} = 2 eta A M^-1 z_j - 2 zeta z_j - z_{j-1} */
     }
     zprev = zcur;

@@ -104,10 +104,10 @@ PetscErrorCode PPECBCGEstimateEigenvalues(Mat A, PC pc, MatNullSpace nsp, Vec tm
       est->indefinite = (PetscBool)(PetscRealPart(rhonew) < 0);
       break;
     }
-    beta        = PetscRealPart(rhonew / rho);
-    off[m - 1]  = PetscSqrtReal(beta) / alpha;
-    alphaold    = alpha;
-    rho         = rhonew;
+    beta       = PetscRealPart(rhonew / rho);
+    off[m - 1] = PetscSqrtReal(beta) / alpha;
+    alphaold   = alpha;
+    rho        = rhonew;
     PetscCall(VecAYPX(p, beta, z)); /* p = z + beta p */
   }
   est->its = m;

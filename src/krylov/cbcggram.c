@@ -77,7 +77,7 @@ PetscErrorCode PPEGramAnalyse(PetscInt k, const PetscScalar G[], PetscInt ldg, P
 {
   PetscScalar  Gh[PPE_CBCG_SMAX * PPE_CBCG_SMAX];
   PetscReal    w[PPE_CBCG_SMAX], dmax = 0;
-  PetscInt     kpos, kfin = k;
+  PetscInt     kpos, kfin             = k;
   PetscBLASInt bm, info;
 
   PetscFunctionBegin;

@@ -46,7 +46,8 @@ PetscErrorCode PPETSGram(PetscInt nx, Vec x[], PetscInt ny, Vec y[], PetscInt ba
   double     *work;
 
   PetscFunctionBegin;
-  PetscCheck(nx >= 1 && nx <= PPE_TS_MAXCOLS && ny >= 1 && ny <= PPE_TS_MAXCOLS && nextra >= 0 && nextra <= 4, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Tall-skinny Gram of %" PetscInt_FMT " x %" PetscInt_FMT " columns and %" PetscInt_FMT " extra values: 1 to %d columns and 0 to 4 values allowed", nx, ny, nextra, PPE_TS_MAXCOLS);
+  PetscCheck(nx >= 1 && nx <= PPE_TS_MAXCOLS && ny >= 1 && ny <= PPE_TS_MAXCOLS && nextra >= 0 && nextra <= 4, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "Tall-skinny Gram of %" PetscInt_FMT " x %" PetscInt_FMT " columns and %" PetscInt_FMT " extra values: 1 to %d columns and 0 to 4 values allowed", nx, ny, nextra, PPE_TS_MAXCOLS);
   PetscCall(PetscLogEventBegin(PPE_CBCGGram, 0, 0, 0, 0));
   PetscCall(VecGetLocalSize(x[0], &n));
   comm = PetscObjectComm((PetscObject)x[0]);

@@ -53,8 +53,14 @@ static PetscScalar MMSData_Boundary(PPEFace face, const PetscReal x[3], void *ct
   if (md->bc[face] == PPE_BC_DIRICHLET) return MMSExact(x, &md->mms);
   return MMSNormalDerivative(face, x, &md->mms);
 }
-static PetscScalar MMSData_Source(const PetscReal x[3], void *ctx) { return MMSSource(x, &((MMSData *)ctx)->mms); }
-static PetscScalar MMSData_Exact(const PetscReal x[3], void *ctx) { return MMSExact(x, &((MMSData *)ctx)->mms); }
+static PetscScalar MMSData_Source(const PetscReal x[3], void *ctx)
+{
+  return MMSSource(x, &((MMSData *)ctx)->mms);
+}
+static PetscScalar MMSData_Exact(const PetscReal x[3], void *ctx)
+{
+  return MMSExact(x, &((MMSData *)ctx)->mms);
+}
 
 /* Channel pressure: two modes with zero normal derivative at both walls, the ends of the last
    direction (z; y in 2D). Mode 0: wavenumbers 2 pi/Lx, 2 pi/Ly (3D), pi/Lw; mode 1 (half the
@@ -187,8 +193,8 @@ PetscErrorCode PPEProblemComputeRHS(PPEProblemType type, PPEGrid grid, Vec b, Ve
   } break;
   case PPE_PROBLEM_CHANNEL: {
     ChannelCtx c;
-    PetscInt   w = 2 * (grid->dim - 1); /* the lower wall: zlo, ylo in 2D */
-    PetscBool  per = PETSC_TRUE;         /* every direction but the last periodic */
+    PetscInt   w   = 2 * (grid->dim - 1); /* the lower wall: zlo, ylo in 2D */
+    PetscBool  per = PETSC_TRUE;          /* every direction but the last periodic */
     for (int d = 0; d < 3; d++) {
       c.L[d] = grid->uL[d];
       c.o[d] = grid->uorigin[d];

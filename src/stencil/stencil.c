@@ -30,10 +30,10 @@ PetscErrorCode PPEStencilHaloSetUp(Mat A)
   Mat_PPEStencil   *st = (Mat_PPEStencil *)A->data;
   PPEStencilBox    *B  = &st->box;
   const PPEDMDABox *G;
-  const PetscInt   *P, *const *own;
-  PetscInt         *start[3], nleaf = 0, off[7], m[3] = {B->xm, B->ym, B->zm}, s[3] = {B->xs, B->ys, B->zs};
-  PetscSFNode      *remote;
-  PetscInt          any;
+  const PetscInt *P, *const *own;
+  PetscInt    *start[3], nleaf = 0, off[7], m[3] = {B->xm, B->ym, B->zm}, s[3] = {B->xs, B->ys, B->zs};
+  PetscSFNode *remote;
+  PetscInt     any;
 
   PetscFunctionBegin;
   PetscCall(PPEGridGetBox(st->grid, &G)); /* the process grid and ownership in the kernels' 3D order */
@@ -45,7 +45,7 @@ PetscErrorCode PPEStencilHaloSetUp(Mat A)
     for (PetscInt p = 0; p < P[d]; p++) start[d][p + 1] = start[d][p] + own[d][p];
   }
   for (int f = 0; f < 6; f++) {
-    int d = f / 2;
+    int d  = f / 2;
     off[f] = nleaf;
     if (B->nb[f]) nleaf += m[(d + 1) % 3] * m[(d + 2) % 3];
   }
@@ -107,8 +107,8 @@ PetscErrorCode PPEStencilStateSetUp(Mat A)
 
 static PetscErrorCode MatMult_PPEStencil(Mat A, Vec x, Vec y)
 {
-  Mat_PPEStencil *st   = (Mat_PPEStencil *)A->data;
-  Vec             v[2] = {x, y};
+  Mat_PPEStencil *st     = (Mat_PPEStencil *)A->data;
+  Vec             v[2]   = {x, y};
   PPEAccess       acc[2] = {PPE_ACCESS_READ, PPE_ACCESS_WRITE};
   PPEStencilRun   R;
   PPEArrays       K;
@@ -248,7 +248,8 @@ static PetscErrorCode PPEStencilGetOverlap_PPEStencil(Mat A, PetscBool *flg)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const char *const PPEStencilComposed[] = {"PPEStencilSetGrid_C", "PPEStencilGetGrid_C", "PPEStencilSetOverlap_C", "PPEStencilGetOverlap_C", "PPEStencilSetBackend_C", "PPEStencilGetBackend_C", "MatConvert_ppestencil_aij_C", "MatConvert_ppestencil_seqaij_C", "MatConvert_ppestencil_mpiaij_C"};
+static const char *const PPEStencilComposed[] = {"PPEStencilSetGrid_C",    "PPEStencilGetGrid_C",         "PPEStencilSetOverlap_C",         "PPEStencilGetOverlap_C",        "PPEStencilSetBackend_C",
+                                                 "PPEStencilGetBackend_C", "MatConvert_ppestencil_aij_C", "MatConvert_ppestencil_seqaij_C", "MatConvert_ppestencil_mpiaij_C"};
 
 static PetscErrorCode PPEStencilSetBackend_PPEStencil(Mat A, PPEBackend b)
 {
@@ -323,8 +324,8 @@ PETSC_EXTERN PetscErrorCode MatCreate_PPEStencil(Mat A)
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&st));
-  A->data    = (void *)st;
-  st->overlap = PETSC_TRUE;
+  A->data                  = (void *)st;
+  st->overlap              = PETSC_TRUE;
   A->ops->mult             = MatMult_PPEStencil;
   A->ops->multtranspose    = MatMult_PPEStencil;
   A->ops->multadd          = MatMultAdd_PPEStencil;
@@ -333,8 +334,8 @@ PETSC_EXTERN PetscErrorCode MatCreate_PPEStencil(Mat A)
   A->ops->getdiagonalblock = MatGetDiagonalBlock_PPEStencil; /* the rank-local block (stencillocal.c) */
   A->ops->view             = MatView_PPEStencil;
   A->ops->destroy          = MatDestroy_PPEStencil;
-  A->assembled    = PETSC_TRUE;
-  A->preallocated = PETSC_TRUE;
+  A->assembled             = PETSC_TRUE;
+  A->preallocated          = PETSC_TRUE;
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "PPEStencilSetGrid_C", PPEStencilSetGrid_PPEStencil));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "PPEStencilGetGrid_C", PPEStencilGetGrid_PPEStencil));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "PPEStencilSetOverlap_C", PPEStencilSetOverlap_PPEStencil));

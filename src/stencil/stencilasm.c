@@ -36,7 +36,7 @@ PetscErrorCode PPEStencilAssembleInto(PPEGrid grid, Mat B)
   for (PetscInt k = B0.zs; k < B0.zs + B0.zm; k++)
     for (PetscInt j = B0.ys; j < B0.ys + B0.ym; j++)
       for (PetscInt i = B0.xs; i < B0.xs + B0.xm; i++) {
-        ppe_s7_coef c    = ppe_s7_point_coef(B0.X, B0.Y, B0.Z, B0.sigma, i, j, k);
+        ppe_s7_coef c      = ppe_s7_point_coef(B0.X, B0.Y, B0.Z, B0.sigma, i, j, k);
         PetscInt    idx[3] = {i, j, k};
         MatStencil  row    = UserStencil(grid->dim, idx), col[7];
         PetscScalar v[7];
@@ -46,12 +46,12 @@ PetscErrorCode PPEStencilAssembleInto(PPEGrid grid, Mat B)
         col[n] = row;
         v[n++] = c.c0;
         for (int f = 0; f < 6; f++) {
-          int      d      = f / 2;
-          PetscInt nb[3]  = {i, j, k};
-          nb[d]           = idx[d] + (f % 2 ? 1 : -1);
+          int      d     = f / 2;
+          PetscInt nb[3] = {i, j, k};
+          nb[d]          = idx[d] + (f % 2 ? 1 : -1);
           if (!B0.per[d] && (nb[d] < 0 || nb[d] >= B0.N[d])) continue; /* no neighbour: boundary term is in the diagonal */
-          col[n]   = UserStencil(grid->dim, nb);
-          v[n++]   = -off[f];
+          col[n] = UserStencil(grid->dim, nb);
+          v[n++] = -off[f];
         }
         PetscCall(MatSetValuesStencil(B, 1, &row, n, col, v, INSERT_VALUES));
       }
@@ -123,10 +123,10 @@ PetscErrorCode PPEStencilCreateAssembled(PPEGrid grid, MatType type, Mat *A)
     PetscBool isstruct;
     PetscCall(PetscStrcmp(type, MATHYPRESTRUCT, &isstruct));
     if (isstruct) {
-      PetscInt         n[3] = {1, 1, 1}, p[3] = {1, 1, 1}, sw, one = 1;
-      DMBoundaryType   bt[3] = {DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE};
-      DMDAStencilType  st;
-      const PetscInt  *own[3] = {&one, &one, &one};
+      PetscInt        n[3] = {1, 1, 1}, p[3] = {1, 1, 1}, sw, one = 1;
+      DMBoundaryType  bt[3] = {DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE};
+      DMDAStencilType st;
+      const PetscInt *own[3] = {&one, &one, &one};
 
       PetscCall(DMDAGetInfo(da, NULL, &n[0], &n[1], &n[2], &p[0], &p[1], &p[2], NULL, &sw, &bt[0], &bt[1], &bt[2], &st));
       PetscCall(DMDAGetOwnershipRanges(da, &own[0], &own[1], NULL));

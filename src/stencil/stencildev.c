@@ -69,13 +69,13 @@ PetscErrorCode PPEStencilBoxSetUp(PPEGrid grid, PPEStencilBox *B)
   B->zm    = m[2];
   B->avx2  = PPEHostHasAVX2();
   for (int d = 0; d < 3; d++) {
-    dir[d]->w       = grid->dir[d].w;
-    dir[d]->tlo     = grid->dir[d].tlo;
-    dir[d]->thi     = grid->dir[d].thi;
-    dir[d]->d       = grid->dir[d].d;
-    B->N[d]         = grid->N[d];
-    B->per[d]       = (PetscBool)(grid->bc[2 * d] == PPE_BC_PERIODIC);
-    B->nb[2 * d]    = (PetscBool)(s[d] > 0 || B->per[d]);
+    dir[d]->w        = grid->dir[d].w;
+    dir[d]->tlo      = grid->dir[d].tlo;
+    dir[d]->thi      = grid->dir[d].thi;
+    dir[d]->d        = grid->dir[d].d;
+    B->N[d]          = grid->N[d];
+    B->per[d]        = (PetscBool)(grid->bc[2 * d] == PPE_BC_PERIODIC);
+    B->nb[2 * d]     = (PetscBool)(s[d] > 0 || B->per[d]);
     B->nb[2 * d + 1] = (PetscBool)(s[d] + m[d] < grid->N[d] || B->per[d]);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -186,9 +186,9 @@ void PPEStencilDevSetHaloStatic(PPEStencilDev d, PetscBool flg)
 */
 PetscErrorCode PPEStencilDevBoundary(PPEStencilDev d, const double *xd, const PetscBool mask[6], const double **xh)
 {
-  long   xm = d->box.xm, ym = d->box.ym, zm = d->box.zm;
-  long   arr[6]      = {0, 0, 0, xm, ym, zm};
-  long   box[6][6]   = {
+  long xm = d->box.xm, ym = d->box.ym, zm = d->box.zm;
+  long arr[6]    = {0, 0, 0, xm, ym, zm};
+  long box[6][6] = {
     {0,      0,      0,      1,  ym, zm},
     {xm - 1, 0,      0,      1,  ym, zm},
     {0,      0,      0,      xm, 1,  zm},

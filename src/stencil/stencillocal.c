@@ -53,7 +53,7 @@ static PetscErrorCode PPEStencilLocalDestroy(PPECtxDestroyArg arg)
 /* Copy the opposite face of x into the buffer of each self face (periodic wrap on this rank). */
 static void FillSelfFaces(PPEStencilLocal *L, const PetscScalar *x)
 {
-  const PPEStencilBox *B = &L->box;
+  const PPEStencilBox *B  = &L->box;
   PetscInt             xm = B->xm, ym = B->ym, zm = B->zm;
 
   for (int f = 0; f < 6; f++) {
@@ -315,15 +315,15 @@ PetscErrorCode PPEStencilMultDot(Mat A, Vec x, Vec y, PetscInt n, const Vec u[],
 */
 PetscErrorCode PPEStencilMultCI(Mat A, PetscBool local, Vec x, Vec b, Vec z, Vec dinv, const PPEStencilCI *ci, Vec w)
 {
-  Mat_PPEStencil *st     = (Mat_PPEStencil *)A->data;
-  Vec             v[5]   = {x, b, z, dinv, w};
-  PPEAccess       acc[5] = {PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_WRITE};
-  PetscInt        np     = st->box.xm * st->box.ym * st->box.zm;
-  PPEStencilRun   R;
-  PPEArrays       K;
-  ppe_dev_ci      c;
-  Mat             Ab = NULL;
-  PPEStencilLocal *L = NULL;
+  Mat_PPEStencil  *st     = (Mat_PPEStencil *)A->data;
+  Vec              v[5]   = {x, b, z, dinv, w};
+  PPEAccess        acc[5] = {PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_WRITE};
+  PetscInt         np     = st->box.xm * st->box.ym * st->box.zm;
+  PPEStencilRun    R;
+  PPEArrays        K;
+  ppe_dev_ci       c;
+  Mat              Ab = NULL;
+  PPEStencilLocal *L  = NULL;
 
   PetscFunctionBegin;
   if (local) {
@@ -332,7 +332,7 @@ PetscErrorCode PPEStencilMultCI(Mat A, PetscBool local, Vec x, Vec b, Vec z, Vec
   }
   PetscCall(PetscMemzero(&R, sizeof(R)));
   PetscCall(PPEStencilArraysGet(st->state, st->backend, 5, v, acc, &K, &R.xh));
-  c = (ppe_dev_ci){.rho = ci->rho, .rho_old = ci->rho_old, .s2 = ci->s2, .d2 = ci->d2, .b = K.a[1], .z = K.a[2], .dinv = K.a[3], .w = K.a[4]};
+  c    = (ppe_dev_ci){.rho = ci->rho, .rho_old = ci->rho_old, .s2 = ci->s2, .d2 = ci->d2, .b = K.a[1], .z = K.a[2], .dinv = K.a[3], .w = K.a[4]};
   R.x  = K.a[0];
   R.ci = &c;
   if (local) {

@@ -17,17 +17,17 @@ const char *const PPEBackends[] = {"host", "cuda", "hip", "emu", "PPEBackend", "
 
 /* What was found out about each back end, once per process. */
 typedef struct {
-  PetscBool local;    /* runs on every rank's host: no device to find or agree on */
+  PetscBool local; /* runs on every rank's host: no device to find or agree on */
   PetscBool checked;
-  int       rc;       /* 0, or the error of the device count */
-  int       ndev;     /* devices visible */
-  int       dev;      /* the device this rank uses */
+  int       rc;   /* 0, or the error of the device count */
+  int       ndev; /* devices visible */
+  int       dev;  /* the device this rank uses */
   char      name[256];
 } PPEBackendState;
 
 static PPEBackendState ppe_backend_state[4] = {
-  [PPE_BACKEND_HOST] = {.local = PETSC_TRUE, .checked = PETSC_TRUE, .ndev = 1},
-  [PPE_BACKEND_EMU]  = {.local = PETSC_TRUE, .checked = PETSC_TRUE, .ndev = 1, .name = "host emulation of the device launches"},
+  [PPE_BACKEND_HOST] = {.local = PETSC_TRUE,    .checked = PETSC_TRUE, .ndev = 1                                      },
+  [PPE_BACKEND_EMU]  = { .local = PETSC_TRUE, .checked = PETSC_TRUE,             .ndev = 1, .name = "host emulation of the device launches"},
 };
 
 /* The table of back end b, NULL for a device back end that was not built. */
@@ -76,7 +76,7 @@ static const char *const ConfigureOptions[] = {"", "--with-cuda", "--with-hip", 
 /* Count the devices of a built back end and choose this rank's, once. */
 static PetscErrorCode Probe(MPI_Comm comm, PPEBackend b, PPEBackendState **st)
 {
-  PPEBackendState    *s   = &ppe_backend_state[b];
+  PPEBackendState     *s   = &ppe_backend_state[b];
   const PPEBackendOps *ops = Table(b);
 
   PetscFunctionBegin;
@@ -130,9 +130,9 @@ PetscErrorCode PPEBackendFromString(MPI_Comm comm, const char name[], PPEBackend
 @*/
 PetscErrorCode PPEBackendCheck(MPI_Comm comm, PPEBackend b)
 {
-  PPEBackendState    *s;
+  PPEBackendState     *s;
   const PPEBackendOps *ops = Table(b);
-  PetscMPIInt         bad, anybad;
+  PetscMPIInt          bad, anybad;
 
   PetscFunctionBegin;
   if (ppe_backend_state[b].local) PetscFunctionReturn(PETSC_SUCCESS);

@@ -52,8 +52,8 @@ PetscErrorCode PPECountersGet(PPECounters *c)
   PetscCall(EventCount("VecScatterBegin", &v));
   PetscCall(EventCount("SFBcastBegin", &b));
   PetscCall(EventCount("SFReduceBegin", &r));
-  c->halo_exchanges = v + b + r;
-  c->device_bytes   = PPEDeviceBytes();
+  c->halo_exchanges    = v + b + r;
+  c->device_bytes      = PPEDeviceBytes();
   c->device_halo_bytes = PPEDeviceHaloBytes();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -68,10 +68,10 @@ PetscErrorCode PPECountersGet(PPECounters *c)
 PetscErrorCode PPECountersDiff(const PPECounters *after, const PPECounters *before, PPECounters *c)
 {
   PetscFunctionBegin;
-  c->reductions     = after->reductions - before->reductions;
-  c->halo_exchanges = after->halo_exchanges - before->halo_exchanges;
-  c->bytes_sent     = after->bytes_sent - before->bytes_sent;
-  c->device_bytes   = after->device_bytes - before->device_bytes;
+  c->reductions        = after->reductions - before->reductions;
+  c->halo_exchanges    = after->halo_exchanges - before->halo_exchanges;
+  c->bytes_sent        = after->bytes_sent - before->bytes_sent;
+  c->device_bytes      = after->device_bytes - before->device_bytes;
   c->device_halo_bytes = after->device_halo_bytes - before->device_halo_bytes;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -125,8 +125,8 @@ typedef struct {
   PPEBackend           b;
   const PPEBackendOps *ops;
   void                *stream;
-  double              *d;     /* the device copy */
-  PetscScalar         *h;     /* the host array (the standard vector's) */
+  double              *d; /* the device copy */
+  PetscScalar         *h; /* the host array (the standard vector's) */
   PetscInt             n;
   int                  valid; /* VALID_HOST, VALID_DEV or both */
   struct _VecOps       std;   /* the standard vector's operations */
@@ -670,8 +670,7 @@ static PetscErrorCode ArrayGet(PPEArrays *A, PetscInt i, PPEBackendRes *r)
     else if (acc == PPE_ACCESS_WRITE) PetscCall(VecGetArrayWrite(v, &A->a[i]));
     else PetscCall(VecGetArray(v, &A->a[i]));
   } else if (m && vb == A->b) PetscCall(DevArray(m, acc, &A->a[i]));
-  else if (vb == A->b) { /* PETSc's device vector */
-    PetscMemType mt;
+  else if (vb == A->b) { /* PETSc's device vector */ PetscMemType mt;
     if (acc == PPE_ACCESS_READ) PetscCall(VecGetArrayReadAndMemType(v, (const PetscScalar **)&A->a[i], &mt));
     else if (acc == PPE_ACCESS_WRITE) PetscCall(VecGetArrayWriteAndMemType(v, &A->a[i], &mt));
     else PetscCall(VecGetArrayAndMemType(v, &A->a[i], &mt));

@@ -153,15 +153,16 @@ static PetscErrorCode Factor(const PPETileILU *T, const PPETileILUSource *src, P
             PetscCall(PPETileILUSourcePoint(src, tt[0], tt[1], tt[2], tn, sizeof(tn)));
             PetscCall(PPETileILUSourcePoint(src, s[0] + a, s[1] + b, s[2] + c, at, sizeof(at)));
             PetscCall(PPETileILUFormat(T->dim, s, hi, span, sizeof(span)));
-            PetscCall(PetscSNPrintf(bad, len, "PC tileilu: zero pivot %.3e in tile %s of rank %d, the points %s, at point %s whose diagonal entry is %.3e: the operator restricted to this tile has no ILU(0) factorisation", (double)piv, tn, (int)rank, span, at, (double)A[0]));
+            PetscCall(PetscSNPrintf(bad, len, "PC tileilu: zero pivot %.3e in tile %s of rank %d, the points %s, at point %s whose diagonal entry is %.3e: the operator restricted to this tile has no ILU(0) factorisation", (double)piv, tn, (int)rank,
+                                    span, at, (double)A[0]));
             *code = PETSC_ERR_MAT_LU_ZRPVT;
             break;
           }
           if (PetscAbsReal(piv) < *pmin * PetscAbsReal(A[0])) *pmin = PetscAbsReal(piv) / PetscAbsReal(A[0]);
-          dinv[q] = 1.0 / piv;
-          ue[q]   = A[2];
-          un[q]   = A[4];
-          ut[q]   = A[6];
+          dinv[q]                                = 1.0 / piv;
+          ue[q]                                  = A[2];
+          un[q]                                  = A[4];
+          ut[q]                                  = A[6];
           F[PPE_TILEILU_LW * (size_t)nloc + p]   = lw;
           F[PPE_TILEILU_LS * (size_t)nloc + p]   = ls;
           F[PPE_TILEILU_LB * (size_t)nloc + p]   = lb;
@@ -219,7 +220,7 @@ static PetscErrorCode BuildTranspose(PPETileILU *T)
     for (PetscInt c = 0; c < e[2]; c++)
       for (PetscInt b = 0; b < e[1]; b++)
         for (PetscInt a = 0; a < e[0]; a++) {
-          double *ft = T->ft;
+          double *ft                                       = T->ft;
           ft[FactorIndex(T, PPE_TILEILU_LW, t, a, b, c)]   = a > 0 ? F[FactorIndex(T, PPE_TILEILU_UE, t, a - 1, b, c)] : 0.0;
           ft[FactorIndex(T, PPE_TILEILU_LS, t, a, b, c)]   = b > 0 ? F[FactorIndex(T, PPE_TILEILU_UN, t, a, b - 1, c)] : 0.0;
           ft[FactorIndex(T, PPE_TILEILU_LB, t, a, b, c)]   = c > 0 ? F[FactorIndex(T, PPE_TILEILU_UT, t, a, b, c - 1)] : 0.0;
@@ -264,8 +265,18 @@ static PetscErrorCode SetUpBackend(PPETileILU *T)
 {
   PetscFunctionBegin;
   PetscCall(PPEBackendStream(T->backend, &T->ops, &T->stream));
-  T->tiles = (ppe_dev_tiles){.sym = T->sym ? 1 : 0, .nloc = T->nloc, .box = {T->box[0], T->box[1], T->box[2]}, .tile = {T->tile[0], T->tile[1], T->tile[2]}, .nt = {T->nt[0], T->nt[1], T->nt[2]},
-                             .ntiles = T->ntiles, .lanes = T->lanes, .ngroups = T->ngroups, .nc = T->nc, .chunk = T->chunk};
+  T->tiles = (ppe_dev_tiles){
+    .sym     = T->sym ? 1 : 0,
+    .nloc    = T->nloc,
+    .box     = {T->box[0],  T->box[1],  T->box[2] },
+    .tile    = {T->tile[0], T->tile[1], T->tile[2]},
+    .nt      = {T->nt[0],   T->nt[1],   T->nt[2]  },
+    .ntiles  = T->ntiles,
+    .lanes   = T->lanes,
+    .ngroups = T->ngroups,
+    .nc      = T->nc,
+    .chunk   = T->chunk
+  };
   T->fusedrun = (PetscBool)(T->layout == PC_TILEILU_LAYOUT_ZYX && T->fused && T->ops->tileilu_fused);
   PetscCall(Mirror(T, T->f, T->nf, PETSC_TRUE, &T->fb));
   if (T->layout == PC_TILEILU_LAYOUT_ZYX) PetscCall(Mirror(T, T->v, (size_t)(T->fusedrun ? T->chunk : T->ngroups) * T->npos * T->lanes, PETSC_FALSE, &T->vb));

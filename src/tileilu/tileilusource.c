@@ -82,9 +82,8 @@ PetscErrorCode PPETileILUSourceCreate(Mat pmat, DM dm, PPETileILUSource *src)
       if (isda) dm = mdm;
     }
     if (dm && !isda) PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMDA, &isda));
-    PetscCheck(isda, comm, PETSC_ERR_SUP,
-               "PC tileilu needs an operator on a 2D or 3D DMDA: a MATPPESTENCIL matrix, or an assembled matrix made by DMCreateMatrix() on a DMDA (or a DMDA given with PCSetDM()/KSPSetDM()); got a %s matrix %s",
-               type, dm ? "and a DM that is not a DMDA" : "with no DM");
+    PetscCheck(isda, comm, PETSC_ERR_SUP, "PC tileilu needs an operator on a 2D or 3D DMDA: a MATPPESTENCIL matrix, or an assembled matrix made by DMCreateMatrix() on a DMDA (or a DMDA given with PCSetDM()/KSPSetDM()); got a %s matrix %s", type,
+               dm ? "and a DM that is not a DMDA" : "with no DM");
   }
   PetscCall(SourceSetBox(dm, n, src));
   PetscCall(PetscObjectBaseTypeCompareAny((PetscObject)pmat, &issbaij, MATSEQSBAIJ, MATMPISBAIJ, ""));
@@ -138,7 +137,7 @@ PetscErrorCode PPETileILUSourceGetRow(const PPETileILUSource *src, PetscInt ii, 
         dd[d] = qi[d] - idx[d];
         if (dd[d]) {
           nz++;
-          dir = d;
+          dir  = d;
           side = dd[d];
         }
       }
@@ -156,7 +155,8 @@ PetscErrorCode PPETileILUSourceGetRow(const PPETileILUSource *src, PetscInt ii, 
         char at[64], to[64];
         PetscCall(PPETileILUSourcePoint(src, src->s[0] + ii, src->s[1] + jj, src->s[2] + kk, at, sizeof(at)));
         PetscCall(PPETileILUSourcePoint(src, src->s[0] + qi[0], src->s[1] + qi[1], src->s[2] + qi[2], to, sizeof(to)));
-        PetscCall(PetscSNPrintf(bad, len, "PC tileilu supports %d-point operators: the row of point %s has the nonzero %.3e at point %s, which is not one of its %d neighbours", 2 * (int)src->dim + 1, at, (double)PetscRealPart(vals[l]), to, 2 * (int)src->dim));
+        PetscCall(PetscSNPrintf(bad, len, "PC tileilu supports %d-point operators: the row of point %s has the nonzero %.3e at point %s, which is not one of its %d neighbours", 2 * (int)src->dim + 1, at, (double)PetscRealPart(vals[l]), to,
+                                2 * (int)src->dim));
         break;
       }
     }

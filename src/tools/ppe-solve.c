@@ -81,7 +81,8 @@ static PetscErrorCode GetOptions(MPI_Comm comm, Options *o)
   PetscCall(PetscOptionsEnum("-ppe_pmat", "Preconditioning matrix: same as the operator, matfree or aij", "KSPSetOperators", PmatTypes, (PetscEnum)o->pmat, (PetscEnum *)&o->pmat, NULL));
   PetscCall(PetscOptionsString("-ppe_assembled_type", "Matrix type of the assembled operator (aij, hyprestruct, ...)", "PPEStencilCreateAssembled", o->asmtype, o->asmtype, sizeof(o->asmtype), NULL));
   PetscCall(PetscOptionsInt("-ppe_repeat", "Number of timed solves, each with another right-hand side but the last (the problem's own); the median time is reported", NULL, o->repeat, &o->repeat, NULL));
-  PetscCall(PetscOptionsEnum("-ppe_stop", "Stopping rule: ksp (the KSP's own test and norm) or true (the true relative residual norm(b - A x) / norm(b) <= rtol, for every KSP alike)", "KSPSetConvergenceTest", StopTypes, (PetscEnum)o->stop, (PetscEnum *)&o->stop, NULL));
+  PetscCall(PetscOptionsEnum("-ppe_stop", "Stopping rule: ksp (the KSP's own test and norm) or true (the true relative residual norm(b - A x) / norm(b) <= rtol, for every KSP alike)", "KSPSetConvergenceTest", StopTypes, (PetscEnum)o->stop,
+                             (PetscEnum *)&o->stop, NULL));
   PetscCheck(o->repeat >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-ppe_repeat must be >= 1, got %" PetscInt_FMT, o->repeat);
   PetscCall(PetscOptionsReal("-ppe_rtol", "Default relative tolerance (-ksp_rtol overrides)", "KSPSetTolerances", o->rtol, &o->rtol, NULL));
   PetscCall(PetscOptionsBool("-ppe_json", "Print one JSON line with the results", NULL, o->json, &o->json, NULL));
@@ -143,7 +144,7 @@ static PetscErrorCode InnerItsSetUp(PC pc, InnerIts *c)
   PetscFunctionBegin;
   c->pc    = pc;
   c->valid = c->cheby = PETSC_FALSE;
-  c->its   = 0;
+  c->its              = 0;
   PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCKSP, &is));
   if (is) {
     KSP inner;
@@ -387,8 +388,8 @@ static PetscErrorCode PrintConfig(MPI_Comm comm)
 
   PetscFunctionBegin;
   PetscCall(PetscGetVersionNumber(&v[0], &v[1], &v[2], NULL));
-  PetscCall(JSONAppend(&j, "{\"ppekit\": \"%s\", \"petsc\": \"%d.%d.%d\", \"petsc_built_with\": \"%d.%d.%d\", \"index_bits\": %d, ", PPEKIT_VERSION_STRING, (int)v[0], (int)v[1], (int)v[2],
-                       PPEKIT_PETSC_VERSION_MAJOR, PPEKIT_PETSC_VERSION_MINOR, PPEKIT_PETSC_VERSION_SUBMINOR, (int)(8 * sizeof(PetscInt))));
+  PetscCall(JSONAppend(&j, "{\"ppekit\": \"%s\", \"petsc\": \"%d.%d.%d\", \"petsc_built_with\": \"%d.%d.%d\", \"index_bits\": %d, ", PPEKIT_VERSION_STRING, (int)v[0], (int)v[1], (int)v[2], PPEKIT_PETSC_VERSION_MAJOR, PPEKIT_PETSC_VERSION_MINOR,
+                       PPEKIT_PETSC_VERSION_SUBMINOR, (int)(8 * sizeof(PetscInt))));
   PetscCall(JSONAppend(&j, "\"packages\": {"));
   for (size_t i = 0; i < sizeof(ConfigPackages) / sizeof(ConfigPackages[0]); i++) {
     PetscBool has;
@@ -403,22 +404,22 @@ static PetscErrorCode PrintConfig(MPI_Comm comm)
 }
 /* The times of a run */
 typedef struct {
-  PetscReal  op_s, setup_s;        /* operator creation, KSPSetUp: seconds, max over ranks */
-  PetscReal  latency_s;            /* one synchronisation on these ranks */
-  PetscReal *solve_s, *wait_s;     /* each timed solve: seconds (max over ranks), blocked in MPI (min over ranks) */
-  PetscInt  *order, *its;          /* the timed solves from fastest to slowest; the iterations of each */
+  PetscReal  op_s, setup_s;    /* operator creation, KSPSetUp: seconds, max over ranks */
+  PetscReal  latency_s;        /* one synchronisation on these ranks */
+  PetscReal *solve_s, *wait_s; /* each timed solve: seconds (max over ranks), blocked in MPI (min over ranks) */
+  PetscInt  *order, *its;      /* the timed solves from fastest to slowest; the iterations of each */
   PetscReal  solve_min, solve_med, solve_max;
-  PetscReal  sync_s;               /* blocked in MPI during the median solve */
+  PetscReal  sync_s; /* blocked in MPI during the median solve */
 } Timings;
 
 /* What the last timed solve gave */
 typedef struct {
   PetscInt           its, checks; /* iterations and true residuals evaluated (-ppe_stop true) of the last timed solve */
   KSPConvergedReason reason;
-  PPECounters        local, c;    /* counters of the last timed solve: this rank's; max (reductions, halo exchanges) or sum over ranks (bytes) */
-  PetscReal          rtol, rrel;  /* the KSP's relative tolerance; true relative residual */
-  PetscReal          emax, el2;   /* errors against the exact solution (when known) */
-  PetscReal          mem_mb;      /* peak memory, max over ranks */
+  PPECounters        local, c;   /* counters of the last timed solve: this rank's; max (reductions, halo exchanges) or sum over ranks (bytes) */
+  PetscReal          rtol, rrel; /* the KSP's relative tolerance; true relative residual */
+  PetscReal          emax, el2;  /* errors against the exact solution (when known) */
+  PetscReal          mem_mb;     /* peak memory, max over ranks */
   PPEBackend         backend;
 } Results;
 
@@ -744,8 +745,8 @@ static PetscErrorCode PrintSummary(const Run *run, const GridInfo *g)
   MPI_Comm           comm = run->comm;
   const Results     *res  = &run->res;
   const PPECounters *c    = &res->c;
-  PetscReal          med  = run->t.solve_med, sync_s = run->t.sync_s;
-  PetscInt           its  = res->its, checks = res->checks;
+  PetscReal          med = run->t.solve_med, sync_s = run->t.sync_s;
+  PetscInt           its = res->its, checks = res->checks;
   char               sizes[64], procs[64];
   KSPType            ksptype;
   PCType             pctype;
@@ -755,7 +756,8 @@ static PetscErrorCode PrintSummary(const Run *run, const GridInfo *g)
   PetscCall(PCGetType(run->pc, &pctype));
   PetscCall(JoinSizes(g->dim, g->n, sizes, sizeof(sizes)));
   PetscCall(JoinSizes(g->dim, g->procs, procs, sizeof(procs)));
-  PetscCall(PetscPrintf(comm, "ppe-solve: problem %s, %sgrid %s %s-centred, bc %s, %c %s, %d ranks (%s)\n", PPEProblemNames[run->o.problem], g->dim == 2 ? "2D " : "", sizes, PPELocations[g->loc], g->bc, "xyz"[g->dim - 1], PPEStretchTypes[g->stretch], (int)run->size, procs));
+  PetscCall(PetscPrintf(comm, "ppe-solve: problem %s, %sgrid %s %s-centred, bc %s, %c %s, %d ranks (%s)\n", PPEProblemNames[run->o.problem], g->dim == 2 ? "2D " : "", sizes, PPELocations[g->loc], g->bc, "xyz"[g->dim - 1], PPEStretchTypes[g->stretch],
+                        (int)run -> size, procs));
   if (res->backend == PPE_BACKEND_HOST) PetscCall(PetscPrintf(comm, "  operator %s, KSP %s, PC %s\n", OperatorTypes[run->o.op], ksptype, pctype));
   else PetscCall(PetscPrintf(comm, "  operator %s, KSP %s, PC %s, back end %s (%.4g bytes between host and device per solve)\n", OperatorTypes[run->o.op], ksptype, pctype, PPEBackends[res->backend], c->device_bytes));
   PetscCall(PetscPrintf(comm, "  %s in %" PetscInt_FMT " iterations, true relative residual %.3e\n", KSPConvergedReasons[res->reason], its, (double)res->rrel));
@@ -845,7 +847,8 @@ static PetscErrorCode JSONSolve(JSON *j, const Run *run)
   PetscCall(JSONAppend(j, "\"its\": %d, \"reason\": \"%s\", \"rnorm_rel\": %s, \"err_max\": %s, \"err_l2\": %s, \"rhs_mean_removed\": %s, ", (int)res->its, KSPConvergedReasons[res->reason], rrels, emaxs, el2s, means));
   if (run->inner.valid) PetscCall(JSONAppend(j, "\"pc_its\": %d, ", (int)run->inner.its));
   else PetscCall(JSONAppend(j, "\"pc_its\": null, "));
-  PetscCall(JSONAppend(j, "\"op_s\": %.6e, \"setup_s\": %.6e, \"solve_s\": %.6e, \"solve_s_min\": %.6e, \"solve_s_max\": %.6e, \"repeat\": %d, ", (double)t->op_s, (double)t->setup_s, (double)med, (double)t->solve_min, (double)t->solve_max, (int)run->o.repeat));
+  PetscCall(JSONAppend(j, "\"op_s\": %.6e, \"setup_s\": %.6e, \"solve_s\": %.6e, \"solve_s_min\": %.6e, \"solve_s_max\": %.6e, \"repeat\": %d, ", (double)t->op_s, (double)t->setup_s, (double)med, (double)t->solve_min, (double)t->solve_max,
+                       (int)run->o.repeat));
   PetscCall(JSONAppend(j, "\"device_bytes\": %.0f, \"device_halo_bytes\": %.0f, \"repeat_its\": ", res->c.device_bytes, res->c.device_halo_bytes));
   PetscCall(JSONInts(j, run->o.repeat, t->its));
   PetscCall(JSONAppend(j, ", \"sync_s\": %.6e, \"local_s\": %.6e, \"latency_s\": %.6e, \"syncs\": %.0f, ", (double)t->sync_s, (double)(med - t->sync_s), (double)t->latency_s, res->c.reductions + res->c.halo_exchanges));
@@ -862,7 +865,8 @@ static PetscErrorCode JSONCounters(JSON *j, const Run *run)
 
   PetscFunctionBegin;
   PetscCall(PetscGetVersionNumber(&v[0], &v[1], &v[2], NULL));
-  PetscCall(JSONAppend(j, "\"reductions\": %.0f, \"halo_exchanges\": %.0f, \"bytes_sent\": %.0f, \"mem_mb\": %.1f, \"ppekit\": \"%s\", \"petsc\": \"%d.%d.%d\", \"index_bits\": %d", c->reductions, c->halo_exchanges, c->bytes_sent, (double)run->res.mem_mb, PPEKIT_VERSION_STRING, (int)v[0], (int)v[1], (int)v[2], (int)(8 * sizeof(PetscInt))));
+  PetscCall(JSONAppend(j, "\"reductions\": %.0f, \"halo_exchanges\": %.0f, \"bytes_sent\": %.0f, \"mem_mb\": %.1f, \"ppekit\": \"%s\", \"petsc\": \"%d.%d.%d\", \"index_bits\": %d", c->reductions, c->halo_exchanges, c->bytes_sent,
+                       (double)run->res.mem_mb, PPEKIT_VERSION_STRING, (int)v[0], (int)v[1], (int)v[2], (int)(8 * sizeof(PetscInt))));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -31,8 +31,8 @@ static PetscErrorCode Mirror(PPETridiag t, const PetscReal *h, size_t n, PetscBo
 #define TD_NMIRROR 13
 static void MirrorList(PPETridiag t, const PetscReal *src[TD_NMIRROR], const PetscReal **dst[TD_NMIRROR])
 {
-  PPETdArrays *A = &t->arr;
-  const PetscReal *s[TD_NMIRROR]  = {t->a, t->ex, t->c, t->w, t->shift, t->mask, t->ip, t->q, t->al, t->be, t->last, t->rb0, t->rb1};
+  PPETdArrays      *A             = &t->arr;
+  const PetscReal  *s[TD_NMIRROR] = {t->a, t->ex, t->c, t->w, t->shift, t->mask, t->ip, t->q, t->al, t->be, t->last, t->rb0, t->rb1};
   const PetscReal **d[TD_NMIRROR] = {&A->a, &A->ex, &A->c, &A->w, &A->shift, &A->mask, &A->ip, &A->q, &A->al, &A->be, &A->last, (const PetscReal **)&A->rb0, (const PetscReal **)&A->rb1};
 
   for (int i = 0; i < TD_NMIRROR; i++) {
@@ -115,7 +115,7 @@ void PPETridiagBlockArgs(const PPETridiag t, PetscScalar *d, PetscBool packed, P
 #define TD_FACT(v)  ((v) ? (t->mode == PPE_TD_MODE_SHARED ? (ppe_td_carr){(v), 0, 1, 0} : (ppe_td_carr){(v) + off, m * SZ, SZ, 1}) : (ppe_td_carr){NULL, 0, 0, 0})
 #define TD_LANE(v)  ((ppe_td_carr){(v) + s0, SZ, 0, 1})
 #define TD_LANEW(v) ((ppe_td_arr){(v) + s0, SZ, 0, 1})
-#define TD_SCR(j)   ((ppe_td_arr){Ar->scr ? Ar->scr + (j) * tile : NULL, m * SZ, SZ, 1})
+#define TD_SCR(j)   ((ppe_td_arr){Ar->scr ? Ar->scr + (j)*tile : NULL, m * SZ, SZ, 1})
   x->a     = TD_COEF(Ar->a);
   x->e     = TD_COEF(Ar->ex);
   x->c     = TD_COEF(Ar->c);

@@ -154,10 +154,15 @@ void PPETdCheckLast(PetscInt s, PetscBool pinned, const PPETdFactorInfo *info, P
   if (*code) return;
   if (!pinned && BadPivot(info->lastp, info->lastscale, tol)) {
     *code = PETSC_ERR_MAT_LU_ZRPVT;
-    PetscCallVoid(PetscSNPrintf(msg, len, "Line %" PetscInt_FMT " is singular: zero last pivot %.4g of its %s (relative %.4g). If it is singular on purpose (the zero mode of an all-Neumann/periodic problem, with a consistent right-hand side), pin it with PPETridiagSetPinnedLines()", s, (double)info->lastp, what, (double)rel));
+    PetscCallVoid(
+      PetscSNPrintf(msg, len,
+                    "Line %" PetscInt_FMT
+                    " is singular: zero last pivot %.4g of its %s (relative %.4g). If it is singular on purpose (the zero mode of an all-Neumann/periodic problem, with a consistent right-hand side), pin it with PPETridiagSetPinnedLines()",
+                    s, (double)info->lastp, what, (double)rel));
   } else if (pinned && !(rel <= TD_PIN_TOL)) {
     *code = PETSC_ERR_ARG_WRONG;
-    PetscCallVoid(PetscSNPrintf(msg, len, "Line %" PetscInt_FMT " is pinned but not singular: the last pivot of its %s is %.4g (relative %.4g > %.4g); pin only lines whose matrix is singular", s, what, (double)info->lastp, (double)rel, (double)TD_PIN_TOL));
+    PetscCallVoid(
+      PetscSNPrintf(msg, len, "Line %" PetscInt_FMT " is pinned but not singular: the last pivot of its %s is %.4g (relative %.4g > %.4g); pin only lines whose matrix is singular", s, what, (double)info->lastp, (double)rel, (double)TD_PIN_TOL));
   }
 }
 

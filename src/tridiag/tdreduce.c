@@ -212,7 +212,7 @@ static PetscErrorCode SetUpPTDMA(PPETridiag t, const PetscReal *row, const Petsc
   PetscCall(PetscMalloc5(nr * R->nown + 1, &R->L, nr * R->nown + 1, &R->U, nr * R->nown + 1, &R->ip, nr * R->nown + 1, &R->q, R->nown + 1, &R->last));
   PetscCall(PetscMalloc5(nr, &A, nr, &B, nr, &C, nr, &ip, nr, &q));
   for (PetscInt j = 0; j < R->nown && !code; j++) {
-    PetscInt     s = R->lines[R->lo + j];
+    PetscInt        s = R->lines[R->lo + j];
     PPETdFactorInfo info;
 
     for (PetscInt p = 0; p < P; p++) {
@@ -228,7 +228,10 @@ static PetscErrorCode SetUpPTDMA(PPETridiag t, const PetscReal *row, const Petsc
     PPETdFactorThomas(nr, t->periodic, A, B, C, tol, ip, q, &info);
     if (info.badrow >= 0) {
       code = PETSC_ERR_MAT_LU_ZRPVT;
-      PetscCall(PetscSNPrintf(msg, sizeof(msg), "Zero pivot %.4g in the reduced system of line %" PetscInt_FMT " (boundary unknown %" PetscInt_FMT " of %" PetscInt_FMT "): the tridiagonal solvers do not pivot (they need diagonally dominant or positive definite lines)", (double)info.badp, s, info.badrow, nr));
+      PetscCall(PetscSNPrintf(msg, sizeof(msg),
+                              "Zero pivot %.4g in the reduced system of line %" PetscInt_FMT " (boundary unknown %" PetscInt_FMT " of %" PetscInt_FMT
+                              "): the tridiagonal solvers do not pivot (they need diagonally dominant or positive definite lines)",
+                              (double)info.badp, s, info.badrow, nr));
       break;
     }
     PPETdCheckLast(s, (PetscBool)(t->mask[s] == 0.0), &info, tol, "reduced system", msg, sizeof(msg), &code);
@@ -275,7 +278,8 @@ static PetscErrorCode SetUpReductionWith(PPETridiag t, PetscReal *row, PetscInt 
     PPETdFactorReduce(m, A, B, C, tol, ip, al, be, h, row + 6 * s, &info);
     if (info.badrow >= 0) {
       code = PETSC_ERR_MAT_LU_ZRPVT;
-      PetscCall(PetscSNPrintf(msg, sizeof(msg), "Zero pivot %.4g in line %" PetscInt_FMT " at global row %" PetscInt_FMT ": the tridiagonal solvers do not pivot (they need diagonally dominant or positive definite lines)", (double)info.badp, s, t->rstart + info.badrow));
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "Zero pivot %.4g in line %" PetscInt_FMT " at global row %" PetscInt_FMT ": the tridiagonal solvers do not pivot (they need diagonally dominant or positive definite lines)", (double)info.badp, s,
+                              t->rstart + info.badrow));
       break;
     }
     if (store) {
@@ -298,7 +302,11 @@ static PetscErrorCode SetUpReductionWith(PPETridiag t, PetscReal *row, PetscInt 
         code = PETSC_ERR_ARG_INCOMP;
         if (t->mask[s] == 0.0) PetscCall(PetscSNPrintf(msg, sizeof(msg), "distd2 cannot solve line %" PetscInt_FMT ": it is pinned (singular); use %s ptdma or auto", s, t->methodopt));
         else if (bound[s] > TD_UNIT_ROUNDOFF)
-          PetscCall(PetscSNPrintf(msg, sizeof(msg), "distd2 cannot solve line %" PetscInt_FMT ": the couplings it would drop at a boundary of rank %d change the 2x2 solution by up to %.4g relative, above the unit roundoff %.4g (the line is not dominant enough for %" PetscInt_FMT " rows on this rank); use %s ptdma or auto", s, (int)t->rank, (double)bound[s], (double)TD_UNIT_ROUNDOFF, m, t->methodopt));
+          PetscCall(PetscSNPrintf(msg, sizeof(msg),
+                                  "distd2 cannot solve line %" PetscInt_FMT
+                                  ": the couplings it would drop at a boundary of rank %d change the 2x2 solution by up to %.4g relative, above the unit roundoff %.4g (the line is not dominant enough for %" PetscInt_FMT
+                                  " rows on this rank); use %s ptdma or auto",
+                                  s, (int)t->rank, (double)bound[s], (double)TD_UNIT_ROUNDOFF, m, t->methodopt));
         else code = 0; /* invalid because of another rank's boundary: that rank reports it */
       }
       PetscCall(PPETdRaise(comm, code, msg));

@@ -80,7 +80,7 @@ static PetscErrorCode CheckInput(PPETridiag t)
     t->n += ms[r];
   }
   {
-    PetscMPIInt bad = -1;
+    PetscMPIInt bad  = -1;
     PetscInt    mbad = 0;
 
     for (PetscMPIInt r = t->size - 1; r >= 0; r--)
@@ -103,7 +103,8 @@ static PetscErrorCode CheckInput(PPETridiag t)
           PetscReal x = PPETdCoef(t, arr[j], s, k);
           if (PetscIsInfOrNanReal(x) && !PPETdIgnored(t, j, k)) {
             code = PETSC_ERR_FP;
-            PetscCall(PetscSNPrintf(msg, sizeof(msg), "Coefficient %s of %s%" PetscInt_FMT ", global row %" PetscInt_FMT " is %.4g: coefficients must be finite", name[j], t->perline ? "line " : "every line", t->perline ? s : 0, t->rstart + k, (double)x));
+            PetscCall(
+              PetscSNPrintf(msg, sizeof(msg), "Coefficient %s of %s%" PetscInt_FMT ", global row %" PetscInt_FMT " is %.4g: coefficients must be finite", name[j], t->perline ? "line " : "every line", t->perline ? s : 0, t->rstart + k, (double)x));
             if (!t->perline) PetscCall(PetscSNPrintf(msg, sizeof(msg), "Coefficient %s of global row %" PetscInt_FMT " is %.4g: coefficients must be finite", name[j], t->rstart + k, (double)x));
           }
         }
@@ -168,24 +169,24 @@ static PetscErrorCode PrepareCoefficients(PPETridiag t)
 */
 static void FactorThomasLanes(PPETridiag t, PetscReal tol, PetscBool *ok, PetscReal *lastp, PetscReal *lastscale)
 {
-  PetscInt m = t->m;
+  PetscInt m   = t->m;
   int      bad = 0;
 
   for (PetscInt g = 0; g < t->ng; g++) {
-    const PetscReal *sh = t->shift + (size_t)g * TD_SZ;
+    const PetscReal          *sh = t->shift + (size_t)g * TD_SZ;
     PetscReal *PETSC_RESTRICT ip = t->ip + (size_t)g * m * TD_SZ, sig[TD_SZ] = {0};
-    PetscInt nlane = PetscMin(TD_SZ, t->nsys - g * TD_SZ);
+    PetscInt                  nlane = PetscMin(TD_SZ, t->nsys - g * TD_SZ);
 
     for (PetscInt k = 0; k < m; k++) {
-      PetscReal A = PPETdIgnored(t, 0, k) ? 0.0 : t->a[k], C = PPETdIgnored(t, 2, k) ? 0.0 : t->c[k], ex = t->ex[k], w = t->w[k];
-      PetscReal sc = PetscAbsReal(A) + PetscAbsReal(C);
-      PetscReal *PETSC_RESTRICT ipk = ip + (size_t)k * TD_SZ;
+      PetscReal                       A = PPETdIgnored(t, 0, k) ? 0.0 : t->a[k], C = PPETdIgnored(t, 2, k) ? 0.0 : t->c[k], ex = t->ex[k], w = t->w[k];
+      PetscReal                       sc  = PetscAbsReal(A) + PetscAbsReal(C);
+      PetscReal *PETSC_RESTRICT       ipk = ip + (size_t)k * TD_SZ;
       const PetscReal *PETSC_RESTRICT ipm = ip + (size_t)(k > 0 ? k - 1 : 0) * TD_SZ;
 
       if (k == m - 1) {
         for (int l = 0; l < TD_SZ; l++) {
           PetscReal R = ex + sh[l] * w;
-          sig[l] = k ? R - A * (sig[l] * ipm[l]) : R - A;
+          sig[l]      = k ? R - A * (sig[l] * ipm[l]) : R - A;
           if (l < nlane) {
             lastp[g * TD_SZ + l]     = sig[l];
             lastscale[g * TD_SZ + l] = PetscAbsReal(A) + PetscAbsReal(R - A);
@@ -196,9 +197,9 @@ static void FactorThomasLanes(PPETridiag t, PetscReal tol, PetscBool *ok, PetscR
       }
       for (int l = 0; l < TD_SZ; l++) {
         PetscReal R = ex + sh[l] * w, p;
-        sig[l] = k ? R - A * (sig[l] * ipm[l]) : R - A;
-        p      = sig[l] - C;
-        ipk[l] = 1.0 / p;
+        sig[l]      = k ? R - A * (sig[l] * ipm[l]) : R - A;
+        p           = sig[l] - C;
+        ipk[l]      = 1.0 / p;
         /* a pivot that is zero relative to its row, or not finite (NaN fails every test) */
         bad |= (l < nlane) & !(PetscAbsReal(p) > tol * (sc + PetscAbsReal(R - A - C)) && PetscAbsReal(p) <= PETSC_MAX_REAL && PetscAbsReal(p) >= DBL_MIN);
       }
@@ -211,7 +212,7 @@ static void FactorThomasLanes(PPETridiag t, PetscReal tol, PetscBool *ok, PetscR
 static PetscErrorCode SetUpThomas(PPETridiag t)
 {
   MPI_Comm       comm = PetscObjectComm((PetscObject)t);
-  PetscInt       m = t->m, nl;
+  PetscInt       m    = t->m, nl;
   PetscReal     *A, *B, *C, *ip, *q, tol = PPETdPivotTol(t->n);
   PetscBool      store = t->precompute;
   PetscErrorCode code  = 0;
@@ -251,7 +252,8 @@ static PetscErrorCode SetUpThomas(PPETridiag t)
     PPETdFactorThomas(m, t->periodic, A, B, C, tol, ip, q, &info);
     if (info.badrow >= 0) {
       code = PETSC_ERR_MAT_LU_ZRPVT;
-      PetscCall(PetscSNPrintf(msg, sizeof(msg), "Zero pivot %.4g in line %" PetscInt_FMT " at row %" PetscInt_FMT ": the tridiagonal solvers do not pivot (they need diagonally dominant or positive definite lines)", (double)info.badp, s, info.badrow));
+      PetscCall(
+        PetscSNPrintf(msg, sizeof(msg), "Zero pivot %.4g in line %" PetscInt_FMT " at row %" PetscInt_FMT ": the tridiagonal solvers do not pivot (they need diagonally dominant or positive definite lines)", (double)info.badp, s, info.badrow));
       break;
     }
     if (store) {
@@ -297,8 +299,7 @@ PetscErrorCode PPETridiagSetUp_Private(PPETridiag t)
     t->used = PPE_TRIDIAG_THOMAS;
     PetscCall(SetUpThomas(t));
   } else {
-    PetscCheck(t->method != PPE_TRIDIAG_THOMAS, comm, PETSC_ERR_SUP,
-               "Method thomas solves lines held whole by one rank; this batch splits its lines over %d ranks: use %s ptdma, distd2 or auto", (int)t->size, t->methodopt);
+    PetscCheck(t->method != PPE_TRIDIAG_THOMAS, comm, PETSC_ERR_SUP, "Method thomas solves lines held whole by one rank; this batch splits its lines over %d ranks: use %s ptdma, distd2 or auto", (int)t->size, t->methodopt);
     PetscCall(PPETridiagSetUpReduction(t));
     t->used = t->nptdma && t->ndistd2 ? PPE_TRIDIAG_AUTO : (t->ndistd2 ? PPE_TRIDIAG_DISTD2 : PPE_TRIDIAG_PTDMA);
   }
@@ -309,7 +310,8 @@ PetscErrorCode PPETridiagSetUp_Private(PPETridiag t)
   t->nsolves = 0;
   t->bytes   = 0;
   t->msgs    = 0;
-  PetscCall(PetscInfo(t, "%" PetscInt_FMT " lines of %" PetscInt_FMT " rows on %d ranks: thomas %" PetscInt_FMT ", ptdma %" PetscInt_FMT ", distd2 %" PetscInt_FMT "; set-up sent %.0f bytes\n", t->nsys, t->n, (int)t->size, t->nthomas, t->nptdma, t->ndistd2, (double)t->setup_bytes));
+  PetscCall(PetscInfo(t, "%" PetscInt_FMT " lines of %" PetscInt_FMT " rows on %d ranks: thomas %" PetscInt_FMT ", ptdma %" PetscInt_FMT ", distd2 %" PetscInt_FMT "; set-up sent %.0f bytes\n", t->nsys, t->n, (int)t->size, t->nthomas, t->nptdma,
+                      t->ndistd2, (double)t->setup_bytes));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -335,6 +337,6 @@ PetscErrorCode PPETridiagReset_Private(PPETridiag t)
   PetscCall(PetscMemzero(&t->red, sizeof(t->red)));
   PetscCall(PetscMemzero(&t->d2, sizeof(t->d2)));
   t->nthomas = t->nptdma = t->ndistd2 = 0;
-  t->setupcalled = PETSC_FALSE;
+  t->setupcalled                      = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

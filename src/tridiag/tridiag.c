@@ -59,11 +59,11 @@ PetscErrorCode PPETridiagCreate(MPI_Comm comm, PPETridiag *td)
   PetscCall(PetscHeaderCreate(t, PPETRIDIAG_CLASSID, "PPETridiag", "Batched tridiagonal solver", "PPETridiag", comm, PPETridiagDestroy, PPETridiagView));
   PetscCallMPI(MPI_Comm_rank(comm, &t->rank));
   PetscCallMPI(MPI_Comm_size(comm, &t->size));
-  t->nsys       = -1;
-  t->m          = -1;
-  t->ls         = 1;
-  t->ks         = -1;
-  t->method     = PPE_TRIDIAG_AUTO;
+  t->nsys   = -1;
+  t->m      = -1;
+  t->ls     = 1;
+  t->ks     = -1;
+  t->method = PPE_TRIDIAG_AUTO;
   PetscCall(PetscStrncpy(t->methodopt, "-ppe_tridiag_method", sizeof(t->methodopt)));
   t->precompute = PETSC_TRUE;
   *td           = t;
@@ -120,7 +120,6 @@ static PetscErrorCode PPETridiagChanged(PPETridiag t)
   if (t->setupcalled) PetscCall(PPETridiagReset_Private(t));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-
 
 /*@
    PPETridiagSetSizes - sets the number of lines and the rows of this rank
@@ -208,7 +207,8 @@ PetscErrorCode PPETridiagSetNaturalLayout(PPETridiag td, PetscInt ls, PetscInt k
   PPETridiagCheckSizes(td);
   PetscCheck(ls >= 1 && ks >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Natural layout strides must be >= 1, got line stride %" PetscInt_FMT " and row stride %" PetscInt_FMT, ls, ks);
   PetscCheck((PetscInt64)ks >= (PetscInt64)ls * td->nsys || (PetscInt64)ls >= (PetscInt64)ks * td->m, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP,
-             "Natural layout strides overlap: line stride %" PetscInt_FMT " and row stride %" PetscInt_FMT " for %" PetscInt_FMT " lines of %" PetscInt_FMT " rows (need row stride >= line stride * lines, or line stride >= row stride * rows)", ls, ks, td->nsys, td->m);
+             "Natural layout strides overlap: line stride %" PetscInt_FMT " and row stride %" PetscInt_FMT " for %" PetscInt_FMT " lines of %" PetscInt_FMT " rows (need row stride >= line stride * lines, or line stride >= row stride * rows)", ls, ks,
+             td->nsys, td->m);
   PetscCheck(!td->perline, PETSC_COMM_SELF, PETSC_ERR_ORDER, "Set the natural layout before the per-line coefficients");
   td->ls     = ls;
   td->ks     = ks;

@@ -62,7 +62,7 @@ static void RefMatrix(int q, long n, long double *M)
 {
   for (long k = 0; k < n; k++)
     for (long j = 0; j < n; j++) {
-      long double v   = 0.0L, alt = (k % 2) ? -1.0L : 1.0L;
+      long double v = 0.0L, alt = (k % 2) ? -1.0L : 1.0L;
       switch (q) {
       case PPE_FFT_R2HC: /* halfcomplex: r_k at k <= n/2, i_k at n - k */
         v = 2 * k <= n ? CosPi(2 * j * k, n) : -SinPi(2 * j * (n - k), n);
@@ -176,7 +176,7 @@ static void CheckKind(int q, int d, long n, int *pre_same, double *pre_rel, int 
   HFree(dz);
   HFree(de);
   /* the defining sum */
-  M    = (long double *)malloc(sizeof(long double) * (size_t)(n * n + 2 * np + n));
+  M = (long double *)malloc(sizeof(long double) * (size_t)(n * n + 2 * np + n));
   if (!M) {
     fprintf(stderr, "h_fft: no host memory\n");
     exit(2);
@@ -201,8 +201,8 @@ static void CheckKind(int q, int d, long n, int *pre_same, double *pre_rel, int 
 
 static void CheckTransforms(void)
 {
-  const long sizes[] = {2, 3, 4, 5, 8, 13, 64, 97};
-  const int  ns      = (int)(sizeof(sizes) / sizeof(sizes[0]));
+  const long sizes[]  = {2, 3, 4, 5, 8, 13, 64, 97};
+  const int  ns       = (int)(sizeof(sizes) / sizeof(sizes[0]));
   int        pre_same = 1, post_same = 1;
   double     pre_rel = 0.0, post_rel = 0.0;
   /* the GPU's cos and sin are not glibc's: a phase may differ by an ulp there */
@@ -231,11 +231,11 @@ typedef struct {
 } BCPair;
 
 static const BCPair pairs[9] = {
-  {"periodic",  1, 1, 0, 0, PPE_FFT_R2HC,    PPE_FFT_HC2R   },
-  {"cell N-N",  0, 1, 0, 0, PPE_FFT_REDFT10, PPE_FFT_REDFT01},
-  {"cell D-D",  0, 1, 1, 1, PPE_FFT_RODFT10, PPE_FFT_RODFT01},
-  {"cell N-D",  0, 1, 0, 1, PPE_FFT_REDFT11, PPE_FFT_REDFT11},
-  {"cell D-N",  0, 1, 1, 0, PPE_FFT_RODFT11, PPE_FFT_RODFT11},
+  {"periodic",   1, 1, 0, 0, PPE_FFT_R2HC,    PPE_FFT_HC2R   },
+  {"cell N-N",   0, 1, 0, 0, PPE_FFT_REDFT10, PPE_FFT_REDFT01},
+  {"cell D-D",   0, 1, 1, 1, PPE_FFT_RODFT10, PPE_FFT_RODFT01},
+  {"cell N-D",   0, 1, 0, 1, PPE_FFT_REDFT11, PPE_FFT_REDFT11},
+  {"cell D-N",   0, 1, 1, 0, PPE_FFT_RODFT11, PPE_FFT_RODFT11},
   {"vertex N-N", 0, 0, 0, 0, PPE_FFT_REDFT00, PPE_FFT_REDFT00},
   {"vertex D-D", 0, 0, 1, 1, PPE_FFT_RODFT00, PPE_FFT_RODFT00},
   {"vertex N-D", 0, 0, 0, 1, PPE_FFT_REDFT01, PPE_FFT_REDFT10},
@@ -295,7 +295,7 @@ typedef struct {
   PPETdArgs     args;
   ppe_td_lanes  R;
   /* host copies of the z coefficients (reference) */
-  double       *ha, *hb, *hc, *hshift;
+  double *ha, *hb, *hc, *hshift;
 } Pipe;
 
 static void PipeCreate(Pipe *P, const BCPair *px, const BCPair *py, const BCPair *pz, const long n[3], const double cf[3], double sigma)
@@ -308,8 +308,8 @@ static void PipeCreate(Pipe *P, const BCPair *px, const BCPair *py, const BCPair
   memcpy(P->n, n, sizeof(P->n));
   P->N = nx * ny * nz;
   /* the x lines are contiguous; the y lines have stride nx (fftdevice.c's pencils, P1 = 1) */
-  if (ppe_fft_setup(px->fwd, nx, 1, ny * nz, &P->F[0][0]) || ppe_fft_setup(px->bwd, nx, 1, ny * nz, &P->F[0][1]) || ppe_fft_setup(py->fwd, ny, nx, nx * nz, &P->F[1][0]) ||
-      ppe_fft_setup(py->bwd, ny, nx, nx * nz, &P->F[1][1]) || P->F[0][0].L != P->F[0][1].L || P->F[1][0].L != P->F[1][1].L) {
+  if (ppe_fft_setup(px->fwd, nx, 1, ny * nz, &P->F[0][0]) || ppe_fft_setup(px->bwd, nx, 1, ny * nz, &P->F[0][1]) || ppe_fft_setup(py->fwd, ny, nx, nx * nz, &P->F[1][0]) || ppe_fft_setup(py->bwd, ny, nx, nx * nz, &P->F[1][1]) ||
+      P->F[0][0].L != P->F[0][1].L || P->F[1][0].L != P->F[1][1].L) {
     fprintf(stderr, "h_fft: ppe_fft_setup refused a pipeline transform\n");
     exit(2);
   }
@@ -361,7 +361,7 @@ static void PipeCreate(Pipe *P, const BCPair *px, const BCPair *py, const BCPair
   memset(&P->args, 0, sizeof(P->args));
   {
     ppe_td_carr sh = {NULL, 0, 1, 0}, ln = {NULL, 0, 0, 1}, all = {NULL, 0, 0, 0};
-    ppe_td_arr  dv = {NULL, 0, nl, 1};
+    ppe_td_arr  dv  = {NULL, 0, nl, 1};
     P->args.a       = sh;
     P->args.a.v     = P->a;
     P->args.e       = sh;
@@ -489,7 +489,7 @@ static double Residual(const BCPair *const p[3], const long n[3], const double c
     for (long j = 0; j < n[1]; j++)
       for (long i = 0; i < n[0]; i++) {
         long        id[3] = {i, j, k}, o = i + st[1] * j + st[2] * k;
-        long double r     = (long double)sigma * u[o] - b[o];
+        long double r = (long double)sigma * u[o] - b[o];
         for (int d = 0; d < 3; d++) {
           double dg, wl, wr;
           long   im = id[d] ? id[d] - 1 : n[d] - 1, ip = id[d] < n[d] - 1 ? id[d] + 1 : 0;
@@ -504,7 +504,7 @@ static double Residual(const BCPair *const p[3], const long n[3], const double c
 
 static void CheckPipeline(void)
 {
-  const double cf[3] = {1.0, 1.3, 0.7};
+  const double cf[3]    = {1.0, 1.3, 0.7};
   const BCPair zpair[2] = {
     {"Neumann z",   0, 1, 0, 0, 0, 0},
     {"Dirichlet z", 0, 1, 1, 1, 0, 0},
@@ -540,7 +540,8 @@ static void CheckPipeline(void)
         free(ur);
       }
     HCheck("fftptdma pipeline", worst <= 1e-12 && wres <= 1e-11,
-           "x %s, every y pair, Neumann z on 16x12x10 and Dirichlet z on 15x9x7: device (pre, fft_exec, post in x and y, tridiag thomas fly in z, backward) vs long double naive transforms + Thomas: max relative difference %.2e (<= 1e-12); residual max|Au-b|/max|b| %.2e (<= 1e-11)",
+           "x %s, every y pair, Neumann z on 16x12x10 and Dirichlet z on 15x9x7: device (pre, fft_exec, post in x and y, tridiag thomas fly in z, "
+           "backward) vs long double naive transforms + Thomas: max relative difference %.2e (<= 1e-12); residual max|Au-b|/max|b| %.2e (<= 1e-11)",
            pairs[qx].name, worst, wres);
   }
 }
@@ -548,7 +549,7 @@ static void CheckPipeline(void)
 /* The z solve alone: device vs the host body over the same lanes, same bits. */
 static void CheckZSolve(void)
 {
-  const double cf[3] = {1.0, 1.0, 0.9};
+  const double cf[3]    = {1.0, 1.0, 0.9};
   const BCPair zpair[2] = {
     {"Neumann z",   0, 1, 0, 0, 0, 0},
     {"Dirichlet z", 0, 1, 1, 1, 0, 0},
@@ -577,16 +578,16 @@ static void CheckZSolve(void)
     HGet(he, P.e, (size_t)n[2]);
     HGet(hw, P.w, (size_t)n[2]);
     /* the host body on host copies of the same views */
-    x          = P.args;
-    x.a.v      = P.ha;
-    x.e.v      = he;
-    x.c.v      = P.hc;
-    x.w.v      = hw;
-    x.shift.v  = P.hshift;
-    x.mask.v   = &one;
-    x.d.v      = d;
-    x.s.v      = hs;
-    x.t.v      = ht;
+    x         = P.args;
+    x.a.v     = P.ha;
+    x.e.v     = he;
+    x.c.v     = P.hc;
+    x.w.v     = hw;
+    x.shift.v = P.hshift;
+    x.mask.v  = &one;
+    x.d.v     = d;
+    x.s.v     = hs;
+    x.t.v     = ht;
     ppe_td_thomas_fly(P.R, n[2], ppe_td_args_coefs(&x), x.s, x.t, x.d);
     bit  = HBitwise(dh, d, (size_t)P.N, &dd);
     same = same && bit;
@@ -599,7 +600,8 @@ static void CheckZSolve(void)
     free(he);
     free(hw);
   }
-  HCheck("tridiag z (fftptdma)", same, "Thomas on the fly along z of the natural layout, 37x29 lanes, Neumann z 2 rows and Dirichlet z 11 rows, shifts of x and y eigenvalues: device vs host ppe_td_thomas_fly, same bits: %s, max difference %.2e", same ? "yes" : "no", diff);
+  HCheck("tridiag z (fftptdma)", same, "Thomas on the fly along z of the natural layout, 37x29 lanes, Neumann z 2 rows and Dirichlet z 11 rows, shifts of x and y eigenvalues: device vs host ppe_td_thomas_fly, same bits: %s, max difference %.2e",
+         same ? "yes" : "no", diff);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -608,12 +610,12 @@ static void CheckZSolve(void)
 
 static void TimePipeline(const long n[3])
 {
-  const double  cf[3] = {1.0, 1.0, 1.0};
-  const BCPair  zn    = {"Neumann z", 0, 1, 0, 0, 0, 0};
-  char          size[40];
-  double       *h, t_pipe, t_bare, t_pre, t_post, t_z;
-  double        N, nc, ne, bpre, bpost, bexec, bz;
-  Pipe          P;
+  const double cf[3] = {1.0, 1.0, 1.0};
+  const BCPair zn    = {"Neumann z", 0, 1, 0, 0, 0, 0};
+  char         size[40];
+  double      *h, t_pipe, t_bare, t_pre, t_post, t_z;
+  double       N, nc, ne, bpre, bpost, bexec, bz;
+  Pipe         P;
 
   snprintf(size, sizeof(size), "%ldx%ldx%ld", n[0], n[1], n[2]);
   /* shift 1: repeated solves stay finite (each shrinks the data) */

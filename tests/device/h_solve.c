@@ -53,7 +53,7 @@ typedef struct {
   double      dinv_val;
   double     *dinv, *ddinv; /* host, device */
   double      theta, delta, sigma;
-  double      bytes;        /* host<->device bytes of the current solve */
+  double      bytes; /* host<->device bytes of the current solve */
 } Problem;
 
 static void ProblemCreate(Problem *P, long m)
@@ -95,13 +95,13 @@ static void ProblemCreate(Problem *P, long m)
   for (size_t t = 0; t < P->n; t++) P->dinv[t] = P->dinv_val;
   P->ddinv = HUpload(P->dinv, P->n);
   /* eigenvalues of -Lap_h, Dirichlet: 3 (4/h^2) sin^2 and cos^2 of pi h / 2 */
-  s          = sin(0.5 * SOLVE_PI * h);
-  c          = cos(0.5 * SOLVE_PI * h);
-  lmin       = 12.0 * s * s / (h * h);
-  lmax       = 12.0 * c * c / (h * h);
-  P->theta   = 0.5 * (lmax + lmin);
-  P->delta   = 0.5 * (lmax - lmin);
-  P->sigma   = P->theta / P->delta;
+  s        = sin(0.5 * SOLVE_PI * h);
+  c        = cos(0.5 * SOLVE_PI * h);
+  lmin     = 12.0 * s * s / (h * h);
+  lmax     = 12.0 * c * c / (h * h);
+  P->theta = 0.5 * (lmax + lmin);
+  P->delta = 0.5 * (lmax - lmin);
+  P->sigma = P->theta / P->delta;
 }
 
 static void ProblemDestroy(Problem *P)
@@ -157,8 +157,8 @@ static void Apply(Problem *P, const double *x, double *y)
 /* out = p(D^-1 A) D^-1 r on the device (PC chebyci, the fused step); out != r. */
 static void Cheb(Problem *P, Work *W, const double *r, double *out)
 {
-  double      rho_old = 1.0 / P->sigma, rho = 1.0 / (2.0 * P->sigma - rho_old);
-  double     *z = W->z, *y = W->y, *w = W->w;
+  double       rho_old = 1.0 / P->sigma, rho = 1.0 / (2.0 * P->sigma - rho_old);
+  double      *z = W->z, *y = W->y, *w = W->w;
   ppe_dev_halo none;
 
   for (int f = 0; f < 6; f++) none.f[f] = NULL;
@@ -207,8 +207,8 @@ static double HostDot(size_t n, const double *a, const double *b)
 /* PCG from x = 0, device-resident. Returns the iterations; x (device) the solution. */
 static int SolveDevice(Problem *P, Work *W, const double *hb, double *hx)
 {
-  size_t  n  = P->n;
-  double *b  = HAlloc(n), *x = HAlloc(n), *r = HAlloc(n), *z = HAlloc(n), *p = HAlloc(n), *q = HAlloc(n);
+  size_t  n = P->n;
+  double *b = HAlloc(n), *x = HAlloc(n), *r = HAlloc(n), *z = HAlloc(n), *p = HAlloc(n), *q = HAlloc(n);
   double  s[2], rz, bnorm, pq;
   int     its = 0;
 
@@ -340,7 +340,7 @@ typedef struct {
 
 static void CBlocksCreate(Problem *P, CBlocks *C, int dev)
 {
-  size_t n = P->n;
+  size_t n  = P->n;
   double t0 = 1.0, t1 = P->sigma, t;
 
   memset(C, 0, sizeof(*C));
@@ -574,7 +574,9 @@ void HFamily_solve(void)
   resc  = TrueResidual(&P, &W, hb, xc);
   dx    = HRelDiff(xd, xc, P.n);
   HCheck("solve pcg+chebyci", itd > 1 && abs(itd - itc) <= 1 && resd <= 2 * SOLVE_RTOL && resc <= 2 * SOLVE_RTOL && dx <= 1e3 * SOLVE_RTOL,
-         "%s, Chebyshev degree %d, rtol %.0e: device-resident %d iterations (> 1), true residual %.2e, %.3g MB host<->device; copying path %d iterations (within 1), %.2e, %.3g MB (residuals <= 2 rtol); solutions' relative difference %.2e (<= 1e3 rtol)", size, SOLVE_CHEB_ITS, SOLVE_RTOL, itd, resd, bdev / 1e6, itc, resc, bcopy / 1e6, dx);
+         "%s, Chebyshev degree %d, rtol %.0e: device-resident %d iterations (> 1), true residual %.2e, %.3g MB host<->device; copying "
+         "path %d iterations (within 1), %.2e, %.3g MB (residuals <= 2 rtol); solutions' relative difference %.2e (<= 1e3 rtol)",
+         size, SOLVE_CHEB_ITS, SOLVE_RTOL, itd, resd, bdev / 1e6, itc, resc, bcopy / 1e6, dx);
   HCheck("solve pcg+chebyci", bdev <= 2.0 * 8.0 * (double)P.n + 8.0 * (2.0 + 3.0 * itd), "%s: the device-resident solve moves b in and x out and %d scalars (%.0f bytes), not a vector per iteration", size, 2 + 3 * itd, bdev);
   HTiming("pcg+chebyci device-resident", size, tdev, 0.0, "copying path", tcopy);
   {
@@ -593,9 +595,11 @@ void HFamily_solve(void)
     dcx    = HRelDiff(xd, xc, P.n);
     blocks = icd > 0 ? icd / CBCG_S : 0;
     HCheck("solve cbcg+chebyci", icd > 0 && abs(icc - icd) <= CBCG_S && rcd <= 2 * SOLVE_RTOL && rcc <= 2 * SOLVE_RTOL && dcx <= 1e3 * SOLVE_RTOL && icd <= itd + 2 * CBCG_S,
-           "%s, s = %d, Chebyshev basis on [%.4g, %.4g], rtol %.0e: device-resident %d iterations (%d blocks; want > 0 and <= PCG's + 2 s), true residual %.2e, %.3g MB host<->device; copying path %d iterations (within s), %.2e, %.3g MB (residuals <= 2 rtol); solutions' relative difference %.2e (<= 1e3 rtol); PCG took %d", size, CBCG_S, Cd.lmin, Cd.lmax,
-           SOLVE_RTOL, icd, blocks, rcd, bcd / 1e6, icc, rcc, bcc / 1e6, dcx, itd);
-    HCheck("solve cbcg+chebyci", bcd <= 2.0 * 8.0 * (double)P.n + 8.0 * (blocks + 1) * (1.0 + 2.0 * CBCG_S * CBCG_S + CBCG_S), "%s: the device-resident solve moves b in, x out and per block the Gram scalars (%.0f bytes in all), not a vector per iteration; the copying path moves %.3g MB", size, bcd, bcc / 1e6);
+           "%s, s = %d, Chebyshev basis on [%.4g, %.4g], rtol %.0e: device-resident %d iterations (%d blocks; want > 0 and <= PCG's + 2 s), true residual %.2e, %.3g MB "
+           "host<->device; copying path %d iterations (within s), %.2e, %.3g MB (residuals <= 2 rtol); solutions' relative difference %.2e (<= 1e3 rtol); PCG took %d",
+           size, CBCG_S, Cd.lmin, Cd.lmax, SOLVE_RTOL, icd, blocks, rcd, bcd / 1e6, icc, rcc, bcc / 1e6, dcx, itd);
+    HCheck("solve cbcg+chebyci", bcd <= 2.0 * 8.0 * (double)P.n + 8.0 * (blocks + 1) * (1.0 + 2.0 * CBCG_S * CBCG_S + CBCG_S),
+           "%s: the device-resident solve moves b in, x out and per block the Gram scalars (%.0f bytes in all), not a vector per iteration; the copying path moves %.3g MB", size, bcd, bcc / 1e6);
     HTiming("cbcg+chebyci device-resident", size, tcd, 0.0, "copying path", tcc);
     CBlocksDestroy(&Cd);
     CBlocksDestroy(&Ch);

@@ -155,9 +155,9 @@ static void BoxCreate(Box *b, const long N[3], const long s[3], const long m[3],
     for (long q = 0; q < m[d2]; q++)
       for (long p = 0; p < m[d1]; p++) {
         long g[3];
-        g[d]                          = at;
-        g[d1]                         = s[d1] + p;
-        g[d2]                         = s[d2] + q;
+        g[d]                      = at;
+        g[d1]                     = s[d1] + p;
+        g[d2]                     = s[d2] + q;
         b->face[f][q * m[d1] + p] = GVal(b, g[0], g[1], g[2]);
       }
     b->dface[f] = HUpload(b->face[f], (size_t)b->nface[f]);
@@ -218,7 +218,7 @@ static void StencilRef(const Box *b, const ppe_dev_ci *ci, double *y, char *is_s
 
         for (int f = 0; f < 6; f++) {
           int  d = f / 2, step = f % 2 ? 1 : -1;
-          long at = g[d] + step;
+          long at    = g[d] + step;
           int  inbox = l[d] + step >= 0 && l[d] + step < b->m[d];
 
           if (!inbox && b->nb[f]) surf = 1;
@@ -239,7 +239,7 @@ static void StencilRef(const Box *b, const ppe_dev_ci *ci, double *y, char *is_s
 static void CheckStencilCase(const char *name, const long N[3], const long s[3], const long m[3], const int per[3], double sigma)
 {
   Box          b;
-  size_t       n = (size_t)m[0] * (size_t)m[1] * (size_t)m[2];
+  size_t       n   = (size_t)m[0] * (size_t)m[1] * (size_t)m[2];
   double      *ref = HMallocHost(n), *got = HMallocHost(n), *got2 = HMallocHost(n), *nan = HMallocHost(n);
   double      *dx, *dy, diff = 0.0, diff2 = 0.0;
   char        *surf = (char *)calloc(n, 1);
@@ -273,7 +273,8 @@ static void CheckStencilCase(const char *name, const long N[3], const long s[3],
   HCALL(H.ops->stencil(&B, dx, &Hf, dy, PPE_DEV_SURFACE, NULL, H.stream));
   HGet(got2, dy, n);
   same2 = HBitwise(got2, ref, n, &diff2);
-  HCheck("stencil", same && same2 && phases_ok, "%s (%s%s%s, %ld surface points): ALL bitwise %s (max difference %.2e), CORE writes only the core %s, CORE + SURFACE bitwise %s (max difference %.2e)", name, size, per[0] ? " per-x" : "", sigma > 0 ? " sigma" : "", nsurf, same ? "yes" : "NO", diff, phases_ok ? "yes" : "NO", same2 ? "yes" : "NO", diff2);
+  HCheck("stencil", same && same2 && phases_ok, "%s (%s%s%s, %ld surface points): ALL bitwise %s (max difference %.2e), CORE writes only the core %s, CORE + SURFACE bitwise %s (max difference %.2e)", name, size, per[0] ? " per-x" : "",
+         sigma > 0 ? " sigma" : "", nsurf, same ? "yes" : "NO", diff, phases_ok ? "yes" : "NO", same2 ? "yes" : "NO", diff2);
 
   /* the dot products of a fused apply (y . x and y . y, y = A x on the device): the rows of
      the box in the order of the host's overlapped sweep, summed in the device's order */
@@ -306,10 +307,10 @@ static void CheckStencilCase(const char *name, const long N[3], const long s[3],
     HFill(hb, n, -1.0, 1.0);
     HFill(hz, n, -1.0, 1.0);
     HFill(hd, n, 0.5, 2.0);
-    db = HUpload(hb, n);
-    dz = HUpload(hz, n);
-    dd = HUpload(hd, n);
-    dw = HUpload(nan, n);
+    db         = HUpload(hb, n);
+    dz         = HUpload(hz, n);
+    dd         = HUpload(hd, n);
+    dw         = HUpload(nan, n);
     ci.rho     = 1.13;
     ci.rho_old = 0.87;
     ci.s2      = 2.6;
@@ -360,15 +361,15 @@ static void CheckStencil(void)
     int         per[3];
     double      sigma;
   } cases[] = {
-    {"whole domain, walls",          {13, 11, 9},  {0, 0, 0},  {13, 11, 9},  {0, 0, 0}, 0.0},
-    {"whole domain, periodic x y",   {13, 11, 9},  {0, 0, 0},  {13, 11, 9},  {1, 1, 0}, 0.0},
-    {"whole domain, periodic",       {16, 8, 5},   {0, 0, 0},  {16, 8, 5},   {1, 1, 1}, 0.5},
-    {"inner box, six neighbours",    {20, 17, 15}, {5, 4, 3},  {9, 7, 6},    {0, 0, 0}, 0.0},
-    {"corner box, walls",            {20, 17, 15}, {0, 0, 0},  {7, 9, 8},    {0, 0, 0}, 0.3},
-    {"far corner, periodic z",       {20, 17, 15}, {11, 8, 7}, {9, 9, 8},    {0, 0, 1}, 0.0},
-    {"slab, periodic x",             {40, 30, 21}, {0, 10, 0}, {40, 11, 21}, {1, 0, 0}, 0.0},
-    {"thin boxes, one point thick",  {9, 8, 7},    {3, 0, 2},  {1, 8, 1},    {0, 1, 0}, 0.0},
-    {"many blocks",                  {67, 33, 20}, {0, 0, 0},  {67, 33, 20}, {0, 0, 0}, 0.0},
+    {"whole domain, walls",         {13, 11, 9},  {0, 0, 0},  {13, 11, 9},  {0, 0, 0}, 0.0},
+    {"whole domain, periodic x y",  {13, 11, 9},  {0, 0, 0},  {13, 11, 9},  {1, 1, 0}, 0.0},
+    {"whole domain, periodic",      {16, 8, 5},   {0, 0, 0},  {16, 8, 5},   {1, 1, 1}, 0.5},
+    {"inner box, six neighbours",   {20, 17, 15}, {5, 4, 3},  {9, 7, 6},    {0, 0, 0}, 0.0},
+    {"corner box, walls",           {20, 17, 15}, {0, 0, 0},  {7, 9, 8},    {0, 0, 0}, 0.3},
+    {"far corner, periodic z",      {20, 17, 15}, {11, 8, 7}, {9, 9, 8},    {0, 0, 1}, 0.0},
+    {"slab, periodic x",            {40, 30, 21}, {0, 10, 0}, {40, 11, 21}, {1, 0, 0}, 0.0},
+    {"thin boxes, one point thick", {9, 8, 7},    {3, 0, 2},  {1, 8, 1},    {0, 1, 0}, 0.0},
+    {"many blocks",                 {67, 33, 20}, {0, 0, 0},  {67, 33, 20}, {0, 0, 0}, 0.0},
   };
 
   for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) CheckStencilCase(cases[c].name, cases[c].N, cases[c].s, cases[c].m, cases[c].per, cases[c].sigma);
@@ -539,7 +540,8 @@ static void CheckVectors(long n)
     ok  = HBitwise(got, ref, (size_t)n, &diff);
     bit = !memcmp(&s[0], &r[0], sizeof(double)) && !memcmp(&s[1], &r[1], sizeof(double));
     rel = fmax(RelScalar(s[0], (double)la), RelScalar(s[1], (double)lb));
-    HCheck("bcgs_update_r", ok && bit && rel <= STENCIL_RED_TOL, "n = %ld: r -= omega t bitwise %s (max difference %.2e), rt'r and r'r bitwise equal to the fixed-order host sums %s, relative difference to long double %.2e (<= %.0e)", n, ok ? "yes" : "NO", diff, bit ? "yes" : "NO", rel, STENCIL_RED_TOL);
+    HCheck("bcgs_update_r", ok && bit && rel <= STENCIL_RED_TOL, "n = %ld: r -= omega t bitwise %s (max difference %.2e), rt'r and r'r bitwise equal to the fixed-order host sums %s, relative difference to long double %.2e (<= %.0e)", n,
+           ok ? "yes" : "NO", diff, bit ? "yes" : "NO", rel, STENCIL_RED_TOL);
     free(pa);
     free(pb);
   }

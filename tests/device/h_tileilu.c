@@ -111,7 +111,7 @@ static void MakeFactors(const ppe_dev_tiles *T, double *F7)
     for (long c = 0; c < e[2]; c++)
       for (long b = 0; b < e[1]; b++)
         for (long a = 0; a < e[0]; a++) {
-          size_t p                       = p0 + (size_t)a + sy * (size_t)b + sz * (size_t)c;
+          size_t p                     = p0 + (size_t)a + sy * (size_t)b + sz * (size_t)c;
           F7[PPE_TILEILU_LW * n + p]   = a > 0 ? HUniform(-0.25, 0.05) : 0.0;
           F7[PPE_TILEILU_LS * n + p]   = b > 0 ? HUniform(-0.25, 0.05) : 0.0;
           F7[PPE_TILEILU_LB * n + p]   = c > 0 ? HUniform(-0.25, 0.05) : 0.0;
@@ -188,7 +188,7 @@ static void RefGather(const ppe_dev_tiles *T, const double *r, double *v)
 
   for (long t = 0; t < T->ngroups * T->lanes; t++) {
     long   e[3] = {0, 0, 0};
-    size_t p0   = t < T->ntiles ? TileBox(T, t, e) : 0, q = 0;
+    size_t p0 = t < T->ntiles ? TileBox(T, t, e) : 0, q = 0;
     for (long c = 0; c < T->tile[2]; c++)
       for (long b = 0; b < T->tile[1]; b++)
         for (long a = 0; a < T->tile[0]; a++, q++) v[PackedIndex(T, t, q)] = (a < e[0] && b < e[1] && c < e[2]) ? r[p0 + (size_t)a + sy * (size_t)b + sz * (size_t)c] : 0.0;
@@ -215,7 +215,7 @@ static void RefScatter(const ppe_dev_tiles *T, const double *v, double *z)
     for (long c = 0; c < e[2]; c++)
       for (long b = 0; b < e[1]; b++)
         for (long a = 0; a < e[0]; a++) {
-          size_t q                                       = (size_t)a + (size_t)T->tile[0] * ((size_t)b + (size_t)T->tile[1] * (size_t)c);
+          size_t q                                            = (size_t)a + (size_t)T->tile[0] * ((size_t)b + (size_t)T->tile[1] * (size_t)c);
           z[p0 + (size_t)a + sy * (size_t)b + sz * (size_t)c] = v[PackedIndex(T, t, q)];
         }
   }
@@ -389,8 +389,8 @@ static void Checks(void)
     {8, 8, 32},
     {2, 2, 3 },
   };
-  const int   ncase   = (int)(sizeof(boxes) / sizeof(boxes[0]));
-  const char *cases   = "8 boxes (7x5x4/3x2x4, 5x3x2/4x4x1, 32x3x2/2x2x2, 9x4x3/1x1x3, 5x3x2/8x8x32, 20x19x70/8x8x32, 64x32x64/8x8x32, 37x21x18/2x2x3)";
+  const int   ncase = (int)(sizeof(boxes) / sizeof(boxes[0]));
+  const char *cases = "8 boxes (7x5x4/3x2x4, 5x3x2/4x4x1, 32x3x2/2x2x2, 9x4x3/1x1x3, 5x3x2/8x8x32, 20x19x70/8x8x32, 64x32x64/8x8x32, 37x21x18/2x2x3)";
   Acc         acc[2][C_N];
 
   memset(acc, 0, sizeof(acc));
@@ -403,7 +403,8 @@ static void Checks(void)
     const char *st = s == 0 ? "symmetric" : "general";
     Acc        *A  = acc[s];
     HCheck("tileilu_xyz", A[C_XYZ].ok, "%s, %s storage, z (prefilled) vs host loop over tiles of ppe_tileilu_tile_xyz, bitwise, max |diff| %.2e%s", cases, st, A[C_XYZ].diff, A[C_XYZ].first);
-    HCheck("tileilu_zyx", A[C_ZYX].ok, "%s, %s storage, packed v vs host loop over lanes of ppe_tileilu_lane_zyx (gathered v with library-packed factors, and random v with random factors at padded points and empty lanes), bitwise, max |diff| %.2e%s", cases, st, A[C_ZYX].diff, A[C_ZYX].first);
+    HCheck("tileilu_zyx", A[C_ZYX].ok, "%s, %s storage, packed v vs host loop over lanes of ppe_tileilu_lane_zyx (gathered v with library-packed factors, and random v with random factors at padded points and empty lanes), bitwise, max |diff| %.2e%s",
+           cases, st, A[C_ZYX].diff, A[C_ZYX].first);
     HCheck("tileilu_gather+zyx+scatter", A[C_PATH].ok, "%s, %s storage, the device's zyx path (3 launches) vs the host's xyz sweeps, bitwise (the layouts promise the same bits), max |diff| %.2e%s", cases, st, A[C_PATH].diff, A[C_PATH].first);
   }
   /* gather and scatter do not read the factors: one check each over both storages */

@@ -164,10 +164,10 @@ static void RefCyclic(long n, const double *A, const double *B, const double *C,
 typedef struct {
   long    n;
   int     pinned;
-  double *A, *C, *R, *d;        /* n each */
-  double *ip, *q, *al, *be;     /* n each */
+  double *A, *C, *R, *d;    /* n each */
+  double *ip, *q, *al, *be; /* n each */
   double  last, r0, r1, x0, x1;
-  double *B, *w;                /* work: n and 3 n */
+  double *B, *w; /* work: n and 3 n */
 } RefLine;
 
 /* The factors of kernel k for the line: those of the whole line (thomas; pthomas: rows
@@ -275,16 +275,16 @@ typedef struct {
   int          coefline;    /* coefficients per line, else shared by all lines */
   int          factline;    /* factors per line, else shared */
   TdData       data;
-  int          nR;          /* blocks run one after the other (the library's full groups, then the last) */
+  int          nR; /* blocks run one after the other (the library's full groups, then the last) */
   ppe_td_lanes R[2];
-  int          longn;       /* also at n = TD_LONG_N */
+  int          longn; /* also at n = TD_LONG_N */
 } TdLayout;
 
 /* The strides of the arrays of layout L with n rows, as the library builds its views. */
 static void TdStrides(const TdLayout *L, long n, TdStride st[])
 {
-  const long SZ  = L->SZ;
-  int        red = L->data == DATA_REDUCED;
+  const long SZ   = L->SZ;
+  int        red  = L->data == DATA_REDUCED;
   TdStride   line = {red ? 0 : n * SZ, SZ, 1}, shared = {0, 1, 0}, lane = {red ? 0 : SZ, 0, 1};
 
   st[TA_A] = st[TA_E] = st[TA_C] = L->coefline ? line : shared;
@@ -493,7 +493,7 @@ static void TdCheckLayout(const TdLayout *L, long n, TdAgg agg[PPE_TD_K_NUM][2])
     h0[i]   = HMallocHost(span[i]);
     hk[i]   = HMallocHost(span[i]);
     TdFillArray(L, i, h0[i], span[i]);
-    dp[i] = HAlloc(span[i]);
+    dp[i]  = HAlloc(span[i]);
     ref[i] = back[i] = NULL;
     in[i]            = NULL;
     if (ta_written[i]) {
@@ -529,8 +529,7 @@ static void TdCheckLayout(const TdLayout *L, long n, TdAgg agg[PPE_TD_K_NUM][2])
       A->cases++;
       if (!(err <= A->diff)) A->diff = err;
       if (!(err <= TD_REF_TOL && same && changed)) {
-        if (!A->fails++)
-          snprintf(A->bad, sizeof(A->bad), "; FIRST FAILURE: n = %ld, %s: relative error %.2e%s%s", n, L->name, err, same ? "" : ", a value outside the lanes run changed", changed ? "" : ", nothing written");
+        if (!A->fails++) snprintf(A->bad, sizeof(A->bad), "; FIRST FAILURE: n = %ld, %s: relative error %.2e%s%s", n, L->name, err, same ? "" : ", a value outside the lanes run changed", changed ? "" : ", nothing written");
       }
     }
   for (int i = 0; i < TA_NARR; i++) {
@@ -547,16 +546,16 @@ static void TdCheckReference(void)
 {
   const int      SZ = TD_SZ, G = TD_G;
   const TdLayout layouts[] = {
-    {"packed, per-line coefficients and factors (full block)",                 G,  SZ, G * SZ,         1, 1, DATA_PACKED,    1, {{0, G, 0, SZ}},                        1},
-    {"packed, shared coefficients and factors (full block)",                   G,  SZ, G * SZ,         0, 0, DATA_PACKED,    1, {{0, G, 0, SZ}},                        1},
-    {"natural, shared coefficients, per-line factors (full block)",            G,  SZ, G * SZ,         0, 1, DATA_NATURAL,   1, {{0, G, 0, SZ}},                        1},
-    {"packed, per-line (partial block)",                                       3,  SZ, 3 * SZ,         1, 1, DATA_PACKED,    1, {{1, 3, 2, 7}},                         0},
-    {"natural, shared (last group of 21 lines)",                               3,  SZ, 2 * SZ + 5,     0, 0, DATA_NATURAL,   1, {{2, 3, 0, 5}},                         0},
-    {"natural, per-line factors, 333 lines (41 full groups, then 5 lines)",    42, SZ, 41 * SZ + 5,    0, 1, DATA_NATURAL,   2, {{0, 41, 0, SZ}, {41, 42, 0, 5}},       1},
-    {"line-major natural (lane stride n), per-line",                           2,  SZ, 2 * SZ,         1, 1, DATA_LINEMAJOR, 1, {{0, 2, 1, SZ}},                        0},
-    {"packed, per-line, 40 groups in one call (320 lanes)",                    40, SZ, 40 * SZ,        1, 1, DATA_PACKED,    1, {{0, 40, 0, SZ}},                       0},
-    {"reduced systems (one group of 13 lanes)",                                1,  13, 13,             1, 1, DATA_REDUCED,   1, {{0, 1, 0, 13}},                        0},
-    {"reduced systems (one group of 300 lanes, lanes 3..299)",                 1,  300, 300,           1, 1, DATA_REDUCED,   1, {{0, 1, 3, 300}},                       0},
+    {"packed, per-line coefficients and factors (full block)",              G,  SZ,  G * SZ,      1, 1, DATA_PACKED,    1, {{0, G, 0, SZ}},                  1},
+    {"packed, shared coefficients and factors (full block)",                G,  SZ,  G * SZ,      0, 0, DATA_PACKED,    1, {{0, G, 0, SZ}},                  1},
+    {"natural, shared coefficients, per-line factors (full block)",         G,  SZ,  G * SZ,      0, 1, DATA_NATURAL,   1, {{0, G, 0, SZ}},                  1},
+    {"packed, per-line (partial block)",                                    3,  SZ,  3 * SZ,      1, 1, DATA_PACKED,    1, {{1, 3, 2, 7}},                   0},
+    {"natural, shared (last group of 21 lines)",                            3,  SZ,  2 * SZ + 5,  0, 0, DATA_NATURAL,   1, {{2, 3, 0, 5}},                   0},
+    {"natural, per-line factors, 333 lines (41 full groups, then 5 lines)", 42, SZ,  41 * SZ + 5, 0, 1, DATA_NATURAL,   2, {{0, 41, 0, SZ}, {41, 42, 0, 5}}, 1},
+    {"line-major natural (lane stride n), per-line",                        2,  SZ,  2 * SZ,      1, 1, DATA_LINEMAJOR, 1, {{0, 2, 1, SZ}},                  0},
+    {"packed, per-line, 40 groups in one call (320 lanes)",                 40, SZ,  40 * SZ,     1, 1, DATA_PACKED,    1, {{0, 40, 0, SZ}},                 0},
+    {"reduced systems (one group of 13 lanes)",                             1,  13,  13,          1, 1, DATA_REDUCED,   1, {{0, 1, 0, 13}},                  0},
+    {"reduced systems (one group of 300 lanes, lanes 3..299)",              1,  300, 300,         1, 1, DATA_REDUCED,   1, {{0, 1, 3, 300}},                 0},
   };
   const int  nlay    = (int)(sizeof(layouts) / sizeof(layouts[0]));
   const long sizes[] = {2, 3, 17, TD_LONG_N};
@@ -572,7 +571,8 @@ static void TdCheckReference(void)
 
       snprintf(name, sizeof(name), "tridiag %s%s", td_kname[k], fly ? " fly" : "");
       HCheck(name, agg[k][fly].cases > 0 && agg[k][fly].fails == 0,
-             "%d cases (%d layouts: packed, natural, line-major, reduced; shared and per-line coefficients and factors; full and partial blocks up to 333 lanes; pinned lanes; n = 2, 3, 17, %d) against the textbook reference (LU without pivoting, Sherman-Morrison for periodic lines): max relative error %.2e (<= %.0e), every value outside the lanes run unchanged; %d failed (want 0 of > 0)%s",
+             "%d cases (%d layouts: packed, natural, line-major, reduced; shared and per-line coefficients and factors; full and partial blocks up to 333 lanes; pinned lanes; n = 2, 3, 17, %d) against "
+             "the textbook reference (LU without pivoting, Sherman-Morrison for periodic lines): max relative error %.2e (<= %.0e), every value outside the lanes run unchanged; %d failed (want 0 of > 0)%s",
              agg[k][fly].cases, nlay, TD_LONG_N, agg[k][fly].diff, TD_REF_TOL, agg[k][fly].fails, agg[k][fly].bad);
     }
 }
@@ -628,17 +628,20 @@ static double TdPtdmaCase(long n, int pz, int periodic, int fly, double *res)
   const long   nl = 37, G = (nl + TD_SZ - 1) / TD_SZ, np = G * TD_SZ; /* 4 full groups and 5 lanes */
   const size_t N = (size_t)G * (size_t)n * TD_SZ;
   /* the full groups in one launch, the last group's lines in another, as the library */
-  const ppe_td_lanes Rs[2] = {{0, (int)(nl / TD_SZ), 0, TD_SZ}, {(int)(nl / TD_SZ), (int)G, 0, (int)(nl % TD_SZ)}};
-  long         start[5];
-  double      *a = HMallocHost(N), *e = HMallocHost(N), *c = HMallocHost(N), *w = HMallocHost((size_t)n);
-  double      *shift = HMallocHost((size_t)np), *mask = HMallocHost((size_t)np);
-  double      *d0 = HMallocHost(N), *ref = HMallocHost(N), *out = HMallocHost(N);
-  double      *ipb = HMallocHost(N), *alb = HMallocHost(N), *beb = HMallocHost(N);
-  double      *rb0 = HMallocHost((size_t)pz * np), *rb1 = HMallocHost((size_t)pz * np);
-  double      *red = HMallocHost((size_t)nl * pz * 6); /* the reduced rows of every block */
-  RefLine      Ln, Lb;
-  double      *dd, *da, *de, *dc, *dw, *dshift, *dmask, *dip, *dal, *dbe, *dr0, *dr1, *ds, *dt, *du;
-  double       rel, resmax = 0.0;
+  const ppe_td_lanes Rs[2] = {
+    {0,                 (int)(nl / TD_SZ), 0, TD_SZ            },
+    {(int)(nl / TD_SZ), (int)G,            0, (int)(nl % TD_SZ)}
+  };
+  long    start[5];
+  double *a = HMallocHost(N), *e = HMallocHost(N), *c = HMallocHost(N), *w = HMallocHost((size_t)n);
+  double *shift = HMallocHost((size_t)np), *mask = HMallocHost((size_t)np);
+  double *d0 = HMallocHost(N), *ref = HMallocHost(N), *out = HMallocHost(N);
+  double *ipb = HMallocHost(N), *alb = HMallocHost(N), *beb = HMallocHost(N);
+  double *rb0 = HMallocHost((size_t)pz * np), *rb1 = HMallocHost((size_t)pz * np);
+  double *red = HMallocHost((size_t)nl * pz * 6); /* the reduced rows of every block */
+  RefLine Ln, Lb;
+  double *dd, *da, *de, *dc, *dw, *dshift, *dmask, *dip, *dal, *dbe, *dr0, *dr1, *ds, *dt, *du;
+  double  rel, resmax = 0.0;
 
   /* blocks as even as they go, the first ones one row longer */
   for (int b = 0; b <= pz; b++) start[b] = (long)b * (n / pz) + (b < (int)(n % pz) ? b : (long)(n % pz));
@@ -675,7 +678,7 @@ static double TdPtdmaCase(long n, int pz, int periodic, int fly, double *res)
       long    m = start[b + 1] - start[b], o = start[b];
       double *row = red + ((size_t)s * pz + b) * 6;
       /* B = R - A - C of the block's first and last rows */
-      double  B0 = Ln.R[o] - Ln.A[o] - Ln.C[o], B1 = Ln.R[o + m - 1] - Ln.A[o + m - 1] - Ln.C[o + m - 1];
+      double B0 = Ln.R[o] - Ln.A[o] - Ln.C[o], B1 = Ln.R[o + m - 1] - Ln.A[o + m - 1] - Ln.C[o + m - 1];
 
       Lb.n = m;
       memcpy(Lb.A, Ln.A + o, (size_t)m * sizeof(double));
@@ -712,7 +715,7 @@ static double TdPtdmaCase(long n, int pz, int periodic, int fly, double *res)
     for (long i = 0; i < n; i++) {
       size_t k  = TdPk(s, n, i);
       double Ai = a[k], Ci = c[k], Bi = e[k] + shift[s] * w[i] - Ai - Ci;
-      double r  = Ai * ref[TdPk(s, n, (i + n - 1) % n)] + Bi * ref[k] + Ci * ref[TdPk(s, n, (i + 1) % n)] - d0[k];
+      double r = Ai * ref[TdPk(s, n, (i + n - 1) % n)] + Bi * ref[k] + Ci * ref[TdPk(s, n, (i + 1) % n)] - d0[k];
 
       if (!(fabs(r) <= rmax)) rmax = fabs(r);
       if (fabs(d0[k]) > dmax) dmax = fabs(d0[k]);
@@ -861,7 +864,8 @@ static void TdCheckPtdma(void)
       }
       snprintf(name, sizeof(name), "tridiag reduce+recon%s%s", fly ? " fly" : "", periodic ? " periodic" : "");
       HCheck(name, worst <= TD_PTDMA_TOL && worst_res <= TD_RES_TOL,
-             "P-TDMA/DistD2 with pz ranks as blocks on one device, %s lines, 37 lines (full groups + 5), (n, pz) = (8,4) (13,4) (37,4) (64,2) (1001,2) (2000,4), reduced systems on the host: max relative difference to the reference solution of the whole line (%s) %.2e (<= %.0e), its residual %.2e (<= %.0e)",
+             "P-TDMA/DistD2 with pz ranks as blocks on one device, %s lines, 37 lines (full groups + 5), (n, pz) = (8,4) (13,4) (37,4) (64,2) (1001,2) (2000,4), "
+             "reduced systems on the host: max relative difference to the reference solution of the whole line (%s) %.2e (<= %.0e), its residual %.2e (<= %.0e)",
              periodic ? "periodic" : "non-periodic", periodic ? "Sherman-Morrison" : "LU", worst, TD_PTDMA_TOL, worst_res, TD_RES_TOL);
     }
 }
@@ -893,8 +897,8 @@ static void TdTime(void)
   /* 512 x 512 lines of 512 rows: 2^27 points, 1 GiB per array */
   const long         side = H.emu ? 16 : 512, n = H.emu ? 64 : 512, lines = side * side;
   const size_t       N = (size_t)lines * (size_t)n, L = (size_t)lines;
-  const int          ng = (int)(lines / TD_SZ);
-  const ppe_td_lanes R = {0, ng, 0, TD_SZ};
+  const int          ng    = (int)(lines / TD_SZ);
+  const ppe_td_lanes R     = {0, ng, 0, TD_SZ};
   const double       shift = 0.02;
   double            *h = HMallocHost(N), *a = HMallocHost((size_t)n), *e = HMallocHost((size_t)n);
   double            *c = HMallocHost((size_t)n), *w = HMallocHost((size_t)n);
@@ -1032,10 +1036,16 @@ static void TdTime(void)
   HTiming("tridiag pthomas fly packed", size, sec, data + fly_small, NULL, 0.0);
   x.ip = TdC(dipR, n * TD_SZ, TD_SZ, 1);
   TD_RESET();
-  HTIME(sec, { TdDev(PPE_TD_K_REDUCE, 0, R, n, &x); TdDev(PPE_TD_K_RECON, 0, R, n, &x); });
+  HTIME(sec, {
+    TdDev(PPE_TD_K_REDUCE, 0, R, n, &x);
+    TdDev(PPE_TD_K_RECON, 0, R, n, &x);
+  });
   HTiming("tridiag reduce+recon packed", size, sec, 2.0 * data + 3.0 * line + pre_small + 2.0 * ends, NULL, 0.0);
   TD_RESET();
-  HTIME(sec, { TdDev(PPE_TD_K_REDUCE, 1, R, n, &x); TdDev(PPE_TD_K_RECON, 1, R, n, &x); });
+  HTIME(sec, {
+    TdDev(PPE_TD_K_REDUCE, 1, R, n, &x);
+    TdDev(PPE_TD_K_RECON, 1, R, n, &x);
+  });
   HTiming("tridiag reduce+recon fly packed", size, sec, 2.0 * data + 2.0 * fly_small + 2.0 * ends, NULL, 0.0);
 
   /* natural layout of the data (z lines of a DMDA: consecutive lines contiguous), factors

@@ -87,7 +87,7 @@ static double TreeSum(double *w, long count)
   while (count > PPE_DEV_RED_CHUNK) {
     long ng = (count + PPE_DEV_RED_CHUNK - 1) / PPE_DEV_RED_CHUNK;
     for (long g = 0; g < ng; g++) {
-      long i0 = g * PPE_DEV_RED_CHUNK, i1 = i0 + PPE_DEV_RED_CHUNK < count ? i0 + PPE_DEV_RED_CHUNK : count;
+      long   i0 = g * PPE_DEV_RED_CHUNK, i1 = i0 + PPE_DEV_RED_CHUNK < count ? i0 + PPE_DEV_RED_CHUNK : count;
       double t = 0.0;
       for (long i = i0; i < i1; i++) t += w[i * stride];
       w[i0 * stride] = t;
@@ -106,8 +106,8 @@ static void RefGramDevOrder(long n, int nx, double *const *x, int ny, double *co
 {
   const double *xp[NCOL], *yp[NCOL];
   int           nxp = ((nx + PPE_TS_TA - 1) / PPE_TS_TA) * PPE_TS_TA, nyp = ((ny + PPE_TS_TB - 1) / PPE_TS_TB) * PPE_TS_TB;
-  long          nc  = (n + PPE_DEV_RED_CHUNK - 1) / PPE_DEV_RED_CHUNK;
-  double       *w   = HMallocHost((size_t)nx * (size_t)ny * (size_t)(nc ? nc : 1));
+  long          nc = (n + PPE_DEV_RED_CHUNK - 1) / PPE_DEV_RED_CHUNK;
+  double       *w  = HMallocHost((size_t)nx * (size_t)ny * (size_t)(nc ? nc : 1));
 
   for (int i = 0; i < nxp; i++) xp[i] = x[i < nx ? i : nx - 1];
   for (int i = 0; i < nyp; i++) yp[i] = y[i < ny ? i : ny - 1];
@@ -193,7 +193,8 @@ static void CheckGram(const char *label, const Cols *X, const Cols *Y, const lon
       zeros = zeros && z;
     }
   }
-  HCheck("ts_gram", same, "%s, %d shapes (1x1 .. %dx%d, bands 0, 1, full, y = x): bitwise equal to a host sum in the device's order (chunks of %d rows, fixed reduction tree), max difference %.2e%s", label, ncases, maxcol, maxcol, PPE_DEV_RED_CHUNK, diff, badb);
+  HCheck("ts_gram", same, "%s, %d shapes (1x1 .. %dx%d, bands 0, 1, full, y = x): bitwise equal to a host sum in the device's order (chunks of %d rows, fixed reduction tree), max difference %.2e%s", label, ncases, maxcol, maxcol, PPE_DEV_RED_CHUNK,
+         diff, badb);
   HCheck("ts_gram", rel <= RED_TOL && zeros, "%s, same shapes: relative difference to a long double sum (over the sum of |products|) %.2e <= %.0e, exact zeros below the band %s%s", label, rel, RED_TOL, zeros ? "yes" : "NO", badr);
   HFree(work);
   free(dev);
@@ -251,7 +252,8 @@ static void CheckSum(const long *ns, int nns)
     if (dd > diff || isnan(dd)) diff = dd;
     if (!HBitwise(&s, &sdot, 1, &dd)) samedot = 0;
   }
-  HCheck("sum", same, "n = 0 .. %ld (%d sizes, up to two levels of the reduction tree): bitwise equal to a host sum in the device's order (chunks of %d values, four running sums, fixed reduction tree), max difference %.2e", nmax, nns, PPE_DEV_RED_CHUNK, diff);
+  HCheck("sum", same, "n = 0 .. %ld (%d sizes, up to two levels of the reduction tree): bitwise equal to a host sum in the device's order (chunks of %d values, four running sums, fixed reduction tree), max difference %.2e", nmax, nns,
+         PPE_DEV_RED_CHUNK, diff);
   HCheck("sum", samedot, "same sizes: bitwise equal to the device's dot product with a vector of ones");
   HFree(work);
   HFree(dones);
@@ -309,7 +311,7 @@ static void CheckCombine(const Cols *X, const Cols *Y, const long *ns, int nns)
   const int ncases = (int)(sizeof(cases) / sizeof(cases[0]));
   long      nmax   = X->nmax;
   double   *B = HMallocHost(NCOL * NCOL), *tmp = HMallocHost((size_t)nmax), *S[NCOL], *dS[NCOL], *work, diff = 0.0;
-  int       same = 1;
+  int       same    = 1;
   char      bad[64] = "";
 
   HFill(B, NCOL * NCOL, -1.0, 1.0);
@@ -355,7 +357,7 @@ static void CheckAxpy(const Cols *X, const Cols *Y, const long *ns, int nns)
   double          *r = HMallocHost((size_t)nmax), *tmp = HMallocHost((size_t)nmax), *dx = HAlloc((size_t)nmax), *dr = HAlloc((size_t)nmax);
   double           coef[NCOL], diff = 0.0;
   const double    *dq[NCOL], *daq[NCOL];
-  int              same = 1;
+  int              same    = 1;
   char             bad[48] = "";
 
   HFill(x0, (size_t)nmax, -1.0, 1.0);
@@ -396,13 +398,13 @@ static void CheckCheb(const Cols *X, const long *ns, int nns)
   long    nmax = X->nmax;
   double *out = HMallocHost((size_t)nmax), *zold = HMallocHost((size_t)nmax), *tmp = HMallocHost((size_t)nmax);
   double *dout = HAlloc((size_t)nmax), *dzold = HAlloc((size_t)nmax), diff = 0.0;
-  int     same = 1;
+  int     same    = 1;
   char    bad[64] = "";
 
   HFill(out, (size_t)nmax, -1.0, 1.0);
   HPut(dout, out, (size_t)nmax); /* rows past n keep these values on both sides */
   for (int in = 0; in < nns; in++) {
-    long n = ns[in];
+    long n  = ns[in];
     int  s0 = same;
     /* out distinct from zold */
     ppe_ts_cheb_rows(2.5, X->h[0], 0.75, X->h[1], X->h[2], 0, n, out);
@@ -469,8 +471,8 @@ static void RefCopy(const double *src, const double *scale, double shift, const 
   for (long z = box[2]; z < box[2] + box[5]; z++)
     for (long y = box[1]; y < box[1] + box[4]; y++)
       for (long x = box[0]; x < box[0] + box[3]; x++) {
-        long   s = At(sarr, x, y, z);
-        double v = scale ? src[s] * scale[s] : src[s];
+        long   s               = At(sarr, x, y, z);
+        double v               = scale ? src[s] * scale[s] : src[s];
         dst[At(tarr, x, y, z)] = shift != 0.0 ? v + shift : v;
       }
 }
@@ -621,8 +623,8 @@ static void TimeTS(void)
 
 static void TimeCopy(void)
 {
-  const long side = H.emu ? 32 : 512;
-  const long box[6] = {0, 0, 0, side, side, side};
+  const long side    = H.emu ? 32 : 512;
+  const long box[6]  = {0, 0, 0, side, side, side};
   const long garr[6] = {-2, -1, -1, side + 4, side + 2, side + 2}; /* ghosts 2 in x, 1 in y and z */
   size_t     nv = (size_t)Volume(box), ng = (size_t)Volume(garr);
   size_t     hn = nv < ((size_t)1 << 22) ? nv : ((size_t)1 << 22);
@@ -651,11 +653,11 @@ static void TimeCopy(void)
 void HFamily_tsblock(void)
 {
   /* row counts of t193, and n = 0 */
-  static const long ns[]     = {0, 1, 7, 255, 256, 257, 1000, 4099};
-  static const long nbig[]   = {131077};
-  const int         nns      = (int)(sizeof(ns) / sizeof(ns[0]));
+  static const long ns[]   = {0, 1, 7, 255, 256, 257, 1000, 4099};
+  static const long nbig[] = {131077};
+  const int         nns    = (int)(sizeof(ns) / sizeof(ns[0]));
   /* {nx, ny, band, y = x} of t193 */
-  static const int  cases[][4] = {
+  static const int cases[][4] = {
     {1,    1,    NCOL, 0},
     {2,    4,    0,    0},
     {3,    5,    0,    0},
@@ -667,7 +669,7 @@ void HFamily_tsblock(void)
     {NCOL, NCOL, 1,    1},
     {NCOL, 11,   NCOL, 0}
   };
-  static const int  bigcases[][4] = {
+  static const int bigcases[][4] = {
     {1,  1,  1, 0},
     {5,  3,  1, 0},
     {2,  7,  0, 0},

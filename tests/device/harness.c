@@ -187,7 +187,7 @@ int HCheck(const char *kernel, int ok, const char *what, ...)
 
 void HTiming(const char *kernel, const char *size, double seconds, double bytes, const char *ref_name, double ref_seconds)
 {
-  double gbs = bytes > 0 && seconds > 0 ? bytes / seconds / 1e9 : 0.0;
+  double gbs  = bytes > 0 && seconds > 0 ? bytes / seconds / 1e9 : 0.0;
   double frac = bytes > 0 && seconds > 0 && H.copy_bw > 0 ? bytes / seconds / H.copy_bw : 0.0;
 
   printf("# time %-24s %-22s %10.3e s", kernel, size, seconds);

@@ -20,11 +20,11 @@
 /* The run: the back end under test and its stream, and the sizes. */
 typedef struct {
   const PPEBackendOps *ops;
-  void               *stream;
-  int                 emu;      /* emulation back end: timing sizes are small */
-  double              min_time; /* seconds a timing loop runs at least */
-  double              copy_bw;  /* the device's device-to-device copy, bytes read + written per second */
-  const char         *only;     /* run only this family (NULL: all) */
+  void                *stream;
+  int                  emu;      /* emulation back end: timing sizes are small */
+  double               min_time; /* seconds a timing loop runs at least */
+  double               copy_bw;  /* the device's device-to-device copy, bytes read + written per second */
+  const char          *only;     /* run only this family (NULL: all) */
 } HRun;
 
 extern HRun H;
@@ -43,7 +43,7 @@ double *HUpload(const double *h, size_t n);
 /* Host memory of n doubles, zeroed (a failure aborts). */
 double *HMallocHost(size_t n);
 /* Wait for the stream. */
-void    HSync(void);
+void HSync(void);
 
 /* Reproducible uniform numbers in [lo, hi); HFill fills v[0..n). */
 double HUniform(double lo, double hi);
@@ -76,7 +76,9 @@ double HNow(void);
     HSync(); \
     for (;;) { \
       double htime_t0_ = HNow(); \
-      for (long htime_r_ = 0; htime_r_ < htime_reps_; htime_r_++) { stmt; } \
+      for (long htime_r_ = 0; htime_r_ < htime_reps_; htime_r_++) { \
+        stmt; \
+      } \
       HSync(); \
       htime_el_ = HNow() - htime_t0_; \
       if (htime_el_ >= H.min_time || htime_reps_ >= (1L << 20)) break; \

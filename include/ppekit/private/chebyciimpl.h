@@ -22,16 +22,16 @@ typedef PetscErrorCode (*PPEChebyCIOpFn)(void *ctx, Vec y, Vec t);
 typedef PetscErrorCode (*PPEChebyCIStepFn)(void *ctx, Vec y, Vec b, Vec z, Vec dinv, PetscReal rho, PetscReal rho_old, PetscReal s2, PetscReal d2, Vec w);
 
 typedef struct {
-  PetscInt       its;                 /* operator applications per solve (iterMax of Algorithm 2), >= 1 */
-  PetscReal      alpha, beta;         /* the interval [alpha, beta] the polynomial is built for */
-  PetscReal      theta, delta, sigma; /* eq. 15: centre, half width, centre / half width */
-  PPEChebyCIOpFn op;                  /* t = A y */
-  void          *opctx;               /* its context */
-  PPEChebyCIStepFn step;              /* fused later steps, or NULL (op, then the kernel) */
-  void          *stepctx;             /* its context */
-  PPEBackend     backend;             /* the back end of the operator: inputs that live there iterate there */
-  Vec            dinv[4];             /* D^-1 of the iterated operator P = D^-1 A on the host and on backend, by back end; NULL: D = I */
-  Vec            work[4][5];          /* by back end, as dinv: scaled rhs, t, and the three rotating iterates */
+  PetscInt         its;                 /* operator applications per solve (iterMax of Algorithm 2), >= 1 */
+  PetscReal        alpha, beta;         /* the interval [alpha, beta] the polynomial is built for */
+  PetscReal        theta, delta, sigma; /* eq. 15: centre, half width, centre / half width */
+  PPEChebyCIOpFn   op;                  /* t = A y */
+  void            *opctx;               /* its context */
+  PPEChebyCIStepFn step;                /* fused later steps, or NULL (op, then the kernel) */
+  void            *stepctx;             /* its context */
+  PPEBackend       backend;             /* the back end of the operator: inputs that live there iterate there */
+  Vec              dinv[4];             /* D^-1 of the iterated operator P = D^-1 A on the host and on backend, by back end; NULL: D = I */
+  Vec              work[4][5];          /* by back end, as dinv: scaled rhs, t, and the three rotating iterates */
 } PPEChebyCI;
 
 PETSC_INTERN PetscErrorCode PPEChebyCISetInterval(PPEChebyCI *, PetscReal, PetscReal);

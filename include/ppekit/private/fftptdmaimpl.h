@@ -46,19 +46,19 @@ static inline PetscInt PPEBoxSize(const PPEBox *b)
    (inside barr[]); Forward moves A -> B, Backward B -> A, with one MPI_Alltoallv (skipped
    when no rank of the group sends to another) and a local copy for what stays. */
 typedef struct {
-  MPI_Comm       comm;       /* the group (not owned) */
-  PetscMPIInt    size, rank; /* of the group */
-  PPEBox         aarr;       /* array box of A on this rank */
-  PPEBox         barr;       /* array box of B on this rank */
-  PPEBox        *abox;       /* per peer: box this rank sends to the peer in Forward (my A data and its B data) */
-  PPEBox        *bbox;       /* per peer: box this rank receives from the peer in Forward (its A data and my B data) */
-  PetscMPIInt   *acnt, *adsp; /* counts and offsets of the A-side buffer per peer */
-  PetscMPIInt   *bcnt, *bdsp; /* counts and offsets of the B-side buffer per peer */
-  PetscScalar   *abuf, *bbuf; /* packed buffers */
-  PetscBool      comm_any;    /* some rank of the group sends to another */
+  MPI_Comm       comm;           /* the group (not owned) */
+  PetscMPIInt    size, rank;     /* of the group */
+  PPEBox         aarr;           /* array box of A on this rank */
+  PPEBox         barr;           /* array box of B on this rank */
+  PPEBox        *abox;           /* per peer: box this rank sends to the peer in Forward (my A data and its B data) */
+  PPEBox        *bbox;           /* per peer: box this rank receives from the peer in Forward (its A data and my B data) */
+  PetscMPIInt   *acnt, *adsp;    /* counts and offsets of the A-side buffer per peer */
+  PetscMPIInt   *bcnt, *bdsp;    /* counts and offsets of the B-side buffer per peer */
+  PetscScalar   *abuf, *bbuf;    /* packed buffers */
+  PetscBool      comm_any;       /* some rank of the group sends to another */
   PetscLogDouble fbytes, bbytes; /* bytes this rank sends to other ranks per Forward / Backward */
-  PetscLogDouble bytes;       /* cumulative bytes sent to other ranks */
-  PetscLogEvent  event;       /* log event of the exchange */
+  PetscLogDouble bytes;          /* cumulative bytes sent to other ranks */
+  PetscLogEvent  event;          /* log event of the exchange */
 } PPETranspose;
 
 PETSC_EXTERN PetscErrorCode PPETransposeCreate(MPI_Comm, const PPEBox *, const PPEBox *, const PPEBox *, const PPEBox *, PetscLogEvent, PPETranspose *);
@@ -142,79 +142,79 @@ typedef enum {
    {block r1 of x} x {all y} x {block r2 of z}, z-pencils {block r1 of x} x {block r2 of y}
    x {all z}. */
 typedef struct _n_PPEFFTPTDMA {
-  MPI_Comm          comm;      /* the PC's communicator (not owned) */
-  PetscMPIInt       size, rank;
-  PetscInt          P[2];      /* pencil grid: P1 (y split of x-pencils, x split of y-pencils), P2 (z split) */
-  PetscInt          r[2];      /* this rank's position in the pencil grid */
-  PetscBool         pauto;     /* the pencil grid was chosen automatically */
-  MPI_Comm          xycomm;    /* the P1 ranks with this r2 (x <-> y transposes) */
-  MPI_Comm          zcomm;     /* the P2 ranks with this r1, ordered by r2 (z solve, y <-> z transposes) */
-  PetscInt          N[3];      /* box sizes */
-  PetscBool         flat;      /* a 2D problem: one point along y (N[1] = 1, the middle direction of a 2D grid's nx x 1 x ny
+  MPI_Comm       comm; /* the PC's communicator (not owned) */
+  PetscMPIInt    size, rank;
+  PetscInt       P[2];                                           /* pencil grid: P1 (y split of x-pencils, x split of y-pencils), P2 (z split) */
+  PetscInt       r[2];                                           /* this rank's position in the pencil grid */
+  PetscBool      pauto;                                          /* the pencil grid was chosen automatically */
+  MPI_Comm       xycomm;                                         /* the P1 ranks with this r2 (x <-> y transposes) */
+  MPI_Comm       zcomm;                                          /* the P2 ranks with this r1, ordered by r2 (z solve, y <-> z transposes) */
+  PetscInt       N[3];                                           /* box sizes */
+  PetscBool      flat;                                           /* a 2D problem: one point along y (N[1] = 1, the middle direction of a 2D grid's nx x 1 x ny
                                   shadow); its transform is the identity (no plan), its eigenvalue 0, py = 1, and the z
                                   pencils split x instead of y */
-  PPEBox            xbox, ybox, zbox; /* this rank's pencils (array boxes, in spectral slots along x once x is
+  PPEBox         xbox, ybox, zbox;                               /* this rank's pencils (array boxes, in spectral slots along x once x is
                                          transformed by r2c: the x-pencil's data box is xdata) */
-  PPEBox            xdata;     /* the real data box of the x-pencil (xbox without the r2c padding) */
-  PPEBox            sbox;      /* spectral y-pencil (the z solve's array): ybox, or after the y r2c (cplx[1]) {2 x0, 0, z0,
+  PPEBox         xdata;                                          /* the real data box of the x-pencil (xbox without the r2c padding) */
+  PPEBox         sbox;                                           /* spectral y-pencil (the z solve's array): ybox, or after the y r2c (cplx[1]) {2 x0, 0, z0,
                                   2 nx, ny/2 + 1, nz} */
-  PPEBox            dabox;     /* this rank's DMDA array box in box coordinates */
-  PetscBool         daaligned; /* x-pencils are the DMDA's own boxes (no data moves between them) */
-  PPETranspose      tda;       /* DMDA <-> x-pencils */
-  PPETranspose      txy;       /* x-pencils <-> y-pencils (skipped when P1 = 1) */
-  PPETranspose      tyz;       /* y-pencils <-> z-pencils (zsolve transpose, skipped when P2 = 1) */
-  PetscScalar      *xbuf, *ybuf, *sbuf, *zbuf; /* pencil arrays (ybuf = xbuf when P1 = 1, sbuf = ybuf unless cplx[1],
+  PPEBox         dabox;                                          /* this rank's DMDA array box in box coordinates */
+  PetscBool      daaligned;                                      /* x-pencils are the DMDA's own boxes (no data moves between them) */
+  PPETranspose   tda;                                            /* DMDA <-> x-pencils */
+  PPETranspose   txy;                                            /* x-pencils <-> y-pencils (skipped when P1 = 1) */
+  PPETranspose   tyz;                                            /* y-pencils <-> z-pencils (zsolve transpose, skipped when P2 = 1) */
+  PetscScalar   *xbuf, *ybuf, *sbuf, *zbuf;                      /* pencil arrays (ybuf = xbuf when P1 = 1, sbuf = ybuf unless cplx[1],
                                                   zbuf = sbuf unless the transpose z method with P2 > 1) */
-  PPEFFT1dKind      kind[2];   /* transforms along x and y (the BC pair's kinds; periodic: R2HC/HC2R, or r2c/c2r below) */
-  PetscBool         r2c;       /* asked for: periodic directions through r2c/c2r (host only) */
-  PetscBool         cplx[2];   /* x: r2c/c2r in place on the x-pencils (padded to 2 (nx/2 + 1) values per line), the y
+  PPEFFT1dKind   kind[2];                                        /* transforms along x and y (the BC pair's kinds; periodic: R2HC/HC2R, or r2c/c2r below) */
+  PetscBool      r2c;                                            /* asked for: periodic directions through r2c/c2r (host only) */
+  PetscBool      cplx[2];                                        /* x: r2c/c2r in place on the x-pencils (padded to 2 (nx/2 + 1) values per line), the y
                                   transform then on its real and imaginary parts (r2r kind, or a complex DFT when y is
                                   periodic too: ydft); y (x not periodic): r2c from the y-pencils to the spectral pencils */
-  PetscBool         ydft;      /* cplx[0] and y periodic: complex DFT along y of the half spectrum of x */
-  PetscBool         plan2d;    /* x and y in one 2D plan per plane (the x-pencils hold whole x-y planes: py = 1) */
-  PetscInt          Ns[2];     /* spectral sizes of x and y in doubles of a line: x 2 (nx/2 + 1) (cplx[0]) or 2 nx (cplx[1]) */
-  PPEFFTBatch       fx[2];     /* x (or x and y: plan2d) forward and backward, in place on xbuf */
-  PPEFFTBatch       fy[2];     /* y forward ybuf -> sbuf, backward sbuf -> ybuf (unused with plan2d) */
-  PPEFFTBatch       fxd[2];    /* x (or x and y) forward from a Vec array to xbuf and backward from xbuf to a Vec array
+  PetscBool      ydft;                                           /* cplx[0] and y periodic: complex DFT along y of the half spectrum of x */
+  PetscBool      plan2d;                                         /* x and y in one 2D plan per plane (the x-pencils hold whole x-y planes: py = 1) */
+  PetscInt       Ns[2];                                          /* spectral sizes of x and y in doubles of a line: x 2 (nx/2 + 1) (cplx[0]) or 2 nx (cplx[1]) */
+  PPEFFTBatch    fx[2];                                          /* x (or x and y: plan2d) forward and backward, in place on xbuf */
+  PPEFFTBatch    fy[2];                                          /* y forward ybuf -> sbuf, backward sbuf -> ybuf (unused with plan2d) */
+  PPEFFTBatch    fxd[2];                                         /* x (or x and y) forward from a Vec array to xbuf and backward from xbuf to a Vec array
                                   (daaligned only; else no plans) */
-  int               xalign;    /* fftw_alignment_of() of the array fxd was planned with: Vec arrays must match */
-  PPEFFTDCT         dct;       /* asked for: FFTW's DCT/DST kinds, the fast ones, or the faster of both (auto) */
-  PetscBool         fast[2];   /* direction d runs the fast DCT/DST (fr[d]) instead of FFTW's kind */
-  PPEFastR2R        fr[2][2];  /* fast DCT/DST of x (on the x-pencil layout) and y, forward and backward */
-  PetscLogDouble    dct_s[2];  /* auto: forward transforms timed at set-up, FFTW's and the fast ones (0: not timed) */
-  PetscLogDouble    plan_s;    /* seconds spent planning the transforms (this rank) */
-  PPEFFTPlanner     planned;   /* the planner effort used (auto resolved) */
-  PetscInt          wisdom[2]; /* wisdom file: imported (1) or not found (0) at set-up, -1 without a file; exported (1) */
-  char              wisdomfile[PETSC_MAX_PATH_LEN]; /* FFTW wisdom file ("" for none) */
-  PetscBool         specmean;  /* singular: the mean is removed on the (kx,ky) = (0,0) z line after the z solve (the x and y
+  int            xalign;                                         /* fftw_alignment_of() of the array fxd was planned with: Vec arrays must match */
+  PPEFFTDCT      dct;                                            /* asked for: FFTW's DCT/DST kinds, the fast ones, or the faster of both (auto) */
+  PetscBool      fast[2];                                        /* direction d runs the fast DCT/DST (fr[d]) instead of FFTW's kind */
+  PPEFastR2R     fr[2][2];                                       /* fast DCT/DST of x (on the x-pencil layout) and y, forward and backward */
+  PetscLogDouble dct_s[2];                                       /* auto: forward transforms timed at set-up, FFTW's and the fast ones (0: not timed) */
+  PetscLogDouble plan_s;                                         /* seconds spent planning the transforms (this rank) */
+  PPEFFTPlanner  planned;                                        /* the planner effort used (auto resolved) */
+  PetscInt       wisdom[2];                                      /* wisdom file: imported (1) or not found (0) at set-up, -1 without a file; exported (1) */
+  char           wisdomfile[PETSC_MAX_PATH_LEN];                 /* FFTW wisdom file ("" for none) */
+  PetscBool      specmean;                                       /* singular: the mean is removed on the (kx,ky) = (0,0) z line after the z solve (the x and y
                                   backward transforms of every other mode sum to zero); else in the copy back */
-  PetscBool         specproj;  /* singular and symmetric (left null vector = constant): b's mean is removed on the (0,0) z line
+  PetscBool      specproj;                                       /* singular and symmetric (left null vector = constant): b's mean is removed on the (0,0) z line
                                   before the z solve as well, so that the PC applies the pseudo-inverse A^+ */
-  PPEFFTPlanner     planner;   /* FFTW planner effort */
-  PPEFFTZSolve      zsolve;    /* z method asked for */
-  PPETridiag        td;        /* z lines: in place on y-pencils (zcomm) or on z-pencils (self) */
-  PetscReal        *lam[2];    /* eigenvalues of Lx and Ly per spectral slot (Ns[0], Ns[1] of them) */
-  PetscReal         scale;     /* norm_x * norm_y, folded into the z coefficients */
-  PetscBool         singular;  /* zero mode pinned and the mean removed */
-  PetscBool         box;       /* the box is smaller than the DMDA (identity rows outside) */
-  Vec               work;      /* right-hand side of the box (coupling to outside moved, row scale divided) */
-  Vec               xout;      /* b/idiag outside the box, 0 inside */
-  Vec               rinv;      /* 1/rowscale when it is divided out in the copy to the x-pencils (it varies in x or y), or NULL */
-  PetscReal        *wz;        /* N[2] row scales of a row scale that depends on z only, folded into the z systems; or NULL */
-  PetscInt          direct[2]; /* applications whose forward / backward x transforms read b's / wrote x's array directly */
-  PetscInt          solves;    /* applications so far */
-  PetscLogDouble    zbytes0;   /* tridiag bytes at set-up end */
-  PetscInt          key[PPE_FFTPTDMA_KEY]; /* what the layout was built for (fftsetup.c, LayoutKey) */
-  PetscInt          relayouts; /* set-ups since the layout was built that kept it (pencils, transposes, plans) */
-  PPEBackend        backend;   /* where the transforms and the z solve run (-ppe_backend, taken by the z batch) */
-  PetscBool         fftw;      /* the transforms are FFTW's plans (a back end whose table has no batched transforms: the
+  PPEFFTPlanner  planner;                                        /* FFTW planner effort */
+  PPEFFTZSolve   zsolve;                                         /* z method asked for */
+  PPETridiag     td;                                             /* z lines: in place on y-pencils (zcomm) or on z-pencils (self) */
+  PetscReal     *lam[2];                                         /* eigenvalues of Lx and Ly per spectral slot (Ns[0], Ns[1] of them) */
+  PetscReal      scale;                                          /* norm_x * norm_y, folded into the z coefficients */
+  PetscBool      singular;                                       /* zero mode pinned and the mean removed */
+  PetscBool      box;                                            /* the box is smaller than the DMDA (identity rows outside) */
+  Vec            work;                                           /* right-hand side of the box (coupling to outside moved, row scale divided) */
+  Vec            xout;                                           /* b/idiag outside the box, 0 inside */
+  Vec            rinv;                                           /* 1/rowscale when it is divided out in the copy to the x-pencils (it varies in x or y), or NULL */
+  PetscReal     *wz;                                             /* N[2] row scales of a row scale that depends on z only, folded into the z systems; or NULL */
+  PetscInt       direct[2];                                      /* applications whose forward / backward x transforms read b's / wrote x's array directly */
+  PetscInt       solves;                                         /* applications so far */
+  PetscLogDouble zbytes0;                                        /* tridiag bytes at set-up end */
+  PetscInt       key[PPE_FFTPTDMA_KEY];                          /* what the layout was built for (fftsetup.c, LayoutKey) */
+  PetscInt       relayouts;                                      /* set-ups since the layout was built that kept it (pencils, transposes, plans) */
+  PPEBackend     backend;                                        /* where the transforms and the z solve run (-ppe_backend, taken by the z batch) */
+  PetscBool      fftw;                                           /* the transforms are FFTW's plans (a back end whose table has no batched transforms: the
                                   host); else the table's pre pass, complex DFT and post pass (src/fft/fftdevice.c) */
   PetscErrorCode (*pipeline)(struct _n_PPEFFTPTDMA *, Vec, Vec); /* the application's transforms, transposes and z solve on
                                                     rhs and x: PPEFFTPTDMAApplyFFTW or PPEFFTPTDMAApplyDevice, chosen at set-up */
-  struct _n_PPEFFTDev *dev;    /* device data (src/fft/fftdevice.c), made at set-up (NULL on the host) */
-  char              optname[PPE_FFT_OPTION_NUM][64]; /* names of the settings in errors and the view ("": the argument's);
+  struct _n_PPEFFTDev *dev;                                      /* device data (src/fft/fftdevice.c), made at set-up (NULL on the host) */
+  char                 optname[PPE_FFT_OPTION_NUM][64];          /* names of the settings in errors and the view ("": the argument's);
                                                         kept by PPEFFTPTDMAReset() */
-  char              name[64];  /* the solver's name that begins its errors ("": PPE_FFT_DEFAULT_NAME), kept by PPEFFTPTDMAReset() */
+  char                 name[64];                                 /* the solver's name that begins its errors ("": PPE_FFT_DEFAULT_NAME), kept by PPEFFTPTDMAReset() */
 } PPEFFTPTDMA;
 
 PETSC_EXTERN PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *, MPI_Comm, DM, const PPESeparable *, const PetscInt[2], PPEFFTZSolve, PPEFFTPlanner, PetscBool, PPEFFTDCT, const char[]);

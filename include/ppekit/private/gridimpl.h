@@ -9,21 +9,21 @@
 /* One direction of the grid: coordinates, control volumes and the symmetric 1D
    operator S (flux form) such that -d2/dx2 ~ W^-1 S. */
 typedef struct {
-  PetscInt    n;       /* number of unknowns */
-  PetscInt    nint;    /* number of mesh intervals; nint+1 mesh lines */
-  PPEBCType   bc[2];   /* lower and upper face */
-  PetscBool   uniform; /* uniform spacing (always in x and y) */
-  PetscReal   href;    /* reference spacing L/nint: the spacing of the uniform grid */
-  PetscReal  *lines;   /* nint+1 mesh lines: cell faces (cell) or mesh nodes (vertex) */
-  PetscReal  *x;       /* n coordinates of the unknowns */
-  PetscReal  *w;       /* n weights: control-volume width / href */
-  PetscReal  *tlo;     /* n couplings to the lower neighbour, 1/(href*dist); 0 at a non-periodic lower end */
-  PetscReal  *thi;     /* n couplings to the upper neighbour; 0 at a non-periodic upper end */
-  PetscReal  *tb;      /* n boundary diagonals: 1/(href*dist to the Dirichlet point); 0 elsewhere */
-  PetscReal  *d;       /* n diagonal of S: tlo + thi + tb */
-  PetscReal   bpos[2]; /* coordinates of the lower/upper boundary points (faces) */
-  PetscReal  *eig;     /* n generalised eigenvalues of (S, W): eigenvalues of -d2/dx2, by wavenumber */
-  PetscReal   eigmin, eigmax, eigmin2; /* smallest, largest and second smallest of eig */
+  PetscInt   n;                       /* number of unknowns */
+  PetscInt   nint;                    /* number of mesh intervals; nint+1 mesh lines */
+  PPEBCType  bc[2];                   /* lower and upper face */
+  PetscBool  uniform;                 /* uniform spacing (always in x and y) */
+  PetscReal  href;                    /* reference spacing L/nint: the spacing of the uniform grid */
+  PetscReal *lines;                   /* nint+1 mesh lines: cell faces (cell) or mesh nodes (vertex) */
+  PetscReal *x;                       /* n coordinates of the unknowns */
+  PetscReal *w;                       /* n weights: control-volume width / href */
+  PetscReal *tlo;                     /* n couplings to the lower neighbour, 1/(href*dist); 0 at a non-periodic lower end */
+  PetscReal *thi;                     /* n couplings to the upper neighbour; 0 at a non-periodic upper end */
+  PetscReal *tb;                      /* n boundary diagonals: 1/(href*dist to the Dirichlet point); 0 elsewhere */
+  PetscReal *d;                       /* n diagonal of S: tlo + thi + tb */
+  PetscReal  bpos[2];                 /* coordinates of the lower/upper boundary points (faces) */
+  PetscReal *eig;                     /* n generalised eigenvalues of (S, W): eigenvalues of -d2/dx2, by wavenumber */
+  PetscReal  eigmin, eigmax, eigmin2; /* smallest, largest and second smallest of eig */
 } PPEGrid1d;
 
 /*
@@ -63,10 +63,10 @@ static inline PetscInt PPEGridUserDir(PetscInt dim, PetscInt d)
 */
 struct _p_PPEGrid {
   PETSCHEADER(int);
-  PetscInt       dim;       /* 2 or 3 */
-  PetscBool      dim_set;   /* fixed by the user or implied by a setting (else 3) */
-  const char    *dim_from;  /* what fixed it, for the error when another setting disagrees */
-  PetscInt       uN[3];     /* the description in the user's directions (2D: entries 0 and 1; faces xlo..yhi) */
+  PetscInt       dim;      /* 2 or 3 */
+  PetscBool      dim_set;  /* fixed by the user or implied by a setting (else 3) */
+  const char    *dim_from; /* what fixed it, for the error when another setting disagrees */
+  PetscInt       uN[3];    /* the description in the user's directions (2D: entries 0 and 1; faces xlo..yhi) */
   PetscReal      uL[3], uorigin[3];
   PPEBCType      ubc[6];
   PetscInt       uprocs[3];
@@ -78,16 +78,16 @@ struct _p_PPEGrid {
   PPELocation    location;
   PPEStretchType stretch;
   PetscReal      stretch_factor;
-  PetscInt       nzlines;   /* user z lines (PPE_STRETCH_USER) */
+  PetscInt       nzlines; /* user z lines (PPE_STRETCH_USER) */
   PetscReal     *zlines;
-  PetscReal      shift;     /* Helmholtz shift sigma >= 0 */
-  PetscInt       procs[3];  /* requested process grid (PETSC_DECIDE) */
-  DM             da;        /* the user's DMDA, of the grid's dimension (attached or created) */
-  PetscBool      da_owned;  /* the grid created the DMDA */
-  PPEDMDABox     box;       /* the kernels' 3D view of da */
+  PetscReal      shift;    /* Helmholtz shift sigma >= 0 */
+  PetscInt       procs[3]; /* requested process grid (PETSC_DECIDE) */
+  DM             da;       /* the user's DMDA, of the grid's dimension (attached or created) */
+  PetscBool      da_owned; /* the grid created the DMDA */
+  PPEDMDABox     box;      /* the kernels' 3D view of da */
   PetscBool      setupcalled;
   PPEGrid1d      dir[3];
-  PetscBool      singular;  /* constant null space: no Dirichlet face and sigma = 0 */
+  PetscBool      singular;   /* constant null space: no Dirichlet face and sigma = 0 */
   PetscReal      lmin, lmax; /* bounds on the eigenvalues of A (lmin: smallest nonzero if singular) */
   PetscBool      bounds_exact;
 };

@@ -15,37 +15,37 @@ PETSC_EXTERN PetscLogEvent PPE_StencilCore;
 PETSC_EXTERN PetscLogEvent PPE_StencilHalo;
 PETSC_EXTERN PetscLogEvent PPE_StencilSurf;
 PETSC_EXTERN PetscLogEvent PPE_StencilAsm;
-PETSC_EXTERN PetscLogEvent PPE_StencilLocal; /* rank-local block apply, no exchange */
-PETSC_EXTERN PetscLogEvent PPE_ChebyCISetUp; /* PC chebyci: bounds, weights, estimates */
-PETSC_EXTERN PetscLogEvent PPE_ChebyCIApply; /* PC chebyci: one application */
-PETSC_EXTERN PetscLogEvent PPE_BCGSFReduce;  /* KSP bcgsfused: the merged MPI_Allreduce (wait included) */
-PETSC_EXTERN PetscLogEvent PPE_BCGSFKernel;  /* KSP bcgsfused: fused vector kernels */
-PETSC_EXTERN PetscLogEvent PPE_TileILUFact;    /* PC tileilu: factorisation of the tiles */
-PETSC_EXTERN PetscLogEvent PPE_TileILUPerm;    /* PC tileilu: layout change xyz -> zyx of the factors */
-PETSC_EXTERN PetscLogEvent PPE_TileILUApply;   /* PC tileilu: one application */
-PETSC_EXTERN PetscLogEvent PPE_TileILUGather;  /*   gather of the values into the zyx layout */
-PETSC_EXTERN PetscLogEvent PPE_TileILUSweep;   /*   forward and backward sweeps */
-PETSC_EXTERN PetscLogEvent PPE_TileILUScatter; /*   scatter of the values back */
-PETSC_EXTERN PetscLogEvent PPE_CBCGEigEst; /* KSP cbcg: eigenvalue estimate */
-PETSC_EXTERN PetscLogEvent PPE_CBCGBasis;  /* Chebyshev basis (with its MatMult and PCApply) */
-PETSC_EXTERN PetscLogEvent PPE_CBCGGram;   /* tall-skinny Gram products with their reduction */
-PETSC_EXTERN PetscLogEvent PPE_CBCGReduce; /* the MPI_Allreduce inside PPE_CBCGGram */
-PETSC_EXTERN PetscLogEvent PPE_CBCGSmall;  /* s x s analysis and solves (LAPACK) */
-PETSC_EXTERN PetscLogEvent PPE_CBCGUpdate; /* x, r and block updates */
-PETSC_EXTERN PetscLogEvent PPE_FFTPTDMASetUp;   /* PC fftptdma: pencils, plans, z lines */
-PETSC_EXTERN PetscLogEvent PPE_FFTPTDMAPlan;    /*   FFTW planning (and wisdom import/export) in the set-up */
-PETSC_EXTERN PetscLogEvent PPE_FFTPTDMAApply;   /* PC fftptdma: one solve */
-PETSC_EXTERN PetscLogEvent PPE_FFTPTDMAFFTxFwd; /*   forward transforms along x */
-PETSC_EXTERN PetscLogEvent PPE_FFTPTDMAFFTxBwd; /*   backward transforms along x */
-PETSC_EXTERN PetscLogEvent PPE_FFTPTDMAFFTyFwd; /*   forward transforms along y */
-PETSC_EXTERN PetscLogEvent PPE_FFTPTDMAFFTyBwd; /*   backward transforms along y */
+PETSC_EXTERN PetscLogEvent PPE_StencilLocal;     /* rank-local block apply, no exchange */
+PETSC_EXTERN PetscLogEvent PPE_ChebyCISetUp;     /* PC chebyci: bounds, weights, estimates */
+PETSC_EXTERN PetscLogEvent PPE_ChebyCIApply;     /* PC chebyci: one application */
+PETSC_EXTERN PetscLogEvent PPE_BCGSFReduce;      /* KSP bcgsfused: the merged MPI_Allreduce (wait included) */
+PETSC_EXTERN PetscLogEvent PPE_BCGSFKernel;      /* KSP bcgsfused: fused vector kernels */
+PETSC_EXTERN PetscLogEvent PPE_TileILUFact;      /* PC tileilu: factorisation of the tiles */
+PETSC_EXTERN PetscLogEvent PPE_TileILUPerm;      /* PC tileilu: layout change xyz -> zyx of the factors */
+PETSC_EXTERN PetscLogEvent PPE_TileILUApply;     /* PC tileilu: one application */
+PETSC_EXTERN PetscLogEvent PPE_TileILUGather;    /*   gather of the values into the zyx layout */
+PETSC_EXTERN PetscLogEvent PPE_TileILUSweep;     /*   forward and backward sweeps */
+PETSC_EXTERN PetscLogEvent PPE_TileILUScatter;   /*   scatter of the values back */
+PETSC_EXTERN PetscLogEvent PPE_CBCGEigEst;       /* KSP cbcg: eigenvalue estimate */
+PETSC_EXTERN PetscLogEvent PPE_CBCGBasis;        /* Chebyshev basis (with its MatMult and PCApply) */
+PETSC_EXTERN PetscLogEvent PPE_CBCGGram;         /* tall-skinny Gram products with their reduction */
+PETSC_EXTERN PetscLogEvent PPE_CBCGReduce;       /* the MPI_Allreduce inside PPE_CBCGGram */
+PETSC_EXTERN PetscLogEvent PPE_CBCGSmall;        /* s x s analysis and solves (LAPACK) */
+PETSC_EXTERN PetscLogEvent PPE_CBCGUpdate;       /* x, r and block updates */
+PETSC_EXTERN PetscLogEvent PPE_FFTPTDMASetUp;    /* PC fftptdma: pencils, plans, z lines */
+PETSC_EXTERN PetscLogEvent PPE_FFTPTDMAPlan;     /*   FFTW planning (and wisdom import/export) in the set-up */
+PETSC_EXTERN PetscLogEvent PPE_FFTPTDMAApply;    /* PC fftptdma: one solve */
+PETSC_EXTERN PetscLogEvent PPE_FFTPTDMAFFTxFwd;  /*   forward transforms along x */
+PETSC_EXTERN PetscLogEvent PPE_FFTPTDMAFFTxBwd;  /*   backward transforms along x */
+PETSC_EXTERN PetscLogEvent PPE_FFTPTDMAFFTyFwd;  /*   forward transforms along y */
+PETSC_EXTERN PetscLogEvent PPE_FFTPTDMAFFTyBwd;  /*   backward transforms along y */
 PETSC_EXTERN PetscLogEvent PPE_FFTPTDMAFFTxyFwd; /*  forward 2D transforms of whole x-y planes (py = 1) */
 PETSC_EXTERN PetscLogEvent PPE_FFTPTDMAFFTxyBwd; /*  backward 2D transforms of whole x-y planes */
-PETSC_EXTERN PetscLogEvent PPE_FFTPTDMATransDA; /*   DMDA <-> x-pencils */
-PETSC_EXTERN PetscLogEvent PPE_FFTPTDMATransXY; /*   x-pencils <-> y-pencils */
-PETSC_EXTERN PetscLogEvent PPE_FFTPTDMATransYZ; /*   y-pencils <-> z-pencils (zsolve transpose) */
-PETSC_EXTERN PetscLogEvent PPE_FFTPTDMAZSolve;  /*   the z solve (with the y <-> z transposes of the transpose method) */
-PETSC_EXTERN PetscLogEvent PPE_SepInfer;       /* separable description inferred from matrix entries */
+PETSC_EXTERN PetscLogEvent PPE_FFTPTDMATransDA;  /*   DMDA <-> x-pencils */
+PETSC_EXTERN PetscLogEvent PPE_FFTPTDMATransXY;  /*   x-pencils <-> y-pencils */
+PETSC_EXTERN PetscLogEvent PPE_FFTPTDMATransYZ;  /*   y-pencils <-> z-pencils (zsolve transpose) */
+PETSC_EXTERN PetscLogEvent PPE_FFTPTDMAZSolve;   /*   the z solve (with the y <-> z transposes of the transpose method) */
+PETSC_EXTERN PetscLogEvent PPE_SepInfer;         /* separable description inferred from matrix entries */
 
 /* Classes, events and finalizer of src/ (no types: those are registered by plugins/register.c). */
 PETSC_EXTERN PetscErrorCode PPESysInitializePackage(void);

@@ -33,28 +33,28 @@
 #include <ppekit/private/ppeimpl.h>
 
 typedef enum {
-  PPE_SEPARABLE_GRID,        /* from the PPEGrid of a MATPPESTENCIL operator */
-  PPE_SEPARABLE_INFERRED,    /* inferred from an assembled matrix, exact */
-  PPE_SEPARABLE_APPROXIMATE  /* nearest separable operator of a non-separable assembled matrix */
+  PPE_SEPARABLE_GRID,       /* from the PPEGrid of a MATPPESTENCIL operator */
+  PPE_SEPARABLE_INFERRED,   /* inferred from an assembled matrix, exact */
+  PPE_SEPARABLE_APPROXIMATE /* nearest separable operator of a non-separable assembled matrix */
 } PPESeparableSource;
 
 typedef struct {
   PPESeparableSource source;
-  PetscInt           M[3];      /* global DMDA sizes */
-  PetscInt           lo[3];     /* DMDA index of the first unknown of the box (1 after an identity-row Dirichlet node) */
-  PetscInt           n[3];      /* unknowns of the box per direction */
-  PPELocation        loc[3];    /* location of the unknowns per direction */
-  PPEBCType          bc[6];     /* x-, x+, y-, y+, z-, z+ */
-  PetscReal          c[2];      /* coefficients of Lx and Ly (1/h^2 in the grid's units) */
-  PetscReal         *zlo;       /* n[2] rows of Lz: coupling to k-1 (negated) */
-  PetscReal         *zdi;       /* n[2] rows of Lz: diagonal */
-  PetscReal         *zhi;       /* n[2] rows of Lz: coupling to k+1 (negated) */
-  PetscReal          sigma;     /* Helmholtz shift */
-  Vec                rowscale;  /* DMDA global vector of row scalings (1 outside the box); NULL means 1 */
-  Vec                idiag;     /* DMDA global vector: diagonal of the identity rows outside the box, 0 inside; NULL if none */
-  PetscBool          singular;  /* no Dirichlet face and sigma = 0: constant null space of the box operator */
-  PetscReal          misfit;    /* approximate: largest relative entry difference to the matrix; 0 when exact */
-  char               how[256];  /* one line for -ksp_view: how the description was obtained and what was checked */
+  PetscInt           M[3];     /* global DMDA sizes */
+  PetscInt           lo[3];    /* DMDA index of the first unknown of the box (1 after an identity-row Dirichlet node) */
+  PetscInt           n[3];     /* unknowns of the box per direction */
+  PPELocation        loc[3];   /* location of the unknowns per direction */
+  PPEBCType          bc[6];    /* x-, x+, y-, y+, z-, z+ */
+  PetscReal          c[2];     /* coefficients of Lx and Ly (1/h^2 in the grid's units) */
+  PetscReal         *zlo;      /* n[2] rows of Lz: coupling to k-1 (negated) */
+  PetscReal         *zdi;      /* n[2] rows of Lz: diagonal */
+  PetscReal         *zhi;      /* n[2] rows of Lz: coupling to k+1 (negated) */
+  PetscReal          sigma;    /* Helmholtz shift */
+  Vec                rowscale; /* DMDA global vector of row scalings (1 outside the box); NULL means 1 */
+  Vec                idiag;    /* DMDA global vector: diagonal of the identity rows outside the box, 0 inside; NULL if none */
+  PetscBool          singular; /* no Dirichlet face and sigma = 0: constant null space of the box operator */
+  PetscReal          misfit;   /* approximate: largest relative entry difference to the matrix; 0 when exact */
+  char               how[256]; /* one line for -ksp_view: how the description was obtained and what was checked */
 } PPESeparable;
 
 /* src/fft/separable.c (exported for the tests t4xx/t6xx) */
@@ -109,9 +109,9 @@ typedef enum {
   PPE_INFER_END_CELL_DIRICHLET,
   PPE_INFER_END_VERTEX_DIRICHLET
 } PPEInferEnd;
-static const PetscReal   PPEInferEndD[4]    = {1, 2, 3, 2};
-static const PetscReal   PPEInferEndO[4]    = {1, 2, 1, 1};
-static const char *const PPEInferEndNames[4] = {"cell Neumann [1,-1]", "vertex Neumann [2,-2]", "cell Dirichlet [3,-1]", "vertex Dirichlet [2,-1]"};
+static const PetscReal   PPEInferEndD[4]      = {1, 2, 3, 2};
+static const PetscReal   PPEInferEndO[4]      = {1, 2, 1, 1};
+static const char *const PPEInferEndNames[4]  = {"cell Neumann [1,-1]", "vertex Neumann [2,-2]", "cell Dirichlet [3,-1]", "vertex Dirichlet [2,-1]"};
 static const char *const PPEInferFaceNames[6] = {"x-", "x+", "y-", "y+", "z-", "z+"};
 static const char *const PPEInferDirNames[3]  = {"x", "y", "z"};
 
@@ -128,40 +128,40 @@ typedef enum {
    separablecheck.c, FailPack and FailUnpack). */
 typedef struct {
   PPEInferFailKind kind;
-  PetscInt         i, j, k;        /* the row */
-  PetscInt         nb;             /* the entry: 0-5 a star neighbour (as PPEInferFaceNames), 6 the diagonal, 7 off the star */
-  PetscInt         ci, cj, ck;     /* column of the largest entry off the star */
+  PetscInt         i, j, k;    /* the row */
+  PetscInt         nb;         /* the entry: 0-5 a star neighbour (as PPEInferFaceNames), 6 the diagonal, 7 off the star */
+  PetscInt         ci, cj, ck; /* column of the largest entry off the star */
   PetscReal        expected, found, amax;
 } PPEInferFail;
 #define PPE_INFER_FAIL_PACKED 11
 
 typedef struct {
-  MPI_Comm    comm;
-  PetscMPIInt rank, size;
-  PetscInt    M[3];       /* global sizes */
-  PetscBool   per[3];     /* periodic DMDA direction (also the one-point y of a 2D DMDA's shadow: no y neighbour, no y face) */
-  PetscBool   flat;       /* a 2D DMDA's nx x 1 x ny shadow: y has one point and no coupling (c1 = 0), the x faces are
+  MPI_Comm     comm;
+  PetscMPIInt  rank, size;
+  PetscInt     M[3];       /* global sizes */
+  PetscBool    per[3];     /* periodic DMDA direction (also the one-point y of a 2D DMDA's shadow: no y neighbour, no y face) */
+  PetscBool    flat;       /* a 2D DMDA's nx x 1 x ny shadow: y has one point and no coupling (c1 = 0), the x faces are
                              read relative to the row scaling implied by the z couplings */
-  PetscInt    s[3], m[3]; /* owned corner and sizes */
-  PetscInt    pm[3];      /* process grid */
-  PetscInt   *off[3];     /* prefix sums of the ownership ranges, pm[d]+1 each */
-  PetscInt   *start;      /* size+1 first global index of each rank */
-  PetscInt    nloc;       /* owned rows */
-  PPEInferRow *row;       /* nloc rows */
-  PetscBool   approx;     /* build the nearest separable operator */
-  const char *approxopt;  /* how the caller asks for it, named in the errors */
-  PetscBool   ident[6];   /* identity-row face */
-  PetscInt    lo[3], n[3];
-  PetscInt    kref;       /* z index of the reference rows */
-  PetscReal   c1;         /* y coefficient (x coefficient 1) */
-  PetscReal  *zd, *zl, *zh; /* per DMDA plane: z diagonal + shift, z couplings (negated) */
-  PPEInferEnd end[4];     /* kinds of the x and y faces (unused when periodic) */
-  PetscReal   sigma;
-  PetscReal  *zdi;        /* per DMDA plane: z diagonal without the shift */
-  PetscReal  *r;          /* nloc row scalings (box rows) */
-  PetscReal  *acc, *all;  /* sums over the planes' rows (freed by the driver, also after an error) */
-  PetscInt    nchecked;   /* rows checked, all ranks */
-  PetscReal   misfit;     /* largest relative entry difference */
+  PetscInt     s[3], m[3]; /* owned corner and sizes */
+  PetscInt     pm[3];      /* process grid */
+  PetscInt    *off[3];     /* prefix sums of the ownership ranges, pm[d]+1 each */
+  PetscInt    *start;      /* size+1 first global index of each rank */
+  PetscInt     nloc;       /* owned rows */
+  PPEInferRow *row;        /* nloc rows */
+  PetscBool    approx;     /* build the nearest separable operator */
+  const char  *approxopt;  /* how the caller asks for it, named in the errors */
+  PetscBool    ident[6];   /* identity-row face */
+  PetscInt     lo[3], n[3];
+  PetscInt     kref;         /* z index of the reference rows */
+  PetscReal    c1;           /* y coefficient (x coefficient 1) */
+  PetscReal   *zd, *zl, *zh; /* per DMDA plane: z diagonal + shift, z couplings (negated) */
+  PPEInferEnd  end[4];       /* kinds of the x and y faces (unused when periodic) */
+  PetscReal    sigma;
+  PetscReal   *zdi;       /* per DMDA plane: z diagonal without the shift */
+  PetscReal   *r;         /* nloc row scalings (box rows) */
+  PetscReal   *acc, *all; /* sums over the planes' rows (freed by the driver, also after an error) */
+  PetscInt     nchecked;  /* rows checked, all ranks */
+  PetscReal    misfit;    /* largest relative entry difference */
 } PPEInferCtx;
 
 static inline PetscInt PPEInferLocalIndex(const PPEInferCtx *c, PetscInt i, PetscInt j, PetscInt k)

@@ -15,11 +15,11 @@
 
 /* ---------------------------------------------------------------- host kernels (src/backend/host/tsblock_host.c) */
 /* out[a + nx*b] = x_a . y_b over the n local rows for b >= a - band (else 0); band >= nx: all */
-PETSC_EXTERN void      PPETSGram_Host(PetscInt, PetscInt, const double *const *, PetscInt, const double *const *, PetscInt, double *);
+PETSC_EXTERN void PPETSGram_Host(PetscInt, PetscInt, const double *const *, PetscInt, const double *const *, PetscInt, double *);
 /* s_j <- s_j - sum_{i<k} q_i B(i,j), j < m, in place (B is k x m, column-major) */
-PETSC_EXTERN void      PPETSCombine_Host(PetscInt, PetscInt, const double *const *, PetscInt, double *const *, const double *);
+PETSC_EXTERN void PPETSCombine_Host(PetscInt, PetscInt, const double *const *, PetscInt, double *const *, const double *);
 /* x += Q a, r -= AQ a */
-PETSC_EXTERN void      PPETSAxpy_Host(PetscInt, PetscInt, const double *const *, const double *const *, const double *, double *, double *);
+PETSC_EXTERN void PPETSAxpy_Host(PetscInt, PetscInt, const double *const *, const double *const *, const double *, double *, double *);
 /* out = c1 az - c2 z - zold (zold may be NULL, out may alias zold) */
 PETSC_EXTERN void      PPETSCheb_Host(PetscInt, double, const double *, double, const double *, const double *, double *);
 PETSC_EXTERN PetscBool PPETSHostSetInstance(PetscBool);
@@ -57,14 +57,14 @@ typedef enum {
 PETSC_EXTERN const char *const PPEGramStatuses[];
 
 typedef struct {
-  PetscInt    k;                                     /* columns analysed */
-  PetscInt    kuse;                                  /* leading columns usable */
-  PetscReal   d[PPE_CBCG_SMAX];                      /* equilibration D = diag(G)^-1/2 */
-  PetscScalar L[PPE_CBCG_SMAX * PPE_CBCG_SMAX];      /* Cholesky factor of D G D (leading kuse, ld kuse) */
-  PetscReal   cond;                                  /* condition number of the leading kuse block of D G D */
-  PetscReal   cond_full;                             /* of the whole k block (inf when not positive) */
-  PetscReal   asym;                                  /* largest relative asymmetry of neighbouring pairs */
-  PetscReal   eigmin;                                /* smallest eigenvalue of D G D (k block) */
+  PetscInt    k;                                /* columns analysed */
+  PetscInt    kuse;                             /* leading columns usable */
+  PetscReal   d[PPE_CBCG_SMAX];                 /* equilibration D = diag(G)^-1/2 */
+  PetscScalar L[PPE_CBCG_SMAX * PPE_CBCG_SMAX]; /* Cholesky factor of D G D (leading kuse, ld kuse) */
+  PetscReal   cond;                             /* condition number of the leading kuse block of D G D */
+  PetscReal   cond_full;                        /* of the whole k block (inf when not positive) */
+  PetscReal   asym;                             /* largest relative asymmetry of neighbouring pairs */
+  PetscReal   eigmin;                           /* smallest eigenvalue of D G D (k block) */
 } PPEGramFactor;
 
 /* Tolerances of the Gram analysis: relative asymmetry and negative curvature beyond rounding. */

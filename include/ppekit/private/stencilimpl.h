@@ -25,14 +25,14 @@
 
 /* What a back end needs to apply the operator on this rank's box. */
 typedef struct {
-  ppe_s7_dir X, Y, Z;     /* 1D tables, global index */
-  double     sigma;       /* Helmholtz shift */
-  PetscInt   N[3];        /* global sizes */
-  PetscBool  per[3];      /* periodic directions */
-  PetscInt   xs, ys, zs;  /* first owned point */
-  PetscInt   xm, ym, zm;  /* owned extent */
-  PetscBool  nb[6];       /* a neighbour value across this face comes from the halo */
-  PetscBool  avx2;        /* host: use the AVX2 row loops */
+  ppe_s7_dir X, Y, Z;    /* 1D tables, global index */
+  double     sigma;      /* Helmholtz shift */
+  PetscInt   N[3];       /* global sizes */
+  PetscBool  per[3];     /* periodic directions */
+  PetscInt   xs, ys, zs; /* first owned point */
+  PetscInt   xm, ym, zm; /* owned extent */
+  PetscBool  nb[6];      /* a neighbour value across this face comes from the halo */
+  PetscBool  avx2;       /* host: use the AVX2 row loops */
 } PPEStencilBox;
 
 /* Halo face buffers (NULL where nb[] is false). Layout: x faces [(k-zs)*ym + (j-ys)],
@@ -67,9 +67,9 @@ typedef struct {
   double       *w;                    /* output over the box */
 } PPEStencilCI;
 
-PETSC_INTERN void      PPEStencilApply_Host(const PPEStencilBox *, const double *, const PPEStencilHalo *, double *, PPEStencilPhase);
-PETSC_INTERN void      PPEStencilApplyDot_Host(const PPEStencilBox *, const double *, const PPEStencilHalo *, double *, PPEStencilPhase, PPEStencilDot *);
-PETSC_INTERN void      PPEStencilApplyCI_Host(const PPEStencilBox *, const double *, const PPEStencilHalo *, PPEStencilPhase, const PPEStencilCI *);
+PETSC_INTERN void           PPEStencilApply_Host(const PPEStencilBox *, const double *, const PPEStencilHalo *, double *, PPEStencilPhase);
+PETSC_INTERN void           PPEStencilApplyDot_Host(const PPEStencilBox *, const double *, const PPEStencilHalo *, double *, PPEStencilPhase, PPEStencilDot *);
+PETSC_INTERN void           PPEStencilApplyCI_Host(const PPEStencilBox *, const double *, const PPEStencilHalo *, PPEStencilPhase, const PPEStencilCI *);
 PETSC_INTERN PetscErrorCode PPEStencilBoxSetUp(PPEGrid, PPEStencilBox *);
 PETSC_INTERN void           PPEStencilBoxDiagonal(const PPEStencilBox *, PetscScalar *);
 
@@ -103,17 +103,17 @@ PETSC_INTERN PetscErrorCode PPEStencilArraysGet(PPEStencilDev, PPEBackend, Petsc
 PETSC_INTERN PetscErrorCode PPEStencilArraysRestore(PPEStencilDev, PPEArrays *, const double **);
 
 typedef struct {
-  PPEGrid        grid;      /* reference */
-  PetscBool      overlap;   /* overlap the halo exchange with the core points */
+  PPEGrid        grid;    /* reference */
+  PetscBool      overlap; /* overlap the halo exchange with the core points */
   PPEStencilBox  box;
-  PetscSF        sf;        /* roots: owned values; leaves: the halo buffer */
-  PetscBool      has_halo;  /* some rank has halo leaves */
-  PetscInt       nhalo;     /* halo values on this rank */
+  PetscSF        sf;       /* roots: owned values; leaves: the halo buffer */
+  PetscBool      has_halo; /* some rank has halo leaves */
+  PetscInt       nhalo;    /* halo values on this rank */
   PetscScalar   *halo;
-  PPEStencilHalo faces;     /* pointers into halo */
-  Vec            work;      /* MatMultAdd with y == z */
-  PPEBackend     backend;   /* where the applications run */
-  PPEStencilDev  state;     /* the applications' state on the back end, made with the grid and back end */
+  PPEStencilHalo faces;   /* pointers into halo */
+  Vec            work;    /* MatMultAdd with y == z */
+  PPEBackend     backend; /* where the applications run */
+  PPEStencilDev  state;   /* the applications' state on the back end, made with the grid and back end */
 } Mat_PPEStencil;
 
 PETSC_INTERN PetscErrorCode PPEStencilHaloSetUp(Mat);

@@ -46,9 +46,9 @@ typedef struct {
   PPEBackend      backend; /* where the applications run */
   /* the applications' arrays in the memory of the back end (set-up): on the host its own
      arrays, on a device copies of the factors and the packed values' work */
-  const PPEBackendOps *ops;    /* the back end's table */
-  void                *stream; /* its stream of vector operations */
-  ppe_dev_tiles        tiles;  /* the tiling as the launchers take it */
+  const PPEBackendOps *ops;      /* the back end's table */
+  void                *stream;   /* its stream of vector operations */
+  ppe_dev_tiles        tiles;    /* the tiling as the launchers take it */
   PetscBool            fusedrun; /* zyx: the fused apply runs (fused, and the back end has it) */
   double              *fb, *ftb; /* f and ft in the back end's memory */
   double              *vb;       /* zyx: v in the back end's memory (one chunk when fusedrun, else every group) */

@@ -26,27 +26,26 @@ typedef enum {
   PPE_TD_MODE_NUM
 } PPETdMode;
 
-
 /* The owner's share of the reduced systems of the ptdma lines (rows 0..nr-1, nr = 2P). */
 typedef struct {
-  PetscInt     np;        /* ptdma lines */
-  PetscInt    *lines;     /* their indices, ascending (identical on every rank) */
-  PetscInt    *pos;       /* nsys: position of a line in lines[], or -1 */
-  PetscInt     lo, nown;  /* positions [lo, lo+nown) are solved by this rank */
+  PetscInt     np;                        /* ptdma lines */
+  PetscInt    *lines;                     /* their indices, ascending (identical on every rank) */
+  PetscInt    *pos;                       /* nsys: position of a line in lines[], or -1 */
+  PetscInt     lo, nown;                  /* positions [lo, lo+nown) are solved by this rank */
   PetscMPIInt *scnt, *sdsp, *rcnt, *rdsp; /* forward all-to-all (the reverse swaps them) */
-  PetscInt     nr;        /* rows of a reduced system */
-  PetscReal   *L, *U;     /* nr x nown couplings of the reduced rows, [row][line] */
-  PetscReal   *ip, *q;    /* nr x nown factors */
-  PetscReal   *last;      /* nown: 1/last pivot (or periodic sinv), 0 when pinned */
-  PetscReal   *sbuf, *rbuf, *rhs; /* 2*np, 2*P*nown, nr*nown */
+  PetscInt     nr;                        /* rows of a reduced system */
+  PetscReal   *L, *U;                     /* nr x nown couplings of the reduced rows, [row][line] */
+  PetscReal   *ip, *q;                    /* nr x nown factors */
+  PetscReal   *last;                      /* nown: 1/last pivot (or periodic sinv), 0 when pinned */
+  PetscReal   *sbuf, *rbuf, *rhs;         /* 2*np, 2*P*nown, nr*nown */
 } PPETdReduced;
 
 /* The distd2 lines: 2x2 systems with the neighbours. */
 typedef struct {
-  PetscInt    nd;              /* distd2 lines */
-  PetscInt   *lines;           /* their indices, ascending */
-  PetscMPIInt prev, next;      /* neighbour ranks (MPI_PROC_NULL at a non-periodic end) */
-  PetscReal  *k;               /* 4 per line: x0 = k0 r0 + k1 r1(prev), x1 = k2 r1 + k3 r0(next) */
+  PetscInt    nd;                    /* distd2 lines */
+  PetscInt   *lines;                 /* their indices, ascending */
+  PetscMPIInt prev, next;            /* neighbour ranks (MPI_PROC_NULL at a non-periodic end) */
+  PetscReal  *k;                     /* 4 per line: x0 = k0 r0 + k1 r1(prev), x1 = k2 r1 + k3 r0(next) */
   PetscReal  *sb0, *sb1, *rb0, *rb1; /* nd each: r0 to prev, r1 to next, r1 of prev, r0 of next */
 } PPETdDistD2;
 
@@ -62,52 +61,52 @@ typedef struct {
 struct _p_PPETridiag {
   PETSCHEADER(int);
   /* sizes and layout */
-  PetscInt    nsys;       /* lines */
-  PetscInt    m;          /* rows of this rank */
-  PetscInt    n;          /* global rows (set-up) */
-  PetscInt    rstart;     /* first global row of this rank (set-up) */
-  PetscInt    ng;         /* groups of SZ lines */
-  PetscInt    ls, ks;     /* natural layout: element (s,k) at d[s*ls + k*ks] */
-  PetscBool   ls_set;     /* strides given by the user */
+  PetscInt    nsys;   /* lines */
+  PetscInt    m;      /* rows of this rank */
+  PetscInt    n;      /* global rows (set-up) */
+  PetscInt    rstart; /* first global row of this rank (set-up) */
+  PetscInt    ng;     /* groups of SZ lines */
+  PetscInt    ls, ks; /* natural layout: element (s,k) at d[s*ls + k*ks] */
+  PetscBool   ls_set; /* strides given by the user */
   PetscMPIInt rank, size;
   PetscBool   periodic;
   /* coefficients as given */
-  PetscBool   coef_set;   /* a, b, c given */
-  PetscBool   perline;    /* a, b, c per line (packed) */
-  PetscReal  *a, *b, *c;  /* shared: m; per line: ng*m*SZ, packed */
-  PetscReal  *w;          /* m weights of the shift (ones when not given) */
-  PetscReal  *shift;      /* ng*SZ shifts (zeros when not given) */
-  PetscBool   has_shift;  /* a shift was given */
-  PetscBool   has_w;      /* weights were given */
-  PetscReal  *mask;       /* ng*SZ: 0 for a pinned line, 1 otherwise */
-  PetscInt    npinned;
-  PetscInt   *pinned;     /* the pinned lines, ascending */
+  PetscBool  coef_set;  /* a, b, c given */
+  PetscBool  perline;   /* a, b, c per line (packed) */
+  PetscReal *a, *b, *c; /* shared: m; per line: ng*m*SZ, packed */
+  PetscReal *w;         /* m weights of the shift (ones when not given) */
+  PetscReal *shift;     /* ng*SZ shifts (zeros when not given) */
+  PetscBool  has_shift; /* a shift was given */
+  PetscBool  has_w;     /* weights were given */
+  PetscReal *mask;      /* ng*SZ: 0 for a pinned line, 1 otherwise */
+  PetscInt   npinned;
+  PetscInt  *pinned; /* the pinned lines, ascending */
   /* settings */
-  PPETridiagMethod method;   /* requested */
+  PPETridiagMethod method;        /* requested */
   char             methodopt[64]; /* the option a user changes the method with, named in errors ("-ppe_tridiag_method"; an owner such as PC fftptdma names its own) */
-  PetscBool        precompute; /* store the per-line factors at set-up (Diez, Peeters and Costa (2025), Algorithm 2) */
+  PetscBool        precompute;    /* store the per-line factors at set-up (Diez, Peeters and Costa (2025), Algorithm 2) */
   /* set-up */
-  PetscBool        setupcalled;
-  PPETridiagMethod used;     /* thomas, ptdma, distd2, or auto when the lines are mixed */
-  PetscInt         nthomas, nptdma, ndistd2; /* lines per method */
-  PPETdMode        mode;     /* where the coefficients and factors live */
-  PetscReal       *ex;       /* excess of the diagonal, b + a + c summed exactly (shared or per line; ends of non-periodic lines without a, c) */
-  PetscReal       *ip, *q, *al, *be; /* factors, shared (m) or per line (packed); NULL when recomputed */
-  PetscReal       *last;     /* ng*SZ: thomas 1/p_{n-1}, periodic sinv (0 when pinned) */
-  PetscReal       *ones;     /* m ones: w when not given */
-  PetscReal       *rb0, *rb1; /* ng*SZ: boundary right-hand sides, then boundary unknowns (host: the exchange) */
-  PPETdReduced     red;
-  PPETdDistD2      d2;
-  PPEBackend       backend;  /* where the kernels run */
-  PetscBool        backend_set; /* given by PPETridiagSetBackend(); else -ppe_backend at set-up */
-  const PPEBackendOps *bops; /* the back end's table and stream (PPETridiagSetUpBackend()) */
+  PetscBool            setupcalled;
+  PPETridiagMethod     used;                     /* thomas, ptdma, distd2, or auto when the lines are mixed */
+  PetscInt             nthomas, nptdma, ndistd2; /* lines per method */
+  PPETdMode            mode;                     /* where the coefficients and factors live */
+  PetscReal           *ex;                       /* excess of the diagonal, b + a + c summed exactly (shared or per line; ends of non-periodic lines without a, c) */
+  PetscReal           *ip, *q, *al, *be;         /* factors, shared (m) or per line (packed); NULL when recomputed */
+  PetscReal           *last;                     /* ng*SZ: thomas 1/p_{n-1}, periodic sinv (0 when pinned) */
+  PetscReal           *ones;                     /* m ones: w when not given */
+  PetscReal           *rb0, *rb1;                /* ng*SZ: boundary right-hand sides, then boundary unknowns (host: the exchange) */
+  PPETdReduced         red;
+  PPETdDistD2          d2;
+  PPEBackend           backend;     /* where the kernels run */
+  PetscBool            backend_set; /* given by PPETridiagSetBackend(); else -ppe_backend at set-up */
+  const PPEBackendOps *bops;        /* the back end's table and stream (PPETridiagSetUpBackend()) */
   void                *bstream;
-  PPETdArrays          arr;  /* the arrays in the back end's memory */
+  PPETdArrays          arr;     /* the arrays in the back end's memory */
   Vec                  data[2]; /* host data of a solve as a vector (natural, packed spans), for PPEArraysGet() */
   /* counters (solves only) */
-  PetscInt         nsolves;
-  PetscLogDouble   bytes, msgs;       /* sent to other ranks so far */
-  PetscLogDouble   setup_bytes;       /* sent to other ranks by the last set-up */
+  PetscInt       nsolves;
+  PetscLogDouble bytes, msgs; /* sent to other ranks so far */
+  PetscLogDouble setup_bytes; /* sent to other ranks by the last set-up */
 };
 
 #define PPETridiagCheckSizes(t) PetscCheck((t)->nsys >= 0, PetscObjectComm((PetscObject)(t)), PETSC_ERR_ORDER, "Call PPETridiagSetSizes() first")
@@ -175,4 +174,4 @@ PETSC_INTERN PetscErrorCode PPETridiagSolveResident(PPETridiag, PetscScalar[]);
 
 /* Log events (src/sys/ppeinit.c). */
 PETSC_EXTERN PetscErrorCode PPETridiagSetMethodOptionName(PPETridiag, const char[]);
-PETSC_EXTERN PetscLogEvent PPE_TridiagSetUp, PPE_TridiagSolve, PPE_TridiagLocal, PPE_TridiagComm, PPE_TridiagRSys, PPE_TridiagRecon, PPE_TridiagPack;
+PETSC_EXTERN PetscLogEvent  PPE_TridiagSetUp, PPE_TridiagSolve, PPE_TridiagLocal, PPE_TridiagComm, PPE_TridiagRSys, PPE_TridiagRecon, PPE_TridiagPack;

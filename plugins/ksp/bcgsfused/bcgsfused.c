@@ -50,12 +50,12 @@
 #define BCGSFUSED_DEFAULT_FUSE PETSC_TRUE
 
 typedef struct {
-  PetscBool fuse;       /* fuse operator and dot products when the operator is a MATPPESTENCIL */
-  PetscBool fused;      /* the last solve did */
-  PetscBool alias;      /* the last solve used p and s as ph and rh (PCNONE: no copies) */
-  PetscInt  reductions; /* global reductions (merged stages and norms) of the last solve */
-  PetscInt  pcapplies;  /* preconditioner applications of the last solve */
-  PPEKrylovVecs vecs;   /* the vectors of the iteration, on the back end where it runs */
+  PetscBool     fuse;       /* fuse operator and dot products when the operator is a MATPPESTENCIL */
+  PetscBool     fused;      /* the last solve did */
+  PetscBool     alias;      /* the last solve used p and s as ph and rh (PCNONE: no copies) */
+  PetscInt      reductions; /* global reductions (merged stages and norms) of the last solve */
+  PetscInt      pcapplies;  /* preconditioner applications of the last solve */
+  PPEKrylovVecs vecs;       /* the vectors of the iteration, on the back end where it runs */
 } KSP_BCGSFused;
 
 static PetscErrorCode KSPBCGSFusedSetFuse_BCGSFused(KSP ksp, PetscBool flg)
@@ -117,7 +117,7 @@ static PetscErrorCode Converged(KSP ksp, PetscReal dp)
 
 static PetscErrorCode KSPSolve_BCGSFused_Private(KSP ksp)
 {
-  KSP_BCGSFused *bf = (KSP_BCGSFused *)ksp->data;
+  KSP_BCGSFused *bf   = (KSP_BCGSFused *)ksp->data;
   Vec           *work = bf->vecs.work;
   Vec            X = bf->vecs.x, B = bf->vecs.rhs, R = work[0], RT = work[1], P = work[2];
   Vec            PH = work[3], W = work[4], RH = work[5], T = work[6], u[2];
@@ -266,9 +266,12 @@ static PetscErrorCode KSPView_BCGSFused(KSP ksp, PetscViewer viewer)
   if (A) PetscCall(PetscObjectTypeCompare((PetscObject)A, MATPPESTENCIL, &isst));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  right-preconditioned, flexible (the preconditioner may change between applications)\n"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  global reductions per iteration: 3 merged MPI_Allreduce (rt'w; t's with t't; rt'r with r'r), residual norm included (KSPBCGS: 4)\n"));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  fused operator apply + local dot products: %s\n", bf->fuse && isst ? "yes (MATPPESTENCIL)" : (bf->fuse ? "no (the operator is not a MATPPESTENCIL: MatMult, then one pass for the dots)" : "no (-ksp_bcgsfused_fuse 0)")));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  fused operator apply + local dot products: %s\n",
+                                   bf->fuse && isst ? "yes (MATPPESTENCIL)" : (bf->fuse ? "no (the operator is not a MATPPESTENCIL: MatMult, then one pass for the dots)" : "no (-ksp_bcgsfused_fuse 0)")));
   PetscCall(PPEKrylovVecsView(viewer, &bf->vecs, "the reductions' numbers per iteration"));
-  if (ksp->its > 0 || bf->reductions > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " iterations, %" PetscInt_FMT " global reductions, %" PetscInt_FMT " preconditioner applications%s\n", ksp->its, bf->reductions, bf->pcapplies, bf->alias ? " (PC none: no copies)" : ""));
+  if (ksp->its > 0 || bf->reductions > 0)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " iterations, %" PetscInt_FMT " global reductions, %" PetscInt_FMT " preconditioner applications%s\n", ksp->its, bf->reductions, bf->pcapplies,
+                                     bf->alias ? " (PC none: no copies)" : ""));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

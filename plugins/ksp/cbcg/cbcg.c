@@ -78,11 +78,11 @@ static PetscErrorCode KSPCBCGSetEigenvalues_CBCG(KSP ksp, PetscReal lmin, PetscR
   KSP_CBCG *cb = (KSP_CBCG *)ksp->data;
 
   PetscFunctionBegin;
-  PetscCheck(lmin >= 0 && lmax > lmin && PetscIsNormalReal(lmax), PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE,
-             "KSPCBCG eigenvalue interval must satisfy 0 <= lmin < lmax (A M^-1 is positive semi-definite), got lmin %g, lmax %g", (double)lmin, (double)lmax);
-  cb->eig_set      = PETSC_TRUE;
-  cb->eig_given[0] = lmin;
-  cb->eig_given[1] = lmax;
+  PetscCheck(lmin >= 0 && lmax > lmin && PetscIsNormalReal(lmax), PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "KSPCBCG eigenvalue interval must satisfy 0 <= lmin < lmax (A M^-1 is positive semi-definite), got lmin %g, lmax %g",
+             (double)lmin, (double)lmax);
+  cb->eig_set       = PETSC_TRUE;
+  cb->eig_given[0]  = lmin;
+  cb->eig_given[1]  = lmax;
   cb->have_interval = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -228,11 +228,11 @@ static PetscErrorCode KSPSolve_CBCG(KSP ksp)
 
 static PetscErrorCode KSPSetFromOptions_CBCG(KSP ksp, PPEOptionItems PetscOptionsObject)
 {
-  KSP_CBCG *cb = (KSP_CBCG *)ksp->data;
-  PetscInt  s = cb->s, its = cb->eig_its, rep = cb->replace, two = 3; /* one more than allowed: PETSc drops extra values silently */
-  PetscReal sf = cb->safety, cm = KSPCBCGCondMax(cb), eig[3] = {0, 0, 0};
+  KSP_CBCG        *cb = (KSP_CBCG *)ksp->data;
+  PetscInt         s = cb->s, its = cb->eig_its, rep = cb->replace, two = 3; /* one more than allowed: PETSc drops extra values silently */
+  PetscReal        sf = cb->safety, cm = KSPCBCGCondMax(cb), eig[3] = {0, 0, 0};
   PetscBool        flg;
-  KSPCBCGBasisType basis = cb->basis;
+  KSPCBCGBasisType basis  = cb->basis;
   PetscBool        single = KSPCBCGSingle(cb);
 
   PetscFunctionBegin;
@@ -250,12 +250,16 @@ static PetscErrorCode KSPSetFromOptions_CBCG(KSP ksp, PPEOptionItems PetscOption
   if (flg) PetscCall(KSPCBCGSetSafety(ksp, sf));
   PetscCall(PetscOptionsInt("-ksp_cbcg_replace", "Replace the recursive residual by b - A x every k blocks (0: never)", "KSPCBCGSetReplace", rep, &rep, &flg));
   if (flg) PetscCall(KSPCBCGSetReplace(ksp, rep));
-  PetscCall(PetscOptionsBool("-ksp_cbcg_single_reduction", "One global reduction per block (merged Gram products), else two (Ali et al. 2019, Algorithm 2); default: one for s >= " PetscStringize(CBCG_SINGLE_MIN_S), "KSPCBCGSetSingleReduction", single, &single, &flg));
+  PetscCall(PetscOptionsBool("-ksp_cbcg_single_reduction", "One global reduction per block (merged Gram products), else two (Ali et al. 2019, Algorithm 2); default: one for s >= " PetscStringize(CBCG_SINGLE_MIN_S), "KSPCBCGSetSingleReduction",
+                             single, &single, &flg));
   if (flg) {
     PetscCall(KSPCBCGSetSingleReduction(ksp, single));
     cm = KSPCBCGCondMax(cb);
   }
-  PetscCall(PetscOptionsReal("-ksp_cbcg_cond_max", "Largest condition number of an equilibrated Gram matrix before the block is cut to fewer columns (default " PetscStringize(CBCG_COND_MAX_SINGLE) " with one reduction per block, " PetscStringize(CBCG_COND_MAX_TWO) " with two)", "KSPCBCGSetMaxCondition", cm, &cm, &flg));
+  PetscCall(
+    PetscOptionsReal("-ksp_cbcg_cond_max",
+                     "Largest condition number of an equilibrated Gram matrix before the block is cut to fewer columns (default " PetscStringize(CBCG_COND_MAX_SINGLE) " with one reduction per block, " PetscStringize(CBCG_COND_MAX_TWO) " with two)",
+                     "KSPCBCGSetMaxCondition", cm, &cm, &flg));
   if (flg) PetscCall(KSPCBCGSetMaxCondition(ksp, cm));
   PetscCall(PetscOptionsEnum("-ksp_cbcg_basis", "Polynomial basis of the blocks: chebyshev, or newton with the previous block's Ritz values as shifts", "KSPCBCGSetBasis", KSPCBCGBasisTypes, (PetscEnum)basis, (PetscEnum *)&basis, &flg));
   if (flg) PetscCall(KSPCBCGSetBasis(ksp, basis));
@@ -265,9 +269,9 @@ static PetscErrorCode KSPSetFromOptions_CBCG(KSP ksp, PPEOptionItems PetscOption
 
 static PetscErrorCode KSPView_CBCG(KSP ksp, PetscViewer viewer)
 {
-  KSP_CBCG          *cb = (KSP_CBCG *)ksp->data;
+  KSP_CBCG           *cb = (KSP_CBCG *)ksp->data;
   const KSPCBCGStats *st = &cb->stats;
-  PetscBool          iascii;
+  PetscBool           iascii;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
@@ -288,7 +292,8 @@ static PetscErrorCode KSPView_CBCG(KSP ksp, PetscViewer viewer)
       PetscCall(PetscViewerASCIIPrintf(viewer, "  interval source: grid operator with Jacobi, Gershgorin bound of D^-1 A\n"));
       break;
     case KSP_CBCG_EIG_LANCZOS:
-      PetscCall(PetscViewerASCIIPrintf(viewer, "  interval source: Lanczos estimate, %" PetscInt_FMT " steps%s, Ritz values [%g, %g], lmax = safety factor %g x largest, lmin = 0\n", cb->est.its, cb->est.breakdown ? " (stopped early)" : "", (double)cb->est.ritz_min, (double)cb->est.ritz_max, (double)cb->safety));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  interval source: Lanczos estimate, %" PetscInt_FMT " steps%s, Ritz values [%g, %g], lmax = safety factor %g x largest, lmin = 0\n", cb->est.its, cb->est.breakdown ? " (stopped early)" : "",
+                                       (double)cb->est.ritz_min, (double)cb->est.ritz_max, (double)cb->safety));
       PetscCall(PetscViewerASCIIPrintf(viewer, "  eigenvalue estimate: %" PetscInt_FMT " global reductions, done at set-up (not counted in the solve)\n", cb->est.reductions));
       break;
     }
@@ -296,7 +301,8 @@ static PetscErrorCode KSPView_CBCG(KSP ksp, PetscViewer viewer)
   if (cb->source != KSP_CBCG_EIG_LANCZOS) PetscCall(PetscViewerASCIIPrintf(viewer, "  safety factor on an estimated lmax: %g (not used: no estimate)\n", (double)cb->safety));
   if (cb->basis == KSP_CBCG_BASIS_NEWTON) PetscCall(PetscViewerASCIIPrintf(viewer, "  basis: newton, shifts = Leja-ordered Ritz values of the previous block (first block: chebyshev)\n"));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  basis: chebyshev\n"));
-  if (KSPCBCGSingle(cb)) PetscCall(PetscViewerASCIIPrintf(viewer, "  global reductions per block: 1 ([Q_k Q_k-1 S]' [A S r], next Gram matrix by Schur complement)%s\n", cb->single_set ? "" : " (default for s >= " PetscStringize(CBCG_SINGLE_MIN_S) ")"));
+  if (KSPCBCGSingle(cb))
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  global reductions per block: 1 ([Q_k Q_k-1 S]' [A S r], next Gram matrix by Schur complement)%s\n", cb->single_set ? "" : " (default for s >= " PetscStringize(CBCG_SINGLE_MIN_S) ")"));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  global reductions per block: 2 (Q'AQ and Q'r, then Q'AS: Ali et al. (2019), Algorithm 2)%s\n", cb->single_set ? "" : " (default for s < " PetscStringize(CBCG_SINGLE_MIN_S) ")"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  Gram matrices: equilibrated, largest condition number accepted %g%s\n", (double)KSPCBCGCondMax(cb), cb->cond_max > 0 ? "" : " (default of this variant)"));
   if (cb->replace) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement: every %" PetscInt_FMT " blocks\n", cb->replace));
@@ -309,7 +315,8 @@ static PetscErrorCode KSPView_CBCG(KSP ksp, PetscViewer viewer)
     if (cb->basis == KSP_CBCG_BASIS_NEWTON) PetscCall(PetscViewerASCIIPrintf(viewer, "  blocks with the newton basis: %" PetscInt_FMT ", last Ritz values [%g, %g]\n", st->newton_blocks, (double)st->ritz_min, (double)st->ritz_max));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  largest Gram condition number used: %.3g\n", (double)st->cond_max));
     if (st->true_rnorm >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  true residual norm checked at convergence: %g\n", (double)st->true_rnorm));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  global reductions of the method in the last solve: %" PetscInt_FMT ", %.4f per iteration (bound 2/s + %g = %.4f)\n", st->reductions, (double)per, (double)CBCG_REDUCTION_SLACK, (double)KSPCBCGReductionBound(st->s_first)));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  global reductions of the method in the last solve: %" PetscInt_FMT ", %.4f per iteration (bound 2/s + %g = %.4f)\n", st->reductions, (double)per, (double)CBCG_REDUCTION_SLACK,
+                                     (double)KSPCBCGReductionBound(st->s_first)));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  MPI_Allreduce calls counted by PETSc in the last solve: %.0f%s\n", st->reductions_counted, st->reductions_counted > 0 ? "" : " (PETSc counts none on one rank)"));
   }
   PetscFunctionReturn(PETSC_SUCCESS);

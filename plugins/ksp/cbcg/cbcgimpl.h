@@ -20,17 +20,21 @@
 #include <ppekit/private/sstepimpl.h>
 #include <ppekit/private/krylovimpl.h>
 
-#define CBCG_MAX_RESTARTS    3    /* restarts from the true residual before giving up */
-#define CBCG_COND_MAX_SINGLE 300  /* default Gram condition limit with one reduction per block (the Schur complement loses
+#define CBCG_MAX_RESTARTS 3 /* restarts from the true residual before giving up */
+#define CBCG_COND_MAX_SINGLE \
+  300                         /* default Gram condition limit with one reduction per block (the Schur complement loses
                                      digits: above a few hundred the channel problem loses CG's iteration count, docs/types/cbcg.md) */
-#define CBCG_COND_MAX_TWO    1e4  /* and with two (the Gram matrix computed from the vectors keeps more digits) */
-#define CBCG_RITZ_COND       1e12 /* largest equilibrated condition of the S'AS block the Ritz values are taken from: beyond
+#define CBCG_COND_MAX_TWO 1e4 /* and with two (the Gram matrix computed from the vectors keeps more digits) */
+#define CBCG_RITZ_COND \
+  1e12 /* largest equilibrated condition of the S'AS block the Ritz values are taken from: beyond
                                      it the small eigenproblem keeps fewer than 4 of the 16 digits of double precision */
-#define CBCG_NWORK           7    /* work vectors: r, two for the basis recurrence, the true residual w and M^-1 w,
+#define CBCG_NWORK \
+  7 /* work vectors: r, two for the basis recurrence, the true residual w and M^-1 w,
                                      the null-space part of x0, z = M^-1 r */
 
 /* Defaults, read by KSPCreate_CBCG() and named by the manual pages (cbcg.c, cbcgapi.c). */
-#define CBCG_DEFAULT_S       8    /* block size: in the measurements of docs/types/cbcg.md larger blocks are cut back to fewer columns
+#define CBCG_DEFAULT_S \
+  8                               /* block size: in the measurements of docs/types/cbcg.md larger blocks are cut back to fewer columns
                                      more and more often, and 8 keeps most of the saving in reductions at <= 1.04 times CG's iterations */
 #define CBCG_DEFAULT_EIG_ITS 20   /* Lanczos steps: the largest Ritz value is within 0.3% of the largest eigenvalue for a uniformly spread spectrum (test t711) */
 #define CBCG_MAX_EIG_ITS     1000 /* most Lanczos steps accepted: far more than an estimate of the extremes ever needs */
@@ -52,28 +56,28 @@
 #define CBCG_RITZ_NEG_TOL PPE_GRAM_NEG_TOL
 
 typedef struct {
-  PetscInt         s;              /* block size asked for (1..PPE_CBCG_SMAX) */
-  PetscBool        eig_set;        /* interval given by the user */
-  PetscReal        eig_given[2];   /* that interval: lmin, lmax */
-  PetscInt         eig_its;        /* Lanczos steps of the estimate */
-  PetscReal        safety;         /* factor on an estimated lmax */
-  PetscInt         replace;        /* replace the residual by b - A x every this many blocks (0: never) */
-  PetscReal        cond_max;       /* largest condition number of an equilibrated Gram matrix used (0: the default of the variant) */
-  PetscBool        single;         /* one global reduction per block, else two (Ali et al. (2019), Algorithm 2) ... */
-  PetscBool        single_set;     /* ... as set; by default one for s >= CBCG_SINGLE_MIN_S (see KSPCBCGSingle()) */
-  KSPCBCGBasisType basis;          /* Chebyshev (default) or Newton with Ritz shifts */
-  PetscReal        lmin, lmax;     /* interval the basis is built on */
-  KSPCBCGEigSource source;         /* where it came from */
-  PetscBool        exact;          /* grid: exact extremes (else bounds) */
-  PPEEigEstimate   est;            /* the last Lanczos estimate */
-  PetscBool        have_interval;  /* lmin, lmax valid for the operators below */
-  PetscObjectId    matid, pmatid;  /* operators the interval belongs to */
+  PetscInt         s;             /* block size asked for (1..PPE_CBCG_SMAX) */
+  PetscBool        eig_set;       /* interval given by the user */
+  PetscReal        eig_given[2];  /* that interval: lmin, lmax */
+  PetscInt         eig_its;       /* Lanczos steps of the estimate */
+  PetscReal        safety;        /* factor on an estimated lmax */
+  PetscInt         replace;       /* replace the residual by b - A x every this many blocks (0: never) */
+  PetscReal        cond_max;      /* largest condition number of an equilibrated Gram matrix used (0: the default of the variant) */
+  PetscBool        single;        /* one global reduction per block, else two (Ali et al. (2019), Algorithm 2) ... */
+  PetscBool        single_set;    /* ... as set; by default one for s >= CBCG_SINGLE_MIN_S (see KSPCBCGSingle()) */
+  KSPCBCGBasisType basis;         /* Chebyshev (default) or Newton with Ritz shifts */
+  PetscReal        lmin, lmax;    /* interval the basis is built on */
+  KSPCBCGEigSource source;        /* where it came from */
+  PetscBool        exact;         /* grid: exact extremes (else bounds) */
+  PPEEigEstimate   est;           /* the last Lanczos estimate */
+  PetscBool        have_interval; /* lmin, lmax valid for the operators below */
+  PetscObjectId    matid, pmatid; /* operators the interval belongs to */
   PetscObjectState matstate, pmatstate;
-  PetscInt         nalloc;         /* columns allocated in each block */
-  Vec             *V[3], *AV[3];   /* three blocks and their images, rotated: current, older, basis */
-  KSPCBCGStats     stats;          /* the last solve */
-  PetscErrorCode (*solve)(KSP);    /* the iteration of the variant in use, chosen at set-up (and when s or the variant is set) */
-  PPEKrylovVecs    vecs;           /* the vectors of the iteration, on the back end where it runs (the blocks follow them) */
+  PetscInt         nalloc;       /* columns allocated in each block */
+  Vec             *V[3], *AV[3]; /* three blocks and their images, rotated: current, older, basis */
+  KSPCBCGStats     stats;        /* the last solve */
+  PetscErrorCode (*solve)(KSP);  /* the iteration of the variant in use, chosen at set-up (and when s or the variant is set) */
+  PPEKrylovVecs vecs;            /* the vectors of the iteration, on the back end where it runs (the blocks follow them) */
 } KSP_CBCG;
 
 /* one reduction per block? As set, else for s >= CBCG_SINGLE_MIN_S */
@@ -133,9 +137,9 @@ typedef struct {
 
 /* What the iteration does after KSPCBCGTest() */
 typedef enum {
-  KSPCBCG_GO,      /* continue with this block */
-  KSPCBCG_STOP,    /* ksp->reason is set: leave the iteration */
-  KSPCBCG_RESTART  /* work[0] holds the true residual: start a fresh block from it (run->fresh is set) */
+  KSPCBCG_GO,     /* continue with this block */
+  KSPCBCG_STOP,   /* ksp->reason is set: leave the iteration */
+  KSPCBCG_RESTART /* work[0] holds the true residual: start a fresh block from it (run->fresh is set) */
 } KSPCBCGNext;
 
 /* cbcgsetup.c */

@@ -58,11 +58,12 @@ PetscErrorCode KSPCBCGSetUpInterval(KSP ksp)
     PetscCall(VecDestroy(&v));
     cb->stats.eig_its        = cb->est.its;
     cb->stats.eig_reductions = cb->est.reductions;
-    cb->source = KSP_CBCG_EIG_LANCZOS;
-    cb->lmin   = 0;
-    cb->lmax   = cb->safety * cb->est.ritz_max;
+    cb->source               = KSP_CBCG_EIG_LANCZOS;
+    cb->lmin                 = 0;
+    cb->lmax                 = cb->safety * cb->est.ritz_max;
     if (!(cb->lmax > 0) || PetscIsInfOrNanReal(cb->lmax)) cb->lmax = 1; /* no usable estimate: the solve will report why */
-    PetscCall(PetscInfo(ksp, "KSPCBCG: Lanczos estimate (%" PetscInt_FMT " steps%s): Ritz values [%g, %g], interval used [%g, %g]\n", cb->est.its, cb->est.breakdown ? ", stopped early" : "", (double)cb->est.ritz_min, (double)cb->est.ritz_max, (double)cb->lmin, (double)cb->lmax));
+    PetscCall(PetscInfo(ksp, "KSPCBCG: Lanczos estimate (%" PetscInt_FMT " steps%s): Ritz values [%g, %g], interval used [%g, %g]\n", cb->est.its, cb->est.breakdown ? ", stopped early" : "", (double)cb->est.ritz_min, (double)cb->est.ritz_max,
+                        (double)cb->lmin, (double)cb->lmax));
   }
   cb->matid         = aid;
   cb->pmatid        = pid;

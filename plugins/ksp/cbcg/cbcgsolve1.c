@@ -87,7 +87,7 @@ PetscErrorCode KSPSolve_CBCG_OneReduction(KSP ksp)
   Vec                xv[NMAX], yv[NMAX], qv[2 * PPE_CBCG_SMAX], aqv[2 * PPE_CBCG_SMAX];
   PetscScalar        Wg[(PPE_CBCG_SMAX + 2) * NMAX], SAS[PPE_CBCG_SMAX * PPE_CBCG_SMAX], G[PPE_CBCG_SMAX * PPE_CBCG_SMAX];
   PetscScalar        C[2 * PPE_CBCG_SMAX * PPE_CBCG_SMAX], Craw[2 * PPE_CBCG_SMAX * PPE_CBCG_SMAX], Qr[2 * PPE_CBCG_SMAX], g[PPE_CBCG_SMAX];
-  PetscInt           its = 0;
+  PetscInt           its    = 0;
   PetscBool          newton = PETSC_FALSE, stop;
   PPEGramFactor      fn;
   PPEGramStatus      st;
@@ -145,7 +145,7 @@ PetscErrorCode KSPSolve_CBCG_OneReduction(KSP ksp)
       if (nq > k) PetscCall(PPEGramSolve(&bk.fo, kb, C + k, nq));
       for (PetscInt j = 0; j < kb; j++) {
         for (PetscInt i = 0; i < kb; i++) G[i + kb * j] -= KSPCBCGCtB(nq, Craw, C, i, j); /* G = S'AS - C'B */
-        for (PetscInt q = 0; q < nq; q++) g[j] -= C[q + nq * j] * Qr[q];                 /* g = S'r - B' Q'r */
+        for (PetscInt q = 0; q < nq; q++) g[j] -= C[q + nq * j] * Qr[q];                  /* g = S'r - B' Q'r */
       }
     }
     PetscCall(PPEGramAnalyse(PetscMin(kb, ksp->max_it - its), G, kb, KSPCBCGCondMax(cb), run.fresh, &fn, &st));

@@ -63,9 +63,9 @@ PetscErrorCode KSPSolve_CBCG_TwoReductions(KSP ksp)
   PetscInt           its = 0;
   PetscBool          stop;
   PPEGramStatus      st;
-  PPEBasisRecurrence reccur, recnext;                       /* recurrence of the current block's basis, of the next one's */
+  PPEBasisRecurrence reccur, recnext;                         /* recurrence of the current block's basis, of the next one's */
   PetscScalar        Craw[2 * PPE_CBCG_SMAX * PPE_CBCG_SMAX]; /* [Q_k Q_{k-1}]' A S before the solve: S'AS from Q'AQ */
-  PetscInt           nqC = 0;
+  PetscInt           nqC    = 0;
   PetscBool          newton = PETSC_FALSE; /* recnext holds Ritz shifts */
 
   PetscFunctionBegin;

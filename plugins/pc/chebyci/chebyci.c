@@ -56,19 +56,19 @@ typedef struct {
   PetscInt           est_its;      /* CG iterations of the estimate */
   PetscBool          fuse;         /* fuse the operator with the Chebyshev step on a MATPPESTENCIL */
   /* set-up */
-  PPEGrid            grid;         /* the operator's grid (borrowed), or NULL */
-  PCChebyCIEigSource src;          /* the source used */
-  PetscBool          wgt;          /* weights used */
-  PetscReal          fac[2];       /* scale factors used */
-  PetscBool          fused;        /* the operator and the step run as one sweep */
-  PetscBool          isst;         /* the operator is a MATPPESTENCIL */
-  Mat                Ablock;       /* the rank-local block (borrowed from pmat); NULL in global mode */
-  Vec                xs, ts;       /* sequential wrappers of the local arrays for Ablock */
-  PetscReal          lmin, lmax;   /* bounds of this rank's iterated operator, before scaling */
-  PetscBool          exact;        /* they are the exact extremes */
-  PetscReal          over[4];      /* over ranks: min lmin, max lmin, min lmax, max lmax */
-  PPEChebyCI         ci;           /* the iteration: interval, its, operator, work vectors */
-  PetscInt           applies;      /* applications since set-up */
+  PPEGrid            grid;       /* the operator's grid (borrowed), or NULL */
+  PCChebyCIEigSource src;        /* the source used */
+  PetscBool          wgt;        /* weights used */
+  PetscReal          fac[2];     /* scale factors used */
+  PetscBool          fused;      /* the operator and the step run as one sweep */
+  PetscBool          isst;       /* the operator is a MATPPESTENCIL */
+  Mat                Ablock;     /* the rank-local block (borrowed from pmat); NULL in global mode */
+  Vec                xs, ts;     /* sequential wrappers of the local arrays for Ablock */
+  PetscReal          lmin, lmax; /* bounds of this rank's iterated operator, before scaling */
+  PetscBool          exact;      /* they are the exact extremes */
+  PetscReal          over[4];    /* over ranks: min lmin, max lmin, min lmax, max lmax */
+  PPEChebyCI         ci;         /* the iteration: interval, its, operator, work vectors */
+  PetscInt           applies;    /* applications since set-up */
 } PC_ChebyCI;
 
 static PetscErrorCode PCChebyCISetMode_ChebyCI(PC pc, PCChebyCIMode mode)
@@ -110,7 +110,8 @@ static PetscErrorCode PCChebyCISetEigenvalues_ChebyCI(PC pc, PetscReal lmin, Pet
   PC_ChebyCI *jac = (PC_ChebyCI *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(PetscIsNormalReal(lmin) && PetscIsNormalReal(lmax) && lmin > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC chebyci eigenvalue bounds must be positive and finite (the interval must exclude 0), got lmin = %g, lmax = %g", (double)lmin, (double)lmax);
+  PetscCheck(PetscIsNormalReal(lmin) && PetscIsNormalReal(lmax) && lmin > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
+             "PC chebyci eigenvalue bounds must be positive and finite (the interval must exclude 0), got lmin = %g, lmax = %g", (double)lmin, (double)lmax);
   PetscCheck(lmin < lmax, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC chebyci eigenvalue interval is inverted or empty: need lmin < lmax, got lmin = %g, lmax = %g", (double)lmin, (double)lmax);
   jac->user[0]  = lmin;
   jac->user[1]  = lmax;
@@ -125,7 +126,8 @@ static PetscErrorCode PCChebyCISetEigScale_ChebyCI(PC pc, PetscReal fmin, PetscR
   PC_ChebyCI *jac = (PC_ChebyCI *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(PetscIsNormalReal(fmin) && PetscIsNormalReal(fmax) && fmin > 0 && fmax > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC chebyci eigenvalue scale factors must be positive and finite, got min_factor = %g, max_factor = %g", (double)fmin, (double)fmax);
+  PetscCheck(PetscIsNormalReal(fmin) && PetscIsNormalReal(fmax) && fmin > 0 && fmax > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
+             "PC chebyci eigenvalue scale factors must be positive and finite, got min_factor = %g, max_factor = %g", (double)fmin, (double)fmax);
   jac->scale[0]   = fmin;
   jac->scale[1]   = fmax;
   jac->scale_set  = PETSC_TRUE;
@@ -287,13 +289,15 @@ static PetscErrorCode SetUpSources(PC pc)
   jac->src = jac->source_set ? jac->source : (jac->grid ? PC_CHEBYCI_EIG_GRID : PC_CHEBYCI_EIG_ESTIMATE);
   jac->wgt = jac->weighted_set ? jac->weighted : (PetscBool)(jac->grid != NULL);
   PetscCheck(jac->grid || (jac->src != PC_CHEBYCI_EIG_GRID && jac->src != PC_CHEBYCI_EIG_GERSHGORIN), comm, PETSC_ERR_ARG_WRONG,
-             "PC chebyci: eigenvalue source '%s' needs the operator's PPEGrid, but the preconditioning matrix (type %s) is neither a %s nor a matrix on a DMDA with a PPEGrid; use -pc_chebyci_eig_source estimate or give -pc_chebyci_eigenvalues lmin,lmax",
+             "PC chebyci: eigenvalue source '%s' needs the operator's PPEGrid, but the preconditioning matrix (type %s) is neither a "
+             "%s nor a matrix on a DMDA with a PPEGrid; use -pc_chebyci_eig_source estimate or give -pc_chebyci_eigenvalues lmin,lmax",
              PCChebyCIEigSources[jac->src], ((PetscObject)P)->type_name, MATPPESTENCIL);
   PetscCheck(jac->grid || !jac->wgt, comm, PETSC_ERR_ARG_WRONG, "PC chebyci: -pc_chebyci_weighted needs the grid's volume weights, but the preconditioning matrix (type %s) has no PPEGrid", ((PetscObject)P)->type_name);
   PetscCheck(jac->src != PC_CHEBYCI_EIG_USER || jac->user_set, comm, PETSC_ERR_ARG_WRONGSTATE, "PC chebyci: eigenvalue source 'user' but no eigenvalues given: use -pc_chebyci_eigenvalues lmin,lmax");
   PetscCheck(jac->src != PC_CHEBYCI_EIG_USER || jac->mode != PC_CHEBYCI_BLOCK, comm, PETSC_ERR_ARG_INCOMP,
              "PC chebyci: mode block uses each subdomain's own eigenvalue bounds (from the grid or estimated), not the given global ones: use mode nocomm (the given bounds on the local block) or -pc_chebyci_eig_source grid|gershgorin|estimate");
-  PetscCheck(jac->mode == PC_CHEBYCI_GLOBAL || P->ops->getdiagonalblock || size == 1, comm, PETSC_ERR_SUP, "PC chebyci: mode %s applies the rank-local block, but the preconditioning matrix (type %s) does not provide MatGetDiagonalBlock(); use mode global", PCChebyCIModes[jac->mode], ((PetscObject)P)->type_name);
+  PetscCheck(jac->mode == PC_CHEBYCI_GLOBAL || P->ops->getdiagonalblock || size == 1, comm, PETSC_ERR_SUP,
+             "PC chebyci: mode %s applies the rank-local block, but the preconditioning matrix (type %s) does not provide MatGetDiagonalBlock(); use mode global", PCChebyCIModes[jac->mode], ((PetscObject)P)->type_name);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -332,8 +336,8 @@ static PetscErrorCode SetUpOperator(PC pc)
 /* The bounds of the iterated operator: the whole grid's, or this rank's box's in block mode. */
 static PetscErrorCode SetUpBounds(PC pc)
 {
-  PC_ChebyCI *jac = (PC_ChebyCI *)pc->data;
-  Vec         dh  = jac->ci.dinv[PPE_BACKEND_HOST];
+  PC_ChebyCI *jac   = (PC_ChebyCI *)pc->data;
+  Vec         dh    = jac->ci.dinv[PPE_BACKEND_HOST];
   PetscInt    lo[3] = {0, 0, 0}, hi[3], nloc;
 
   PetscFunctionBegin;
@@ -433,7 +437,8 @@ static PetscErrorCode PCSetUp_ChebyCI(PC pc)
   PetscCall(SetUpBounds(pc));
   PetscCall(SetUpInterval(pc));
   PetscCall(SetUpWork(pc));
-  PetscCall(PetscInfo(pc, "mode %s, %" PetscInt_FMT " its, bounds [%g, %g] from %s, interval [%g, %g]\n", PCChebyCIModes[jac->mode], jac->its, (double)jac->lmin, (double)jac->lmax, PCChebyCIEigSources[jac->src], (double)jac->ci.alpha, (double)jac->ci.beta));
+  PetscCall(
+    PetscInfo(pc, "mode %s, %" PetscInt_FMT " its, bounds [%g, %g] from %s, interval [%g, %g]\n", PCChebyCIModes[jac->mode], jac->its, (double)jac->lmin, (double)jac->lmax, PCChebyCIEigSources[jac->src], (double)jac->ci.alpha, (double)jac->ci.beta));
   PetscCall(PetscLogEventEnd(PPE_ChebyCISetUp, pc, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -464,7 +469,7 @@ static PetscErrorCode PCApplyTranspose_ChebyCI(PC pc, Vec x, Vec y)
 
 static PetscErrorCode PCSetFromOptions_ChebyCI(PC pc, PPEOptionItems PetscOptionsObject)
 {
-  PC_ChebyCI        *jac = (PC_ChebyCI *)pc->data;
+  PC_ChebyCI        *jac  = (PC_ChebyCI *)pc->data;
   PCChebyCIMode      mode = jac->mode;
   PCChebyCIEigSource src  = jac->source;
   PetscInt           its = jac->its, est = jac->est_its, n;
@@ -477,7 +482,8 @@ static PetscErrorCode PCSetFromOptions_ChebyCI(PC pc, PPEOptionItems PetscOption
   if (flg) PetscCall(PCChebyCISetMode(pc, mode));
   PetscCall(PetscOptionsInt("-pc_chebyci_its", "Chebyshev iterations (operator applications) per application", "PCChebyCISetIterations", its, &its, &flg));
   if (flg) PetscCall(PCChebyCISetIterations(pc, its));
-  PetscCall(PetscOptionsEnum("-pc_chebyci_eig_source", "Eigenvalue bounds from: grid (exact), gershgorin, user, estimate (default: grid, or estimate without a grid)", "PCChebyCISetEigSource", PCChebyCIEigSources, (PetscEnum)src, (PetscEnum *)&src, &flg));
+  PetscCall(
+    PetscOptionsEnum("-pc_chebyci_eig_source", "Eigenvalue bounds from: grid (exact), gershgorin, user, estimate (default: grid, or estimate without a grid)", "PCChebyCISetEigSource", PCChebyCIEigSources, (PetscEnum)src, (PetscEnum *)&src, &flg));
   if (flg) PetscCall(PCChebyCISetEigSource(pc, src));
   n    = 3;
   v[0] = jac->user[0];
@@ -508,8 +514,8 @@ static PetscErrorCode PCSetFromOptions_ChebyCI(PC pc, PPEOptionItems PetscOption
 
 static PetscErrorCode PCView_ChebyCI(PC pc, PetscViewer viewer)
 {
-  PC_ChebyCI *jac = (PC_ChebyCI *)pc->data;
-  PetscBool   iascii;
+  PC_ChebyCI              *jac = (PC_ChebyCI *)pc->data;
+  PetscBool                iascii;
   static const char *const what[] = {"full operator with halo exchange, G(CI)", "rank-local block with its own eigenvalue bounds, no exchange, BJ(CI)", "rank-local block with the global eigenvalue bounds, no exchange, GNoComm(CI)"};
   static const char *const how[]  = {"exact extremes from the 1D spectra (Pennati et al. 2025, eqs. 8-11)", "largest by Gershgorin discs, smallest exact", "given", "Lanczos estimate"};
 
@@ -529,7 +535,8 @@ static PetscErrorCode PCView_ChebyCI(PC pc, PetscViewer viewer)
   } else {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  eigenvalue bounds: [%g, %g]%s\n", (double)jac->lmin, (double)jac->lmax, jac->exact ? " (exact)" : ""));
   }
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  scale factors: lmin x %g, lmax x %g%s\n", (double)jac->fac[0], (double)jac->fac[1], jac->scale_set ? "" : (jac->fac[0] < PCChebyCIDefaultScale[jac->mode][0] ? " (default of the mode, lmin factor capped at lmax/(10 lmin))" : " (default of the mode)")));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  scale factors: lmin x %g, lmax x %g%s\n", (double)jac->fac[0], (double)jac->fac[1],
+                                   jac->scale_set ? "" : (jac->fac[0] < PCChebyCIDefaultScale[jac->mode][0] ? " (default of the mode, lmin factor capped at lmax/(10 lmin))" : " (default of the mode)")));
   if (jac->mode == PC_CHEBYCI_BLOCK) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  Chebyshev interval used on this rank: [%g, %g]\n", (double)jac->ci.alpha, (double)jac->ci.beta));
   } else {
@@ -550,7 +557,9 @@ static PetscErrorCode PCGetDeviceBackend_ChebyCI(PC pc, PPEBackend *b)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const char *const PCChebyCIComposed[] = {"PPEPCGetDeviceBackend_C", "PCChebyCISetMode_C", "PCChebyCIGetMode_C", "PCChebyCISetIterations_C", "PCChebyCIGetIterations_C", "PCChebyCISetEigSource_C", "PCChebyCIGetEigSource_C", "PCChebyCISetEigenvalues_C", "PCChebyCISetEigScale_C", "PCChebyCIGetEigScale_C", "PCChebyCISetWeighted_C", "PCChebyCIGetWeighted_C", "PCChebyCISetEstimateIterations_C", "PCChebyCISetFuse_C", "PCChebyCIGetInterval_C", "PCChebyCIGetApplications_C"};
+static const char *const PCChebyCIComposed[] = {"PPEPCGetDeviceBackend_C",          "PCChebyCISetMode_C",        "PCChebyCIGetMode_C",     "PCChebyCISetIterations_C",  "PCChebyCIGetIterations_C", "PCChebyCISetEigSource_C",
+                                                "PCChebyCIGetEigSource_C",          "PCChebyCISetEigenvalues_C", "PCChebyCISetEigScale_C", "PCChebyCIGetEigScale_C",    "PCChebyCISetWeighted_C",   "PCChebyCIGetWeighted_C",
+                                                "PCChebyCISetEstimateIterations_C", "PCChebyCISetFuse_C",        "PCChebyCIGetInterval_C", "PCChebyCIGetApplications_C"};
 
 static PetscErrorCode PCDestroy_ChebyCI(PC pc)
 {
@@ -700,4 +709,3 @@ PETSC_EXTERN PetscErrorCode PCCreate_ChebyCI(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCChebyCIGetApplications_C", PCChebyCIGetApplications_ChebyCI));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-

@@ -52,21 +52,23 @@ const char *const PCFFTPTDMAPlanners[] = {"estimate", "measure", "patient", "aut
 #define PCFFTPTDMA_OPTION_DCT         "-pc_fftptdma_dct"
 
 /* The PC's settings as the numerics' (src/fft) */
-static const PPEFFTZSolve  ZSolveOf[]  = {[PC_FFTPTDMA_ZSOLVE_PTDMA] = PPE_FFT_ZSOLVE_PTDMA, [PC_FFTPTDMA_ZSOLVE_TRANSPOSE] = PPE_FFT_ZSOLVE_TRANSPOSE, [PC_FFTPTDMA_ZSOLVE_DISTD2] = PPE_FFT_ZSOLVE_DISTD2, [PC_FFTPTDMA_ZSOLVE_AUTO] = PPE_FFT_ZSOLVE_AUTO};
-static const PPEFFTPlanner PlannerOf[] = {[PC_FFTPTDMA_PLANNER_ESTIMATE] = PPE_FFT_PLANNER_ESTIMATE, [PC_FFTPTDMA_PLANNER_MEASURE] = PPE_FFT_PLANNER_MEASURE, [PC_FFTPTDMA_PLANNER_PATIENT] = PPE_FFT_PLANNER_PATIENT, [PC_FFTPTDMA_PLANNER_AUTO] = PPE_FFT_PLANNER_AUTO};
-static const PPEFFTDCT     DCTOf[]     = {[PC_FFTPTDMA_DCT_AUTO] = PPE_FFT_DCT_AUTO, [PC_FFTPTDMA_DCT_FFTW] = PPE_FFT_DCT_FFTW, [PC_FFTPTDMA_DCT_FAST] = PPE_FFT_DCT_FAST};
+static const PPEFFTZSolve ZSolveOf[] =
+  {[PC_FFTPTDMA_ZSOLVE_PTDMA] = PPE_FFT_ZSOLVE_PTDMA, [PC_FFTPTDMA_ZSOLVE_TRANSPOSE] = PPE_FFT_ZSOLVE_TRANSPOSE, [PC_FFTPTDMA_ZSOLVE_DISTD2] = PPE_FFT_ZSOLVE_DISTD2, [PC_FFTPTDMA_ZSOLVE_AUTO] = PPE_FFT_ZSOLVE_AUTO};
+static const PPEFFTPlanner PlannerOf[] =
+  {[PC_FFTPTDMA_PLANNER_ESTIMATE] = PPE_FFT_PLANNER_ESTIMATE, [PC_FFTPTDMA_PLANNER_MEASURE] = PPE_FFT_PLANNER_MEASURE, [PC_FFTPTDMA_PLANNER_PATIENT] = PPE_FFT_PLANNER_PATIENT, [PC_FFTPTDMA_PLANNER_AUTO] = PPE_FFT_PLANNER_AUTO};
+static const PPEFFTDCT DCTOf[] = {[PC_FFTPTDMA_DCT_AUTO] = PPE_FFT_DCT_AUTO, [PC_FFTPTDMA_DCT_FFTW] = PPE_FFT_DCT_FFTW, [PC_FFTPTDMA_DCT_FAST] = PPE_FFT_DCT_FAST};
 
 typedef struct {
-  PCFFTPTDMAZSolve  zsolve;      /* z method asked for */
-  PetscInt          pgrid[2];    /* pencil grid py, pz asked for (0, 0: automatic) */
-  PetscBool         approximate; /* assembled operators: accept the nearest separable operator */
-  PCFFTPTDMAPlanner planner;     /* FFTW planner effort */
-  PetscBool         r2c;         /* periodic directions through r2c/c2r (else halfcomplex r2r) */
-  PCFFTPTDMADCT     dct;         /* DCT/DST kinds: FFTW's, the fast ones, or the faster (auto) */
+  PCFFTPTDMAZSolve  zsolve;                     /* z method asked for */
+  PetscInt          pgrid[2];                   /* pencil grid py, pz asked for (0, 0: automatic) */
+  PetscBool         approximate;                /* assembled operators: accept the nearest separable operator */
+  PCFFTPTDMAPlanner planner;                    /* FFTW planner effort */
+  PetscBool         r2c;                        /* periodic directions through r2c/c2r (else halfcomplex r2r) */
+  PCFFTPTDMADCT     dct;                        /* DCT/DST kinds: FFTW's, the fast ones, or the faster (auto) */
   char              wisdom[PETSC_MAX_PATH_LEN]; /* FFTW wisdom file ("" for none) */
-  PPESeparable     *sep;         /* the operator's description (from the grid or inferred) */
-  PPEFFTPTDMA       f;           /* pencils, transposes, plans, z lines */
-  MatType           mtype;       /* type of the matrix the description came from */
+  PPESeparable     *sep;                        /* the operator's description (from the grid or inferred) */
+  PPEFFTPTDMA       f;                          /* pencils, transposes, plans, z lines */
+  MatType           mtype;                      /* type of the matrix the description came from */
 } PC_FFTPTDMA;
 
 static PetscErrorCode PCFFTPTDMASetZSolve_FFTPTDMA(PC pc, PCFFTPTDMAZSolve zs)
@@ -92,7 +94,8 @@ static PetscErrorCode PCFFTPTDMASetPencilGrid_FFTPTDMA(PC pc, PetscInt py, Petsc
   PC_FFTPTDMA *ff = (PC_FFTPTDMA *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck((py >= 1 && pz >= 1) || (py == PETSC_DECIDE && pz == PETSC_DECIDE), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC fftptdma: pencil grid py, pz must be >= 1 (or both PETSC_DECIDE), got %" PetscInt_FMT ", %" PetscInt_FMT, py, pz);
+  PetscCheck((py >= 1 && pz >= 1) || (py == PETSC_DECIDE && pz == PETSC_DECIDE), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC fftptdma: pencil grid py, pz must be >= 1 (or both PETSC_DECIDE), got %" PetscInt_FMT ", %" PetscInt_FMT,
+             py, pz);
   if (py == PETSC_DECIDE) py = pz = 0;
   if (py != ff->pgrid[0] || pz != ff->pgrid[1]) pc->setupcalled = 0;
   ff->pgrid[0] = py;
@@ -247,7 +250,8 @@ static PetscErrorCode PCSetUp_FFTPTDMA(PC pc)
     PetscCallMPI(MPI_Comm_compare(PetscObjectComm((PetscObject)pc), PetscObjectComm((PetscObject)dm), &cmp));
     PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &np));
     PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)dm), &nd));
-    PetscCheck(cmp == MPI_IDENT || cmp == MPI_CONGRUENT, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_NOTSAMECOMM, "PC fftptdma: the operator's DMDA is on a communicator of %d ranks that is not the PC's (%d ranks); create the KSP or PC on the operator's communicator", (int)nd, (int)np);
+    PetscCheck(cmp == MPI_IDENT || cmp == MPI_CONGRUENT, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_NOTSAMECOMM,
+               "PC fftptdma: the operator's DMDA is on a communicator of %d ranks that is not the PC's (%d ranks); create the KSP or PC on the operator's communicator", (int)nd, (int)np);
   }
   PetscCall(PPEFFTPTDMASetUp(&ff->f, PetscObjectComm((PetscObject)pc), dm, ff->sep, ff->pgrid, ZSolveOf[ff->zsolve], PlannerOf[ff->planner], ff->r2c, DCTOf[ff->dct], ff->wisdom));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -297,10 +301,10 @@ static PetscErrorCode PCSetUpOnBlocks_FFTPTDMA(PC pc)
 
 static PetscErrorCode PCSetFromOptions_FFTPTDMA(PC pc, PPEOptionItems PetscOptionsObject)
 {
-  PC_FFTPTDMA      *ff = (PC_FFTPTDMA *)pc->data;
-  PCFFTPTDMAZSolve  zs = ff->zsolve;
-  PCFFTPTDMAPlanner pl = ff->planner;
-  PCFFTPTDMADCT     dc = ff->dct;
+  PC_FFTPTDMA      *ff    = (PC_FFTPTDMA *)pc->data;
+  PCFFTPTDMAZSolve  zs    = ff->zsolve;
+  PCFFTPTDMAPlanner pl    = ff->planner;
+  PCFFTPTDMADCT     dc    = ff->dct;
   PetscInt          pg[3] = {ff->pgrid[0], ff->pgrid[1], 0}, n = 3; /* a 3rd slot: PETSc drops extra values silently */
   PetscBool         flg, ap = ff->approximate, r2c = ff->r2c;
   char              wis[PETSC_MAX_PATH_LEN];
@@ -322,7 +326,8 @@ static PetscErrorCode PCSetFromOptions_FFTPTDMA(PC pc, PPEOptionItems PetscOptio
   if (flg) PetscCall(PCFFTPTDMASetWisdomFile(pc, wis));
   PetscCall(PetscOptionsBool(PCFFTPTDMA_OPTION_R2C, "Periodic directions through FFTW's r2c/c2r transforms (complex spectra); false: the halfcomplex R2HC/HC2R kinds", "PCFFTPTDMASetR2C", r2c, &r2c, &flg));
   if (flg) PetscCall(PCFFTPTDMASetR2C(pc, r2c));
-  PetscCall(PetscOptionsEnum(PCFFTPTDMA_OPTION_DCT, "DCT/DST kinds of Neumann/Dirichlet directions: FFTW's, the fast ones (reorder + r2c + twiddle), or the faster timed at set-up", "PCFFTPTDMASetDCT", PCFFTPTDMADCTs, (PetscEnum)dc, (PetscEnum *)&dc, &flg));
+  PetscCall(
+    PetscOptionsEnum(PCFFTPTDMA_OPTION_DCT, "DCT/DST kinds of Neumann/Dirichlet directions: FFTW's, the fast ones (reorder + r2c + twiddle), or the faster timed at set-up", "PCFFTPTDMASetDCT", PCFFTPTDMADCTs, (PetscEnum)dc, (PetscEnum *)&dc, &flg));
   if (flg) PetscCall(PCFFTPTDMASetDCT(pc, dc));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -336,7 +341,8 @@ static PetscErrorCode PCView_FFTPTDMA(PC pc, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  z method asked for: %s, FFTW planner asked for: %s, r2c for periodic directions: %s, DCT/DST: %s, pencil grid asked for: ", PCFFTPTDMAZSolves[ff->zsolve], PCFFTPTDMAPlanners[ff->planner], ff->r2c ? "yes" : "no", PCFFTPTDMADCTs[ff->dct]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  z method asked for: %s, FFTW planner asked for: %s, r2c for periodic directions: %s, DCT/DST: %s, pencil grid asked for: ", PCFFTPTDMAZSolves[ff->zsolve], PCFFTPTDMAPlanners[ff->planner],
+                                   ff->r2c ? "yes" : "no", PCFFTPTDMADCTs[ff->dct]));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
   if (ff->pgrid[0]) PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " x %" PetscInt_FMT "\n", ff->pgrid[0], ff->pgrid[1]));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "automatic\n"));
@@ -376,7 +382,9 @@ static PetscErrorCode PCGetDeviceBackend_FFTPTDMA(PC pc, PPEBackend *b)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const char *const PCFFTPTDMAComposed[] = {"PPEPCGetDeviceBackend_C", "PCFFTPTDMASetZSolve_C", "PCFFTPTDMAGetZSolve_C", "PCFFTPTDMASetPencilGrid_C", "PCFFTPTDMAGetPencilGrid_C", "PCFFTPTDMASetApproximate_C", "PCFFTPTDMAGetApproximate_C", "PCFFTPTDMASetPlanner_C", "PCFFTPTDMAGetPlanner_C", "PCFFTPTDMASetWisdomFile_C", "PCFFTPTDMAGetWisdomFile_C", "PCFFTPTDMASetR2C_C", "PCFFTPTDMAGetR2C_C", "PCFFTPTDMASetDCT_C", "PCFFTPTDMAGetDCT_C", "PCFFTPTDMAGetCommCounts_C"};
+static const char *const PCFFTPTDMAComposed[] = {"PPEPCGetDeviceBackend_C",    "PCFFTPTDMASetZSolve_C",  "PCFFTPTDMAGetZSolve_C",  "PCFFTPTDMASetPencilGrid_C", "PCFFTPTDMAGetPencilGrid_C", "PCFFTPTDMASetApproximate_C",
+                                                 "PCFFTPTDMAGetApproximate_C", "PCFFTPTDMASetPlanner_C", "PCFFTPTDMAGetPlanner_C", "PCFFTPTDMASetWisdomFile_C", "PCFFTPTDMAGetWisdomFile_C", "PCFFTPTDMASetR2C_C",
+                                                 "PCFFTPTDMAGetR2C_C",         "PCFFTPTDMASetDCT_C",     "PCFFTPTDMAGetDCT_C",     "PCFFTPTDMAGetCommCounts_C"};
 
 static PetscErrorCode PCDestroy_FFTPTDMA(PC pc)
 {

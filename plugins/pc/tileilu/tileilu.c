@@ -49,7 +49,7 @@ static const char *const PCTileILULayoutNames[] = {"xyz", "zyx", "xy", "yx"};
    128 x 64 x 256 (docs/types/tileilu.md): among the fastest both on the closed box and on the
    stretched channel (fewest iterations of the shapes with a fast apply on both), and still 16
    tiles (two full SIMD groups) on a box of 32^3 points. */
-static const PetscInt        PCTileILUDefaultTile[3] = {8, 8, 32};
+static const PetscInt PCTileILUDefaultTile[3] = {8, 8, 32};
 /* Default 2D tile shape tx x ty, from the CG iterations and times measured on 1 rank at 512^2
    (docs/types/tileilu.md): of the shapes that keep 16 tiles (two full SIMD groups) on a box of
    128^2 points, the fewest iterations on both the uniform NNDD box and the tanh-stretched
@@ -65,7 +65,7 @@ static const char *const PCTileILUDimLayouts[4][2] = {
   {"xy",  "yx" },
   {"xyz", "zyx"}
 };
-static const PCTileILULayout PCTileILUDefaultLayout  = PC_TILEILU_LAYOUT_ZYX;
+static const PCTileILULayout PCTileILUDefaultLayout = PC_TILEILU_LAYOUT_ZYX;
 /* Default of -pc_tileilu_fuse: each group of tiles is gathered, swept and scattered while its
    buffer is in cache; the three separate passes exist to time the layout change (same numbers). */
 static const PetscBool PCTileILUDefaultFuse = PETSC_TRUE;
@@ -114,7 +114,7 @@ static PetscErrorCode PCTileILUSetLayout_TileILU(PC pc, PCTileILULayout layout)
   PetscFunctionBegin;
   PetscCheck(layout == PC_TILEILU_LAYOUT_XYZ || layout == PC_TILEILU_LAYOUT_ZYX, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC tileilu: unknown layout %d; use PC_TILEILU_LAYOUT_XYZ or PC_TILEILU_LAYOUT_ZYX", (int)layout);
   if (layout != ti->layout) pc->setupcalled = 0;
-  ti->layout = layout;
+  ti->layout  = layout;
   ti->namedim = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -180,12 +180,13 @@ static void RequestedBox(const PC_TileILU *ti, PetscInt dim, PetscInt req[3])
    on a 2D operator. */
 static PetscErrorCode RequestedTile(PC pc, const PPETileILUSource *src, PetscInt req[3])
 {
-  PC_TileILU *ti = (PC_TileILU *)pc->data;
+  PC_TileILU *ti   = (PC_TileILU *)pc->data;
   MPI_Comm    comm = PetscObjectComm((PetscObject)pc);
   int         dir[3], nd = PPETileILUUserDirs(src->dim, dir);
 
   PetscFunctionBegin;
-  PetscCheck(ti->ntile == 0 || ti->ntile == 3 || ti->ntile == src->dim, comm, PETSC_ERR_ARG_INCOMP, "PC tileilu: -pc_tileilu_tile %" PetscInt_FMT ",%" PetscInt_FMT " is a 2D tile shape tx,ty, but the operator is 3D: give bx,by,bz", ti->tile[0], ti->tile[1]);
+  PetscCheck(ti->ntile == 0 || ti->ntile == 3 || ti->ntile == src->dim, comm, PETSC_ERR_ARG_INCOMP, "PC tileilu: -pc_tileilu_tile %" PetscInt_FMT ",%" PetscInt_FMT " is a 2D tile shape tx,ty, but the operator is 3D: give bx,by,bz", ti->tile[0],
+             ti->tile[1]);
   PetscCheck(ti->namedim == 0 || ti->namedim == src->dim, comm, PETSC_ERR_ARG_INCOMP, "PC tileilu: -pc_tileilu_layout %s names a layout of 2D tiles, but the operator is 3D: use %s", PCTileILUDimLayouts[2][ti->layout], PCTileILULayouts[ti->layout]);
   RequestedBox(ti, src->dim, req);
   if (ti->ntile > nd && ti->tile[nd] != 1) {
@@ -258,7 +259,7 @@ static PetscErrorCode PCSetFromOptions_TileILU(PC pc, PPEOptionItems PetscOption
 {
   PC_TileILU *ti      = (PC_TileILU *)pc->data;
   PetscInt    tile[4] = {ti->tile[0], ti->tile[1], ti->tile[2], 0}, n = 4; /* a 4th slot: PETSc drops extra values silently */
-  PetscInt    name    = (PetscInt)ti->layout + (ti->namedim ? 2 : 0);
+  PetscInt    name = (PetscInt)ti->layout + (ti->namedim ? 2 : 0);
   PetscBool   flg, fuse = ti->fuse;
 
   PetscFunctionBegin;
@@ -347,7 +348,9 @@ static PetscErrorCode PCView_TileILU(PC pc, PetscViewer viewer)
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  tile shape used: %s\n", used));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  local box: %s (rank 0), %s tiles\n", box, nt));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  number of tiles: %.0f (per rank %.0f to %.0f), of which %.0f smaller edge tiles\n", sum[0], mn, mx[0], sum[1]));
-    if (T->layout == PC_TILEILU_LAYOUT_ZYX) PetscCall(PetscViewerASCIIPrintf(viewer, "  %s groups: %" PetscInt_FMT " tiles per group, %" PetscInt_FMT " groups per gather (rank 0), padded points %.1f%%, gather/sweep/scatter %s\n", PCTileILUDimLayouts[T->dim][PC_TILEILU_LAYOUT_ZYX], T->lanes, T->chunk, 100.0 * sum[4] / (sum[3] + sum[4]), T->fused ? "fused chunk by chunk" : "as three passes"));
+    if (T->layout == PC_TILEILU_LAYOUT_ZYX)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  %s groups: %" PetscInt_FMT " tiles per group, %" PetscInt_FMT " groups per gather (rank 0), padded points %.1f%%, gather/sweep/scatter %s\n", PCTileILUDimLayouts[T->dim][PC_TILEILU_LAYOUT_ZYX],
+                                       T->lanes, T->chunk, 100.0 * sum[4] / (sum[3] + sum[4]), T->fused ? "fused chunk by chunk" : "as three passes"));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  factors: %s, %" PetscInt_FMT " values per point (rank 0)\n", T->sym ? "symmetric operator" : "nonsymmetric operator", T->nc));
     PetscCall(PetscViewerASCIIPushTab(viewer));
     PetscCall(PPEBackendView(T->backend, viewer));

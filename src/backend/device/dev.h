@@ -44,32 +44,32 @@
 
 #if defined(PPE_DEV_CUDA)
   #include <cuda_runtime.h>
-  #define PPE_DEV_NAME(f)      PPE_DEV_CAT(f, _CUDA)
-  #define PPE_DEV_STR          "cuda"
-  #define PPE_DEV_OK           cudaSuccess
-  #define PPE_DEV_RT(f)        PPE_DEV_CAT(cuda, f)
+  #define PPE_DEV_NAME(f) PPE_DEV_CAT(f, _CUDA)
+  #define PPE_DEV_STR     "cuda"
+  #define PPE_DEV_OK      cudaSuccess
+  #define PPE_DEV_RT(f)   PPE_DEV_CAT(cuda, f)
 typedef cudaStream_t ppe_dev_stream_t;
 typedef cudaError_t  ppe_dev_err_t;
-  #define PPE_DEV_RT_H2D          cudaMemcpyHostToDevice
-  #define PPE_DEV_RT_D2H          cudaMemcpyDeviceToHost
-  #define PPE_DEV_RT_D2D          cudaMemcpyDeviceToDevice
-  #define PPE_DEV_ERRSTR(e)    cudaGetErrorString(e)
+  #define PPE_DEV_RT_H2D    cudaMemcpyHostToDevice
+  #define PPE_DEV_RT_D2H    cudaMemcpyDeviceToHost
+  #define PPE_DEV_RT_D2D    cudaMemcpyDeviceToDevice
+  #define PPE_DEV_ERRSTR(e) cudaGetErrorString(e)
 #elif defined(PPE_DEV_HIP)
   #include <hip/hip_runtime.h>
-  #define PPE_DEV_NAME(f)      PPE_DEV_CAT(f, _HIP)
-  #define PPE_DEV_STR          "hip"
-  #define PPE_DEV_OK           hipSuccess
-  #define PPE_DEV_RT(f)        PPE_DEV_CAT(hip, f)
+  #define PPE_DEV_NAME(f)   PPE_DEV_CAT(f, _HIP)
+  #define PPE_DEV_STR       "hip"
+  #define PPE_DEV_OK        hipSuccess
+  #define PPE_DEV_RT(f)     PPE_DEV_CAT(hip, f)
 typedef hipStream_t ppe_dev_stream_t;
 typedef hipError_t  ppe_dev_err_t;
-  #define PPE_DEV_RT_H2D          hipMemcpyHostToDevice
-  #define PPE_DEV_RT_D2H          hipMemcpyDeviceToHost
-  #define PPE_DEV_RT_D2D          hipMemcpyDeviceToDevice
-  #define PPE_DEV_ERRSTR(e)    hipGetErrorString(e)
+  #define PPE_DEV_RT_H2D    hipMemcpyHostToDevice
+  #define PPE_DEV_RT_D2H    hipMemcpyDeviceToHost
+  #define PPE_DEV_RT_D2D    hipMemcpyDeviceToDevice
+  #define PPE_DEV_ERRSTR(e) hipGetErrorString(e)
 #else
-  #define PPE_DEV_NAME(f)      PPE_DEV_CAT(f, _Emu)
-  #define PPE_DEV_STR          "emu"
-  #define PPE_DEV_OK           0
+  #define PPE_DEV_NAME(f) PPE_DEV_CAT(f, _Emu)
+  #define PPE_DEV_STR     "emu"
+  #define PPE_DEV_OK      0
 typedef void *ppe_dev_stream_t;
 typedef int   ppe_dev_err_t;
 #endif
@@ -95,7 +95,7 @@ typedef int   ppe_dev_err_t;
   /* one thread per index t < n; blocks of PPE_DEV_BLOCK threads */
   #define PPE_DEV_KERNEL(name, Args) \
     __device__ static inline void name##_thread(long t, const Args *a); \
-    __global__ static void name(long n, Args a) \
+    __global__ static void        name(long n, Args a) \
     { \
       long t = (long)blockIdx.x * blockDim.x + threadIdx.x; \
       if (t < n) name##_thread(t, &a); \

@@ -97,7 +97,7 @@ typedef struct {
 
 /* Device doubles a reduction of n values needs as work space (dot: ncols = nd, sum: 1,
    bcgs_update_r: 2, ts_gram with n rows: nx ny). */
-#define PPE_DEV_RED_CHUNK PPE_RED_CHUNK /* kernels/krylov.h: the host's ppe_red follows the same order */
+#define PPE_DEV_RED_CHUNK          PPE_RED_CHUNK /* kernels/krylov.h: the host's ppe_red follows the same order */
 #define PPE_DEV_RED_WORK(n, ncols) ((size_t)((((n) + PPE_DEV_RED_CHUNK - 1) / PPE_DEV_RED_CHUNK) + 1) * (size_t)(ncols))
 /* Device doubles of the work of stencil_dot over nr rows (a partial per row and dot product, and the sums) */
 #define PPE_DEV_ROW_RED_WORK(nr, nd) (((size_t)(nr) + 1) * (size_t)(nd))

@@ -16,13 +16,13 @@
 static const char *PPE_DEV_NAME(ErrStr)(int err)
 {
   if (err >= PPE_DEV_FFT_ERR) {
-  #if defined(PPE_DEV_CUDA)
+#if defined(PPE_DEV_CUDA)
     return "cuFFT error (cufftResult: the code less 100000)";
-  #elif defined(PPE_DEV_HIP)
+#elif defined(PPE_DEV_HIP)
     return "VkFFT error (VkFFTResult: the code less 100000)";
-  #else
+#else
     return "FFTW could not make a plan";
-  #endif
+#endif
   }
 #if defined(PPE_DEV_EMU)
   return err == 1 ? "out of host memory" : "unknown error";

@@ -14,18 +14,18 @@
 #include "ops.h"
 
 typedef struct {
-  ppe_dev_box  B;
-  ppe_dev_halo H;
-  ppe_dev_ci   ci;
-  int          fused; /* write the Chebyshev step ci.w instead of y */
-  int          phase;
+  ppe_dev_box   B;
+  ppe_dev_halo  H;
+  ppe_dev_ci    ci;
+  int           fused; /* write the Chebyshev step ci.w instead of y */
+  int           phase;
   const double *x;
   double       *y;
 } ppe_dev_s7_args;
 
 PPE_DEV_KERNEL(ppe_dev_s7, ppe_dev_s7_args)
 {
-  const ppe_dev_box *B = &a->B;
+  const ppe_dev_box *B  = &a->B;
   long               xm = B->xm, ym = B->ym, zm = B->zm;
   long               ii = t % xm, jj = (t / xm) % ym, kk = t / (xm * ym);
   long               i = B->xs + ii, j = B->ys + jj, k = B->zs + kk;
@@ -84,7 +84,7 @@ PPE_DEV_KERNEL(ppe_dev_s7_dot, ppe_dev_s7_dot_args)
   const ppe_dev_box *B = &a->B;
   long               q = t / a->nr, row = t % a->nr, jj = row % B->ym, kk = row / B->ym;
   int                surface = (jj == 0 && B->nb[PPE_YLO]) || (jj == B->ym - 1 && B->nb[PPE_YHI]) || (kk == 0 && B->nb[PPE_ZLO]) || (kk == B->zm - 1 && B->nb[PPE_ZHI]);
-  const double      *u = q ? a->u1 : a->u0;
+  const double      *u       = q ? a->u1 : a->u0;
 
   a->w[t] = ppe_s7_row_dot(B->xm, !surface && B->nb[PPE_XLO], !surface && B->nb[PPE_XHI], a->y + row * B->xm, u + row * B->xm);
 }

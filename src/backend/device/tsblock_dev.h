@@ -41,7 +41,7 @@ typedef struct {
 PPE_DEV_KERNEL(ppe_dev_ts_gram, ppe_dev_gram_args)
 {
   long   c = t % a->nc, tile = t / a->nc, p0 = c * PPE_DEV_RED_CHUNK;
-  long   p1   = p0 + PPE_DEV_RED_CHUNK < a->n ? p0 + PPE_DEV_RED_CHUNK : a->n;
+  long   p1 = p0 + PPE_DEV_RED_CHUNK < a->n ? p0 + PPE_DEV_RED_CHUNK : a->n;
   int    ta = (int)(tile % a->nta), tb = (int)(tile / a->nta);
   int    bmax = (tb + 1) * PPE_TS_TB - 1 < a->ny - 1 ? (tb + 1) * PPE_TS_TB - 1 : a->ny - 1;
   int    skip = bmax < ta * PPE_TS_TA - a->band; /* the whole tile lies below the band */

@@ -6,7 +6,8 @@
 
 /* The streaming part of a row: interior points with the row's shared coefficients. The
    arrays never overlap y (different vectors), which restrict tells the vectoriser. */
-PPE_HOST_TARGET static inline void PPE_HOST_FN(RowInterior)(PetscInt ma, PetscInt mb, const ppe_s7_coef *restrict crow, const double *restrict c, const double *restrict s, const double *restrict n, const double *restrict b, const double *restrict t, double *restrict y)
+PPE_HOST_TARGET static inline void PPE_HOST_FN(RowInterior)(PetscInt ma, PetscInt mb, const ppe_s7_coef *restrict crow, const double *restrict c, const double *restrict s, const double *restrict n, const double *restrict b, const double *restrict t,
+                                                            double *restrict y)
 {
   const ppe_s7_coef k = *crow;
 
@@ -16,12 +17,13 @@ PPE_HOST_TARGET static inline void PPE_HOST_FN(RowInterior)(PetscInt ma, PetscIn
 
 /* The same with the Chebyshev step fused (KernelCI2): w = ppe_ci_point(.., (A x)_p, x_p, ..)
    is written instead of (A x)_p, which is never stored. off: the row's offset in the box. */
-PPE_HOST_TARGET static inline void PPE_HOST_FN(RowInteriorCI)(PetscInt ma, PetscInt mb, const ppe_s7_coef *restrict crow, const double *restrict c, const double *restrict s, const double *restrict n, const double *restrict b, const double *restrict t, const PPEStencilCI *ci, size_t off)
+PPE_HOST_TARGET static inline void PPE_HOST_FN(RowInteriorCI)(PetscInt ma, PetscInt                         mb, const ppe_s7_coef *restrict crow, const double *restrict c, const double *restrict s, const double *restrict n, const double *restrict b,
+                                                              const double *restrict t, const PPEStencilCI *ci, size_t off)
 {
-  const ppe_s7_coef k = *crow;
+  const ppe_s7_coef k   = *crow;
   const double      rho = ci->rho, rold = ci->rho_old, s2 = ci->s2, d2 = ci->d2;
   const double *restrict rhs = ci->b + off, *restrict z = ci->z + off, *restrict dv = ci->dinv ? ci->dinv + off : NULL;
-  double *restrict       w = ci->w + off;
+  double *restrict w = ci->w + off;
 
   if (dv) {
     PPE_HOST_IVDEP
@@ -112,4 +114,3 @@ PPE_HOST_TARGET static void PPE_HOST_FN(Apply)(const PPEStencilBox *B, const dou
     }
   }
 }
-

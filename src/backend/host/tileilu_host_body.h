@@ -14,7 +14,7 @@ PPE_HOST_TARGET PPE_HOST_INLINE void PPE_HOST_FN(Group)(const PetscInt L, const 
 {
   static const double zero[PPE_TILEILU_SZ] = {0.0};
   const PetscInt      txy = tx * ty, nc = sym ? PPE_TILEILU_NCOEF_SYM : PPE_TILEILU_NCOEF, kd = sym ? PPE_TILEILU_DINV_SYM : PPE_TILEILU_DINV;
-  PetscInt            q   = 0;
+  PetscInt            q = 0;
 
   for (PetscInt c = 0; c < tz; c++)
     for (PetscInt b = 0; b < ty; b++)
@@ -31,7 +31,7 @@ PPE_HOST_TARGET PPE_HOST_INLINE void PPE_HOST_FN(Group)(const PetscInt L, const 
       for (PetscInt a = tx - 1; a >= 0; a--) {
         const PetscInt qq = a + tx * b + txy * c;
         const double  *zt = c < tz - 1 ? v + (size_t)(qq + txy) * L : zero, *zn = b < ty - 1 ? v + (size_t)(qq + tx) * L : zero, *ze = a < tx - 1 ? v + (size_t)(qq + 1) * L : zero;
-        const double  *f  = F + (size_t)qq * nc * L;
+        const double  *f = F + (size_t)qq * nc * L;
         /* the upper couplings: stored, or the multipliers of the upper neighbours */
         const double *ut = sym ? (c < tz - 1 ? F + ((size_t)(qq + txy) * nc + PPE_TILEILU_LB) * L : zero) : f + PPE_TILEILU_UT * L;
         const double *un = sym ? (b < ty - 1 ? F + ((size_t)(qq + tx) * nc + PPE_TILEILU_LS) * L : zero) : f + PPE_TILEILU_UN * L;
@@ -55,9 +55,9 @@ PPE_HOST_TARGET PPE_HOST_INLINE void PPE_HOST_FN(Group8)(const int sym, PetscInt
   static const double zd[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   const ppe_v4d      *Z     = (const ppe_v4d *)zd;
   const PetscInt      txy = tx * ty, nc = sym ? PPE_TILEILU_NCOEF_SYM : PPE_TILEILU_NCOEF, kd = sym ? PPE_TILEILU_DINV_SYM : PPE_TILEILU_DINV;
-  const ppe_v4d      *Fv  = (const ppe_v4d *)F; /* Fv[2 (q nc + kind) + half] */
-  ppe_v4d            *V   = (ppe_v4d *)v;       /* V[2 q + half] */
-  PetscInt            q   = 0;
+  const ppe_v4d      *Fv = (const ppe_v4d *)F; /* Fv[2 (q nc + kind) + half] */
+  ppe_v4d            *V  = (ppe_v4d *)v;       /* V[2 q + half] */
+  PetscInt            q  = 0;
 
   for (PetscInt c = 0; c < tz; c++)
     for (PetscInt b = 0; b < ty; b++) {

@@ -28,7 +28,7 @@ PPE_HOST_TARGET PPE_HOST_INLINE void PPE_HOST_FN(Full)(int k, int fly, int cshar
   const PPETdArgs y = {TD_CO(x->a),  TD_CO(x->e),  TD_CO(x->c),  TD_SH(x->w),  TD_LN(x->shift), TD_LN(x->mask), /* coefficients */
                        TD_FA(x->ip), TD_FA(x->q),  TD_FA(x->al), TD_FA(x->be), TD_LN(x->last),                  /* factors */
                        TD_DT(x->d),  TD_LW(x->r0), TD_LW(x->r1), TD_LN(x->x0), TD_LN(x->x1),                    /* data, boundary values */
-                       TD_DT(x->s),  TD_DT(x->t),  TD_DT(x->u)};                                                 /* scratch */
+                       TD_DT(x->s),  TD_DT(x->t),  TD_DT(x->u)};                                                /* scratch */
 #undef TD_SH
 #undef TD_PL
 #undef TD_CO
@@ -55,8 +55,11 @@ PPE_HOST_TARGET PPE_HOST_INLINE void PPE_HOST_FN(Full)(int k, int fly, int cshar
     PPE_HOST_FN(Full)(k, fly, 0, 0, n, x); \
   }
 #define TD_INST(name, k) TD_INST1(name, k, 0) TD_INST1(name##_fly, k, 1)
-#define TD_MODES(name)   {PPE_HOST_FN(name##_S), PPE_HOST_FN(name##_F), PPE_HOST_FN(name##_L)}
-#define TD_ROW(name, k)  {TD_MODES(name), TD_MODES(name##_fly)},
+#define TD_MODES(name) \
+  { \
+    PPE_HOST_FN(name##_S), PPE_HOST_FN(name##_F), PPE_HOST_FN(name##_L) \
+  }
+#define TD_ROW(name, k) {TD_MODES(name), TD_MODES(name##_fly)},
 
 PPE_TD_KERNELS(TD_INST)
 
