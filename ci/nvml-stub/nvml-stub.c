@@ -8,17 +8,27 @@
 
 #include <stddef.h>
 
-nvmlReturn_t nvmlInit_v2(void) { return NVML_ERROR_DRIVER_NOT_LOADED; }
+nvmlReturn_t nvmlInit_v2(void)
+{
+  return NVML_ERROR_DRIVER_NOT_LOADED;
+}
 
-nvmlReturn_t nvmlShutdown(void) { return NVML_ERROR_UNINITIALIZED; }
+nvmlReturn_t nvmlShutdown(void)
+{
+  return NVML_ERROR_UNINITIALIZED;
+}
 
 const char *nvmlErrorString(nvmlReturn_t result)
 {
   switch (result) {
-  case NVML_SUCCESS: return "Success";
-  case NVML_ERROR_UNINITIALIZED: return "Uninitialized";
-  case NVML_ERROR_DRIVER_NOT_LOADED: return "Driver Not Loaded (PPEKit's NVML stub: no GPU driver on this machine)";
-  default: return "Unknown Error (PPEKit's NVML stub)";
+  case NVML_SUCCESS:
+    return "Success";
+  case NVML_ERROR_UNINITIALIZED:
+    return "Uninitialized";
+  case NVML_ERROR_DRIVER_NOT_LOADED:
+    return "Driver Not Loaded (PPEKit's NVML stub: no GPU driver on this machine)";
+  default:
+    return "Unknown Error (PPEKit's NVML stub)";
   }
 }
 

@@ -16,14 +16,14 @@ extern "C" {
 #endif
 
 typedef enum nvmlReturn_enum {
-  NVML_SUCCESS                   = 0,
-  NVML_ERROR_UNINITIALIZED       = 1,
-  NVML_ERROR_INVALID_ARGUMENT    = 2,
-  NVML_ERROR_NOT_SUPPORTED       = 3,
-  NVML_ERROR_DRIVER_NOT_LOADED   = 9,
-  NVML_ERROR_LIBRARY_NOT_FOUND   = 12,
-  NVML_ERROR_FUNCTION_NOT_FOUND  = 13,
-  NVML_ERROR_UNKNOWN             = 999
+  NVML_SUCCESS                  = 0,
+  NVML_ERROR_UNINITIALIZED      = 1,
+  NVML_ERROR_INVALID_ARGUMENT   = 2,
+  NVML_ERROR_NOT_SUPPORTED      = 3,
+  NVML_ERROR_DRIVER_NOT_LOADED  = 9,
+  NVML_ERROR_LIBRARY_NOT_FOUND  = 12,
+  NVML_ERROR_FUNCTION_NOT_FOUND = 13,
+  NVML_ERROR_UNKNOWN            = 999
 } nvmlReturn_t;
 
 typedef struct nvmlDevice_st *nvmlDevice_t;
@@ -37,7 +37,8 @@ typedef enum nvmlValueType_enum {
   NVML_VALUE_TYPE_SIGNED_INT         = 5
 } nvmlValueType_t;
 
-typedef union nvmlValue_st {
+typedef union nvmlValue_st
+{
   double             dVal;
   int                siVal;
   unsigned int       uiVal;
