@@ -28,7 +28,7 @@ static PetscErrorCode SourceSetBox(DM dm, PetscInt n, PPETileILUSource *src)
     char box[96];
 
     PetscCall(PPETileILUFormat(dim, NULL, src->m, box, sizeof(box)));
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "PC tileilu: the operator has %" PetscInt_FMT " local rows but the %" PetscInt_FMT "D DMDA box of this rank has %s points", n, dim, box);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "PC tileilu: the operator has %" PetscInt_FMT " local rows but the DMDA box of this rank has %s points (a %" PetscInt_FMT "D DMDA)", n, box, dim);
   }
   for (int d = 0; d < 3; d++) src->per[d] = (PetscBool)(bt[d] == DM_BOUNDARY_PERIODIC);
   PetscFunctionReturn(PETSC_SUCCESS);
