@@ -228,6 +228,9 @@ PETSC_INTERN const char    *PPEFFTPTDMAOptionName(const PPEFFTPTDMA *, PPEFFTOpt
 PETSC_EXTERN PetscErrorCode PPEFFTPTDMASetName(PPEFFTPTDMA *, const char[]);
 PETSC_INTERN const char    *PPEFFTPTDMAName(const PPEFFTPTDMA *);
 PETSC_INTERN PetscErrorCode PPEFFTPTDMASetUpDevice(PPEFFTPTDMA *);
+/* the FFTW plans of the pencils, the wisdom file and the fast DCT/DST choice (fftplans.c) */
+PETSC_INTERN PetscErrorCode PPEFFTPTDMACreatePlans(PPEFFTPTDMA *);
+PETSC_INTERN PetscErrorCode PPEFFTPTDMADestroyFast(PPEFFTPTDMA *);
 PETSC_INTERN PetscErrorCode PPEFFTPTDMAApplyDevice(PPEFFTPTDMA *, Vec, Vec);
 PETSC_INTERN PetscErrorCode PPEFFTPTDMAApplyFFTW(PPEFFTPTDMA *, Vec, Vec);
 PETSC_INTERN PetscErrorCode PPEFFTPTDMADeviceDestroy(PPEFFTPTDMA *);
