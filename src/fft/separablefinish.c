@@ -158,7 +158,7 @@ static PetscErrorCode FillSummary(PPEInferCtx *c, const char *mtype, PetscBool u
 PetscErrorCode PPEInferFinish(PPEInferCtx *c, DM da, const char *mtype, PetscBool zextra, PPESeparable *sep)
 {
   PetscReal s;
-  PetscBool uniform, zonly;
+  PetscBool uniform = PETSC_FALSE, zonly = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(ReferenceScale(c, &s));
