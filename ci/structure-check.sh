@@ -97,7 +97,7 @@ for p in files:
             (allowed if re.match(own, fn.get(n, '')) else bad).append(where)
 report(not bad, 'writes into ->ops-> or ->data only in the create or set-ops function of a PPEKit type (%d there, %d elsewhere)' % (len(allowed), len(bad)), bad + (allowed if verbose else []))
 EOF
-dup_max=60
+dup_max=51
 if command -v duplicates > /dev/null 2>&1; then
   n=0
   for d in src plugins; do

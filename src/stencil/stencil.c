@@ -373,13 +373,7 @@ PetscErrorCode PPEStencilSetGrid(Mat A, PPEGrid grid)
 
    Level: intermediate
 @*/
-PetscErrorCode PPEStencilGetGrid(Mat A, PPEGrid *grid)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
-  PetscUseMethod(A, "PPEStencilGetGrid_C", (Mat, PPEGrid *), (A, grid));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_GETTER(PPEStencilGetGrid, Mat, A, PPEGrid, grid)
 
 /*@
    PPEStencilSetOverlap - overlap the halo exchange with the core points in MatMult, or not
@@ -400,13 +394,7 @@ PetscErrorCode PPEStencilSetOverlap(Mat A, PetscBool flg)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode PPEStencilGetOverlap(Mat A, PetscBool *flg)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
-  PetscUseMethod(A, "PPEStencilGetOverlap_C", (Mat, PetscBool *), (A, flg));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_GETTER(PPEStencilGetOverlap, Mat, A, PetscBool, flg)
 
 /*@
    PPEStencilSetBackend - where the applications of the operator run: the host, or a device
@@ -429,22 +417,9 @@ PetscErrorCode PPEStencilGetOverlap(Mat A, PetscBool *flg)
 
 .seealso: PPEBackend, PPEBackendGetDefault()
 @*/
-PetscErrorCode PPEStencilSetBackend(Mat A, PPEBackend b)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
-  PetscValidLogicalCollectiveEnum(A, b, 2);
-  PetscTryMethod(A, "PPEStencilSetBackend_C", (Mat, PPEBackend), (A, b));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_SETTER(PPEStencilSetBackend, Mat, A, PPEBackend, b, Enum)
 
-PetscErrorCode PPEStencilGetBackend(Mat A, PPEBackend *b)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
-  PetscUseMethod(A, "PPEStencilGetBackend_C", (Mat, PPEBackend *), (A, b));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_GETTER(PPEStencilGetBackend, Mat, A, PPEBackend, b)
 
 /*@
    PPEStencilCreate - creates the matrix-free operator of a grid

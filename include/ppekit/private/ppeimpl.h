@@ -52,3 +52,33 @@ PETSC_EXTERN PetscErrorCode PPESysInitializePackage(void);
 
 /* Parse a comma-free boundary-condition name (periodic|neumann|dirichlet or P|N|D). */
 PETSC_INTERN PetscErrorCode PPEParseBC(const char[], PPEBCType *, PetscBool *);
+
+/* The first dim sizes joined by a separator: "32 x 16" (" x "), "32x16" ("x"); ppe-solve's too. */
+PETSC_EXTERN PetscErrorCode PPEJoinSizes(PetscInt, const PetscInt[], const char[], char[], size_t);
+
+/* The public setter and getter of one setting of a PPEKit type, written once: a setter
+   Name(obj, v) checks the object and that v is the same on every rank (Kind: Int, Real, Bool
+   or Enum), then calls the method the type composed as "Name_C" (nothing for another type); a
+   getter Name(obj, &v) checks the pointer and calls "Name_C" (an error for another type). The
+   manual page stands above each use. Obj is KSP, PC or Mat. */
+#define PPE_CLASSID_KSP KSP_CLASSID
+#define PPE_CLASSID_PC  PC_CLASSID
+#define PPE_CLASSID_Mat MAT_CLASSID
+#define PPE_API_SETTER(Name, Obj, obj, T, v, Kind) \
+  PetscErrorCode Name(Obj obj, T v) \
+  { \
+    PetscFunctionBegin; \
+    PetscValidHeaderSpecific(obj, PPE_CLASSID_##Obj, 1); \
+    PetscValidLogicalCollective##Kind(obj, v, 2); \
+    PetscTryMethod(obj, #Name "_C", (Obj, T), (obj, v)); \
+    PetscFunctionReturn(PETSC_SUCCESS); \
+  }
+#define PPE_API_GETTER(Name, Obj, obj, T, v) \
+  PetscErrorCode Name(Obj obj, T *v) \
+  { \
+    PetscFunctionBegin; \
+    PetscValidHeaderSpecific(obj, PPE_CLASSID_##Obj, 1); \
+    PetscAssertPointer(v, 2); \
+    PetscUseMethod(obj, #Name "_C", (Obj, T *), (obj, v)); \
+    PetscFunctionReturn(PETSC_SUCCESS); \
+  }

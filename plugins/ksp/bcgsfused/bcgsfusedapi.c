@@ -24,14 +24,7 @@
 
 .seealso: KSPBCGSFUSED, KSPBCGSFusedGetFuse(), PPEStencilMultDot()
 @*/
-PetscErrorCode KSPBCGSFusedSetFuse(KSP ksp, PetscBool flg)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscValidLogicalCollectiveBool(ksp, flg, 2);
-  PetscTryMethod(ksp, "KSPBCGSFusedSetFuse_C", (KSP, PetscBool), (ksp, flg));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_SETTER(KSPBCGSFusedSetFuse, KSP, ksp, PetscBool, flg, Bool)
 
 /*@
    KSPBCGSFusedGetFuse - whether the operator apply and its dot products are fused
@@ -42,14 +35,7 @@ PetscErrorCode KSPBCGSFusedSetFuse(KSP ksp, PetscBool flg)
 
 .seealso: KSPBCGSFUSED, KSPBCGSFusedSetFuse()
 @*/
-PetscErrorCode KSPBCGSFusedGetFuse(KSP ksp, PetscBool *flg)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscAssertPointer(flg, 2);
-  PetscUseMethod(ksp, "KSPBCGSFusedGetFuse_C", (KSP, PetscBool *), (ksp, flg));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_GETTER(KSPBCGSFusedGetFuse, KSP, ksp, PetscBool, flg)
 
 /*@
    KSPBCGSFusedGetReductionCount - the number of global reductions (synchronisation points) of
@@ -62,11 +48,4 @@ PetscErrorCode KSPBCGSFusedGetFuse(KSP ksp, PetscBool *flg)
 
 .seealso: KSPBCGSFUSED, PPECountersGet()
 @*/
-PetscErrorCode KSPBCGSFusedGetReductionCount(KSP ksp, PetscInt *n)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscAssertPointer(n, 2);
-  PetscUseMethod(ksp, "KSPBCGSFusedGetReductionCount_C", (KSP, PetscInt *), (ksp, n));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_GETTER(KSPBCGSFusedGetReductionCount, KSP, ksp, PetscInt, n)

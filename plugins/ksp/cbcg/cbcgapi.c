@@ -34,14 +34,7 @@
 
 .seealso: KSPCBCG, KSPCBCGGetS(), KSPCBCGSetMaxCondition()
 @*/
-PetscErrorCode KSPCBCGSetS(KSP ksp, PetscInt s)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscValidLogicalCollectiveInt(ksp, s, 2);
-  PetscTryMethod(ksp, "KSPCBCGSetS_C", (KSP, PetscInt), (ksp, s));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_SETTER(KSPCBCGSetS, KSP, ksp, PetscInt, s, Int)
 
 /*@
    KSPCBCGGetS - gets the block size s of KSPCBCG
@@ -52,14 +45,7 @@ PetscErrorCode KSPCBCGSetS(KSP ksp, PetscInt s)
 
 .seealso: KSPCBCG, KSPCBCGSetS()
 @*/
-PetscErrorCode KSPCBCGGetS(KSP ksp, PetscInt *s)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscAssertPointer(s, 2);
-  PetscUseMethod(ksp, "KSPCBCGGetS_C", (KSP, PetscInt *), (ksp, s));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_GETTER(KSPCBCGGetS, KSP, ksp, PetscInt, s)
 
 /*@
    KSPCBCGSetEigenvalues - gives the interval [lmin, lmax] of the spectrum of A M^-1 to
@@ -133,14 +119,7 @@ PetscErrorCode KSPCBCGGetEigenvalues(KSP ksp, PetscReal *lmin, PetscReal *lmax, 
 
 .seealso: KSPCBCG, KSPCBCGSetSafety(), KSPCBCGSetEigenvalues()
 @*/
-PetscErrorCode KSPCBCGSetEigIts(KSP ksp, PetscInt its)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscValidLogicalCollectiveInt(ksp, its, 2);
-  PetscTryMethod(ksp, "KSPCBCGSetEigIts_C", (KSP, PetscInt), (ksp, its));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_SETTER(KSPCBCGSetEigIts, KSP, ksp, PetscInt, its, Int)
 
 /*@
    KSPCBCGGetEigIts - gets the number of Lanczos steps of the eigenvalue estimate
@@ -151,14 +130,7 @@ PetscErrorCode KSPCBCGSetEigIts(KSP ksp, PetscInt its)
 
 .seealso: KSPCBCG, KSPCBCGSetEigIts()
 @*/
-PetscErrorCode KSPCBCGGetEigIts(KSP ksp, PetscInt *its)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscAssertPointer(its, 2);
-  PetscUseMethod(ksp, "KSPCBCGGetEigIts_C", (KSP, PetscInt *), (ksp, its));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_GETTER(KSPCBCGGetEigIts, KSP, ksp, PetscInt, its)
 
 /*@
    KSPCBCGSetSafety - sets the factor applied to the estimated largest eigenvalue (Ritz
@@ -177,14 +149,7 @@ PetscErrorCode KSPCBCGGetEigIts(KSP ksp, PetscInt *its)
 
 .seealso: KSPCBCG, KSPCBCGSetEigIts()
 @*/
-PetscErrorCode KSPCBCGSetSafety(KSP ksp, PetscReal factor)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscValidLogicalCollectiveReal(ksp, factor, 2);
-  PetscTryMethod(ksp, "KSPCBCGSetSafety_C", (KSP, PetscReal), (ksp, factor));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_SETTER(KSPCBCGSetSafety, KSP, ksp, PetscReal, factor, Real)
 
 /*@
    KSPCBCGGetSafety - gets the safety factor on the estimated largest eigenvalue
@@ -195,14 +160,7 @@ PetscErrorCode KSPCBCGSetSafety(KSP ksp, PetscReal factor)
 
 .seealso: KSPCBCG, KSPCBCGSetSafety()
 @*/
-PetscErrorCode KSPCBCGGetSafety(KSP ksp, PetscReal *factor)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscAssertPointer(factor, 2);
-  PetscUseMethod(ksp, "KSPCBCGGetSafety_C", (KSP, PetscReal *), (ksp, factor));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_GETTER(KSPCBCGGetSafety, KSP, ksp, PetscReal, factor)
 
 /*@
    KSPCBCGSetReplace - replaces the recursively updated residual of KSPCBCG by the true
@@ -225,14 +183,7 @@ PetscErrorCode KSPCBCGGetSafety(KSP ksp, PetscReal *factor)
 
 .seealso: KSPCBCG
 @*/
-PetscErrorCode KSPCBCGSetReplace(KSP ksp, PetscInt k)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscValidLogicalCollectiveInt(ksp, k, 2);
-  PetscTryMethod(ksp, "KSPCBCGSetReplace_C", (KSP, PetscInt), (ksp, k));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_SETTER(KSPCBCGSetReplace, KSP, ksp, PetscInt, k, Int)
 
 /*@
    KSPCBCGGetReplace - gets the residual replacement interval of KSPCBCG
@@ -243,14 +194,7 @@ PetscErrorCode KSPCBCGSetReplace(KSP ksp, PetscInt k)
 
 .seealso: KSPCBCG, KSPCBCGSetReplace()
 @*/
-PetscErrorCode KSPCBCGGetReplace(KSP ksp, PetscInt *k)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscAssertPointer(k, 2);
-  PetscUseMethod(ksp, "KSPCBCGGetReplace_C", (KSP, PetscInt *), (ksp, k));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_GETTER(KSPCBCGGetReplace, KSP, ksp, PetscInt, k)
 
 /*@
    KSPCBCGSetMaxCondition - sets the largest condition number of an equilibrated Gram
@@ -276,14 +220,7 @@ PetscErrorCode KSPCBCGGetReplace(KSP ksp, PetscInt *k)
 
 .seealso: KSPCBCG, KSPCBCGSetS(), KSPCBCGGetStats()
 @*/
-PetscErrorCode KSPCBCGSetMaxCondition(KSP ksp, PetscReal cond)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscValidLogicalCollectiveReal(ksp, cond, 2);
-  PetscTryMethod(ksp, "KSPCBCGSetMaxCondition_C", (KSP, PetscReal), (ksp, cond));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_SETTER(KSPCBCGSetMaxCondition, KSP, ksp, PetscReal, cond, Real)
 
 /*@
    KSPCBCGGetMaxCondition - gets the Gram condition limit of KSPCBCG
@@ -294,14 +231,7 @@ PetscErrorCode KSPCBCGSetMaxCondition(KSP ksp, PetscReal cond)
 
 .seealso: KSPCBCG, KSPCBCGSetMaxCondition()
 @*/
-PetscErrorCode KSPCBCGGetMaxCondition(KSP ksp, PetscReal *cond)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscAssertPointer(cond, 2);
-  PetscUseMethod(ksp, "KSPCBCGGetMaxCondition_C", (KSP, PetscReal *), (ksp, cond));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_GETTER(KSPCBCGGetMaxCondition, KSP, ksp, PetscReal, cond)
 
 /*@
    KSPCBCGGetStats - what the last solve of KSPCBCG did: blocks, fallbacks, reductions,
@@ -316,14 +246,7 @@ PetscErrorCode KSPCBCGGetMaxCondition(KSP ksp, PetscReal *cond)
 
 .seealso: KSPCBCG, KSPView()
 @*/
-PetscErrorCode KSPCBCGGetStats(KSP ksp, KSPCBCGStats *stats)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscAssertPointer(stats, 2);
-  PetscUseMethod(ksp, "KSPCBCGGetStats_C", (KSP, KSPCBCGStats *), (ksp, stats));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_GETTER(KSPCBCGGetStats, KSP, ksp, KSPCBCGStats, stats)
 
 /*@
    KSPCBCGSetBasis - sets the polynomial basis of the blocks of KSPCBCG
@@ -351,14 +274,7 @@ PetscErrorCode KSPCBCGGetStats(KSP ksp, KSPCBCGStats *stats)
 
 .seealso: KSPCBCG, KSPCBCGGetBasis(), KSPCBCGSetMaxCondition(), KSPCBCGGetStats()
 @*/
-PetscErrorCode KSPCBCGSetBasis(KSP ksp, KSPCBCGBasisType basis)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscValidLogicalCollectiveEnum(ksp, basis, 2);
-  PetscTryMethod(ksp, "KSPCBCGSetBasis_C", (KSP, KSPCBCGBasisType), (ksp, basis));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_SETTER(KSPCBCGSetBasis, KSP, ksp, KSPCBCGBasisType, basis, Enum)
 
 /*@
    KSPCBCGGetBasis - gets the polynomial basis of KSPCBCG
@@ -369,14 +285,7 @@ PetscErrorCode KSPCBCGSetBasis(KSP ksp, KSPCBCGBasisType basis)
 
 .seealso: KSPCBCG, KSPCBCGSetBasis()
 @*/
-PetscErrorCode KSPCBCGGetBasis(KSP ksp, KSPCBCGBasisType *basis)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscAssertPointer(basis, 2);
-  PetscUseMethod(ksp, "KSPCBCGGetBasis_C", (KSP, KSPCBCGBasisType *), (ksp, basis));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_GETTER(KSPCBCGGetBasis, KSP, ksp, KSPCBCGBasisType, basis)
 
 /*@
    KSPCBCGSetSingleReduction - sets whether KSPCBCG makes one global reduction per block
@@ -410,14 +319,7 @@ PetscErrorCode KSPCBCGGetBasis(KSP ksp, KSPCBCGBasisType *basis)
 
 .seealso: KSPCBCG, KSPCBCGGetSingleReduction(), KSPCBCGSetMaxCondition()
 @*/
-PetscErrorCode KSPCBCGSetSingleReduction(KSP ksp, PetscBool flg)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscValidLogicalCollectiveBool(ksp, flg, 2);
-  PetscTryMethod(ksp, "KSPCBCGSetSingleReduction_C", (KSP, PetscBool), (ksp, flg));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_SETTER(KSPCBCGSetSingleReduction, KSP, ksp, PetscBool, flg, Bool)
 
 /*@
    KSPCBCGGetSingleReduction - gets whether KSPCBCG makes one global reduction per block
@@ -428,11 +330,4 @@ PetscErrorCode KSPCBCGSetSingleReduction(KSP ksp, PetscBool flg)
 
 .seealso: KSPCBCG, KSPCBCGSetSingleReduction()
 @*/
-PetscErrorCode KSPCBCGGetSingleReduction(KSP ksp, PetscBool *flg)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscAssertPointer(flg, 2);
-  PetscUseMethod(ksp, "KSPCBCGGetSingleReduction_C", (KSP, PetscBool *), (ksp, flg));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_GETTER(KSPCBCGGetSingleReduction, KSP, ksp, PetscBool, flg)

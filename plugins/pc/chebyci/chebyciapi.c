@@ -26,14 +26,7 @@
 
 .seealso: PCCHEBYCI, PCChebyCIGetMode()
 @*/
-PetscErrorCode PCChebyCISetMode(PC pc, PCChebyCIMode mode)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveEnum(pc, mode, 2);
-  PetscTryMethod(pc, "PCChebyCISetMode_C", (PC, PCChebyCIMode), (pc, mode));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_SETTER(PCChebyCISetMode, PC, pc, PCChebyCIMode, mode, Enum)
 
 /*@
    PCChebyCIGetMode - the mode of a PCCHEBYCI preconditioner
@@ -44,14 +37,7 @@ PetscErrorCode PCChebyCISetMode(PC pc, PCChebyCIMode mode)
 
 .seealso: PCCHEBYCI, PCChebyCISetMode()
 @*/
-PetscErrorCode PCChebyCIGetMode(PC pc, PCChebyCIMode *mode)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscAssertPointer(mode, 2);
-  PetscUseMethod(pc, "PCChebyCIGetMode_C", (PC, PCChebyCIMode *), (pc, mode));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_GETTER(PCChebyCIGetMode, PC, pc, PCChebyCIMode, mode)
 
 /*@
    PCChebyCISetIterations - sets the number of Chebyshev iterations (operator applications)
@@ -75,14 +61,7 @@ PetscErrorCode PCChebyCIGetMode(PC pc, PCChebyCIMode *mode)
 
 .seealso: PCCHEBYCI, PCChebyCIGetIterations()
 @*/
-PetscErrorCode PCChebyCISetIterations(PC pc, PetscInt its)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveInt(pc, its, 2);
-  PetscTryMethod(pc, "PCChebyCISetIterations_C", (PC, PetscInt), (pc, its));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_SETTER(PCChebyCISetIterations, PC, pc, PetscInt, its, Int)
 
 /*@
    PCChebyCIGetIterations - the number of Chebyshev iterations per application
@@ -93,14 +72,7 @@ PetscErrorCode PCChebyCISetIterations(PC pc, PetscInt its)
 
 .seealso: PCCHEBYCI, PCChebyCISetIterations()
 @*/
-PetscErrorCode PCChebyCIGetIterations(PC pc, PetscInt *its)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscAssertPointer(its, 2);
-  PetscUseMethod(pc, "PCChebyCIGetIterations_C", (PC, PetscInt *), (pc, its));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_GETTER(PCChebyCIGetIterations, PC, pc, PetscInt, its)
 
 /*@
    PCChebyCISetEigSource - sets where the eigenvalue bounds come from
@@ -123,14 +95,7 @@ PetscErrorCode PCChebyCIGetIterations(PC pc, PetscInt *its)
 
 .seealso: PCCHEBYCI, PCChebyCIGetEigSource(), PCChebyCISetEigenvalues()
 @*/
-PetscErrorCode PCChebyCISetEigSource(PC pc, PCChebyCIEigSource src)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveEnum(pc, src, 2);
-  PetscTryMethod(pc, "PCChebyCISetEigSource_C", (PC, PCChebyCIEigSource), (pc, src));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_SETTER(PCChebyCISetEigSource, PC, pc, PCChebyCIEigSource, src, Enum)
 
 /*@
    PCChebyCIGetEigSource - the eigenvalue source: the one used after set-up, the one asked before
@@ -141,14 +106,7 @@ PetscErrorCode PCChebyCISetEigSource(PC pc, PCChebyCIEigSource src)
 
 .seealso: PCCHEBYCI, PCChebyCISetEigSource()
 @*/
-PetscErrorCode PCChebyCIGetEigSource(PC pc, PCChebyCIEigSource *src)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscAssertPointer(src, 2);
-  PetscUseMethod(pc, "PCChebyCIGetEigSource_C", (PC, PCChebyCIEigSource *), (pc, src));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_GETTER(PCChebyCIGetEigSource, PC, pc, PCChebyCIEigSource, src)
 
 /*@
    PCChebyCISetEigenvalues - gives bounds on the spectrum of the iterated operator (W^-1 A when
@@ -255,14 +213,7 @@ PetscErrorCode PCChebyCIGetEigScale(PC pc, PetscReal *fmin, PetscReal *fmax)
 
 .seealso: PCCHEBYCI, PCChebyCIGetWeighted()
 @*/
-PetscErrorCode PCChebyCISetWeighted(PC pc, PetscBool flg)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveBool(pc, flg, 2);
-  PetscTryMethod(pc, "PCChebyCISetWeighted_C", (PC, PetscBool), (pc, flg));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_SETTER(PCChebyCISetWeighted, PC, pc, PetscBool, flg, Bool)
 
 /*@
    PCChebyCIGetWeighted - whether the iteration runs on W^-1 A (the value used after set-up)
@@ -273,14 +224,7 @@ PetscErrorCode PCChebyCISetWeighted(PC pc, PetscBool flg)
 
 .seealso: PCCHEBYCI, PCChebyCISetWeighted()
 @*/
-PetscErrorCode PCChebyCIGetWeighted(PC pc, PetscBool *flg)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscAssertPointer(flg, 2);
-  PetscUseMethod(pc, "PCChebyCIGetWeighted_C", (PC, PetscBool *), (pc, flg));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_GETTER(PCChebyCIGetWeighted, PC, pc, PetscBool, flg)
 
 /*@
    PCChebyCISetEstimateIterations - sets the number of CG (Lanczos) iterations of the
@@ -299,14 +243,7 @@ PetscErrorCode PCChebyCIGetWeighted(PC pc, PetscBool *flg)
 
 .seealso: PCCHEBYCI, PCChebyCISetEigSource()
 @*/
-PetscErrorCode PCChebyCISetEstimateIterations(PC pc, PetscInt its)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveInt(pc, its, 2);
-  PetscTryMethod(pc, "PCChebyCISetEstimateIterations_C", (PC, PetscInt), (pc, its));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_SETTER(PCChebyCISetEstimateIterations, PC, pc, PetscInt, its, Int)
 
 /*@
    PCChebyCIGetInterval - the eigenvalue bounds of this rank's iterated operator and the
@@ -348,14 +285,7 @@ PetscErrorCode PCChebyCIGetInterval(PC pc, PetscReal *lmin, PetscReal *lmax, Pet
 
 .seealso: PCCHEBYCI, KSPBCGSFusedSetFuse()
 @*/
-PetscErrorCode PCChebyCISetFuse(PC pc, PetscBool flg)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveBool(pc, flg, 2);
-  PetscTryMethod(pc, "PCChebyCISetFuse_C", (PC, PetscBool), (pc, flg));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_SETTER(PCChebyCISetFuse, PC, pc, PetscBool, flg, Bool)
 
 /*@
    PCChebyCIGetApplications - the number of applications since the last set-up (each costs
@@ -367,11 +297,4 @@ PetscErrorCode PCChebyCISetFuse(PC pc, PetscBool flg)
 
 .seealso: PCCHEBYCI, PCChebyCIGetIterations()
 @*/
-PetscErrorCode PCChebyCIGetApplications(PC pc, PetscInt *n)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscAssertPointer(n, 2);
-  PetscUseMethod(pc, "PCChebyCIGetApplications_C", (PC, PetscInt *), (pc, n));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_GETTER(PCChebyCIGetApplications, PC, pc, PetscInt, n)

@@ -27,14 +27,7 @@
 
 .seealso: PCFFTPTDMA, PCFFTPTDMAZSolve, PCFFTPTDMASetPencilGrid()
 @*/
-PetscErrorCode PCFFTPTDMASetZSolve(PC pc, PCFFTPTDMAZSolve zs)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveEnum(pc, zs, 2);
-  PetscTryMethod(pc, "PCFFTPTDMASetZSolve_C", (PC, PCFFTPTDMAZSolve), (pc, zs));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_SETTER(PCFFTPTDMASetZSolve, PC, pc, PCFFTPTDMAZSolve, zs, Enum)
 
 /*@
    PCFFTPTDMAGetZSolve - the z method of PCFFTPTDMA
@@ -45,13 +38,7 @@ PetscErrorCode PCFFTPTDMASetZSolve(PC pc, PCFFTPTDMAZSolve zs)
 
 .seealso: PCFFTPTDMA, PCFFTPTDMASetZSolve()
 @*/
-PetscErrorCode PCFFTPTDMAGetZSolve(PC pc, PCFFTPTDMAZSolve *zs)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscUseMethod(pc, "PCFFTPTDMAGetZSolve_C", (PC, PCFFTPTDMAZSolve *), (pc, zs));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_GETTER(PCFFTPTDMAGetZSolve, PC, pc, PCFFTPTDMAZSolve, zs)
 
 /*@
    PCFFTPTDMASetPencilGrid - sets the pencil grid py x pz of PCFFTPTDMA
@@ -122,14 +109,7 @@ PetscErrorCode PCFFTPTDMAGetPencilGrid(PC pc, PetscInt *py, PetscInt *pz)
 
 .seealso: PCFFTPTDMA
 @*/
-PetscErrorCode PCFFTPTDMASetApproximate(PC pc, PetscBool flg)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveBool(pc, flg, 2);
-  PetscTryMethod(pc, "PCFFTPTDMASetApproximate_C", (PC, PetscBool), (pc, flg));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_SETTER(PCFFTPTDMASetApproximate, PC, pc, PetscBool, flg, Bool)
 
 /*@
    PCFFTPTDMAGetApproximate - whether PCFFTPTDMA approximates non-separable matrices
@@ -140,13 +120,7 @@ PetscErrorCode PCFFTPTDMASetApproximate(PC pc, PetscBool flg)
 
 .seealso: PCFFTPTDMA, PCFFTPTDMASetApproximate()
 @*/
-PetscErrorCode PCFFTPTDMAGetApproximate(PC pc, PetscBool *flg)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscUseMethod(pc, "PCFFTPTDMAGetApproximate_C", (PC, PetscBool *), (pc, flg));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_GETTER(PCFFTPTDMAGetApproximate, PC, pc, PetscBool, flg)
 
 /*@
    PCFFTPTDMASetPlanner - sets the FFTW planner effort of PCFFTPTDMA's set-up
@@ -172,14 +146,7 @@ PetscErrorCode PCFFTPTDMAGetApproximate(PC pc, PetscBool *flg)
 
 .seealso: PCFFTPTDMA
 @*/
-PetscErrorCode PCFFTPTDMASetPlanner(PC pc, PCFFTPTDMAPlanner p)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveEnum(pc, p, 2);
-  PetscTryMethod(pc, "PCFFTPTDMASetPlanner_C", (PC, PCFFTPTDMAPlanner), (pc, p));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_SETTER(PCFFTPTDMASetPlanner, PC, pc, PCFFTPTDMAPlanner, p, Enum)
 
 /*@
    PCFFTPTDMAGetPlanner - the FFTW planner effort of PCFFTPTDMA
@@ -190,13 +157,7 @@ PetscErrorCode PCFFTPTDMASetPlanner(PC pc, PCFFTPTDMAPlanner p)
 
 .seealso: PCFFTPTDMA, PCFFTPTDMASetPlanner()
 @*/
-PetscErrorCode PCFFTPTDMAGetPlanner(PC pc, PCFFTPTDMAPlanner *p)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscUseMethod(pc, "PCFFTPTDMAGetPlanner_C", (PC, PCFFTPTDMAPlanner *), (pc, p));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_GETTER(PCFFTPTDMAGetPlanner, PC, pc, PCFFTPTDMAPlanner, p)
 
 /*@
    PCFFTPTDMASetWisdomFile - sets a file of FFTW wisdom for PCFFTPTDMA's planning
@@ -270,14 +231,7 @@ PetscErrorCode PCFFTPTDMAGetWisdomFile(PC pc, const char *file[])
 
 .seealso: PCFFTPTDMA, PCFFTPTDMASetR2C()
 @*/
-PetscErrorCode PCFFTPTDMASetDCT(PC pc, PCFFTPTDMADCT d)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveEnum(pc, d, 2);
-  PetscTryMethod(pc, "PCFFTPTDMASetDCT_C", (PC, PCFFTPTDMADCT), (pc, d));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_SETTER(PCFFTPTDMASetDCT, PC, pc, PCFFTPTDMADCT, d, Enum)
 
 /*@
    PCFFTPTDMAGetDCT - how PCFFTPTDMA computes the DCT/DST kinds
@@ -288,13 +242,7 @@ PetscErrorCode PCFFTPTDMASetDCT(PC pc, PCFFTPTDMADCT d)
 
 .seealso: PCFFTPTDMA, PCFFTPTDMASetDCT()
 @*/
-PetscErrorCode PCFFTPTDMAGetDCT(PC pc, PCFFTPTDMADCT *d)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscUseMethod(pc, "PCFFTPTDMAGetDCT_C", (PC, PCFFTPTDMADCT *), (pc, d));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_GETTER(PCFFTPTDMAGetDCT, PC, pc, PCFFTPTDMADCT, d)
 
 /*@
    PCFFTPTDMASetR2C - whether PCFFTPTDMA transforms periodic directions with FFTW's r2c/c2r
@@ -322,14 +270,7 @@ PetscErrorCode PCFFTPTDMAGetDCT(PC pc, PCFFTPTDMADCT *d)
 
 .seealso: PCFFTPTDMA
 @*/
-PetscErrorCode PCFFTPTDMASetR2C(PC pc, PetscBool flg)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveBool(pc, flg, 2);
-  PetscTryMethod(pc, "PCFFTPTDMASetR2C_C", (PC, PetscBool), (pc, flg));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_SETTER(PCFFTPTDMASetR2C, PC, pc, PetscBool, flg, Bool)
 
 /*@
    PCFFTPTDMAGetR2C - whether PCFFTPTDMA transforms periodic directions with r2c/c2r
@@ -340,13 +281,7 @@ PetscErrorCode PCFFTPTDMASetR2C(PC pc, PetscBool flg)
 
 .seealso: PCFFTPTDMA, PCFFTPTDMASetR2C()
 @*/
-PetscErrorCode PCFFTPTDMAGetR2C(PC pc, PetscBool *flg)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscUseMethod(pc, "PCFFTPTDMAGetR2C_C", (PC, PetscBool *), (pc, flg));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_GETTER(PCFFTPTDMAGetR2C, PC, pc, PetscBool, flg)
 
 /*@
    PCFFTPTDMAGetCommCounts - bytes this rank handed to MPI for other ranks in PCFFTPTDMA

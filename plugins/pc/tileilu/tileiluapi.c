@@ -80,14 +80,7 @@ PetscErrorCode PCTileILUGetTile(PC pc, PetscInt *bx, PetscInt *by, PetscInt *bz)
 
 .seealso: PCTILEILU, PCTileILULayout, PCTileILUSetTile()
 @*/
-PetscErrorCode PCTileILUSetLayout(PC pc, PCTileILULayout layout)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveEnum(pc, layout, 2);
-  PetscTryMethod(pc, "PCTileILUSetLayout_C", (PC, PCTileILULayout), (pc, layout));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_SETTER(PCTileILUSetLayout, PC, pc, PCTileILULayout, layout, Enum)
 
 /*@
    PCTileILUGetLayout - the layout of PCTILEILU
@@ -98,13 +91,7 @@ PetscErrorCode PCTileILUSetLayout(PC pc, PCTileILULayout layout)
 
 .seealso: PCTILEILU, PCTileILUSetLayout()
 @*/
-PetscErrorCode PCTileILUGetLayout(PC pc, PCTileILULayout *layout)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscUseMethod(pc, "PCTileILUGetLayout_C", (PC, PCTileILULayout *), (pc, layout));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_GETTER(PCTileILUGetLayout, PC, pc, PCTileILULayout, layout)
 
 /*@
    PCTileILUSetFuse - in the zyx layout, run gather, sweeps and scatter group by group, or
@@ -130,14 +117,7 @@ PetscErrorCode PCTileILUGetLayout(PC pc, PCTileILULayout *layout)
 
 .seealso: PCTILEILU, PCTileILUSetLayout()
 @*/
-PetscErrorCode PCTileILUSetFuse(PC pc, PetscBool fuse)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveBool(pc, fuse, 2);
-  PetscTryMethod(pc, "PCTileILUSetFuse_C", (PC, PetscBool), (pc, fuse));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_SETTER(PCTileILUSetFuse, PC, pc, PetscBool, fuse, Bool)
 
 /*@
    PCTileILUGetFuse - whether PCTILEILU fuses gather, sweeps and scatter in the zyx layout
@@ -148,13 +128,7 @@ PetscErrorCode PCTileILUSetFuse(PC pc, PetscBool fuse)
 
 .seealso: PCTILEILU, PCTileILUSetFuse()
 @*/
-PetscErrorCode PCTileILUGetFuse(PC pc, PetscBool *fuse)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscUseMethod(pc, "PCTileILUGetFuse_C", (PC, PetscBool *), (pc, fuse));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_GETTER(PCTileILUGetFuse, PC, pc, PetscBool, fuse)
 
 /*@
    PCTileILUGetInfo - what PCTILEILU set up on this rank
