@@ -110,15 +110,15 @@ PetscErrorCode PPEGridGetBox(PPEGrid grid, const PPEDMDABox **box)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* "n0 x n1 [x n2]": the first dim entries of n. */
-static PetscErrorCode PPEGridSizeString(PetscInt dim, const PetscInt n[], char s[], size_t len)
+/* The first dim entries of n joined by sep: "32 x 32 x 16" (sep " x "), "32x16" (sep "x"). */
+PetscErrorCode PPEJoinSizes(PetscInt dim, const PetscInt n[], const char sep[], char s[], size_t len)
 {
   size_t used = 0;
 
   PetscFunctionBegin;
   s[0] = 0;
   for (PetscInt d = 0; d < dim; d++) {
-    PetscCall(PetscSNPrintf(s + used, len - used, "%s%" PetscInt_FMT, d ? " x " : "", n[d]));
+    PetscCall(PetscSNPrintf(s + used, len - used, "%s%" PetscInt_FMT, d ? sep : "", n[d]));
     PetscCall(PetscStrlen(s, &used));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -240,8 +240,8 @@ static PetscErrorCode PPEGridValidate(PPEGrid g)
     PetscCheck(sw >= 1, comm, PETSC_ERR_ARG_WRONG, "PPEGrid needs a DMDA with stencil width >= 1, got %" PetscInt_FMT, sw);
     if (!g->sizes_set)
       for (int d = 0; d < g->dim; d++) g->uN[d] = n[d];
-    PetscCall(PPEGridSizeString(g->dim, g->uN, gs, sizeof(gs)));
-    PetscCall(PPEGridSizeString(g->dim, n, ds, sizeof(ds)));
+    PetscCall(PPEJoinSizes(g->dim, g->uN, " x ", gs, sizeof(gs)));
+    PetscCall(PPEJoinSizes(g->dim, n, " x ", ds, sizeof(ds)));
     for (int d = 0; d < g->dim; d++) {
       PetscBool per = (PetscBool)(g->ubc[2 * d] == PPE_BC_PERIODIC);
       PetscCheck(n[d] == g->uN[d], comm, PETSC_ERR_ARG_SIZ, "Grid/DMDA size mismatch: the grid is %s but the DMDA is %s", gs, ds);
@@ -398,7 +398,7 @@ static PetscErrorCode PPEGridViewDirections(PPEGrid grid, PetscViewer viewer)
     PetscCall(PPEGridAppend(dom, sizeof(dom), "%s[%g, %g]", u ? " x " : "", (double)grid->uorigin[u], (double)(grid->uorigin[u] + grid->uL[u])));
     PetscCall(PPEGridAppend(bcl, sizeof(bcl), "%s%c %s-%s", u ? ", " : "", "xyz"[u], PPEBCTypes[grid->ubc[2 * u]], PPEBCTypes[grid->ubc[2 * u + 1]]));
   }
-  PetscCall(PPEGridSizeString(grid->dim, grid->uN, sizes, sizeof(sizes)));
+  PetscCall(PPEJoinSizes(grid->dim, grid->uN, " x ", sizes, sizeof(sizes)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "sizes: %s%s, %s-centred\n", sizes, grid->dim == 2 ? " (2D)" : "", PPELocations[grid->location]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "domain: %s\n", dom));
   PetscCall(PetscViewerASCIIPrintf(viewer, "boundary conditions: %s (%s)\n", bcs, bcl));
@@ -429,7 +429,7 @@ static PetscErrorCode PPEGridViewSetUp(PPEGrid grid, PetscViewer viewer)
     PetscCall(PPEGridAppend(sp, sizeof(sp), " on average, from %g to %g", (double)dmin, (double)dmax));
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "spacing: %s\n", sp));
-  PetscCall(PPEGridSizeString(grid->dim, P, procs, sizeof(procs)));
+  PetscCall(PPEJoinSizes(grid->dim, P, " x ", procs, sizeof(procs)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "process grid: %s%s\n", procs, grid->da_owned ? "" : " (user DMDA)"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "operator eigenvalues: %s [%g, %g]%s\n", grid->bounds_exact ? "exact" : "bounds", (double)grid->lmin, (double)grid->lmax, grid->singular ? " (lower end: smallest nonzero)" : ""));
   PetscCall(PetscViewerASCIIPrintf(viewer, "singular: %s\n", grid->singular ? "yes, constant null space" : "no"));

@@ -9,7 +9,8 @@ residual, error against the exact solution, times and communication, as text and
    -ppe_repeat solves, each started from a zero initial guess.
 */
 #include <ppekit.h>
-#include <petsc/private/kspimpl.h> /* the table of the norms a KSP supports (-ppe_stop true) */
+#include <ppekit/private/ppeimpl.h> /* PPEJoinSizes() */
+#include <petsc/private/kspimpl.h>  /* the table of the norms a KSP supports (-ppe_stop true) */
 #include <stdarg.h>
 #include <stdio.h>
 #include <sys/resource.h>
@@ -725,20 +726,6 @@ static PetscErrorCode GetGridInfo(PPEGrid grid, GridInfo *g)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* "24x20x16": the first dim entries of v joined by x */
-static PetscErrorCode JoinSizes(PetscInt dim, const PetscInt v[], char buf[], size_t len)
-{
-  size_t used = 0;
-
-  PetscFunctionBegin;
-  buf[0] = 0;
-  for (PetscInt d = 0; d < dim; d++) {
-    PetscCall(PetscSNPrintf(buf + used, len - used, "%s%" PetscInt_FMT, d ? "x" : "", v[d]));
-    PetscCall(PetscStrlen(buf, &used));
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* The text summary */
 static PetscErrorCode PrintSummary(const Run *run, const GridInfo *g)
 {
@@ -754,8 +741,8 @@ static PetscErrorCode PrintSummary(const Run *run, const GridInfo *g)
   PetscFunctionBegin;
   PetscCall(KSPGetType(run->ksp, &ksptype));
   PetscCall(PCGetType(run->pc, &pctype));
-  PetscCall(JoinSizes(g->dim, g->n, sizes, sizeof(sizes)));
-  PetscCall(JoinSizes(g->dim, g->procs, procs, sizeof(procs)));
+  PetscCall(PPEJoinSizes(g->dim, g->n, "x", sizes, sizeof(sizes)));
+  PetscCall(PPEJoinSizes(g->dim, g->procs, "x", procs, sizeof(procs)));
   PetscCall(PetscPrintf(comm, "ppe-solve: problem %s, %sgrid %s %s-centred, bc %s, %c %s, %d ranks (%s)\n", PPEProblemNames[run->o.problem], g->dim == 2 ? "2D " : "", sizes, PPELocations[g->loc], g->bc, "xyz"[g->dim - 1], PPEStretchTypes[g->stretch],
                         (int)run -> size, procs));
   if (res->backend == PPE_BACKEND_HOST) PetscCall(PetscPrintf(comm, "  operator %s, KSP %s, PC %s\n", OperatorTypes[run->o.op], ksptype, pctype));

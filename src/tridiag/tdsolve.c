@@ -192,6 +192,35 @@ PetscErrorCode PPETridiagGetPackedSize(PPETridiag td, PetscInt *len)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Between the natural layout d and the packed layout dp, either way (pack: d -> dp, the
+   lanes past nsys zeroed; else dp -> d, the lanes past nsys left alone). */
+static PetscErrorCode PackOrUnpack(PPETridiag td, PetscScalar d[], PetscScalar dp[], PetscBool pack)
+{
+  const PetscInt SZ = PPE_TRIDIAG_SZ, m = td->m;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(td, PPETRIDIAG_CLASSID, 1);
+  PPETridiagCheckSizes(td);
+  PetscCall(PetscLogEventBegin(PPE_TridiagPack, td, 0, 0, 0));
+  for (PetscInt g = 0; g < td->ng; g++) {
+    PetscInt nl = PetscMin(SZ, td->nsys - g * SZ);
+
+    for (PetscInt k = 0; k < m; k++) {
+      PetscScalar *p = dp + ((size_t)g * m + k) * SZ;
+      PetscScalar *n = d + (size_t)g * SZ * td->ls + (size_t)k * td->ks;
+
+      if (td->ls == 1 && nl == SZ && pack) PetscCall(PetscArraycpy(p, n, SZ));
+      else if (td->ls == 1 && nl == SZ) PetscCall(PetscArraycpy(n, p, SZ));
+      else if (pack)
+        for (PetscInt l = 0; l < SZ; l++) p[l] = l < nl ? n[(size_t)l * td->ls] : 0.0;
+      else
+        for (PetscInt l = 0; l < nl; l++) n[(size_t)l * td->ls] = p[l];
+    }
+  }
+  PetscCall(PetscLogEventEnd(PPE_TridiagPack, td, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
    PPETridiagPack - copies natural-layout data into the packed layout: element (s,k) goes to
    dp[((s/SZ)*m + k)*SZ + s%SZ], SZ = PPE_TRIDIAG_SZ; the lanes past nsys are zeroed
@@ -204,26 +233,8 @@ PetscErrorCode PPETridiagGetPackedSize(PPETridiag td, PetscInt *len)
 @*/
 PetscErrorCode PPETridiagPack(PPETridiag td, const PetscScalar d[], PetscScalar dp[])
 {
-  const PetscInt SZ = PPE_TRIDIAG_SZ, m = td->m;
-
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(td, PPETRIDIAG_CLASSID, 1);
-  PPETridiagCheckSizes(td);
-  PetscCall(PetscLogEventBegin(PPE_TridiagPack, td, 0, 0, 0));
-  for (PetscInt g = 0; g < td->ng; g++) {
-    PetscInt nl = PetscMin(SZ, td->nsys - g * SZ);
-
-    for (PetscInt k = 0; k < m; k++) {
-      PetscScalar       *o = dp + ((size_t)g * m + k) * SZ;
-      const PetscScalar *i = d + (size_t)g * SZ * td->ls + (size_t)k * td->ks;
-
-      if (td->ls == 1 && nl == SZ)
-        for (PetscInt l = 0; l < SZ; l++) o[l] = i[l];
-      else
-        for (PetscInt l = 0; l < SZ; l++) o[l] = l < nl ? i[(size_t)l * td->ls] : 0.0;
-    }
-  }
-  PetscCall(PetscLogEventEnd(PPE_TridiagPack, td, 0, 0, 0));
+  PetscCall(PackOrUnpack(td, (PetscScalar *)d, dp, PETSC_TRUE)); /* d is only read */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -238,25 +249,7 @@ PetscErrorCode PPETridiagPack(PPETridiag td, const PetscScalar d[], PetscScalar 
 @*/
 PetscErrorCode PPETridiagUnpack(PPETridiag td, const PetscScalar dp[], PetscScalar d[])
 {
-  const PetscInt SZ = PPE_TRIDIAG_SZ, m = td->m;
-
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(td, PPETRIDIAG_CLASSID, 1);
-  PPETridiagCheckSizes(td);
-  PetscCall(PetscLogEventBegin(PPE_TridiagPack, td, 0, 0, 0));
-  for (PetscInt g = 0; g < td->ng; g++) {
-    PetscInt nl = PetscMin(SZ, td->nsys - g * SZ);
-
-    for (PetscInt k = 0; k < m; k++) {
-      const PetscScalar *i = dp + ((size_t)g * m + k) * SZ;
-      PetscScalar       *o = d + (size_t)g * SZ * td->ls + (size_t)k * td->ks;
-
-      if (td->ls == 1 && nl == SZ)
-        for (PetscInt l = 0; l < SZ; l++) o[l] = i[l];
-      else
-        for (PetscInt l = 0; l < nl; l++) o[(size_t)l * td->ls] = i[l];
-    }
-  }
-  PetscCall(PetscLogEventEnd(PPE_TridiagPack, td, 0, 0, 0));
+  PetscCall(PackOrUnpack(td, d, (PetscScalar *)dp, PETSC_FALSE)); /* dp is only read */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
