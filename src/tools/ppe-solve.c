@@ -8,46 +8,20 @@ residual, error against the exact solution, times and communication, as text and
    listed in docs/ppe-solve.md. Times are the maximum over ranks; solve_s is the median over
    -ppe_repeat solves, each started from a zero initial guess.
 */
-#include <ppekit.h>
+#include "ppe-solve.h"
 #include <ppekit/private/ppeimpl.h> /* PPEJoinSizes() */
 #include <petsc/private/kspimpl.h>  /* the table of the norms a KSP supports (-ppe_stop true) */
-#include <stdarg.h>
 #include <stdio.h>
 #include <sys/resource.h>
 
-typedef enum {
-  OP_MATFREE,
-  OP_AIJ
-} OperatorType;
-static const char *const OperatorTypes[] = {"matfree", "aij", "OperatorType", "OP_", NULL};
-
-typedef enum {
-  PMAT_SAME,
-  PMAT_MATFREE,
-  PMAT_AIJ
-} PmatType;
-static const char *const PmatTypes[] = {"same", "matfree", "aij", "PmatType", "PMAT_", NULL};
-
-typedef enum {
-  STOP_KSP,
-  STOP_TRUE
-} StopType;
-static const char *const StopTypes[] = {"ksp", "true", "StopType", "STOP_", NULL};
+/* The names of the enums of ppe-solve.h (the options' and the JSON line's) */
+const char *const OperatorTypes[] = {"matfree", "aij", "OperatorType", "OP_", NULL};
+const char *const PmatTypes[]     = {"same", "matfree", "aij", "PmatType", "PMAT_", NULL};
+const char *const StopTypes[]     = {"ksp", "true", "StopType", "STOP_", NULL};
 
 /* Seconds blocked in MPI while counting (ppe-mpiwait.c, through MPI's profiling interface) */
 void   PPEWaitStart(void);
 double PPEWaitStop(void);
-
-typedef struct {
-  PPEProblemType problem;
-  OperatorType   op;
-  PmatType       pmat;
-  char           asmtype[64];
-  PetscInt       repeat;
-  StopType       stop;
-  PetscBool      json, history, config;
-  PetscReal      rtol;
-} Options;
 
 static PetscErrorCode GetOptions(MPI_Comm comm, Options *o)
 {
@@ -120,17 +94,6 @@ static PetscErrorCode MaxElapsed(MPI_Comm comm, PetscLogDouble t0, PetscReal *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-   Iterations inside the preconditioner: the KSPs of PCKSP and PCBJACOBI (counted by a monitor,
-   the maximum over ranks for the sub-solves of block Jacobi), or PCCHEBYCI's fixed iterations
-   times its applications. valid is false for other preconditioners.
-*/
-typedef struct {
-  PC        pc;
-  PetscBool valid, cheby;
-  PetscInt  its, applied0, cheby_its;
-} InnerIts;
-
 static PetscErrorCode InnerMonitor(KSP k, PetscInt it, PetscReal rn, void *ctx)
 {
   PetscFunctionBegin;
@@ -199,21 +162,6 @@ static PetscErrorCode TrueResidualNorm(KSP ksp, Vec t, Vec v, PetscReal *nrm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-   The history of the untimed solve of -ppe_history: at each monitor call the iteration (s-step
-   methods such as cbcg monitor once per block), the true relative residual, and the seconds
-   since the solve started less the monitor's own time (its true residual costs an operator
-   application).
-*/
-typedef struct {
-  PetscBool      on;
-  PetscInt       n, cap, *its;
-  PetscReal     *tr, *ts;
-  PetscReal      bnorm;
-  PetscLogDouble t0, over;
-  Vec            t, v;
-} History;
-
 static PetscErrorCode HistoryMonitor(KSP ksp, PetscInt it, PetscReal rnorm, void *ctx)
 {
   History       *h = (History *)ctx;
@@ -248,24 +196,6 @@ static PetscErrorCode HistoryMonitor(KSP ksp, PetscInt it, PetscReal rnorm, void
   h->over += t2 - t1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-
-/*
-   -ppe_stop true: stop when the true relative residual ||b - A x|| / ||b|| is at most rtol (or
-   ||b - A x|| at most abstol), whatever norm the KSP iterates with, so that "iterations" means
-   the same for every KSP and PC. A KSP that supports the unpreconditioned norm (native) uses it,
-   and its test is confirmed by one true residual; for the others the true residual is evaluated
-   when the KSP's norm, times the last observed ratio of the true residual to it, reaches the
-   tolerance (a few evaluations per solve; at every test with -ksp_norm_type none). x0 = 0 (as
-   ppe-solve solves), so the initial true residual is ||b|| without an evaluation.
-*/
-typedef struct {
-  Vec         t, v;   /* work of KSPBuildResidual */
-  PetscReal   bnorm;  /* ||b|| of the solve */
-  PetscBool   native; /* the KSP's norm is the unpreconditioned residual */
-  PetscReal   ratio;  /* last true residual over the KSP's norm */
-  PetscInt    checks; /* true residuals evaluated in this solve */
-  const char *norm;   /* the norm compared with rtol, as reported */
-} TrueStop;
 
 static PetscErrorCode TrueStopTest(KSP ksp, PetscInt it, PetscReal rn, KSPConvergedReason *reason, void *ctx)
 {
@@ -342,117 +272,6 @@ static PetscErrorCode MeasureLatency(MPI_Comm comm, PetscReal *lat)
   PetscCall(MPIU_Allreduce(&t[32], lat, 1, MPIU_REAL, MPIU_MAX, comm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-
-/* The JSON line is formatted with the C library: PETSc's printf family rewrites %g. */
-typedef struct {
-  char  *buf;
-  size_t len, cap;
-} JSON;
-
-static PetscErrorCode JSONAppend(JSON *j, const char fmt[], ...)
-{
-  va_list ap;
-  int     n;
-
-  PetscFunctionBegin;
-  va_start(ap, fmt);
-  n = vsnprintf(NULL, 0, fmt, ap);
-  va_end(ap);
-  if (j->len + (size_t)n + 1 > j->cap) {
-    size_t cap = PetscMax(2 * j->cap, j->len + (size_t)n + 1024);
-    PetscCall(PetscRealloc(cap, &j->buf));
-    j->cap = cap;
-  }
-  va_start(ap, fmt);
-  vsnprintf(j->buf + j->len, j->cap - j->len, fmt, ap);
-  va_end(ap);
-  j->len += (size_t)n;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static void JSONNumber(char *buf, size_t len, PetscBool valid, PetscReal v)
-{
-  if (valid && !PetscIsInfOrNanReal(v)) snprintf(buf, len, "%.6e", (double)v);
-  else snprintf(buf, len, "null");
-}
-
-/* External packages of PETSc that solver configurations name (ppe-study drops the rows whose
-   package the PETSc in use lacks); PetscHasExternalPackage() answers for the PETSc loaded. */
-static const char *const ConfigPackages[] = {"hypre", "mumps", "superlu_dist", "superlu", "suitesparse", "strumpack", "ml", "scalapack", "fftw3", "hdf5", "cuda", "hip", "kokkos"};
-
-/* -ppe_config: one JSON line describing this PPEKit and the PETSc it runs on, printed before
-   the solve (the solve's JSON line, -ppe_json, stays the last line that starts with '{') */
-static PetscErrorCode PrintConfig(MPI_Comm comm)
-{
-  JSON     j = {NULL, 0, 0};
-  PetscInt v[3]; /* the PETSc library's version (PetscInt: 64-bit with 64-bit indices) */
-
-  PetscFunctionBegin;
-  PetscCall(PetscGetVersionNumber(&v[0], &v[1], &v[2], NULL));
-  PetscCall(JSONAppend(&j, "{\"ppekit\": \"%s\", \"petsc\": \"%d.%d.%d\", \"petsc_built_with\": \"%d.%d.%d\", \"index_bits\": %d, ", PPEKIT_VERSION_STRING, (int)v[0], (int)v[1], (int)v[2], PPEKIT_PETSC_VERSION_MAJOR, PPEKIT_PETSC_VERSION_MINOR,
-                       PPEKIT_PETSC_VERSION_SUBMINOR, (int)(8 * sizeof(PetscInt))));
-  PetscCall(JSONAppend(&j, "\"packages\": {"));
-  for (size_t i = 0; i < sizeof(ConfigPackages) / sizeof(ConfigPackages[0]); i++) {
-    PetscBool has;
-
-    PetscCall(PetscHasExternalPackage(ConfigPackages[i], &has));
-    PetscCall(JSONAppend(&j, "%s\"%s\": %s", i ? ", " : "", ConfigPackages[i], has ? "true" : "false"));
-  }
-  PetscCall(JSONAppend(&j, "}, \"backends\": {\"cuda\": %s, \"hip\": %s, \"emu\": true}}", PPEKIT_HAVE_CUDA ? "true" : "false", PPEKIT_HAVE_HIP ? "true" : "false"));
-  PetscCall(PetscPrintf(comm, "%s\n", j.buf));
-  PetscCall(PetscFree(j.buf));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-/* The times of a run */
-typedef struct {
-  PetscReal  op_s, setup_s;    /* operator creation, KSPSetUp: seconds, max over ranks */
-  PetscReal  latency_s;        /* one synchronisation on these ranks */
-  PetscReal *solve_s, *wait_s; /* each timed solve: seconds (max over ranks), blocked in MPI (min over ranks) */
-  PetscInt  *order, *its;      /* the timed solves from fastest to slowest; the iterations of each */
-  PetscReal  solve_min, solve_med, solve_max;
-  PetscReal  sync_s; /* blocked in MPI during the median solve */
-} Timings;
-
-/* What the last timed solve gave */
-typedef struct {
-  PetscInt           its, checks; /* iterations and true residuals evaluated (-ppe_stop true) of the last timed solve */
-  KSPConvergedReason reason;
-  PPECounters        local, c;   /* counters of the last timed solve: this rank's; max (reductions, halo exchanges) or sum over ranks (bytes) */
-  PetscReal          rtol, rrel; /* the KSP's relative tolerance; true relative residual */
-  PetscReal          emax, el2;  /* errors against the exact solution (when known) */
-  PetscReal          mem_mb;     /* peak memory, max over ranks */
-  PPEBackend         backend;
-} Results;
-
-/* What the steps of main share: the options, the problem, the solver and what was measured */
-typedef struct {
-  MPI_Comm      comm;
-  PetscMPIInt   size;
-  Options       o;
-  PetscLogStage stage_setup, stage_solve;
-  PPEGrid       grid;
-  DM            da;
-  PetscBool     singular, known; /* the operator is singular; the exact solution is known */
-  Mat           A, P;
-  Vec           x, b, r, uex, bk; /* solution, right-hand side, residual, exact solution, b of a timed solve */
-  PetscReal     bnorm, rhs_mean;  /* ||b||; the mean removed from b (singular problems) */
-  KSP           ksp;
-  PC            pc;
-  TrueStop      stop;
-  History       hist;
-  InnerIts      inner;
-  Timings       t;
-  Results       res;
-} Run;
-
-/* The grid as the user gave it: per direction its size, its process count and two BC letters */
-typedef struct {
-  PetscInt       dim, n[3], procs[3];
-  char           bc[7];
-  PPELocation    loc;
-  PPEStretchType stretch;
-  PetscReal      shift;
-} GridInfo;
 
 /* The options (and -ppe_config's line, printed first so that the solve's JSON line stays the
    last), the log stages */
@@ -754,152 +573,6 @@ static PetscErrorCode PrintSummary(const Run *run, const GridInfo *g)
   PetscCall(PetscPrintf(comm, "  per solve: %.0f global reductions, %.0f halo exchanges, %.4g bytes sent; peak memory %.1f MB per rank\n", c->reductions, c->halo_exchanges, c->bytes_sent, (double)res->mem_mb));
   PetscCall(PetscPrintf(comm, "  waits in MPI: %.4g s of the solve (local work %.4g s); one synchronisation costs %.3g us here\n", (double)sync_s, (double)(med - sync_s), 1e6 * (double)run->t.latency_s));
   if (run->o.stop == STOP_TRUE) PetscCall(PetscPrintf(comm, "  stop: true relative residual <= rtol (%s; %" PetscInt_FMT " true residual%s evaluated)\n", run->stop.norm, checks, checks == 1 ? "" : "s"));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* "[a, b, c]": n integers as a JSON list */
-static PetscErrorCode JSONInts(JSON *j, PetscInt n, const PetscInt v[])
-{
-  PetscFunctionBegin;
-  PetscCall(JSONAppend(j, "["));
-  for (PetscInt i = 0; i < n; i++) PetscCall(JSONAppend(j, "%s%d", i ? ", " : "", (int)v[i]));
-  PetscCall(JSONAppend(j, "]"));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* "[a, b, c]": n reals as a JSON list (null where not finite) */
-static PetscErrorCode JSONReals(JSON *j, PetscInt n, const PetscReal v[])
-{
-  PetscFunctionBegin;
-  PetscCall(JSONAppend(j, "["));
-  for (PetscInt i = 0; i < n; i++) {
-    char s[32];
-
-    JSONNumber(s, sizeof(s), PETSC_TRUE, v[i]);
-    PetscCall(JSONAppend(j, "%s%s", i ? ", " : "", s));
-  }
-  PetscCall(JSONAppend(j, "]"));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The problem and its grid as the user gave it, one entry per direction: sizes, process
-   counts, and two BC letters (xlo xhi ylo yhi [zlo zhi]); a 2D grid gives [nx, ny], four
-   letters and [px, py] */
-static PetscErrorCode JSONProblem(JSON *j, const Run *run, const GridInfo *g)
-{
-  PetscFunctionBegin;
-  PetscCall(JSONAppend(j, "{\"problem\": \"%s\", \"dim\": %d, \"n\": ", PPEProblemNames[run->o.problem], (int)g->dim));
-  PetscCall(JSONInts(j, g->dim, g->n));
-  PetscCall(JSONAppend(j, ", \"location\": \"%s\", \"bc\": \"%s\", \"stretch\": \"%s\", \"shift\": %.17g, ", PPELocations[g->loc], g->bc, PPEStretchTypes[g->stretch], (double)g->shift));
-  PetscCall(JSONAppend(j, "\"ranks\": %d, \"procs\": ", (int)run->size));
-  PetscCall(JSONInts(j, g->dim, g->procs));
-  PetscCall(JSONAppend(j, ", "));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The norm the KSP compared with rtol, in lower case ("preconditioned", ...) */
-static PetscErrorCode NormName(KSP ksp, char name[], size_t len)
-{
-  KSPNormType nt;
-
-  PetscFunctionBegin;
-  PetscCall(KSPGetNormType(ksp, &nt));
-  PetscCall(PetscStrncpy(name, KSPNormTypes[nt], len));
-  for (char *c = name; *c; c++)
-    if (*c >= 'A' && *c <= 'Z') *c = (char)(*c - 'A' + 'a');
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The solver and the solve: what solved it, iterations, residual and errors, times, waits,
-   the stopping rule */
-static PetscErrorCode JSONSolve(JSON *j, const Run *run)
-{
-  const Results *res = &run->res;
-  const Timings *t   = &run->t;
-  PetscReal      med = t->solve_med;
-  char           emaxs[32], el2s[32], rrels[32], rtols[32], means[32], nl[32];
-  KSPType        ksptype;
-  PCType         pctype;
-
-  PetscFunctionBegin;
-  PetscCall(KSPGetType(run->ksp, &ksptype));
-  PetscCall(PCGetType(run->pc, &pctype));
-  JSONNumber(emaxs, sizeof(emaxs), run->known, res->emax);
-  JSONNumber(el2s, sizeof(el2s), run->known, res->el2);
-  /* a diverged solve (or -ksp_rtol nan) gives Inf or NaN, which JSON cannot hold: null */
-  JSONNumber(rrels, sizeof(rrels), PETSC_TRUE, res->rrel);
-  JSONNumber(rtols, sizeof(rtols), PETSC_TRUE, res->rtol);
-  JSONNumber(means, sizeof(means), PETSC_TRUE, run->rhs_mean);
-  PetscCall(JSONAppend(j, "\"operator\": \"%s\", \"pmat\": \"%s\", \"ksp\": \"%s\", \"pc\": \"%s\", \"backend\": \"%s\", \"rtol\": %s, ", OperatorTypes[run->o.op], PmatTypes[run->o.pmat], ksptype, pctype, PPEBackends[res->backend], rtols));
-  PetscCall(JSONAppend(j, "\"its\": %d, \"reason\": \"%s\", \"rnorm_rel\": %s, \"err_max\": %s, \"err_l2\": %s, \"rhs_mean_removed\": %s, ", (int)res->its, KSPConvergedReasons[res->reason], rrels, emaxs, el2s, means));
-  if (run->inner.valid) PetscCall(JSONAppend(j, "\"pc_its\": %d, ", (int)run->inner.its));
-  else PetscCall(JSONAppend(j, "\"pc_its\": null, "));
-  PetscCall(JSONAppend(j, "\"op_s\": %.6e, \"setup_s\": %.6e, \"solve_s\": %.6e, \"solve_s_min\": %.6e, \"solve_s_max\": %.6e, \"repeat\": %d, ", (double)t->op_s, (double)t->setup_s, (double)med, (double)t->solve_min, (double)t->solve_max,
-                       (int)run->o.repeat));
-  PetscCall(JSONAppend(j, "\"device_bytes\": %.0f, \"device_halo_bytes\": %.0f, \"repeat_its\": ", res->c.device_bytes, res->c.device_halo_bytes));
-  PetscCall(JSONInts(j, run->o.repeat, t->its));
-  PetscCall(JSONAppend(j, ", \"sync_s\": %.6e, \"local_s\": %.6e, \"latency_s\": %.6e, \"syncs\": %.0f, ", (double)t->sync_s, (double)(med - t->sync_s), (double)t->latency_s, res->c.reductions + res->c.halo_exchanges));
-  PetscCall(NormName(run->ksp, nl, sizeof(nl)));
-  PetscCall(JSONAppend(j, "\"stop\": \"%s\", \"stop_norm\": \"%s\", \"true_checks\": %d, ", StopTypes[run->o.stop], run->o.stop == STOP_TRUE ? run->stop.norm : nl, (int)res->checks));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The communication counters, the memory and the versions */
-static PetscErrorCode JSONCounters(JSON *j, const Run *run)
-{
-  const PPECounters *c = &run->res.c;
-  PetscInt           v[3]; /* PETSc library version */
-
-  PetscFunctionBegin;
-  PetscCall(PetscGetVersionNumber(&v[0], &v[1], &v[2], NULL));
-  PetscCall(JSONAppend(j, "\"reductions\": %.0f, \"halo_exchanges\": %.0f, \"bytes_sent\": %.0f, \"mem_mb\": %.1f, \"ppekit\": \"%s\", \"petsc\": \"%d.%d.%d\", \"index_bits\": %d", c->reductions, c->halo_exchanges, c->bytes_sent,
-                       (double)run->res.mem_mb, PPEKIT_VERSION_STRING, (int)v[0], (int)v[1], (int)v[2], (int)(8 * sizeof(PetscInt))));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* -ppe_history: the KSP's residual norms, the iteration of each, the true residual against time */
-static PetscErrorCode JSONHistory(JSON *j, const Run *run)
-{
-  const History   *hist = &run->hist;
-  const PetscReal *h;
-  PetscInt         nh;
-  KSPNormType      nt;
-
-  PetscFunctionBegin;
-  PetscCall(KSPGetResidualHistory(run->ksp, &h, &nh));
-  PetscCall(KSPGetNormType(run->ksp, &nt));
-  PetscCall(JSONAppend(j, ", \"norm_type\": \"%s\", \"history\": ", KSPNormTypes[nt]));
-  PetscCall(JSONReals(j, nh, h));
-  if (hist->n == nh) { /* the iteration of each value (else a monitor was skipped: left out) */
-    PetscCall(JSONAppend(j, ", \"history_its\": "));
-    PetscCall(JSONInts(j, nh, hist->its));
-  }
-  PetscCall(JSONAppend(j, ", \"history_true\": "));
-  PetscCall(JSONReals(j, hist->n, hist->tr));
-  PetscCall(JSONAppend(j, ", \"history_s\": ["));
-  for (PetscInt i = 0; i < hist->n; i++) PetscCall(JSONAppend(j, "%s%.6e", i ? ", " : "", (double)hist->ts[i]));
-  PetscCall(JSONAppend(j, "]"));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The JSON line (-ppe_json), printed by rank 0 */
-static PetscErrorCode PrintJSON(const Run *run, const GridInfo *g)
-{
-  JSON        j = {NULL, 0, 0};
-  PetscMPIInt rank;
-
-  PetscFunctionBegin;
-  PetscCall(JSONProblem(&j, run, g));
-  PetscCall(JSONSolve(&j, run));
-  PetscCall(JSONCounters(&j, run));
-  if (run->o.history) PetscCall(JSONHistory(&j, run));
-  PetscCall(JSONAppend(&j, "}"));
-  PetscCallMPI(MPI_Comm_rank(run->comm, &rank));
-  if (rank == 0) {
-    fprintf(stdout, "%s\n", j.buf);
-    fflush(stdout);
-  }
-  PetscCall(PetscFree(j.buf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
