@@ -192,9 +192,9 @@ PetscErrorCode PPETridiagGetPackedSize(PPETridiag td, PetscInt *len)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Between the natural layout d and the packed layout dp, either way (pack: d -> dp, the
-   lanes past nsys zeroed; else dp -> d, the lanes past nsys left alone). */
-static PetscErrorCode PackOrUnpack(PPETridiag td, PetscScalar d[], PetscScalar dp[], PetscBool pack)
+/* From src to dst between the natural and the packed layout (pack: natural -> packed, the
+   lanes past nsys zeroed; else packed -> natural, the lanes past nsys left alone). */
+static PetscErrorCode PackOrUnpack(PPETridiag td, const PetscScalar src[], PetscScalar dst[], PetscBool pack)
 {
   const PetscInt SZ = PPE_TRIDIAG_SZ, m = td->m;
 
@@ -206,15 +206,15 @@ static PetscErrorCode PackOrUnpack(PPETridiag td, PetscScalar d[], PetscScalar d
     PetscInt nl = PetscMin(SZ, td->nsys - g * SZ);
 
     for (PetscInt k = 0; k < m; k++) {
-      PetscScalar *p = dp + ((size_t)g * m + k) * SZ;
-      PetscScalar *n = d + (size_t)g * SZ * td->ls + (size_t)k * td->ks;
+      size_t             po = ((size_t)g * m + k) * SZ, no = (size_t)g * SZ * td->ls + (size_t)k * td->ks;
+      const PetscScalar *i = src + (pack ? no : po);
+      PetscScalar       *o = dst + (pack ? po : no);
 
-      if (td->ls == 1 && nl == SZ && pack) PetscCall(PetscArraycpy(p, n, SZ));
-      else if (td->ls == 1 && nl == SZ) PetscCall(PetscArraycpy(n, p, SZ));
+      if (td->ls == 1 && nl == SZ) PetscCall(PetscArraycpy(o, i, SZ));
       else if (pack)
-        for (PetscInt l = 0; l < SZ; l++) p[l] = l < nl ? n[(size_t)l * td->ls] : 0.0;
+        for (PetscInt l = 0; l < SZ; l++) o[l] = l < nl ? i[(size_t)l * td->ls] : 0.0;
       else
-        for (PetscInt l = 0; l < nl; l++) n[(size_t)l * td->ls] = p[l];
+        for (PetscInt l = 0; l < nl; l++) o[(size_t)l * td->ls] = i[l];
     }
   }
   PetscCall(PetscLogEventEnd(PPE_TridiagPack, td, 0, 0, 0));
@@ -234,7 +234,7 @@ static PetscErrorCode PackOrUnpack(PPETridiag td, PetscScalar d[], PetscScalar d
 PetscErrorCode PPETridiagPack(PPETridiag td, const PetscScalar d[], PetscScalar dp[])
 {
   PetscFunctionBegin;
-  PetscCall(PackOrUnpack(td, (PetscScalar *)d, dp, PETSC_TRUE)); /* d is only read */
+  PetscCall(PackOrUnpack(td, d, dp, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -250,6 +250,6 @@ PetscErrorCode PPETridiagPack(PPETridiag td, const PetscScalar d[], PetscScalar 
 PetscErrorCode PPETridiagUnpack(PPETridiag td, const PetscScalar dp[], PetscScalar d[])
 {
   PetscFunctionBegin;
-  PetscCall(PackOrUnpack(td, d, (PetscScalar *)dp, PETSC_FALSE)); /* dp is only read */
+  PetscCall(PackOrUnpack(td, dp, d, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
