@@ -82,3 +82,43 @@ PETSC_EXTERN PetscErrorCode PPEJoinSizes(PetscInt, const PetscInt[], const char[
     PetscUseMethod(obj, #Name "_C", (Obj, T *), (obj, v)); \
     PetscFunctionReturn(PETSC_SUCCESS); \
   }
+
+/* The methods a type composes behind those, written once where they only store or read one
+   value. Inside, `impl` is the type's private struct (Impl *, from obj->data). A setter runs
+   `check` (a statement refusing a bad value, or nothing), then `changed` (e.g. invalidating a
+   set-up) if v differs from impl->field, then stores v; a getter stores `expr`. */
+#define PPE_IMPL_SETTER(Name, Obj, obj, Impl, T, v, field, check, changed) \
+  static PetscErrorCode Name(Obj obj, T v) \
+  { \
+    Impl *impl = (Impl *)obj->data; \
+    PetscFunctionBegin; \
+    check; \
+    if (v != impl->field) { \
+      changed; \
+    } \
+    impl->field = v; \
+    PetscFunctionReturn(PETSC_SUCCESS); \
+  }
+#define PPE_IMPL_GETTER(Name, Obj, obj, Impl, T, v, expr) \
+  static PetscErrorCode Name(Obj obj, T *v) \
+  { \
+    Impl *impl = (Impl *)obj->data; \
+    PetscFunctionBegin; \
+    (void)impl; \
+    *v = (expr); \
+    PetscFunctionReturn(PETSC_SUCCESS); \
+  }
+
+/* A public getter of one value of a PPEKit object (PPEGrid, PPETridiag): checks the object
+   (CLASSID) and the pointer, runs `check` (a statement, e.g. that the object is set up, or
+   nothing), then stores `expr`. The manual page stands above each use. */
+#define PPE_OBJ_GETTER(Name, Obj, obj, CLASSID, T, v, check, expr) \
+  PetscErrorCode Name(Obj obj, T *v) \
+  { \
+    PetscFunctionBegin; \
+    PetscValidHeaderSpecific(obj, CLASSID, 1); \
+    PetscAssertPointer(v, 2); \
+    check; \
+    *v = (expr); \
+    PetscFunctionReturn(PETSC_SUCCESS); \
+  }

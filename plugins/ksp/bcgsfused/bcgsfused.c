@@ -58,26 +58,9 @@ typedef struct {
   PPEKrylovVecs vecs;       /* the vectors of the iteration, on the back end where it runs */
 } KSP_BCGSFused;
 
-static PetscErrorCode KSPBCGSFusedSetFuse_BCGSFused(KSP ksp, PetscBool flg)
-{
-  PetscFunctionBegin;
-  ((KSP_BCGSFused *)ksp->data)->fuse = flg;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode KSPBCGSFusedGetFuse_BCGSFused(KSP ksp, PetscBool *flg)
-{
-  PetscFunctionBegin;
-  *flg = ((KSP_BCGSFused *)ksp->data)->fuse;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode KSPBCGSFusedGetReductionCount_BCGSFused(KSP ksp, PetscInt *n)
-{
-  PetscFunctionBegin;
-  *n = ((KSP_BCGSFused *)ksp->data)->reductions;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_SETTER(KSPBCGSFusedSetFuse_BCGSFused, KSP, ksp, KSP_BCGSFused, PetscBool, flg, fuse, , )
+PPE_IMPL_GETTER(KSPBCGSFusedGetFuse_BCGSFused, KSP, ksp, KSP_BCGSFused, PetscBool, flg, impl->fuse)
+PPE_IMPL_GETTER(KSPBCGSFusedGetReductionCount_BCGSFused, KSP, ksp, KSP_BCGSFused, PetscInt, n, impl->reductions)
 
 static PetscErrorCode KSPSetUp_BCGSFused(KSP ksp)
 {
