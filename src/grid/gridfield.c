@@ -7,6 +7,20 @@
 
 #define PPEGridCheckSetUp(g) PetscCheck((g)->setupcalled, PetscObjectComm((PetscObject)(g)), PETSC_ERR_ORDER, "Call PPEGridSetUp() first")
 
+/* A getter of one member of the set-up grid's record of direction dir (0, 1[, 2] as the user
+   numbers them; on a 2D grid, y is the kernels' z). The manual page stands above each use. */
+#define GRID_DIR_GETTER(Name, T, v, field) \
+  PetscErrorCode Name(PPEGrid grid, PetscInt dir, T *v) \
+  { \
+    PetscFunctionBegin; \
+    PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1); \
+    PetscAssertPointer(v, 3); \
+    PPEGridCheckSetUp(grid); \
+    PetscCall(PPEGridDirection(grid, dir, &dir)); \
+    *v = grid->dir[dir].field; \
+    PetscFunctionReturn(PETSC_SUCCESS); \
+  }
+
 /* A vector of the grid: as many local entries as this rank's box. */
 static PetscErrorCode PPEGridCheckVec(PPEGrid grid, Vec v)
 {
@@ -96,15 +110,7 @@ PetscErrorCode PPEGridGetOperatorBounds(PPEGrid grid, PetscReal *lmin, PetscReal
 
    Level: intermediate
 @*/
-PetscErrorCode PPEGridGetEigenvalues(PPEGrid grid, PetscInt dir, const PetscReal *lam[])
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  PPEGridCheckSetUp(grid);
-  PetscCall(PPEGridDirection(grid, dir, &dir)); /* 2D: y is the kernels' z */
-  *lam = grid->dir[dir].eig;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+GRID_DIR_GETTER(PPEGridGetEigenvalues, const PetscReal *, lam, eig)
 
 /*@
    PPEGridGetLines - the mesh lines of a direction: cell faces (cell-centred) or mesh nodes
@@ -139,15 +145,7 @@ PetscErrorCode PPEGridGetNumLines(PPEGrid grid, PetscInt dir, PetscInt *n)
 
    Level: intermediate
 @*/
-PetscErrorCode PPEGridGetCoordinates(PPEGrid grid, PetscInt dir, const PetscReal *x[])
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  PPEGridCheckSetUp(grid);
-  PetscCall(PPEGridDirection(grid, dir, &dir)); /* 2D: y is the kernels' z */
-  *x = grid->dir[dir].x;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+GRID_DIR_GETTER(PPEGridGetCoordinates, const PetscReal *, x, x)
 
 /*@
    PPEGridGetWeights - the n weights (control-volume width / reference spacing) along a
@@ -157,15 +155,7 @@ PetscErrorCode PPEGridGetCoordinates(PPEGrid grid, PetscInt dir, const PetscReal
 
    Level: intermediate
 @*/
-PetscErrorCode PPEGridGetWeights(PPEGrid grid, PetscInt dir, const PetscReal *w[])
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  PPEGridCheckSetUp(grid);
-  PetscCall(PPEGridDirection(grid, dir, &dir)); /* 2D: y is the kernels' z */
-  *w = grid->dir[dir].w;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+GRID_DIR_GETTER(PPEGridGetWeights, const PetscReal *, w, w)
 
 /*@
    PPEGridGetReferenceSpacing - L/nint along a direction: the spacing of x and y, the mean
@@ -175,25 +165,9 @@ PetscErrorCode PPEGridGetWeights(PPEGrid grid, PetscInt dir, const PetscReal *w[
 
    Level: intermediate
 @*/
-PetscErrorCode PPEGridGetReferenceSpacing(PPEGrid grid, PetscInt dir, PetscReal *h)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  PPEGridCheckSetUp(grid);
-  PetscCall(PPEGridDirection(grid, dir, &dir)); /* 2D: y is the kernels' z */
-  *h = grid->dir[dir].href;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+GRID_DIR_GETTER(PPEGridGetReferenceSpacing, PetscReal, h, href)
 
-PetscErrorCode PPEGridIsUniform(PPEGrid grid, PetscInt dir, PetscBool *uniform)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  PPEGridCheckSetUp(grid);
-  PetscCall(PPEGridDirection(grid, dir, &dir)); /* 2D: y is the kernels' z */
-  *uniform = grid->dir[dir].uniform;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+GRID_DIR_GETTER(PPEGridIsUniform, PetscBool, uniform, uniform)
 
 /*@
    PPEGridIsSingular - whether the operator has the constant null space (no Dirichlet face
@@ -203,14 +177,7 @@ PetscErrorCode PPEGridIsUniform(PPEGrid grid, PetscInt dir, PetscBool *uniform)
 
    Level: beginner
 @*/
-PetscErrorCode PPEGridIsSingular(PPEGrid grid, PetscBool *singular)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  PPEGridCheckSetUp(grid);
-  *singular = grid->singular;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_OBJ_GETTER(PPEGridIsSingular, PPEGrid, grid, PPEGRID_CLASSID, PetscBool, singular, PPEGridCheckSetUp(grid), grid->singular)
 
 /*@
    PPEGridSampleField - sets u at every unknown to fn(x)

@@ -48,13 +48,7 @@ PetscErrorCode PPEGridSetDimension(PPEGrid grid, PetscInt dim)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode PPEGridGetDimension(PPEGrid grid, PetscInt *dim)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  *dim = grid->dim;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_OBJ_GETTER(PPEGridGetDimension, PPEGrid, grid, PPEGRID_CLASSID, PetscInt, dim, , grid->dim)
 
 /* A dimension implied by a setting (sizes, BC string, DMDA): adopted unless the user set
    another one. */
@@ -99,15 +93,8 @@ PetscErrorCode PPEGridSetSizes(PPEGrid grid, PetscInt nx, PetscInt ny, PetscInt 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode PPEGridGetSizes(PPEGrid grid, PetscInt *nx, PetscInt *ny, PetscInt *nz)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  if (nx) *nx = grid->uN[0];
-  if (ny) *ny = grid->uN[1];
-  if (nz) *nz = 2 < grid->dim ? grid->uN[2] : 1; /* 1 past the grid's dimension */
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+/* The sizes as set; nz = 1 on a 2D grid. */
+PPE_OBJ_GETTER3(PPEGridGetSizes, PPEGrid, grid, PPEGRID_CLASSID, PetscInt, nx, grid->uN[0], ny, grid->uN[1], nz, 2 < grid->dim ? grid->uN[2] : 1)
 
 /*@
    PPEGridSetLengths - sets the lengths of the box
@@ -137,15 +124,8 @@ PetscErrorCode PPEGridSetLengths(PPEGrid grid, PetscReal Lx, PetscReal Ly, Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode PPEGridGetLengths(PPEGrid grid, PetscReal *Lx, PetscReal *Ly, PetscReal *Lz)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  if (Lx) *Lx = grid->uL[0];
-  if (Ly) *Ly = grid->uL[1];
-  if (Lz) *Lz = 2 < grid->dim ? grid->uL[2] : 0.0;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+/* The lengths as set; Lz = 0 on a 2D grid. */
+PPE_OBJ_GETTER3(PPEGridGetLengths, PPEGrid, grid, PPEGRID_CLASSID, PetscReal, Lx, grid->uL[0], Ly, grid->uL[1], Lz, 2 < grid->dim ? grid->uL[2] : 0.0)
 
 /*@
    PPEGridSetOrigin - sets the lower corner of the box
@@ -169,15 +149,8 @@ PetscErrorCode PPEGridSetOrigin(PPEGrid grid, PetscReal x0, PetscReal y0, PetscR
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode PPEGridGetOrigin(PPEGrid grid, PetscReal *x0, PetscReal *y0, PetscReal *z0)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  if (x0) *x0 = grid->uorigin[0];
-  if (y0) *y0 = grid->uorigin[1];
-  if (z0) *z0 = 2 < grid->dim ? grid->uorigin[2] : 0.0;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+/* The lower corner as set; z0 = 0 on a 2D grid. */
+PPE_OBJ_GETTER3(PPEGridGetOrigin, PPEGrid, grid, PPEGRID_CLASSID, PetscReal, x0, grid->uorigin[0], y0, grid->uorigin[1], z0, 2 < grid->dim ? grid->uorigin[2] : 0.0)
 
 /*@
    PPEGridSetBC - sets the boundary condition of one face
@@ -275,13 +248,7 @@ PetscErrorCode PPEGridSetLocation(PPEGrid grid, PPELocation loc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode PPEGridGetLocation(PPEGrid grid, PPELocation *loc)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  *loc = grid->location;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_OBJ_GETTER(PPEGridGetLocation, PPEGrid, grid, PPEGRID_CLASSID, PPELocation, loc, , grid->location)
 
 /*@
    PPEGridSetZStretch - chooses the spacing along z
@@ -368,13 +335,7 @@ PetscErrorCode PPEGridSetShift(PPEGrid grid, PetscReal shift)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode PPEGridGetShift(PPEGrid grid, PetscReal *shift)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  *shift = grid->shift;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_OBJ_GETTER(PPEGridGetShift, PPEGrid, grid, PPEGRID_CLASSID, PetscReal, shift, , grid->shift)
 
 /*@
    PPEGridSetProcesses - sets the process grid of the DMDA the grid creates
@@ -441,14 +402,7 @@ PetscErrorCode PPEGridSetDM(PPEGrid grid, DM da)
 
    Level: beginner
 @*/
-PetscErrorCode PPEGridGetDM(PPEGrid grid, DM *da)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
-  PetscCheck(grid->setupcalled, PetscObjectComm((PetscObject)grid), PETSC_ERR_ORDER, "Call PPEGridSetUp() before PPEGridGetDM()");
-  *da = grid->da;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_OBJ_GETTER(PPEGridGetDM, PPEGrid, grid, PPEGRID_CLASSID, DM, da, PetscCheck(grid->setupcalled, PetscObjectComm((PetscObject)grid), PETSC_ERR_ORDER, "Call PPEGridSetUp() before PPEGridGetDM()"), grid->da)
 
 /*@
    PPEGridGetFromDM - the grid set up on a DMDA, or NULL if there is none

@@ -118,10 +118,13 @@ PetscErrorCode PPEBCGSKernelAxpy(Vec r, PetscScalar alpha, Vec w)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* KernelBiCGS4: x <- x + alpha ph + omega rh */
-PetscErrorCode PPEBCGSKernelUpdateX(Vec x, PetscScalar alpha, Vec ph, PetscScalar omega, Vec rh)
+/* The two updates of a vector y by two scalars and two other vectors u and w (4 flops per entry):
+   KernelBiCGS4, x <- x + s ph + t rh (kind PPE_BCGS_UPDATE_X: y = x, u = ph, w = rh, s = alpha,
+   t = omega), and KernelBiCGS6, p <- r + s (p - t w) (PPE_BCGS_UPDATE_P: y = p, u = r, s = beta,
+   t = omega). */
+PetscErrorCode PPEBCGSKernelUpdate(PPEBCGSUpdate kind, Vec y, PetscScalar s, PetscScalar t, Vec u, Vec w)
 {
-  Vec       v[3]   = {x, ph, rh};
+  Vec       v[3]   = {y, u, w};
   PPEAccess acc[3] = {PPE_ACCESS_READWRITE, PPE_ACCESS_READ, PPE_ACCESS_READ};
   PPEArrays K;
   PetscInt  m;
@@ -129,7 +132,8 @@ PetscErrorCode PPEBCGSKernelUpdateX(Vec x, PetscScalar alpha, Vec ph, PetscScala
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PPE_BCGSFKernel, 0, 0, 0, 0));
   PetscCall(PPEKrylovArraysGet(3, v, acc, PPE_ACCESS_READ, &K, &m));
-  PPEBackendCall(K.ops, K.ops->bcgs_update_x((long)m, alpha, omega, K.a[1], K.a[2], K.a[0], K.stream));
+  if (kind == PPE_BCGS_UPDATE_X) PPEBackendCall(K.ops, K.ops->bcgs_update_x((long)m, s, t, K.a[1], K.a[2], K.a[0], K.stream));
+  else PPEBackendCall(K.ops, K.ops->bcgs_update_p((long)m, s, t, K.a[1], K.a[2], K.a[0], K.stream));
   PetscCall(PPEKrylovArraysRestore(&K, 4.0 * m));
   PetscCall(PetscLogEventEnd(PPE_BCGSFKernel, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -153,23 +157,6 @@ PetscErrorCode PPEBCGSKernelUpdateR(Vec r, PetscScalar omega, Vec t, Vec rt, Pet
   PetscCall(PPEKrylovArraysRestore(&K, 6.0 * m));
   ldot[0] = s[0];
   ldot[1] = s[1];
-  PetscCall(PetscLogEventEnd(PPE_BCGSFKernel, 0, 0, 0, 0));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* KernelBiCGS6: p <- r + beta (p - omega w) */
-PetscErrorCode PPEBCGSKernelUpdateP(Vec p, PetscScalar beta, PetscScalar omega, Vec r, Vec w)
-{
-  Vec       v[3]   = {p, r, w};
-  PPEAccess acc[3] = {PPE_ACCESS_READWRITE, PPE_ACCESS_READ, PPE_ACCESS_READ};
-  PPEArrays K;
-  PetscInt  m;
-
-  PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(PPE_BCGSFKernel, 0, 0, 0, 0));
-  PetscCall(PPEKrylovArraysGet(3, v, acc, PPE_ACCESS_READ, &K, &m));
-  PPEBackendCall(K.ops, K.ops->bcgs_update_p((long)m, beta, omega, K.a[1], K.a[2], K.a[0], K.stream));
-  PetscCall(PPEKrylovArraysRestore(&K, 4.0 * m));
   PetscCall(PetscLogEventEnd(PPE_BCGSFKernel, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

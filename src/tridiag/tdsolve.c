@@ -183,14 +183,7 @@ PetscErrorCode PPETridiagSolvePacked(PPETridiag td, PetscScalar dp[])
 
    Level: intermediate
 @*/
-PetscErrorCode PPETridiagGetPackedSize(PPETridiag td, PetscInt *len)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(td, PPETRIDIAG_CLASSID, 1);
-  PPETridiagCheckSizes(td);
-  *len = td->ng * td->m * PPE_TRIDIAG_SZ;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_OBJ_GETTER(PPETridiagGetPackedSize, PPETridiag, td, PPETRIDIAG_CLASSID, PetscInt, len, PPETridiagCheckSizes(td), td->ng * td->m * PPE_TRIDIAG_SZ)
 
 /* From src to dst between the natural and the packed layout (pack: natural -> packed, the
    lanes past nsys zeroed; else packed -> natural, the lanes past nsys left alone). */

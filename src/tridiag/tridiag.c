@@ -168,15 +168,7 @@ PetscErrorCode PPETridiagSetSizes(PPETridiag td, PetscInt nsys, PetscInt m)
 
    Level: beginner
 @*/
-PetscErrorCode PPETridiagGetSizes(PPETridiag td, PetscInt *nsys, PetscInt *m, PetscInt *n)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(td, PPETRIDIAG_CLASSID, 1);
-  if (nsys) *nsys = td->nsys;
-  if (m) *m = td->m;
-  if (n) *n = td->setupcalled ? td->n : -1;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_OBJ_GETTER3(PPETridiagGetSizes, PPETridiag, td, PPETRIDIAG_CLASSID, PetscInt, nsys, td->nsys, m, td->m, n, td->setupcalled ? td->n : -1)
 
 /*@
    PPETridiagSetNaturalLayout - strides of the natural layout: element (s,k) (line s, local
@@ -228,15 +220,7 @@ PetscErrorCode PPETridiagSetNaturalLayout(PPETridiag td, PetscInt ls, PetscInt k
 
    Level: beginner
 @*/
-PetscErrorCode PPETridiagSetPeriodic(PPETridiag td, PetscBool flg)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(td, PPETRIDIAG_CLASSID, 1);
-  PetscValidLogicalCollectiveBool(td, flg, 2);
-  if (td->periodic != flg) PetscCall(PPETridiagChanged(td));
-  td->periodic = flg;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_OBJ_SETTER(PPETridiagSetPeriodic, PPETridiag, td, PPETRIDIAG_CLASSID, PetscBool, flg, Bool, , periodic, PetscCall(PPETridiagChanged(td)))
 
 /* Copy m (or per line) values, allocating the destination. */
 static PetscErrorCode CopyRows(PetscInt m, const PetscReal src[], PetscReal **dst)
@@ -472,16 +456,9 @@ PetscErrorCode PPETridiagSetZOperator(PPETridiag td, PPEGrid grid, PetscInt zs, 
 
 .seealso: PPETridiagMethod, PPETridiagGetLineMethods()
 @*/
-PetscErrorCode PPETridiagSetMethod(PPETridiag td, PPETridiagMethod method)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(td, PPETRIDIAG_CLASSID, 1);
-  PetscValidLogicalCollectiveEnum(td, method, 2);
-  PetscCheck(method >= PPE_TRIDIAG_THOMAS && method <= PPE_TRIDIAG_AUTO, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Unknown tridiagonal method %d: use thomas, ptdma, distd2 or auto", (int)method);
-  if (td->method != method) PetscCall(PPETridiagChanged(td));
-  td->method = method;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_OBJ_SETTER(PPETridiagSetMethod, PPETridiag, td, PPETRIDIAG_CLASSID, PPETridiagMethod, method, Enum,
+               PetscCheck(method >= PPE_TRIDIAG_THOMAS && method <= PPE_TRIDIAG_AUTO, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Unknown tridiagonal method %d: use thomas, ptdma, distd2 or auto", (int)method), method,
+               PetscCall(PPETridiagChanged(td)))
 
 /*@
    PPETridiagGetMethod - the method asked for
@@ -490,13 +467,7 @@ PetscErrorCode PPETridiagSetMethod(PPETridiag td, PPETridiagMethod method)
 
    Level: beginner
 @*/
-PetscErrorCode PPETridiagGetMethod(PPETridiag td, PPETridiagMethod *method)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(td, PPETRIDIAG_CLASSID, 1);
-  *method = td->method;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_OBJ_GETTER(PPETridiagGetMethod, PPETridiag, td, PPETRIDIAG_CLASSID, PPETridiagMethod, method, , td->method)
 
 /*@
    PPETridiagSetPrecompute - whether set-up stores the factors of the local eliminations of
@@ -524,15 +495,7 @@ PetscErrorCode PPETridiagGetMethod(PPETridiag td, PPETridiagMethod *method)
 
 .seealso: PPETridiagSetMethod()
 @*/
-PetscErrorCode PPETridiagSetPrecompute(PPETridiag td, PetscBool flg)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(td, PPETRIDIAG_CLASSID, 1);
-  PetscValidLogicalCollectiveBool(td, flg, 2);
-  if (td->precompute != flg) PetscCall(PPETridiagChanged(td));
-  td->precompute = flg;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_OBJ_SETTER(PPETridiagSetPrecompute, PPETridiag, td, PPETRIDIAG_CLASSID, PetscBool, flg, Bool, , precompute, PetscCall(PPETridiagChanged(td)))
 
 /*@
    PPETridiagGetPrecompute - whether the per-line factors are pre-computed
@@ -541,13 +504,7 @@ PetscErrorCode PPETridiagSetPrecompute(PPETridiag td, PetscBool flg)
 
    Level: intermediate
 @*/
-PetscErrorCode PPETridiagGetPrecompute(PPETridiag td, PetscBool *flg)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(td, PPETRIDIAG_CLASSID, 1);
-  *flg = td->precompute;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_OBJ_GETTER(PPETridiagGetPrecompute, PPETridiag, td, PPETRIDIAG_CLASSID, PetscBool, flg, , td->precompute)
 
 /*@
    PPETridiagSetOptionsPrefix - prefix of the batch's options (e.g. "pc_fftptdma_" gives

@@ -18,9 +18,12 @@ PETSC_INTERN PetscErrorCode PPEKrylovLocalDots(Vec, PetscInt, const Vec[], Petsc
 PETSC_INTERN PetscErrorCode PPEKrylovLocalSum(Vec, PetscScalar *);
 PETSC_INTERN PetscErrorCode PPEKrylovAllreduce(MPI_Comm, PetscInt, PetscScalar[]);
 PETSC_INTERN PetscErrorCode PPEBCGSKernelAxpy(Vec, PetscScalar, Vec);
-PETSC_INTERN PetscErrorCode PPEBCGSKernelUpdateX(Vec, PetscScalar, Vec, PetscScalar, Vec);
 PETSC_INTERN PetscErrorCode PPEBCGSKernelUpdateR(Vec, PetscScalar, Vec, Vec, PetscScalar[2]);
-PETSC_INTERN PetscErrorCode PPEBCGSKernelUpdateP(Vec, PetscScalar, PetscScalar, Vec, Vec);
+typedef enum {
+  PPE_BCGS_UPDATE_X, /* KernelBiCGS4: x <- x + alpha ph + omega rh */
+  PPE_BCGS_UPDATE_P  /* KernelBiCGS6: p <- r + beta (p - omega w) */
+} PPEBCGSUpdate;
+PETSC_INTERN PetscErrorCode PPEBCGSKernelUpdate(PPEBCGSUpdate, Vec, PetscScalar, PetscScalar, Vec, Vec);
 
 /*S
    PPEKrylovVecs - the vectors a Krylov iteration of KSP cbcg or bcgsfused runs on, on the back

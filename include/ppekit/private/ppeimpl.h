@@ -109,9 +109,25 @@ PETSC_EXTERN PetscErrorCode PPEJoinSizes(PetscInt, const PetscInt[], const char[
     PetscFunctionReturn(PETSC_SUCCESS); \
   }
 
-/* A public getter of one value of a PPEKit object (PPEGrid, PPETridiag): checks the object
-   (CLASSID) and the pointer, runs `check` (a statement, e.g. that the object is set up, or
+/* The public one-value setters and getters of a PPEKit object (PPEGrid, PPETridiag), and its
+   getters of three values (each pointer may be NULL). Each checks the object (CLASSID). A
+   setter checks that v is the same on every rank (Kind: Int, Real, Bool or Enum), runs `check`
+   (a statement refusing a bad value, or nothing), runs `changed` if v differs from obj->field,
+   then stores v; a getter checks the pointer, runs `check` (e.g. that the object is set up, or
    nothing), then stores `expr`. The manual page stands above each use. */
+#define PPE_OBJ_SETTER(Name, Obj, obj, CLASSID, T, v, Kind, check, field, changed) \
+  PetscErrorCode Name(Obj obj, T v) \
+  { \
+    PetscFunctionBegin; \
+    PetscValidHeaderSpecific(obj, CLASSID, 1); \
+    PetscValidLogicalCollective##Kind(obj, v, 2); \
+    check; \
+    if (obj->field != v) { \
+      changed; \
+    } \
+    obj->field = v; \
+    PetscFunctionReturn(PETSC_SUCCESS); \
+  }
 #define PPE_OBJ_GETTER(Name, Obj, obj, CLASSID, T, v, check, expr) \
   PetscErrorCode Name(Obj obj, T *v) \
   { \
@@ -120,5 +136,15 @@ PETSC_EXTERN PetscErrorCode PPEJoinSizes(PetscInt, const PetscInt[], const char[
     PetscAssertPointer(v, 2); \
     check; \
     *v = (expr); \
+    PetscFunctionReturn(PETSC_SUCCESS); \
+  }
+#define PPE_OBJ_GETTER3(Name, Obj, obj, CLASSID, T, a, ea, b, eb, c, ec) \
+  PetscErrorCode Name(Obj obj, T *a, T *b, T *c) \
+  { \
+    PetscFunctionBegin; \
+    PetscValidHeaderSpecific(obj, CLASSID, 1); \
+    if (a) *a = (ea); \
+    if (b) *b = (eb); \
+    if (c) *c = (ec); \
     PetscFunctionReturn(PETSC_SUCCESS); \
   }

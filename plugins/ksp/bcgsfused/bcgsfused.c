@@ -184,8 +184,8 @@ static PetscErrorCode KSPSolve_BCGSFused_Private(KSP ksp)
       break;
     }
     omega = d[0] / d[1];
-    PetscCall(PPEBCGSKernelUpdateX(X, alpha, PH, omega, RH)); /* x = x + alpha ph + omega rh */
-    PetscCall(PPEBCGSKernelUpdateR(R, omega, T, RT, d));      /* r = s - omega t, rt'r, r'r */
+    PetscCall(PPEBCGSKernelUpdate(PPE_BCGS_UPDATE_X, X, alpha, omega, PH, RH)); /* x = x + alpha ph + omega rh */
+    PetscCall(PPEBCGSKernelUpdateR(R, omega, T, RT, d));                        /* r = s - omega t, rt'r, r'r */
     PetscCall(PPEKrylovAllreduce(PetscObjectComm((PetscObject)ksp), 2, d));
     bf->reductions++;
     dp = PetscSqrtReal(PetscAbsScalar(d[1]));
@@ -204,7 +204,7 @@ static PetscErrorCode KSPSolve_BCGSFused_Private(KSP ksp)
     }
     beta = (d[0] / rho) * (alpha / omega);
     rho  = d[0];
-    PetscCall(PPEBCGSKernelUpdateP(P, beta, omega, R, W)); /* p = r + beta (p - omega w) */
+    PetscCall(PPEBCGSKernelUpdate(PPE_BCGS_UPDATE_P, P, beta, omega, R, W)); /* p = r + beta (p - omega w) */
   }
   if (!ksp->reason) ksp->reason = KSP_DIVERGED_ITS;
   PetscFunctionReturn(PETSC_SUCCESS);
