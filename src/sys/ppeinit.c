@@ -14,6 +14,59 @@ PetscLogEvent PPE_FFTPTDMASetUp, PPE_FFTPTDMAPlan, PPE_FFTPTDMAFFTxyFwd, PPE_FFT
 PetscLogEvent PPE_FFTPTDMATransDA, PPE_FFTPTDMATransXY, PPE_FFTPTDMATransYZ, PPE_FFTPTDMAZSolve;
 PetscLogEvent PPE_SepInfer;
 
+/* PPEKit's log events in the order -log_view lists them, with the class each belongs to
+   (sub-events start with a space). */
+static const struct {
+  const char    *name;
+  PetscClassId  *classid;
+  PetscLogEvent *event;
+} PPESysEvents[] = {
+  {"PPEGridSetUp",     &PPEGRID_CLASSID,    &PPE_GridSetUp       },
+  {"PPEStencilMult",   &MAT_CLASSID,        &PPE_StencilMult     },
+  {" PPEStencilCore",  &MAT_CLASSID,        &PPE_StencilCore     },
+  {" PPEStencilHalo",  &MAT_CLASSID,        &PPE_StencilHalo     },
+  {" PPEStencilSurf",  &MAT_CLASSID,        &PPE_StencilSurf     },
+  {"PPEStencilAsm",    &MAT_CLASSID,        &PPE_StencilAsm      },
+  {"PPETridiagSetUp",  &PPETRIDIAG_CLASSID, &PPE_TridiagSetUp    },
+  {"PPETridiagSolve",  &PPETRIDIAG_CLASSID, &PPE_TridiagSolve    },
+  {" PPETridiagLocal", &PPETRIDIAG_CLASSID, &PPE_TridiagLocal    },
+  {" PPETridiagComm",  &PPETRIDIAG_CLASSID, &PPE_TridiagComm     },
+  {" PPETridiagRSys",  &PPETRIDIAG_CLASSID, &PPE_TridiagRSys     },
+  {" PPETridiagRecon", &PPETRIDIAG_CLASSID, &PPE_TridiagRecon    },
+  {"PPETridiagPack",   &PPETRIDIAG_CLASSID, &PPE_TridiagPack     },
+  {"PPEStencilLocal",  &MAT_CLASSID,        &PPE_StencilLocal    },
+  {"PPEChebyCISetUp",  &PC_CLASSID,         &PPE_ChebyCISetUp    },
+  {"PPEChebyCIApply",  &PC_CLASSID,         &PPE_ChebyCIApply    },
+  {"PPEBCGSFReduce",   &KSP_CLASSID,        &PPE_BCGSFReduce     },
+  {"PPEBCGSFKernel",   &KSP_CLASSID,        &PPE_BCGSFKernel     },
+  {"PPETileILUFact",   &PC_CLASSID,         &PPE_TileILUFact     },
+  {"PPETileILUPerm",   &PC_CLASSID,         &PPE_TileILUPerm     },
+  {"PPETileILUApply",  &PC_CLASSID,         &PPE_TileILUApply    },
+  {" PPETileGather",   &PC_CLASSID,         &PPE_TileILUGather   },
+  {" PPETileSweep",    &PC_CLASSID,         &PPE_TileILUSweep    },
+  {" PPETileScatter",  &PC_CLASSID,         &PPE_TileILUScatter  },
+  {"PPECBCGEigEst",    &KSP_CLASSID,        &PPE_CBCGEigEst      },
+  {"PPECBCGBasis",     &KSP_CLASSID,        &PPE_CBCGBasis       },
+  {"PPECBCGGram",      &KSP_CLASSID,        &PPE_CBCGGram        },
+  {" PPECBCGReduce",   &KSP_CLASSID,        &PPE_CBCGReduce      },
+  {"PPECBCGSmall",     &KSP_CLASSID,        &PPE_CBCGSmall       },
+  {"PPECBCGUpdate",    &KSP_CLASSID,        &PPE_CBCGUpdate      },
+  {"PPEFFTPTDMASetUp", &PC_CLASSID,         &PPE_FFTPTDMASetUp   },
+  {" PPEFFTPlan",      &PC_CLASSID,         &PPE_FFTPTDMAPlan    },
+  {"PPEFFTPTDMAApply", &PC_CLASSID,         &PPE_FFTPTDMAApply   },
+  {" PPEFFTxFwd",      &PC_CLASSID,         &PPE_FFTPTDMAFFTxFwd },
+  {" PPEFFTxyFwd",     &PC_CLASSID,         &PPE_FFTPTDMAFFTxyFwd},
+  {" PPEFFTyFwd",      &PC_CLASSID,         &PPE_FFTPTDMAFFTyFwd },
+  {" PPEFFTyBwd",      &PC_CLASSID,         &PPE_FFTPTDMAFFTyBwd },
+  {" PPEFFTxBwd",      &PC_CLASSID,         &PPE_FFTPTDMAFFTxBwd },
+  {" PPEFFTxyBwd",     &PC_CLASSID,         &PPE_FFTPTDMAFFTxyBwd},
+  {" PPETransposeDA",  &PC_CLASSID,         &PPE_FFTPTDMATransDA },
+  {" PPETransposeXY",  &PC_CLASSID,         &PPE_FFTPTDMATransXY },
+  {" PPETransposeYZ",  &PC_CLASSID,         &PPE_FFTPTDMATransYZ },
+  {" PPEFFTzSolve",    &PC_CLASSID,         &PPE_FFTPTDMAZSolve  },
+  {"PPESepInfer",      &MAT_CLASSID,        &PPE_SepInfer        },
+};
+
 static PetscBool PPESysPackageInitialized = PETSC_FALSE;
 
 static PetscErrorCode PPESysFinalizePackage(void)
@@ -40,52 +93,8 @@ PetscErrorCode PPESysInitializePackage(void)
   PetscCall(VecRegister(VECPPECUDA, VecCreate_PPECUDA));
   PetscCall(VecRegister(VECPPEHIP, VecCreate_PPEHIP));
   PetscCall(PetscClassIdRegister("PPE Grid", &PPEGRID_CLASSID));
-  PetscCall(PetscLogEventRegister("PPEGridSetUp", PPEGRID_CLASSID, &PPE_GridSetUp));
-  PetscCall(PetscLogEventRegister("PPEStencilMult", MAT_CLASSID, &PPE_StencilMult));
-  PetscCall(PetscLogEventRegister(" PPEStencilCore", MAT_CLASSID, &PPE_StencilCore));
-  PetscCall(PetscLogEventRegister(" PPEStencilHalo", MAT_CLASSID, &PPE_StencilHalo));
-  PetscCall(PetscLogEventRegister(" PPEStencilSurf", MAT_CLASSID, &PPE_StencilSurf));
-  PetscCall(PetscLogEventRegister("PPEStencilAsm", MAT_CLASSID, &PPE_StencilAsm));
-  PetscCall(PCInitializePackage()); /* PC_CLASSID for the PC events */
   PetscCall(PetscClassIdRegister("PPE Tridiag", &PPETRIDIAG_CLASSID));
-  PetscCall(PetscLogEventRegister("PPETridiagSetUp", PPETRIDIAG_CLASSID, &PPE_TridiagSetUp));
-  PetscCall(PetscLogEventRegister("PPETridiagSolve", PPETRIDIAG_CLASSID, &PPE_TridiagSolve));
-  PetscCall(PetscLogEventRegister(" PPETridiagLocal", PPETRIDIAG_CLASSID, &PPE_TridiagLocal));
-  PetscCall(PetscLogEventRegister(" PPETridiagComm", PPETRIDIAG_CLASSID, &PPE_TridiagComm));
-  PetscCall(PetscLogEventRegister(" PPETridiagRSys", PPETRIDIAG_CLASSID, &PPE_TridiagRSys));
-  PetscCall(PetscLogEventRegister(" PPETridiagRecon", PPETRIDIAG_CLASSID, &PPE_TridiagRecon));
-  PetscCall(PetscLogEventRegister("PPETridiagPack", PPETRIDIAG_CLASSID, &PPE_TridiagPack));
-  PetscCall(PetscLogEventRegister("PPEStencilLocal", MAT_CLASSID, &PPE_StencilLocal));
-  PetscCall(PetscLogEventRegister("PPEChebyCISetUp", PC_CLASSID, &PPE_ChebyCISetUp));
-  PetscCall(PetscLogEventRegister("PPEChebyCIApply", PC_CLASSID, &PPE_ChebyCIApply));
-  PetscCall(PetscLogEventRegister("PPEBCGSFReduce", KSP_CLASSID, &PPE_BCGSFReduce));
-  PetscCall(PetscLogEventRegister("PPEBCGSFKernel", KSP_CLASSID, &PPE_BCGSFKernel));
-  PetscCall(PetscLogEventRegister("PPETileILUFact", PC_CLASSID, &PPE_TileILUFact));
-  PetscCall(PetscLogEventRegister("PPETileILUPerm", PC_CLASSID, &PPE_TileILUPerm));
-  PetscCall(PetscLogEventRegister("PPETileILUApply", PC_CLASSID, &PPE_TileILUApply));
-  PetscCall(PetscLogEventRegister(" PPETileGather", PC_CLASSID, &PPE_TileILUGather));
-  PetscCall(PetscLogEventRegister(" PPETileSweep", PC_CLASSID, &PPE_TileILUSweep));
-  PetscCall(PetscLogEventRegister(" PPETileScatter", PC_CLASSID, &PPE_TileILUScatter));
-  PetscCall(PetscLogEventRegister("PPECBCGEigEst", KSP_CLASSID, &PPE_CBCGEigEst));
-  PetscCall(PetscLogEventRegister("PPECBCGBasis", KSP_CLASSID, &PPE_CBCGBasis));
-  PetscCall(PetscLogEventRegister("PPECBCGGram", KSP_CLASSID, &PPE_CBCGGram));
-  PetscCall(PetscLogEventRegister(" PPECBCGReduce", KSP_CLASSID, &PPE_CBCGReduce));
-  PetscCall(PetscLogEventRegister("PPECBCGSmall", KSP_CLASSID, &PPE_CBCGSmall));
-  PetscCall(PetscLogEventRegister("PPECBCGUpdate", KSP_CLASSID, &PPE_CBCGUpdate));
-  PetscCall(PetscLogEventRegister("PPEFFTPTDMASetUp", PC_CLASSID, &PPE_FFTPTDMASetUp));
-  PetscCall(PetscLogEventRegister(" PPEFFTPlan", PC_CLASSID, &PPE_FFTPTDMAPlan));
-  PetscCall(PetscLogEventRegister("PPEFFTPTDMAApply", PC_CLASSID, &PPE_FFTPTDMAApply));
-  PetscCall(PetscLogEventRegister(" PPEFFTxFwd", PC_CLASSID, &PPE_FFTPTDMAFFTxFwd));
-  PetscCall(PetscLogEventRegister(" PPEFFTxyFwd", PC_CLASSID, &PPE_FFTPTDMAFFTxyFwd));
-  PetscCall(PetscLogEventRegister(" PPEFFTyFwd", PC_CLASSID, &PPE_FFTPTDMAFFTyFwd));
-  PetscCall(PetscLogEventRegister(" PPEFFTyBwd", PC_CLASSID, &PPE_FFTPTDMAFFTyBwd));
-  PetscCall(PetscLogEventRegister(" PPEFFTxBwd", PC_CLASSID, &PPE_FFTPTDMAFFTxBwd));
-  PetscCall(PetscLogEventRegister(" PPEFFTxyBwd", PC_CLASSID, &PPE_FFTPTDMAFFTxyBwd));
-  PetscCall(PetscLogEventRegister(" PPETransposeDA", PC_CLASSID, &PPE_FFTPTDMATransDA));
-  PetscCall(PetscLogEventRegister(" PPETransposeXY", PC_CLASSID, &PPE_FFTPTDMATransXY));
-  PetscCall(PetscLogEventRegister(" PPETransposeYZ", PC_CLASSID, &PPE_FFTPTDMATransYZ));
-  PetscCall(PetscLogEventRegister(" PPEFFTzSolve", PC_CLASSID, &PPE_FFTPTDMAZSolve));
-  PetscCall(PetscLogEventRegister("PPESepInfer", MAT_CLASSID, &PPE_SepInfer));
+  for (size_t i = 0; i < sizeof(PPESysEvents) / sizeof(PPESysEvents[0]); i++) PetscCall(PetscLogEventRegister(PPESysEvents[i].name, *PPESysEvents[i].classid, PPESysEvents[i].event));
   /* -info_exclude / -log_exclude ppe, as PETSc's own packages allow */
   PetscCall(PetscOptionsGetString(NULL, NULL, "-info_exclude", logList, sizeof(logList), &opt));
   if (opt) {

@@ -32,26 +32,6 @@
 */
 #include <ppekit/private/tileiluimpl.h>
 
-/* The first failure of a rank (message, error code) raised on every rank of comm: a set-up
-   error of one rank must not leave the others waiting in the next collective. */
-static PetscErrorCode CollectiveFailure(MPI_Comm comm, PetscErrorCode code, const char msg[])
-{
-  PetscMPIInt rank, size, mine, first;
-  char        buf[1024];
-  int         c = (int)code;
-
-  PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCallMPI(MPI_Comm_size(comm, &size));
-  mine = msg[0] ? rank : size;
-  PetscCall(MPIU_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm));
-  if (first == size) PetscFunctionReturn(PETSC_SUCCESS);
-  if (rank == first) PetscCall(PetscStrncpy(buf, msg, sizeof(buf)));
-  PetscCallMPI(MPI_Bcast(buf, (PetscMPIInt)sizeof(buf), MPI_CHAR, first, comm));
-  PetscCallMPI(MPI_Bcast(&c, 1, MPI_INT, first, comm));
-  SETERRQ(comm, (PetscErrorCode)c, "%s", buf);
-}
-
 PetscErrorCode PPETileILUFormat(PetscInt dim, const PetscInt lo[], const PetscInt v[3], char buf[], size_t len)
 {
   int dir[3], nd = PPETileILUUserDirs(dim, dir);
@@ -352,7 +332,7 @@ PetscErrorCode PPETileILUSetUp(PPETileILU *T, const PPETileILUSource *src, const
     PetscCall(PPETileILUFormat(T->dim, NULL, T->tile, shape, sizeof(shape)));
     PetscCall(PetscInfo(NULL, "%" PetscInt_FMT " tiles of %s factorised (%s); smallest |pivot| / |diagonal| %g\n", T->ntiles, shape, T->sym ? "symmetric" : "nonsymmetric", (double)pmin));
   }
-  PetscCall(CollectiveFailure(comm, code, bad));
+  PetscCall(PPERaiseCollective(comm, code, bad));
   T->nc = T->sym ? PPE_TILEILU_NCOEF_SYM : PPE_TILEILU_NCOEF;
   if (layout == PC_TILEILU_LAYOUT_ZYX) {
     PetscCall(PetscLogEventBegin(PPE_TileILUPerm, 0, 0, 0, 0));

@@ -164,23 +164,49 @@ PetscErrorCode PPETransposeCreate(MPI_Comm comm, const PPEBox *adata, const PPEB
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A (array a, times scale[] on A's layout when given) -> B (array b) */
-PetscErrorCode PPETransposeForwardScaled(PPETranspose *T, const PetscScalar a[], const PetscScalar scale[], PetscScalar b[])
+/* One side of the transpose: A, or B. */
+typedef struct {
+  const PPEBox      *arr, *box; /* this rank's array box; the box per peer */
+  const PetscMPIInt *cnt, *dsp; /* counts and offsets in the buffer per peer */
+  PetscScalar       *buf;
+} Side;
+
+static Side SideA(PPETranspose *T)
+{
+  return (Side){&T->aarr, T->abox, T->acnt, T->adsp, T->abuf};
+}
+
+static Side SideB(PPETranspose *T)
+{
+  return (Side){&T->barr, T->bbox, T->bcnt, T->bdsp, T->bbuf};
+}
+
+/* From side f (array src, times scale[] on f's layout when given) to side t (array dst, plus
+   shift): pack for the peers, all-to-all, this rank's own box copied directly, unpack. */
+static PetscErrorCode Move(PPETranspose *T, Side f, Side t, const PetscScalar src[], const PetscScalar scale[], PetscScalar shift, PetscScalar dst[], PetscLogDouble bytes)
 {
   PetscFunctionBegin;
   if (T->event) PetscCall(PetscLogEventBegin(T->event, 0, 0, 0, 0));
   if (T->comm_any) {
     for (PetscMPIInt q = 0; q < T->size; q++)
-      if (T->acnt[q]) BoxPack(a, scale, &T->aarr, &T->abox[q], T->abuf + T->adsp[q]);
-    PetscCallMPI(MPI_Alltoallv(T->abuf, T->acnt, T->adsp, MPIU_SCALAR, T->bbuf, T->bcnt, T->bdsp, MPIU_SCALAR, T->comm));
+      if (f.cnt[q]) BoxPack(src, scale, f.arr, &f.box[q], f.buf + f.dsp[q]);
+    PetscCallMPI(MPI_Alltoallv(f.buf, f.cnt, f.dsp, MPIU_SCALAR, t.buf, t.cnt, t.dsp, MPIU_SCALAR, T->comm));
   }
-  BoxCopy(a, scale, 0.0, &T->aarr, &T->abox[T->rank], &T->barr, b);
+  BoxCopy(src, scale, shift, f.arr, &f.box[T->rank], t.arr, dst);
   if (T->comm_any) {
     for (PetscMPIInt q = 0; q < T->size; q++)
-      if (T->bcnt[q]) BoxUnpack(T->bbuf + T->bdsp[q], 0.0, &T->barr, &T->bbox[q], b);
+      if (t.cnt[q]) BoxUnpack(t.buf + t.dsp[q], shift, t.arr, &t.box[q], dst);
   }
-  T->bytes += T->fbytes;
+  T->bytes += bytes;
   if (T->event) PetscCall(PetscLogEventEnd(T->event, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A (array a, times scale[] on A's layout when given) -> B (array b) */
+PetscErrorCode PPETransposeForwardScaled(PPETranspose *T, const PetscScalar a[], const PetscScalar scale[], PetscScalar b[])
+{
+  PetscFunctionBegin;
+  PetscCall(Move(T, SideA(T), SideB(T), a, scale, 0.0, b, T->fbytes));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -188,19 +214,7 @@ PetscErrorCode PPETransposeForwardScaled(PPETranspose *T, const PetscScalar a[],
 PetscErrorCode PPETransposeBackwardShifted(PPETranspose *T, const PetscScalar b[], PetscScalar shift, PetscScalar a[])
 {
   PetscFunctionBegin;
-  if (T->event) PetscCall(PetscLogEventBegin(T->event, 0, 0, 0, 0));
-  if (T->comm_any) {
-    for (PetscMPIInt q = 0; q < T->size; q++)
-      if (T->bcnt[q]) BoxPack(b, NULL, &T->barr, &T->bbox[q], T->bbuf + T->bdsp[q]);
-    PetscCallMPI(MPI_Alltoallv(T->bbuf, T->bcnt, T->bdsp, MPIU_SCALAR, T->abuf, T->acnt, T->adsp, MPIU_SCALAR, T->comm));
-  }
-  BoxCopy(b, NULL, shift, &T->barr, &T->bbox[T->rank], &T->aarr, a);
-  if (T->comm_any) {
-    for (PetscMPIInt q = 0; q < T->size; q++)
-      if (T->acnt[q]) BoxUnpack(T->abuf + T->adsp[q], shift, &T->aarr, &T->abox[q], a);
-  }
-  T->bytes += T->bbytes;
-  if (T->event) PetscCall(PetscLogEventEnd(T->event, 0, 0, 0, 0));
+  PetscCall(Move(T, SideB(T), SideA(T), b, NULL, shift, a, T->bbytes));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

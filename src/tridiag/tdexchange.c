@@ -16,11 +16,31 @@ static inline void Count(PPETridiag t, PetscMPIInt r, PetscInt cnt)
   t->msgs += 1;
 }
 
+/* The all-to-all of the reduced values (2 per line), logged and counted: the boundary
+   right-hand sides to the owners of the reduced systems (sbuf -> rbuf), or back, the
+   solutions to the ranks of the lines (rbuf -> sbuf). */
+static PetscErrorCode AllToAll(PPETridiag t, PetscBool back)
+{
+  PPETdReduced      *R  = &t->red;
+  const PetscReal   *sb = back ? R->rbuf : R->sbuf;
+  PetscReal         *rb = back ? R->sbuf : R->rbuf;
+  const PetscMPIInt *sc = back ? R->rcnt : R->scnt, *sd = back ? R->rdsp : R->sdsp;
+  const PetscMPIInt *rc = back ? R->scnt : R->rcnt, *rd = back ? R->sdsp : R->rdsp;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(PPE_TridiagComm, t, 0, 0, 0));
+  if (t->size > 1) {
+    PetscCallMPI(MPI_Alltoallv(sb, sc, sd, MPIU_SCALAR, rb, rc, rd, MPIU_SCALAR, PetscObjectComm((PetscObject)t)));
+    for (PetscMPIInt q = 0; q < t->size; q++) Count(t, q, sc[q]);
+  } else PetscCall(PetscArraycpy(rb, sb, 2 * R->np));
+  PetscCall(PetscLogEventEnd(PPE_TridiagComm, t, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The reduced systems of the ptdma lines this rank owns: gather, solve, send back. */
 static PetscErrorCode SolvePTDMA(PPETridiag t)
 {
-  MPI_Comm      comm = PetscObjectComm((PetscObject)t);
-  PPETdReduced *R    = &t->red;
+  PPETdReduced *R = &t->red;
   PetscInt      P = t->size, nown = R->nown, np = R->np;
 
   PetscFunctionBegin;
@@ -28,12 +48,7 @@ static PetscErrorCode SolvePTDMA(PPETridiag t)
     R->sbuf[2 * i]     = t->rb0[R->lines[i]];
     R->sbuf[2 * i + 1] = t->rb1[R->lines[i]];
   }
-  PetscCall(PetscLogEventBegin(PPE_TridiagComm, t, 0, 0, 0));
-  if (P > 1) {
-    PetscCallMPI(MPI_Alltoallv(R->sbuf, R->scnt, R->sdsp, MPIU_SCALAR, R->rbuf, R->rcnt, R->rdsp, MPIU_SCALAR, comm));
-    for (PetscMPIInt q = 0; q < P; q++) Count(t, q, R->scnt[q]);
-  } else PetscCall(PetscArraycpy(R->rbuf, R->sbuf, 2 * np));
-  PetscCall(PetscLogEventEnd(PPE_TridiagComm, t, 0, 0, 0));
+  PetscCall(AllToAll(t, PETSC_FALSE));
 
   PetscCall(PetscLogEventBegin(PPE_TridiagRSys, t, 0, 0, 0));
   if (nown) {
@@ -64,12 +79,7 @@ static PetscErrorCode SolvePTDMA(PPETridiag t)
   }
   PetscCall(PetscLogEventEnd(PPE_TridiagRSys, t, 0, 0, 0));
 
-  PetscCall(PetscLogEventBegin(PPE_TridiagComm, t, 0, 0, 0));
-  if (P > 1) {
-    PetscCallMPI(MPI_Alltoallv(R->rbuf, R->rcnt, R->rdsp, MPIU_SCALAR, R->sbuf, R->scnt, R->sdsp, MPIU_SCALAR, comm));
-    for (PetscMPIInt q = 0; q < P; q++) Count(t, q, R->rcnt[q]);
-  } else PetscCall(PetscArraycpy(R->sbuf, R->rbuf, 2 * np));
-  PetscCall(PetscLogEventEnd(PPE_TridiagComm, t, 0, 0, 0));
+  PetscCall(AllToAll(t, PETSC_TRUE));
   for (PetscInt i = 0; i < np; i++) {
     t->rb0[R->lines[i]] = R->sbuf[2 * i];
     t->rb1[R->lines[i]] = R->sbuf[2 * i + 1];

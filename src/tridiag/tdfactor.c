@@ -1,8 +1,8 @@
 /*
    PPETridiag set-up, the factorisation of one line (tdsetup.c has the notation): the line's
    rows in contiguous arrays, Thomas and periodic Thomas factors, the local reduction of a
-   line split over the ranks, the checks of the last pivot against the pinning, the storage
-   of the factors, and the collective raise of an error found on some ranks.
+   line split over the ranks, the checks of the last pivot against the pinning, and the storage
+   of the factors.
 */
 #include <ppekit/private/tridiagimpl.h>
 
@@ -13,29 +13,6 @@
    condition far above eps, while that of a line pinned by mistake is of the size of its row;
    the square root of eps lies between the two. */
 #define TD_PIN_TOL PETSC_SQRT_MACHINE_EPSILON
-
-/*
-   All ranks raise the same error: the one of the lowest rank that has one (code != 0), with
-   that rank's message. Collective, so that bad input on one rank never leaves the others
-   waiting in a later collective.
-*/
-PetscErrorCode PPETdRaise(MPI_Comm comm, PetscErrorCode code, const char msg[])
-{
-  PetscMPIInt rank, size, first, mine;
-  int         ecode = (int)code;
-  char        text[512];
-
-  PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCallMPI(MPI_Comm_size(comm, &size));
-  mine = code ? rank : size;
-  PetscCall(MPIU_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm));
-  if (first == size) PetscFunctionReturn(PETSC_SUCCESS);
-  if (rank == first) PetscCall(PetscStrncpy(text, msg, sizeof(text)));
-  PetscCallMPI(MPI_Bcast(text, (PetscMPIInt)sizeof(text), MPI_CHAR, first, comm));
-  PetscCallMPI(MPI_Bcast(&ecode, 1, MPI_INT, first, comm));
-  SETERRQ(comm, (PetscErrorCode)ecode, "%s", text);
-}
 
 /* Line s of this rank: A, the row excess R = e + shift w, and C in contiguous arrays. */
 void PPETdGetLine(const PPETridiag t, PetscInt s, PetscReal A[], PetscReal R[], PetscReal C[])

@@ -247,7 +247,7 @@ static PetscErrorCode SetUpPTDMA(PPETridiag t, const PetscReal *row, const Petsc
   }
   PetscCall(PetscFree5(A, B, C, ip, q));
   PetscCall(PetscFree2(sbuf, rbuf));
-  PetscCall(PPETdRaise(comm, code, msg));
+  PetscCall(PPERaiseCollective(comm, code, msg));
   PetscCall(PetscMalloc3(2 * np, &R->sbuf, 2 * R->nown * P + 1, &R->rbuf, nr * R->nown + 1, &R->rhs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -291,7 +291,7 @@ static PetscErrorCode SetUpReductionWith(PPETridiag t, PetscReal *row, PetscInt 
   if (t->mode == PPE_TD_MODE_SHARED)
     for (PetscInt s = 1; s < ns; s++) PetscCall(PetscArraycpy(row + 6 * s, row, 6));
   PetscCall(PetscFree7(A, B, C, ip, al, be, h));
-  PetscCall(PPETdRaise(comm, code, msg));
+  PetscCall(PPERaiseCollective(comm, code, msg));
 
   /* method per line: valid[s] = solved by distd2 */
   if (t->method == PPE_TRIDIAG_DISTD2 || t->method == PPE_TRIDIAG_AUTO) {
@@ -309,7 +309,7 @@ static PetscErrorCode SetUpReductionWith(PPETridiag t, PetscReal *row, PetscInt 
                                   s, (int)t->rank, (double)bound[s], (double)TD_UNIT_ROUNDOFF, m, t->methodopt));
         else code = 0; /* invalid because of another rank's boundary: that rank reports it */
       }
-      PetscCall(PPETdRaise(comm, code, msg));
+      PetscCall(PPERaiseCollective(comm, code, msg));
       /* a line invalid only through a neighbour on this rank's side was reported there */
     }
     PetscCall(SetUpDistD2(t, row, valid));

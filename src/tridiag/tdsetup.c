@@ -119,7 +119,7 @@ static PetscErrorCode CheckInput(PPETridiag t)
         PetscCall(PetscSNPrintf(msg, sizeof(msg), "Shift of line %" PetscInt_FMT " is %.4g: shifts must be finite", s, (double)t->shift[s]));
       }
   }
-  PetscCall(PPETdRaise(comm, code, msg));
+  PetscCall(PPERaiseCollective(comm, code, msg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -273,7 +273,7 @@ static PetscErrorCode SetUpThomas(PPETridiag t)
     }
   }
   PetscCall(PetscFree5(A, B, C, ip, q));
-  PetscCall(PPETdRaise(comm, code, msg));
+  PetscCall(PPERaiseCollective(comm, code, msg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

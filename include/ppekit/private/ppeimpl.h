@@ -53,6 +53,9 @@ PETSC_EXTERN PetscErrorCode PPESysInitializePackage(void);
 /* Parse a comma-free boundary-condition name (periodic|neumann|dirichlet or P|N|D). */
 PETSC_INTERN PetscErrorCode PPEParseBC(const char[], PPEBCType *, PetscBool *);
 
+/* The error of the lowest rank with code != 0 raised on every rank of comm (collective). */
+PETSC_INTERN PetscErrorCode PPERaiseCollective(MPI_Comm, PetscErrorCode, const char[]);
+
 /* The first dim sizes joined by a separator: "32 x 16" (" x "), "32x16" ("x"); ppe-solve's too. */
 PETSC_EXTERN PetscErrorCode PPEJoinSizes(PetscInt, const PetscInt[], const char[], char[], size_t);
 

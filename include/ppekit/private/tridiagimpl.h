@@ -149,7 +149,6 @@ typedef struct {
   PetscReal lastp, lastscale;
 } PPETdFactorInfo;
 
-PETSC_INTERN PetscErrorCode PPETdRaise(MPI_Comm, PetscErrorCode, const char[]);
 PETSC_INTERN void           PPETdGetLine(const PPETridiag, PetscInt, PetscReal[], PetscReal[], PetscReal[]);
 PETSC_INTERN void           PPETdFactorThomas(PetscInt, PetscBool, const PetscReal[], const PetscReal[], const PetscReal[], PetscReal, PetscReal[], PetscReal[], PPETdFactorInfo *);
 PETSC_INTERN void           PPETdFactorReduce(PetscInt, const PetscReal[], const PetscReal[], const PetscReal[], PetscReal, PetscReal[], PetscReal[], PetscReal[], PetscReal[], PetscReal[6], PPETdFactorInfo *);
