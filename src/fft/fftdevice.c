@@ -143,25 +143,15 @@ PetscErrorCode PPEFFTPTDMASetUpDevice(PPEFFTPTDMA *f)
 PetscErrorCode PPEFFTPTDMADeviceDestroy(PPEFFTPTDMA *f)
 {
   struct _n_PPEFFTDev *D = f->dev;
-  double              *mem[11];
 
   PetscFunctionBegin;
   if (!D) PetscFunctionReturn(PETSC_SUCCESS);
   if (D->ops) {
-    mem[0]  = D->dx;
-    mem[1]  = D->dy != D->dx ? D->dy : NULL;
-    mem[2]  = D->dz != D->dy ? D->dz : NULL;
-    mem[3]  = D->rinv;
-    mem[4]  = D->z;
-    mem[5]  = D->ends;
-    mem[6]  = D->send;
-    mem[7]  = D->recv;
-    mem[8]  = D->line;
-    mem[9]  = D->ones;
-    mem[10] = D->red;
+    double *mem[] = {D->dx, D->dy != D->dx ? D->dy : NULL, D->dz != D->dy ? D->dz : NULL, D->rinv, D->z, D->ends, D->send, D->recv, D->line, D->ones, D->red}; /* dy, dz may alias dx, dy */
+
     for (int d = 0; d < 2; d++)
       if (D->plan[d]) DEVCALL(D, D->ops->fft_destroy(D->plan[d]));
-    for (int q = 0; q < 11; q++)
+    for (size_t q = 0; q < sizeof(mem) / sizeof(mem[0]); q++)
       if (mem[q]) DEVCALL(D, D->ops->release(mem[q]));
     if (D->stream) DEVCALL(D, D->ops->stream_destroy(D->stream));
   }

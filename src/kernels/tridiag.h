@@ -554,14 +554,8 @@ typedef struct {
 /* The coefficients of the fly kernels of a call. */
 PPE_HD_INLINE ppe_td_coefs ppe_td_args_coefs(const PPETdArgs *x)
 {
-  ppe_td_coefs K;
+  ppe_td_coefs K = {x->a, x->e, x->c, x->w, x->shift, x->mask};
 
-  K.a     = x->a;
-  K.e     = x->e;
-  K.c     = x->c;
-  K.w     = x->w;
-  K.shift = x->shift;
-  K.mask  = x->mask;
   return K;
 }
 

@@ -46,20 +46,12 @@ static PetscReal Excess(PetscReal b, PetscReal a, PetscReal c)
 static PetscErrorCode CheckInput(PPETridiag t)
 {
   MPI_Comm       comm = PetscObjectComm((PetscObject)t);
-  PetscInt       v[8], vmin[8], vmax[8], *ms;
+  PetscInt       v[8] = {t->nsys, t->coef_set, t->perline, t->periodic, t->method, t->precompute, t->npinned, 0}, vmin[8], vmax[8], *ms;
   PetscErrorCode code = 0;
   char           msg[512];
 
   PetscFunctionBegin;
   PetscCheck(t->nsys >= 0, PETSC_COMM_SELF, PETSC_ERR_ORDER, "Call PPETridiagSetSizes() before PPETridiagSetUp()");
-  v[0] = t->nsys;
-  v[1] = t->coef_set;
-  v[2] = t->perline;
-  v[3] = t->periodic;
-  v[4] = t->method;
-  v[5] = t->precompute;
-  v[6] = t->npinned;
-  v[7] = 0;
   for (PetscInt i = 0; i < t->npinned; i++) v[7] += t->pinned[i] + 1;
   PetscCall(MPIU_Allreduce(v, vmin, 8, MPIU_INT, MPI_MIN, comm));
   PetscCall(MPIU_Allreduce(v, vmax, 8, MPIU_INT, MPI_MAX, comm));

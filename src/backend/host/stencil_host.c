@@ -108,16 +108,7 @@ int PPEHostStencil(const ppe_dev_box *D, const double *x, const ppe_dev_halo *H,
   (void)stream;
   HostBox(D, &B);
   for (int f = 0; f < 6; f++) F.f[f] = H->f[f];
-  if (ci) {
-    c.rho     = ci->rho;
-    c.rho_old = ci->rho_old;
-    c.s2      = ci->s2;
-    c.d2      = ci->d2;
-    c.b       = ci->b;
-    c.z       = ci->z;
-    c.dinv    = ci->dinv;
-    c.w       = ci->w;
-  }
+  if (ci) c = (PPEStencilCI){ci->rho, ci->rho_old, ci->s2, ci->d2, ci->b, ci->z, ci->dinv, ci->w};
   for (int p = PPE_STENCIL_CORE; p <= PPE_STENCIL_SURFACE; p++) {
     if (!HostPhase(phase, p)) continue;
     if (ci) PPEStencilApplyCI_Host(&B, x, &F, (PPEStencilPhase)p, &c);
