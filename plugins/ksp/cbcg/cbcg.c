@@ -66,12 +66,7 @@ static PetscErrorCode KSPCBCGSetS_CBCG(KSP ksp, PetscInt s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode KSPCBCGGetS_CBCG(KSP ksp, PetscInt *s)
-{
-  PetscFunctionBegin;
-  *s = ((KSP_CBCG *)ksp->data)->s;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_GETTER(KSPCBCGGetS_CBCG, KSP, ksp, KSP_CBCG, PetscInt, s, impl->s)
 
 static PetscErrorCode KSPCBCGSetEigenvalues_CBCG(KSP ksp, PetscReal lmin, PetscReal lmax)
 {
@@ -98,71 +93,22 @@ static PetscErrorCode KSPCBCGGetEigenvalues_CBCG(KSP ksp, PetscReal *lmin, Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode KSPCBCGSetEigIts_CBCG(KSP ksp, PetscInt its)
-{
-  KSP_CBCG *cb = (KSP_CBCG *)ksp->data;
+PPE_IMPL_SETTER(KSPCBCGSetEigIts_CBCG, KSP, ksp, KSP_CBCG, PetscInt, its, eig_its,
+                PetscCheck(its >= 1 && its <= CBCG_MAX_EIG_ITS, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "KSPCBCG eigenvalue estimate steps must be in 1..%d, got %" PetscInt_FMT, CBCG_MAX_EIG_ITS, its),
+                impl->have_interval = PETSC_FALSE)
+PPE_IMPL_GETTER(KSPCBCGGetEigIts_CBCG, KSP, ksp, KSP_CBCG, PetscInt, its, impl->eig_its)
 
-  PetscFunctionBegin;
-  PetscCheck(its >= 1 && its <= CBCG_MAX_EIG_ITS, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "KSPCBCG eigenvalue estimate steps must be in 1..%d, got %" PetscInt_FMT, CBCG_MAX_EIG_ITS, its);
-  if (its != cb->eig_its) cb->have_interval = PETSC_FALSE;
-  cb->eig_its = its;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_SETTER(KSPCBCGSetSafety_CBCG, KSP, ksp, KSP_CBCG, PetscReal, f, safety,
+                PetscCheck(f >= 1 && f <= CBCG_MAX_SAFETY, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "KSPCBCG safety factor on the estimated lmax must be in [1, %d], got %g", CBCG_MAX_SAFETY, (double)f),
+                impl->have_interval = PETSC_FALSE)
+PPE_IMPL_GETTER(KSPCBCGGetSafety_CBCG, KSP, ksp, KSP_CBCG, PetscReal, f, impl->safety)
 
-static PetscErrorCode KSPCBCGGetEigIts_CBCG(KSP ksp, PetscInt *its)
-{
-  PetscFunctionBegin;
-  *its = ((KSP_CBCG *)ksp->data)->eig_its;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_SETTER(KSPCBCGSetReplace_CBCG, KSP, ksp, KSP_CBCG, PetscInt, k, replace,
+                PetscCheck(k >= 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "KSPCBCG residual replacement interval must be >= 0 blocks (0: never), got %" PetscInt_FMT, k), )
+PPE_IMPL_GETTER(KSPCBCGGetReplace_CBCG, KSP, ksp, KSP_CBCG, PetscInt, k, impl->replace)
 
-static PetscErrorCode KSPCBCGSetSafety_CBCG(KSP ksp, PetscReal f)
-{
-  KSP_CBCG *cb = (KSP_CBCG *)ksp->data;
-
-  PetscFunctionBegin;
-  PetscCheck(f >= 1 && f <= CBCG_MAX_SAFETY, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "KSPCBCG safety factor on the estimated lmax must be in [1, %d], got %g", CBCG_MAX_SAFETY, (double)f);
-  if (f != cb->safety) cb->have_interval = PETSC_FALSE;
-  cb->safety = f;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode KSPCBCGGetSafety_CBCG(KSP ksp, PetscReal *f)
-{
-  PetscFunctionBegin;
-  *f = ((KSP_CBCG *)ksp->data)->safety;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode KSPCBCGSetReplace_CBCG(KSP ksp, PetscInt k)
-{
-  PetscFunctionBegin;
-  PetscCheck(k >= 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "KSPCBCG residual replacement interval must be >= 0 blocks (0: never), got %" PetscInt_FMT, k);
-  ((KSP_CBCG *)ksp->data)->replace = k;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode KSPCBCGGetReplace_CBCG(KSP ksp, PetscInt *k)
-{
-  PetscFunctionBegin;
-  *k = ((KSP_CBCG *)ksp->data)->replace;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode KSPCBCGSetMaxCondition_CBCG(KSP ksp, PetscReal c)
-{
-  PetscFunctionBegin;
-  PetscCheck(c >= 1, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "KSPCBCG largest Gram condition number must be >= 1, got %g", (double)c);
-  ((KSP_CBCG *)ksp->data)->cond_max = c;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode KSPCBCGGetMaxCondition_CBCG(KSP ksp, PetscReal *c)
-{
-  PetscFunctionBegin;
-  *c = KSPCBCGCondMax((KSP_CBCG *)ksp->data);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_SETTER(KSPCBCGSetMaxCondition_CBCG, KSP, ksp, KSP_CBCG, PetscReal, c, cond_max, PetscCheck(c >= 1, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "KSPCBCG largest Gram condition number must be >= 1, got %g", (double)c), )
+PPE_IMPL_GETTER(KSPCBCGGetMaxCondition_CBCG, KSP, ksp, KSP_CBCG, PetscReal, c, KSPCBCGCondMax(impl))
 
 static PetscErrorCode KSPCBCGSetSingleReduction_CBCG(KSP ksp, PetscBool flg)
 {
@@ -175,34 +121,13 @@ static PetscErrorCode KSPCBCGSetSingleReduction_CBCG(KSP ksp, PetscBool flg)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode KSPCBCGGetSingleReduction_CBCG(KSP ksp, PetscBool *flg)
-{
-  PetscFunctionBegin;
-  *flg = KSPCBCGSingle((KSP_CBCG *)ksp->data);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_GETTER(KSPCBCGGetSingleReduction_CBCG, KSP, ksp, KSP_CBCG, PetscBool, flg, KSPCBCGSingle(impl))
 
-static PetscErrorCode KSPCBCGSetBasis_CBCG(KSP ksp, KSPCBCGBasisType b)
-{
-  PetscFunctionBegin;
-  PetscCheck(b == KSP_CBCG_BASIS_CHEBYSHEV || b == KSP_CBCG_BASIS_NEWTON, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "KSPCBCG basis must be chebyshev or newton, got %d", (int)b);
-  ((KSP_CBCG *)ksp->data)->basis = b;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_SETTER(KSPCBCGSetBasis_CBCG, KSP, ksp, KSP_CBCG, KSPCBCGBasisType, b, basis,
+                PetscCheck(b == KSP_CBCG_BASIS_CHEBYSHEV || b == KSP_CBCG_BASIS_NEWTON, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "KSPCBCG basis must be chebyshev or newton, got %d", (int)b), )
+PPE_IMPL_GETTER(KSPCBCGGetBasis_CBCG, KSP, ksp, KSP_CBCG, KSPCBCGBasisType, b, impl->basis)
 
-static PetscErrorCode KSPCBCGGetBasis_CBCG(KSP ksp, KSPCBCGBasisType *b)
-{
-  PetscFunctionBegin;
-  *b = ((KSP_CBCG *)ksp->data)->basis;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode KSPCBCGGetStats_CBCG(KSP ksp, KSPCBCGStats *st)
-{
-  PetscFunctionBegin;
-  *st = ((KSP_CBCG *)ksp->data)->stats;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_GETTER(KSPCBCGGetStats_CBCG, KSP, ksp, KSP_CBCG, KSPCBCGStats, st, impl->stats)
 
 static PetscErrorCode KSPSetUp_CBCG(KSP ksp)
 {

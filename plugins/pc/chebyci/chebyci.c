@@ -71,16 +71,8 @@ typedef struct {
   PetscInt           applies;    /* applications since set-up */
 } PC_ChebyCI;
 
-static PetscErrorCode PCChebyCISetMode_ChebyCI(PC pc, PCChebyCIMode mode)
-{
-  PC_ChebyCI *jac = (PC_ChebyCI *)pc->data;
-
-  PetscFunctionBegin;
-  PetscCheck(mode >= PC_CHEBYCI_GLOBAL && mode <= PC_CHEBYCI_NOCOMM, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC chebyci mode must be global, block or nocomm, got %d", (int)mode);
-  if (jac->mode != mode) pc->setupcalled = 0;
-  jac->mode = mode;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_SETTER(PCChebyCISetMode_ChebyCI, PC, pc, PC_ChebyCI, PCChebyCIMode, mode, mode,
+                PetscCheck(mode >= PC_CHEBYCI_GLOBAL && mode <= PC_CHEBYCI_NOCOMM, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC chebyci mode must be global, block or nocomm, got %d", (int)mode), pc->setupcalled = 0)
 
 static PetscErrorCode PCChebyCISetIterations_ChebyCI(PC pc, PetscInt its)
 {
@@ -550,12 +542,7 @@ static PetscErrorCode PCView_ChebyCI(PC pc, PetscViewer viewer)
 
 /* The device back end the iteration runs on for device-resident vectors (a MATPPESTENCIL's,
    after set-up), for the device-resident Krylov iterations (src/krylov/devsolve.c). */
-static PetscErrorCode PCGetDeviceBackend_ChebyCI(PC pc, PPEBackend *b)
-{
-  PetscFunctionBegin;
-  *b = ((PC_ChebyCI *)pc->data)->ci.backend;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_GETTER(PCGetDeviceBackend_ChebyCI, PC, pc, PC_ChebyCI, PPEBackend, b, impl->ci.backend)
 
 static const char *const PCChebyCIComposed[] = {"PPEPCGetDeviceBackend_C",          "PCChebyCISetMode_C",        "PCChebyCIGetMode_C",     "PCChebyCISetIterations_C",  "PCChebyCIGetIterations_C", "PCChebyCISetEigSource_C",
                                                 "PCChebyCIGetEigSource_C",          "PCChebyCISetEigenvalues_C", "PCChebyCISetEigScale_C", "PCChebyCIGetEigScale_C",    "PCChebyCISetWeighted_C",   "PCChebyCIGetWeighted_C",
@@ -571,28 +558,11 @@ static PetscErrorCode PCDestroy_ChebyCI(PC pc)
 }
 
 /* Getters: the values as asked (or their defaults before set-up). */
-static PetscErrorCode PCChebyCIGetMode_ChebyCI(PC pc, PCChebyCIMode *mode)
-{
-  PetscFunctionBegin;
-  *mode = ((PC_ChebyCI *)pc->data)->mode;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_GETTER(PCChebyCIGetMode_ChebyCI, PC, pc, PC_ChebyCI, PCChebyCIMode, mode, impl->mode)
 
-static PetscErrorCode PCChebyCIGetIterations_ChebyCI(PC pc, PetscInt *its)
-{
-  PetscFunctionBegin;
-  *its = ((PC_ChebyCI *)pc->data)->its;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_GETTER(PCChebyCIGetIterations_ChebyCI, PC, pc, PC_ChebyCI, PetscInt, its, impl->its)
 
-static PetscErrorCode PCChebyCIGetEigSource_ChebyCI(PC pc, PCChebyCIEigSource *src)
-{
-  PC_ChebyCI *jac = (PC_ChebyCI *)pc->data;
-
-  PetscFunctionBegin;
-  *src = pc->setupcalled ? jac->src : jac->source;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_GETTER(PCChebyCIGetEigSource_ChebyCI, PC, pc, PC_ChebyCI, PCChebyCIEigSource, src, pc->setupcalled ? impl->src : impl->source)
 
 static PetscErrorCode PCChebyCIGetEigScale_ChebyCI(PC pc, PetscReal *fmin, PetscReal *fmax)
 {
@@ -604,21 +574,9 @@ static PetscErrorCode PCChebyCIGetEigScale_ChebyCI(PC pc, PetscReal *fmin, Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCChebyCIGetApplications_ChebyCI(PC pc, PetscInt *n)
-{
-  PetscFunctionBegin;
-  *n = ((PC_ChebyCI *)pc->data)->applies;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_GETTER(PCChebyCIGetApplications_ChebyCI, PC, pc, PC_ChebyCI, PetscInt, n, impl->applies)
 
-static PetscErrorCode PCChebyCIGetWeighted_ChebyCI(PC pc, PetscBool *flg)
-{
-  PC_ChebyCI *jac = (PC_ChebyCI *)pc->data;
-
-  PetscFunctionBegin;
-  *flg = pc->setupcalled ? jac->wgt : jac->weighted;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_GETTER(PCChebyCIGetWeighted_ChebyCI, PC, pc, PC_ChebyCI, PetscBool, flg, pc->setupcalled ? impl->wgt : impl->weighted)
 
 /*MC
    PCCHEBYCI - "chebyci" - a fixed number of Chebyshev iterations as a linear preconditioner,

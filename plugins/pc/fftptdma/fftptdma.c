@@ -71,23 +71,10 @@ typedef struct {
   MatType           mtype;                      /* type of the matrix the description came from */
 } PC_FFTPTDMA;
 
-static PetscErrorCode PCFFTPTDMASetZSolve_FFTPTDMA(PC pc, PCFFTPTDMAZSolve zs)
-{
-  PC_FFTPTDMA *ff = (PC_FFTPTDMA *)pc->data;
-
-  PetscFunctionBegin;
-  PetscCheck(zs >= PC_FFTPTDMA_ZSOLVE_PTDMA && zs <= PC_FFTPTDMA_ZSOLVE_AUTO, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC fftptdma: unknown z method %d; use ptdma, transpose, distd2 or auto", (int)zs);
-  if (zs != ff->zsolve) pc->setupcalled = 0;
-  ff->zsolve = zs;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode PCFFTPTDMAGetZSolve_FFTPTDMA(PC pc, PCFFTPTDMAZSolve *zs)
-{
-  PetscFunctionBegin;
-  *zs = ((PC_FFTPTDMA *)pc->data)->zsolve;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_SETTER(PCFFTPTDMASetZSolve_FFTPTDMA, PC, pc, PC_FFTPTDMA, PCFFTPTDMAZSolve, zs, zsolve,
+                PetscCheck(zs >= PC_FFTPTDMA_ZSOLVE_PTDMA && zs <= PC_FFTPTDMA_ZSOLVE_AUTO, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC fftptdma: unknown z method %d; use ptdma, transpose, distd2 or auto", (int)zs),
+                pc->setupcalled = 0)
+PPE_IMPL_GETTER(PCFFTPTDMAGetZSolve_FFTPTDMA, PC, pc, PC_FFTPTDMA, PCFFTPTDMAZSolve, zs, impl->zsolve)
 
 static PetscErrorCode PCFFTPTDMASetPencilGrid_FFTPTDMA(PC pc, PetscInt py, PetscInt pz)
 {
@@ -118,40 +105,13 @@ static PetscErrorCode PCFFTPTDMAGetPencilGrid_FFTPTDMA(PC pc, PetscInt *py, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCFFTPTDMASetApproximate_FFTPTDMA(PC pc, PetscBool flg)
-{
-  PC_FFTPTDMA *ff = (PC_FFTPTDMA *)pc->data;
+PPE_IMPL_SETTER(PCFFTPTDMASetApproximate_FFTPTDMA, PC, pc, PC_FFTPTDMA, PetscBool, flg, approximate, , pc->setupcalled = 0)
+PPE_IMPL_GETTER(PCFFTPTDMAGetApproximate_FFTPTDMA, PC, pc, PC_FFTPTDMA, PetscBool, flg, impl->approximate)
 
-  PetscFunctionBegin;
-  if (flg != ff->approximate) pc->setupcalled = 0;
-  ff->approximate = flg;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode PCFFTPTDMAGetApproximate_FFTPTDMA(PC pc, PetscBool *flg)
-{
-  PetscFunctionBegin;
-  *flg = ((PC_FFTPTDMA *)pc->data)->approximate;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode PCFFTPTDMASetPlanner_FFTPTDMA(PC pc, PCFFTPTDMAPlanner p)
-{
-  PC_FFTPTDMA *ff = (PC_FFTPTDMA *)pc->data;
-
-  PetscFunctionBegin;
-  PetscCheck(p >= PC_FFTPTDMA_PLANNER_ESTIMATE && p <= PC_FFTPTDMA_PLANNER_AUTO, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC fftptdma: unknown FFTW planner %d; use estimate, measure, patient or auto", (int)p);
-  if (p != ff->planner) pc->setupcalled = 0;
-  ff->planner = p;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode PCFFTPTDMAGetPlanner_FFTPTDMA(PC pc, PCFFTPTDMAPlanner *p)
-{
-  PetscFunctionBegin;
-  *p = ((PC_FFTPTDMA *)pc->data)->planner;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_SETTER(PCFFTPTDMASetPlanner_FFTPTDMA, PC, pc, PC_FFTPTDMA, PCFFTPTDMAPlanner, p, planner,
+                PetscCheck(p >= PC_FFTPTDMA_PLANNER_ESTIMATE && p <= PC_FFTPTDMA_PLANNER_AUTO, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC fftptdma: unknown FFTW planner %d; use estimate, measure, patient or auto", (int)p),
+                pc->setupcalled = 0)
+PPE_IMPL_GETTER(PCFFTPTDMAGetPlanner_FFTPTDMA, PC, pc, PC_FFTPTDMA, PCFFTPTDMAPlanner, p, impl->planner)
 
 static PetscErrorCode PCFFTPTDMASetWisdomFile_FFTPTDMA(PC pc, const char file[])
 {
@@ -165,47 +125,14 @@ static PetscErrorCode PCFFTPTDMASetWisdomFile_FFTPTDMA(PC pc, const char file[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCFFTPTDMAGetWisdomFile_FFTPTDMA(PC pc, const char *file[])
-{
-  PetscFunctionBegin;
-  *file = ((PC_FFTPTDMA *)pc->data)->wisdom[0] ? ((PC_FFTPTDMA *)pc->data)->wisdom : NULL;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_GETTER(PCFFTPTDMAGetWisdomFile_FFTPTDMA, PC, pc, PC_FFTPTDMA, const char *, file, impl->wisdom[0] ? impl->wisdom : NULL)
 
-static PetscErrorCode PCFFTPTDMASetDCT_FFTPTDMA(PC pc, PCFFTPTDMADCT d)
-{
-  PC_FFTPTDMA *ff = (PC_FFTPTDMA *)pc->data;
+PPE_IMPL_SETTER(PCFFTPTDMASetDCT_FFTPTDMA, PC, pc, PC_FFTPTDMA, PCFFTPTDMADCT, d, dct,
+                PetscCheck(d >= PC_FFTPTDMA_DCT_AUTO && d <= PC_FFTPTDMA_DCT_FAST, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC fftptdma: unknown DCT choice %d; use auto, fftw or fast", (int)d), pc->setupcalled = 0)
+PPE_IMPL_GETTER(PCFFTPTDMAGetDCT_FFTPTDMA, PC, pc, PC_FFTPTDMA, PCFFTPTDMADCT, d, impl->dct)
 
-  PetscFunctionBegin;
-  PetscCheck(d >= PC_FFTPTDMA_DCT_AUTO && d <= PC_FFTPTDMA_DCT_FAST, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC fftptdma: unknown DCT choice %d; use auto, fftw or fast", (int)d);
-  if (d != ff->dct) pc->setupcalled = 0;
-  ff->dct = d;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode PCFFTPTDMAGetDCT_FFTPTDMA(PC pc, PCFFTPTDMADCT *d)
-{
-  PetscFunctionBegin;
-  *d = ((PC_FFTPTDMA *)pc->data)->dct;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode PCFFTPTDMASetR2C_FFTPTDMA(PC pc, PetscBool flg)
-{
-  PC_FFTPTDMA *ff = (PC_FFTPTDMA *)pc->data;
-
-  PetscFunctionBegin;
-  if (flg != ff->r2c) pc->setupcalled = 0;
-  ff->r2c = flg;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode PCFFTPTDMAGetR2C_FFTPTDMA(PC pc, PetscBool *flg)
-{
-  PetscFunctionBegin;
-  *flg = ((PC_FFTPTDMA *)pc->data)->r2c;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_SETTER(PCFFTPTDMASetR2C_FFTPTDMA, PC, pc, PC_FFTPTDMA, PetscBool, flg, r2c, , pc->setupcalled = 0)
+PPE_IMPL_GETTER(PCFFTPTDMAGetR2C_FFTPTDMA, PC, pc, PC_FFTPTDMA, PetscBool, flg, impl->r2c)
 
 static PetscErrorCode PCFFTPTDMAGetCommCounts_FFTPTDMA(PC pc, PetscInt *solves, PetscLogDouble counted[3], PetscLogDouble model[3])
 {
@@ -373,14 +300,7 @@ static PetscErrorCode PCReset_FFTPTDMA(PC pc)
 
 /* The back end of the applications; host for an operator on a box of a larger matrix (its
    right-hand side is made on the host). */
-static PetscErrorCode PCGetDeviceBackend_FFTPTDMA(PC pc, PPEBackend *b)
-{
-  PPEFFTPTDMA *f = &((PC_FFTPTDMA *)pc->data)->f;
-
-  PetscFunctionBegin;
-  *b = f->box ? PPE_BACKEND_HOST : f->backend;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_GETTER(PCGetDeviceBackend_FFTPTDMA, PC, pc, PC_FFTPTDMA, PPEBackend, b, impl->f.box ? PPE_BACKEND_HOST : impl->f.backend)
 
 static const char *const PCFFTPTDMAComposed[] = {"PPEPCGetDeviceBackend_C",    "PCFFTPTDMASetZSolve_C",  "PCFFTPTDMAGetZSolve_C",  "PCFFTPTDMASetPencilGrid_C", "PCFFTPTDMAGetPencilGrid_C", "PCFFTPTDMASetApproximate_C",
                                                  "PCFFTPTDMAGetApproximate_C", "PCFFTPTDMASetPlanner_C", "PCFFTPTDMAGetPlanner_C", "PCFFTPTDMASetWisdomFile_C", "PCFFTPTDMAGetWisdomFile_C", "PCFFTPTDMASetR2C_C",

@@ -119,29 +119,11 @@ static PetscErrorCode PCTileILUSetLayout_TileILU(PC pc, PCTileILULayout layout)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCTileILUSetFuse_TileILU(PC pc, PetscBool fuse)
-{
-  PC_TileILU *ti = (PC_TileILU *)pc->data;
+PPE_IMPL_SETTER(PCTileILUSetFuse_TileILU, PC, pc, PC_TileILU, PetscBool, fuse, fuse, , pc->setupcalled = 0)
 
-  PetscFunctionBegin;
-  if (fuse != ti->fuse) pc->setupcalled = 0;
-  ti->fuse = fuse;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_GETTER(PCTileILUGetFuse_TileILU, PC, pc, PC_TileILU, PetscBool, fuse, impl->fuse)
 
-static PetscErrorCode PCTileILUGetFuse_TileILU(PC pc, PetscBool *fuse)
-{
-  PetscFunctionBegin;
-  *fuse = ((PC_TileILU *)pc->data)->fuse;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode PCTileILUGetLayout_TileILU(PC pc, PCTileILULayout *layout)
-{
-  PetscFunctionBegin;
-  *layout = ((PC_TileILU *)pc->data)->layout;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_GETTER(PCTileILUGetLayout_TileILU, PC, pc, PC_TileILU, PCTileILULayout, layout, impl->layout)
 
 static PetscErrorCode PCTileILUGetInfo_TileILU(PC pc, PetscInt tile[3], PetscInt *ntiles, PetscLogDouble *bytes)
 {
@@ -372,12 +354,7 @@ static PetscErrorCode PCReset_TileILU(PC pc)
 }
 
 /* The back end of the applications (device-resident vectors are used in place there). */
-static PetscErrorCode PCGetDeviceBackend_TileILU(PC pc, PPEBackend *b)
-{
-  PetscFunctionBegin;
-  *b = ((PC_TileILU *)pc->data)->T.backend;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_GETTER(PCGetDeviceBackend_TileILU, PC, pc, PC_TileILU, PPEBackend, b, impl->T.backend)
 
 static const char *const PCTileILUComposed[] = {"PPEPCGetDeviceBackend_C", "PCTileILUSetTile_C", "PCTileILUGetTile_C", "PCTileILUSetLayout_C", "PCTileILUGetLayout_C", "PCTileILUSetFuse_C", "PCTileILUGetFuse_C", "PCTileILUGetInfo_C"};
 
