@@ -43,6 +43,7 @@
      systems", Journal of Computational and Applied Mathematics 25, 1989.
 */
 #include "cbcgimpl.h"
+#include "../../pluginimpl.h"
 
 const char *const KSPCBCGBasisTypes[] = {"chebyshev", "newton", "KSPCBCGBasisType", "KSP_CBCG_BASIS_", NULL};
 const char *const KSPCBCGEigSources[] = {"given", "grid", "grid-jacobi", "lanczos", "KSPCBCGEigSource", "KSP_CBCG_EIG_", NULL};
@@ -258,28 +259,33 @@ static PetscErrorCode KSPReset_CBCG(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The methods KSPCreate_CBCG() composes and KSPDestroy_CBCG() removes */
+static const PPEMethod KSPCBCGMethods[] = {
+  PPE_METHOD(KSPCBCGSetS, KSPCBCGSetS_CBCG),
+  PPE_METHOD(KSPCBCGGetS, KSPCBCGGetS_CBCG),
+  PPE_METHOD(KSPCBCGSetEigenvalues, KSPCBCGSetEigenvalues_CBCG),
+  PPE_METHOD(KSPCBCGGetEigenvalues, KSPCBCGGetEigenvalues_CBCG),
+  PPE_METHOD(KSPCBCGSetEigIts, KSPCBCGSetEigIts_CBCG),
+  PPE_METHOD(KSPCBCGGetEigIts, KSPCBCGGetEigIts_CBCG),
+  PPE_METHOD(KSPCBCGSetSafety, KSPCBCGSetSafety_CBCG),
+  PPE_METHOD(KSPCBCGGetSafety, KSPCBCGGetSafety_CBCG),
+  PPE_METHOD(KSPCBCGSetReplace, KSPCBCGSetReplace_CBCG),
+  PPE_METHOD(KSPCBCGGetReplace, KSPCBCGGetReplace_CBCG),
+  PPE_METHOD(KSPCBCGSetMaxCondition, KSPCBCGSetMaxCondition_CBCG),
+  PPE_METHOD(KSPCBCGGetMaxCondition, KSPCBCGGetMaxCondition_CBCG),
+  PPE_METHOD(KSPCBCGGetStats, KSPCBCGGetStats_CBCG),
+  PPE_METHOD(KSPCBCGSetBasis, KSPCBCGSetBasis_CBCG),
+  PPE_METHOD(KSPCBCGSetSingleReduction, KSPCBCGSetSingleReduction_CBCG),
+  PPE_METHOD(KSPCBCGGetSingleReduction, KSPCBCGGetSingleReduction_CBCG),
+  PPE_METHOD(KSPCBCGGetBasis, KSPCBCGGetBasis_CBCG),
+};
+
 static PetscErrorCode KSPDestroy_CBCG(KSP ksp)
 {
   PetscFunctionBegin;
   PetscCall(KSPReset_CBCG(ksp));
   PetscCall(KSPDestroyDefault(ksp));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetS_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetS_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetEigenvalues_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetEigenvalues_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetEigIts_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetEigIts_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetSafety_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetSafety_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetReplace_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetReplace_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetMaxCondition_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetMaxCondition_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetStats_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetBasis_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetSingleReduction_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetSingleReduction_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetBasis_C", NULL));
+  PetscCall(PPEComposeMethods(ksp, KSPCBCGMethods, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -367,22 +373,6 @@ PETSC_EXTERN PetscErrorCode KSPCreate_CBCG(KSP ksp)
   ksp->ops->buildsolution  = KSPBuildSolution_CBCG;
   ksp->ops->buildresidual  = KSPBuildResidualDefault;
 
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetS_C", KSPCBCGSetS_CBCG));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetS_C", KSPCBCGGetS_CBCG));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetEigenvalues_C", KSPCBCGSetEigenvalues_CBCG));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetEigenvalues_C", KSPCBCGGetEigenvalues_CBCG));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetEigIts_C", KSPCBCGSetEigIts_CBCG));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetEigIts_C", KSPCBCGGetEigIts_CBCG));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetSafety_C", KSPCBCGSetSafety_CBCG));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetSafety_C", KSPCBCGGetSafety_CBCG));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetReplace_C", KSPCBCGSetReplace_CBCG));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetReplace_C", KSPCBCGGetReplace_CBCG));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetMaxCondition_C", KSPCBCGSetMaxCondition_CBCG));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetMaxCondition_C", KSPCBCGGetMaxCondition_CBCG));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetStats_C", KSPCBCGGetStats_CBCG));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetBasis_C", KSPCBCGSetBasis_CBCG));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetSingleReduction_C", KSPCBCGSetSingleReduction_CBCG));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetSingleReduction_C", KSPCBCGGetSingleReduction_CBCG));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetBasis_C", KSPCBCGGetBasis_CBCG));
+  PetscCall(PPEComposeMethods(ksp, KSPCBCGMethods, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -34,6 +34,7 @@
 */
 #include <petsc/private/pcimpl.h>
 #include <ppekit/private/fftptdmaimpl.h>
+#include "../../pluginimpl.h"
 
 const char *const PCFFTPTDMAZSolves[]  = {"ptdma", "transpose", "distd2", "auto", "PCFFTPTDMAZSolve", "PC_FFTPTDMA_ZSOLVE_", NULL};
 const char *const PCFFTPTDMADCTs[]     = {"auto", "fftw", "fast", "PCFFTPTDMADCT", "PC_FFTPTDMA_DCT_", NULL};
@@ -302,15 +303,31 @@ static PetscErrorCode PCReset_FFTPTDMA(PC pc)
    right-hand side is made on the host). */
 PPE_IMPL_GETTER(PCGetDeviceBackend_FFTPTDMA, PC, pc, PC_FFTPTDMA, PPEBackend, b, impl->f.box ? PPE_BACKEND_HOST : impl->f.backend)
 
-static const char *const PCFFTPTDMAComposed[] = {"PPEPCGetDeviceBackend_C",    "PCFFTPTDMASetZSolve_C",  "PCFFTPTDMAGetZSolve_C",  "PCFFTPTDMASetPencilGrid_C", "PCFFTPTDMAGetPencilGrid_C", "PCFFTPTDMASetApproximate_C",
-                                                 "PCFFTPTDMAGetApproximate_C", "PCFFTPTDMASetPlanner_C", "PCFFTPTDMAGetPlanner_C", "PCFFTPTDMASetWisdomFile_C", "PCFFTPTDMAGetWisdomFile_C", "PCFFTPTDMASetR2C_C",
-                                                 "PCFFTPTDMAGetR2C_C",         "PCFFTPTDMASetDCT_C",     "PCFFTPTDMAGetDCT_C",     "PCFFTPTDMAGetCommCounts_C"};
+/* The methods PCCreate_FFTPTDMA() composes and PCDestroy_FFTPTDMA() removes */
+static const PPEMethod PCFFTPTDMAMethods[] = {
+  PPE_METHOD(PPEPCGetDeviceBackend, PCGetDeviceBackend_FFTPTDMA),
+  PPE_METHOD(PCFFTPTDMASetZSolve, PCFFTPTDMASetZSolve_FFTPTDMA),
+  PPE_METHOD(PCFFTPTDMAGetZSolve, PCFFTPTDMAGetZSolve_FFTPTDMA),
+  PPE_METHOD(PCFFTPTDMASetPencilGrid, PCFFTPTDMASetPencilGrid_FFTPTDMA),
+  PPE_METHOD(PCFFTPTDMAGetPencilGrid, PCFFTPTDMAGetPencilGrid_FFTPTDMA),
+  PPE_METHOD(PCFFTPTDMASetApproximate, PCFFTPTDMASetApproximate_FFTPTDMA),
+  PPE_METHOD(PCFFTPTDMAGetApproximate, PCFFTPTDMAGetApproximate_FFTPTDMA),
+  PPE_METHOD(PCFFTPTDMASetPlanner, PCFFTPTDMASetPlanner_FFTPTDMA),
+  PPE_METHOD(PCFFTPTDMAGetPlanner, PCFFTPTDMAGetPlanner_FFTPTDMA),
+  PPE_METHOD(PCFFTPTDMASetWisdomFile, PCFFTPTDMASetWisdomFile_FFTPTDMA),
+  PPE_METHOD(PCFFTPTDMAGetWisdomFile, PCFFTPTDMAGetWisdomFile_FFTPTDMA),
+  PPE_METHOD(PCFFTPTDMASetDCT, PCFFTPTDMASetDCT_FFTPTDMA),
+  PPE_METHOD(PCFFTPTDMAGetDCT, PCFFTPTDMAGetDCT_FFTPTDMA),
+  PPE_METHOD(PCFFTPTDMASetR2C, PCFFTPTDMASetR2C_FFTPTDMA),
+  PPE_METHOD(PCFFTPTDMAGetR2C, PCFFTPTDMAGetR2C_FFTPTDMA),
+  PPE_METHOD(PCFFTPTDMAGetCommCounts, PCFFTPTDMAGetCommCounts_FFTPTDMA),
+};
 
 static PetscErrorCode PCDestroy_FFTPTDMA(PC pc)
 {
   PetscFunctionBegin;
   PetscCall(PCReset_FFTPTDMA(pc));
-  for (size_t i = 0; i < sizeof(PCFFTPTDMAComposed) / sizeof(PCFFTPTDMAComposed[0]); i++) PetscCall(PetscObjectComposeFunction((PetscObject)pc, PCFFTPTDMAComposed[i], NULL));
+  PetscCall(PPEComposeMethods(pc, PCFFTPTDMAMethods, PETSC_FALSE));
   PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -378,21 +395,6 @@ PETSC_EXTERN PetscErrorCode PCCreate_FFTPTDMA(PC pc)
   pc->ops->reset          = PCReset_FFTPTDMA;
   pc->ops->destroy        = PCDestroy_FFTPTDMA;
 
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PPEPCGetDeviceBackend_C", PCGetDeviceBackend_FFTPTDMA));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMASetZSolve_C", PCFFTPTDMASetZSolve_FFTPTDMA));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMAGetZSolve_C", PCFFTPTDMAGetZSolve_FFTPTDMA));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMASetPencilGrid_C", PCFFTPTDMASetPencilGrid_FFTPTDMA));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMAGetPencilGrid_C", PCFFTPTDMAGetPencilGrid_FFTPTDMA));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMASetApproximate_C", PCFFTPTDMASetApproximate_FFTPTDMA));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMAGetApproximate_C", PCFFTPTDMAGetApproximate_FFTPTDMA));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMASetPlanner_C", PCFFTPTDMASetPlanner_FFTPTDMA));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMAGetPlanner_C", PCFFTPTDMAGetPlanner_FFTPTDMA));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMASetWisdomFile_C", PCFFTPTDMASetWisdomFile_FFTPTDMA));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMAGetWisdomFile_C", PCFFTPTDMAGetWisdomFile_FFTPTDMA));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMASetDCT_C", PCFFTPTDMASetDCT_FFTPTDMA));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMAGetDCT_C", PCFFTPTDMAGetDCT_FFTPTDMA));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMASetR2C_C", PCFFTPTDMASetR2C_FFTPTDMA));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMAGetR2C_C", PCFFTPTDMAGetR2C_FFTPTDMA));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMAGetCommCounts_C", PCFFTPTDMAGetCommCounts_FFTPTDMA));
+  PetscCall(PPEComposeMethods(pc, PCFFTPTDMAMethods, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

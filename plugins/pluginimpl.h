@@ -1,0 +1,29 @@
+/*
+   Private header of plugins/: what the KSP and PC types of PPEKit share in their life cycle.
+   A type lists the methods it composes once, in a table of PPE_METHOD() rows; its create
+   composes them all and its destroy removes them all (PPEComposeMethods()), so that the two
+   cannot disagree.
+*/
+#pragma once
+
+#include <ppekit/private/ppeimpl.h>
+
+/* A method a type composes: the name PETSc looks it up by ("<Name>_C", the name the public
+   function Name dispatches to, as in PPE_API_SETTER) and the type's function. */
+typedef struct {
+  const char *name;
+  void (*fn)(void);
+} PPEMethod;
+#define PPE_METHOD(Name, f) \
+  { \
+    #Name "_C", (void (*)(void))(f) \
+  }
+
+/* Composes the n methods m on obj (compose true: at create), or removes them (false: at destroy). */
+static inline PetscErrorCode PPEComposeMethods_Private(PetscObject obj, size_t n, const PPEMethod m[], PetscBool compose)
+{
+  PetscFunctionBegin;
+  for (size_t i = 0; i < n; i++) PetscCall(PetscObjectComposeFunction(obj, m[i].name, compose ? m[i].fn : NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#define PPEComposeMethods(obj, table, compose) PPEComposeMethods_Private((PetscObject)(obj), PETSC_STATIC_ARRAY_LENGTH(table), table, compose)
