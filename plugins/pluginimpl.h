@@ -27,3 +27,28 @@ static inline PetscErrorCode PPEComposeMethods_Private(PetscObject obj, size_t n
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 #define PPEComposeMethods(obj, table, compose) PPEComposeMethods_Private((PetscObject)(obj), PETSC_STATIC_ARRAY_LENGTH(table), table, compose)
+
+/* The public setter and getter of a setting of two values of one type (an interval, a
+   pencil grid), as PPE_API_SETTER/GETTER of ppeimpl.h: Name(obj, a, b) checks the object and
+   that a and b are the same on every rank (Kind: Int or Real), then calls the method the type
+   composed as "Name_C" (nothing for another type); a getter Name(obj, &a, &b), either pointer
+   NULL for a value not wanted, calls "Name_C" (an error for another type). The manual page
+   stands above each use. */
+#define PPE_API_SETTER2(Name, Obj, obj, T, a, b, Kind) \
+  PetscErrorCode Name(Obj obj, T a, T b) \
+  { \
+    PetscFunctionBegin; \
+    PetscValidHeaderSpecific(obj, PPE_CLASSID_##Obj, 1); \
+    PetscValidLogicalCollective##Kind(obj, a, 2); \
+    PetscValidLogicalCollective##Kind(obj, b, 3); \
+    PetscTryMethod(obj, #Name "_C", (Obj, T, T), (obj, a, b)); \
+    PetscFunctionReturn(PETSC_SUCCESS); \
+  }
+#define PPE_API_GETTER2(Name, Obj, obj, T, a, b) \
+  PetscErrorCode Name(Obj obj, T *a, T *b) \
+  { \
+    PetscFunctionBegin; \
+    PetscValidHeaderSpecific(obj, PPE_CLASSID_##Obj, 1); \
+    PetscUseMethod(obj, #Name "_C", (Obj, T *, T *), (obj, a, b)); \
+    PetscFunctionReturn(PETSC_SUCCESS); \
+  }
