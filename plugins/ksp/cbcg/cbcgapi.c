@@ -87,13 +87,7 @@ PPE_API_SETTER2(KSPCBCGSetEigenvalues, KSP, ksp, PetscReal, lmin, lmax, Real)
 
 .seealso: KSPCBCG, KSPCBCGSetEigenvalues()
 @*/
-PetscErrorCode KSPCBCGGetEigenvalues(KSP ksp, PetscReal *lmin, PetscReal *lmax, KSPCBCGEigSource *src)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscUseMethod(ksp, "KSPCBCGGetEigenvalues_C", (KSP, PetscReal *, PetscReal *, KSPCBCGEigSource *), (ksp, lmin, lmax, src));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_GETTER3(KSPCBCGGetEigenvalues, KSP, ksp, PetscReal, lmin, PetscReal, lmax, KSPCBCGEigSource, src)
 
 /*@
    KSPCBCGSetEigIts - sets the number of Lanczos steps of the eigenvalue estimate of KSPCBCG
