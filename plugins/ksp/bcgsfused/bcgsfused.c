@@ -44,6 +44,7 @@
 #include <ppekit/private/krylovimpl.h>
 #include <ppekit/private/stencilimpl.h>
 #include <petsc/private/kspimpl.h>
+#include "../../pluginimpl.h"
 
 /* Default of -ksp_bcgsfused_fuse: fusing gives the same output bits as MatMult and saves a pass
    over the vectors per operator application (no effect when the operator is not a MATPPESTENCIL) */
@@ -265,13 +266,18 @@ static PetscErrorCode KSPReset_BCGSFused(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The methods KSPCreate_BCGSFused() composes and KSPDestroy_BCGSFused() removes */
+static const PPEMethod KSPBCGSFusedMethods[] = {
+  PPE_METHOD(KSPBCGSFusedSetFuse, KSPBCGSFusedSetFuse_BCGSFused),
+  PPE_METHOD(KSPBCGSFusedGetFuse, KSPBCGSFusedGetFuse_BCGSFused),
+  PPE_METHOD(KSPBCGSFusedGetReductionCount, KSPBCGSFusedGetReductionCount_BCGSFused),
+};
+
 static PetscErrorCode KSPDestroy_BCGSFused(KSP ksp)
 {
   PetscFunctionBegin;
   PetscCall(KSPReset_BCGSFused(ksp));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPBCGSFusedSetFuse_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPBCGSFusedGetFuse_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPBCGSFusedGetReductionCount_C", NULL));
+  PetscCall(PPEComposeMethods(ksp, KSPBCGSFusedMethods, PETSC_FALSE));
   PetscCall(KSPDestroyDefault(ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -335,8 +341,6 @@ PETSC_EXTERN PetscErrorCode KSPCreate_BCGSFused(KSP ksp)
   ksp->ops->setfromoptions = KSPSetFromOptions_BCGSFused;
   ksp->ops->view           = KSPView_BCGSFused;
 
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPBCGSFusedSetFuse_C", KSPBCGSFusedSetFuse_BCGSFused));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPBCGSFusedGetFuse_C", KSPBCGSFusedGetFuse_BCGSFused));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPBCGSFusedGetReductionCount_C", KSPBCGSFusedGetReductionCount_BCGSFused));
+  PetscCall(PPEComposeMethods(ksp, KSPBCGSFusedMethods, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

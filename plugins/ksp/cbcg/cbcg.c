@@ -43,6 +43,7 @@
      systems", Journal of Computational and Applied Mathematics 25, 1989.
 */
 #include "cbcgimpl.h"
+#include "../../pluginimpl.h"
 
 const char *const KSPCBCGBasisTypes[] = {"chebyshev", "newton", "KSPCBCGBasisType", "KSP_CBCG_BASIS_", NULL};
 const char *const KSPCBCGEigSources[] = {"given", "grid", "grid-jacobi", "lanczos", "KSPCBCGEigSource", "KSP_CBCG_EIG_", NULL};
@@ -66,12 +67,7 @@ static PetscErrorCode KSPCBCGSetS_CBCG(KSP ksp, PetscInt s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode KSPCBCGGetS_CBCG(KSP ksp, PetscInt *s)
-{
-  PetscFunctionBegin;
-  *s = ((KSP_CBCG *)ksp->data)->s;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_GETTER(KSPCBCGGetS_CBCG, KSP, ksp, KSP_CBCG, PetscInt, s, impl->s)
 
 static PetscErrorCode KSPCBCGSetEigenvalues_CBCG(KSP ksp, PetscReal lmin, PetscReal lmax)
 {
@@ -98,71 +94,22 @@ static PetscErrorCode KSPCBCGGetEigenvalues_CBCG(KSP ksp, PetscReal *lmin, Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode KSPCBCGSetEigIts_CBCG(KSP ksp, PetscInt its)
-{
-  KSP_CBCG *cb = (KSP_CBCG *)ksp->data;
+PPE_IMPL_SETTER(KSPCBCGSetEigIts_CBCG, KSP, ksp, KSP_CBCG, PetscInt, its, eig_its,
+                PetscCheck(its >= 1 && its <= CBCG_MAX_EIG_ITS, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "KSPCBCG eigenvalue estimate steps must be in 1..%d, got %" PetscInt_FMT, CBCG_MAX_EIG_ITS, its),
+                impl->have_interval = PETSC_FALSE)
+PPE_IMPL_GETTER(KSPCBCGGetEigIts_CBCG, KSP, ksp, KSP_CBCG, PetscInt, its, impl->eig_its)
 
-  PetscFunctionBegin;
-  PetscCheck(its >= 1 && its <= CBCG_MAX_EIG_ITS, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "KSPCBCG eigenvalue estimate steps must be in 1..%d, got %" PetscInt_FMT, CBCG_MAX_EIG_ITS, its);
-  if (its != cb->eig_its) cb->have_interval = PETSC_FALSE;
-  cb->eig_its = its;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_SETTER(KSPCBCGSetSafety_CBCG, KSP, ksp, KSP_CBCG, PetscReal, f, safety,
+                PetscCheck(f >= 1 && f <= CBCG_MAX_SAFETY, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "KSPCBCG safety factor on the estimated lmax must be in [1, %d], got %g", CBCG_MAX_SAFETY, (double)f),
+                impl->have_interval = PETSC_FALSE)
+PPE_IMPL_GETTER(KSPCBCGGetSafety_CBCG, KSP, ksp, KSP_CBCG, PetscReal, f, impl->safety)
 
-static PetscErrorCode KSPCBCGGetEigIts_CBCG(KSP ksp, PetscInt *its)
-{
-  PetscFunctionBegin;
-  *its = ((KSP_CBCG *)ksp->data)->eig_its;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_SETTER(KSPCBCGSetReplace_CBCG, KSP, ksp, KSP_CBCG, PetscInt, k, replace,
+                PetscCheck(k >= 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "KSPCBCG residual replacement interval must be >= 0 blocks (0: never), got %" PetscInt_FMT, k), )
+PPE_IMPL_GETTER(KSPCBCGGetReplace_CBCG, KSP, ksp, KSP_CBCG, PetscInt, k, impl->replace)
 
-static PetscErrorCode KSPCBCGSetSafety_CBCG(KSP ksp, PetscReal f)
-{
-  KSP_CBCG *cb = (KSP_CBCG *)ksp->data;
-
-  PetscFunctionBegin;
-  PetscCheck(f >= 1 && f <= CBCG_MAX_SAFETY, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "KSPCBCG safety factor on the estimated lmax must be in [1, %d], got %g", CBCG_MAX_SAFETY, (double)f);
-  if (f != cb->safety) cb->have_interval = PETSC_FALSE;
-  cb->safety = f;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode KSPCBCGGetSafety_CBCG(KSP ksp, PetscReal *f)
-{
-  PetscFunctionBegin;
-  *f = ((KSP_CBCG *)ksp->data)->safety;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode KSPCBCGSetReplace_CBCG(KSP ksp, PetscInt k)
-{
-  PetscFunctionBegin;
-  PetscCheck(k >= 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "KSPCBCG residual replacement interval must be >= 0 blocks (0: never), got %" PetscInt_FMT, k);
-  ((KSP_CBCG *)ksp->data)->replace = k;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode KSPCBCGGetReplace_CBCG(KSP ksp, PetscInt *k)
-{
-  PetscFunctionBegin;
-  *k = ((KSP_CBCG *)ksp->data)->replace;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode KSPCBCGSetMaxCondition_CBCG(KSP ksp, PetscReal c)
-{
-  PetscFunctionBegin;
-  PetscCheck(c >= 1, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "KSPCBCG largest Gram condition number must be >= 1, got %g", (double)c);
-  ((KSP_CBCG *)ksp->data)->cond_max = c;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode KSPCBCGGetMaxCondition_CBCG(KSP ksp, PetscReal *c)
-{
-  PetscFunctionBegin;
-  *c = KSPCBCGCondMax((KSP_CBCG *)ksp->data);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_SETTER(KSPCBCGSetMaxCondition_CBCG, KSP, ksp, KSP_CBCG, PetscReal, c, cond_max, PetscCheck(c >= 1, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "KSPCBCG largest Gram condition number must be >= 1, got %g", (double)c), )
+PPE_IMPL_GETTER(KSPCBCGGetMaxCondition_CBCG, KSP, ksp, KSP_CBCG, PetscReal, c, KSPCBCGCondMax(impl))
 
 static PetscErrorCode KSPCBCGSetSingleReduction_CBCG(KSP ksp, PetscBool flg)
 {
@@ -175,34 +122,13 @@ static PetscErrorCode KSPCBCGSetSingleReduction_CBCG(KSP ksp, PetscBool flg)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode KSPCBCGGetSingleReduction_CBCG(KSP ksp, PetscBool *flg)
-{
-  PetscFunctionBegin;
-  *flg = KSPCBCGSingle((KSP_CBCG *)ksp->data);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_GETTER(KSPCBCGGetSingleReduction_CBCG, KSP, ksp, KSP_CBCG, PetscBool, flg, KSPCBCGSingle(impl))
 
-static PetscErrorCode KSPCBCGSetBasis_CBCG(KSP ksp, KSPCBCGBasisType b)
-{
-  PetscFunctionBegin;
-  PetscCheck(b == KSP_CBCG_BASIS_CHEBYSHEV || b == KSP_CBCG_BASIS_NEWTON, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "KSPCBCG basis must be chebyshev or newton, got %d", (int)b);
-  ((KSP_CBCG *)ksp->data)->basis = b;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_SETTER(KSPCBCGSetBasis_CBCG, KSP, ksp, KSP_CBCG, KSPCBCGBasisType, b, basis,
+                PetscCheck(b == KSP_CBCG_BASIS_CHEBYSHEV || b == KSP_CBCG_BASIS_NEWTON, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "KSPCBCG basis must be chebyshev or newton, got %d", (int)b), )
+PPE_IMPL_GETTER(KSPCBCGGetBasis_CBCG, KSP, ksp, KSP_CBCG, KSPCBCGBasisType, b, impl->basis)
 
-static PetscErrorCode KSPCBCGGetBasis_CBCG(KSP ksp, KSPCBCGBasisType *b)
-{
-  PetscFunctionBegin;
-  *b = ((KSP_CBCG *)ksp->data)->basis;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode KSPCBCGGetStats_CBCG(KSP ksp, KSPCBCGStats *st)
-{
-  PetscFunctionBegin;
-  *st = ((KSP_CBCG *)ksp->data)->stats;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_GETTER(KSPCBCGGetStats_CBCG, KSP, ksp, KSP_CBCG, KSPCBCGStats, st, impl->stats)
 
 static PetscErrorCode KSPSetUp_CBCG(KSP ksp)
 {
@@ -333,28 +259,33 @@ static PetscErrorCode KSPReset_CBCG(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The methods KSPCreate_CBCG() composes and KSPDestroy_CBCG() removes */
+static const PPEMethod KSPCBCGMethods[] = {
+  PPE_METHOD(KSPCBCGSetS, KSPCBCGSetS_CBCG),
+  PPE_METHOD(KSPCBCGGetS, KSPCBCGGetS_CBCG),
+  PPE_METHOD(KSPCBCGSetEigenvalues, KSPCBCGSetEigenvalues_CBCG),
+  PPE_METHOD(KSPCBCGGetEigenvalues, KSPCBCGGetEigenvalues_CBCG),
+  PPE_METHOD(KSPCBCGSetEigIts, KSPCBCGSetEigIts_CBCG),
+  PPE_METHOD(KSPCBCGGetEigIts, KSPCBCGGetEigIts_CBCG),
+  PPE_METHOD(KSPCBCGSetSafety, KSPCBCGSetSafety_CBCG),
+  PPE_METHOD(KSPCBCGGetSafety, KSPCBCGGetSafety_CBCG),
+  PPE_METHOD(KSPCBCGSetReplace, KSPCBCGSetReplace_CBCG),
+  PPE_METHOD(KSPCBCGGetReplace, KSPCBCGGetReplace_CBCG),
+  PPE_METHOD(KSPCBCGSetMaxCondition, KSPCBCGSetMaxCondition_CBCG),
+  PPE_METHOD(KSPCBCGGetMaxCondition, KSPCBCGGetMaxCondition_CBCG),
+  PPE_METHOD(KSPCBCGGetStats, KSPCBCGGetStats_CBCG),
+  PPE_METHOD(KSPCBCGSetBasis, KSPCBCGSetBasis_CBCG),
+  PPE_METHOD(KSPCBCGSetSingleReduction, KSPCBCGSetSingleReduction_CBCG),
+  PPE_METHOD(KSPCBCGGetSingleReduction, KSPCBCGGetSingleReduction_CBCG),
+  PPE_METHOD(KSPCBCGGetBasis, KSPCBCGGetBasis_CBCG),
+};
+
 static PetscErrorCode KSPDestroy_CBCG(KSP ksp)
 {
   PetscFunctionBegin;
   PetscCall(KSPReset_CBCG(ksp));
   PetscCall(KSPDestroyDefault(ksp));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetS_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetS_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetEigenvalues_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetEigenvalues_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetEigIts_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetEigIts_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetSafety_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetSafety_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetReplace_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetReplace_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetMaxCondition_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetMaxCondition_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetStats_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetBasis_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetSingleReduction_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetSingleReduction_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetBasis_C", NULL));
+  PetscCall(PPEComposeMethods(ksp, KSPCBCGMethods, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -442,22 +373,6 @@ PETSC_EXTERN PetscErrorCode KSPCreate_CBCG(KSP ksp)
   ksp->ops->buildsolution  = KSPBuildSolution_CBCG;
   ksp->ops->buildresidual  = KSPBuildResidualDefault;
 
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetS_C", KSPCBCGSetS_CBCG));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetS_C", KSPCBCGGetS_CBCG));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetEigenvalues_C", KSPCBCGSetEigenvalues_CBCG));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetEigenvalues_C", KSPCBCGGetEigenvalues_CBCG));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetEigIts_C", KSPCBCGSetEigIts_CBCG));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetEigIts_C", KSPCBCGGetEigIts_CBCG));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetSafety_C", KSPCBCGSetSafety_CBCG));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetSafety_C", KSPCBCGGetSafety_CBCG));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetReplace_C", KSPCBCGSetReplace_CBCG));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetReplace_C", KSPCBCGGetReplace_CBCG));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetMaxCondition_C", KSPCBCGSetMaxCondition_CBCG));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetMaxCondition_C", KSPCBCGGetMaxCondition_CBCG));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetStats_C", KSPCBCGGetStats_CBCG));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetBasis_C", KSPCBCGSetBasis_CBCG));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGSetSingleReduction_C", KSPCBCGSetSingleReduction_CBCG));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetSingleReduction_C", KSPCBCGGetSingleReduction_CBCG));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCBCGGetBasis_C", KSPCBCGGetBasis_CBCG));
+  PetscCall(PPEComposeMethods(ksp, KSPCBCGMethods, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

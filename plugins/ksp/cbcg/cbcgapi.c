@@ -9,6 +9,7 @@
      workshop at SC19 (IEEE/ACM), 2019.
 */
 #include "cbcgimpl.h"
+#include "../../pluginimpl.h"
 
 /*@
    KSPCBCGSetS - sets the block size s of KSPCBCG: the number of CG iterations done per
@@ -70,15 +71,7 @@ PPE_API_GETTER(KSPCBCGGetS, KSP, ksp, PetscInt, s)
 
 .seealso: KSPCBCG, KSPCBCGGetEigenvalues(), KSPCBCGSetEigIts()
 @*/
-PetscErrorCode KSPCBCGSetEigenvalues(KSP ksp, PetscReal lmin, PetscReal lmax)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscValidLogicalCollectiveReal(ksp, lmin, 2);
-  PetscValidLogicalCollectiveReal(ksp, lmax, 3);
-  PetscTryMethod(ksp, "KSPCBCGSetEigenvalues_C", (KSP, PetscReal, PetscReal), (ksp, lmin, lmax));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_SETTER2(KSPCBCGSetEigenvalues, KSP, ksp, PetscReal, lmin, lmax, Real)
 
 /*@
    KSPCBCGGetEigenvalues - gets the interval the Chebyshev basis of KSPCBCG uses (after
@@ -94,13 +87,7 @@ PetscErrorCode KSPCBCGSetEigenvalues(KSP ksp, PetscReal lmin, PetscReal lmax)
 
 .seealso: KSPCBCG, KSPCBCGSetEigenvalues()
 @*/
-PetscErrorCode KSPCBCGGetEigenvalues(KSP ksp, PetscReal *lmin, PetscReal *lmax, KSPCBCGEigSource *src)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscUseMethod(ksp, "KSPCBCGGetEigenvalues_C", (KSP, PetscReal *, PetscReal *, KSPCBCGEigSource *), (ksp, lmin, lmax, src));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_GETTER3(KSPCBCGGetEigenvalues, KSP, ksp, PetscReal, lmin, PetscReal, lmax, KSPCBCGEigSource, src)
 
 /*@
    KSPCBCGSetEigIts - sets the number of Lanczos steps of the eigenvalue estimate of KSPCBCG

@@ -31,6 +31,7 @@
 #include <ppekit/private/stencilimpl.h>
 #include <ppekit/private/backendimpl.h>
 #include <petsc/private/pcimpl.h>
+#include "../../pluginimpl.h"
 
 const char *const PCChebyCIModes[]      = {"global", "block", "nocomm", "PCChebyCIMode", "PC_CHEBYCI_", NULL};
 const char *const PCChebyCIEigSources[] = {"grid", "gershgorin", "user", "estimate", "PCChebyCIEigSource", "PC_CHEBYCI_EIG_", NULL};
@@ -71,16 +72,8 @@ typedef struct {
   PetscInt           applies;    /* applications since set-up */
 } PC_ChebyCI;
 
-static PetscErrorCode PCChebyCISetMode_ChebyCI(PC pc, PCChebyCIMode mode)
-{
-  PC_ChebyCI *jac = (PC_ChebyCI *)pc->data;
-
-  PetscFunctionBegin;
-  PetscCheck(mode >= PC_CHEBYCI_GLOBAL && mode <= PC_CHEBYCI_NOCOMM, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC chebyci mode must be global, block or nocomm, got %d", (int)mode);
-  if (jac->mode != mode) pc->setupcalled = 0;
-  jac->mode = mode;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_SETTER(PCChebyCISetMode_ChebyCI, PC, pc, PC_ChebyCI, PCChebyCIMode, mode, mode,
+                PetscCheck(mode >= PC_CHEBYCI_GLOBAL && mode <= PC_CHEBYCI_NOCOMM, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC chebyci mode must be global, block or nocomm, got %d", (int)mode), pc->setupcalled = 0)
 
 static PetscErrorCode PCChebyCISetIterations_ChebyCI(PC pc, PetscInt its)
 {
@@ -550,49 +543,14 @@ static PetscErrorCode PCView_ChebyCI(PC pc, PetscViewer viewer)
 
 /* The device back end the iteration runs on for device-resident vectors (a MATPPESTENCIL's,
    after set-up), for the device-resident Krylov iterations (src/krylov/devsolve.c). */
-static PetscErrorCode PCGetDeviceBackend_ChebyCI(PC pc, PPEBackend *b)
-{
-  PetscFunctionBegin;
-  *b = ((PC_ChebyCI *)pc->data)->ci.backend;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static const char *const PCChebyCIComposed[] = {"PPEPCGetDeviceBackend_C",          "PCChebyCISetMode_C",        "PCChebyCIGetMode_C",     "PCChebyCISetIterations_C",  "PCChebyCIGetIterations_C", "PCChebyCISetEigSource_C",
-                                                "PCChebyCIGetEigSource_C",          "PCChebyCISetEigenvalues_C", "PCChebyCISetEigScale_C", "PCChebyCIGetEigScale_C",    "PCChebyCISetWeighted_C",   "PCChebyCIGetWeighted_C",
-                                                "PCChebyCISetEstimateIterations_C", "PCChebyCISetFuse_C",        "PCChebyCIGetInterval_C", "PCChebyCIGetApplications_C"};
-
-static PetscErrorCode PCDestroy_ChebyCI(PC pc)
-{
-  PetscFunctionBegin;
-  PetscCall(PCReset_ChebyCI(pc));
-  for (size_t i = 0; i < sizeof(PCChebyCIComposed) / sizeof(PCChebyCIComposed[0]); i++) PetscCall(PetscObjectComposeFunction((PetscObject)pc, PCChebyCIComposed[i], NULL));
-  PetscCall(PetscFree(pc->data));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_GETTER(PCGetDeviceBackend_ChebyCI, PC, pc, PC_ChebyCI, PPEBackend, b, impl->ci.backend)
 
 /* Getters: the values as asked (or their defaults before set-up). */
-static PetscErrorCode PCChebyCIGetMode_ChebyCI(PC pc, PCChebyCIMode *mode)
-{
-  PetscFunctionBegin;
-  *mode = ((PC_ChebyCI *)pc->data)->mode;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_GETTER(PCChebyCIGetMode_ChebyCI, PC, pc, PC_ChebyCI, PCChebyCIMode, mode, impl->mode)
 
-static PetscErrorCode PCChebyCIGetIterations_ChebyCI(PC pc, PetscInt *its)
-{
-  PetscFunctionBegin;
-  *its = ((PC_ChebyCI *)pc->data)->its;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_GETTER(PCChebyCIGetIterations_ChebyCI, PC, pc, PC_ChebyCI, PetscInt, its, impl->its)
 
-static PetscErrorCode PCChebyCIGetEigSource_ChebyCI(PC pc, PCChebyCIEigSource *src)
-{
-  PC_ChebyCI *jac = (PC_ChebyCI *)pc->data;
-
-  PetscFunctionBegin;
-  *src = pc->setupcalled ? jac->src : jac->source;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_GETTER(PCChebyCIGetEigSource_ChebyCI, PC, pc, PC_ChebyCI, PCChebyCIEigSource, src, pc->setupcalled ? impl->src : impl->source)
 
 static PetscErrorCode PCChebyCIGetEigScale_ChebyCI(PC pc, PetscReal *fmin, PetscReal *fmax)
 {
@@ -604,19 +562,36 @@ static PetscErrorCode PCChebyCIGetEigScale_ChebyCI(PC pc, PetscReal *fmin, Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCChebyCIGetApplications_ChebyCI(PC pc, PetscInt *n)
+PPE_IMPL_GETTER(PCChebyCIGetApplications_ChebyCI, PC, pc, PC_ChebyCI, PetscInt, n, impl->applies)
+
+PPE_IMPL_GETTER(PCChebyCIGetWeighted_ChebyCI, PC, pc, PC_ChebyCI, PetscBool, flg, pc->setupcalled ? impl->wgt : impl->weighted)
+
+/* The methods PCCreate_ChebyCI() composes and PCDestroy_ChebyCI() removes */
+static const PPEMethod PCChebyCIMethods[] = {
+  PPE_METHOD(PPEPCGetDeviceBackend, PCGetDeviceBackend_ChebyCI),
+  PPE_METHOD(PCChebyCISetMode, PCChebyCISetMode_ChebyCI),
+  PPE_METHOD(PCChebyCIGetMode, PCChebyCIGetMode_ChebyCI),
+  PPE_METHOD(PCChebyCISetIterations, PCChebyCISetIterations_ChebyCI),
+  PPE_METHOD(PCChebyCIGetIterations, PCChebyCIGetIterations_ChebyCI),
+  PPE_METHOD(PCChebyCISetEigSource, PCChebyCISetEigSource_ChebyCI),
+  PPE_METHOD(PCChebyCIGetEigSource, PCChebyCIGetEigSource_ChebyCI),
+  PPE_METHOD(PCChebyCISetEigenvalues, PCChebyCISetEigenvalues_ChebyCI),
+  PPE_METHOD(PCChebyCISetEigScale, PCChebyCISetEigScale_ChebyCI),
+  PPE_METHOD(PCChebyCIGetEigScale, PCChebyCIGetEigScale_ChebyCI),
+  PPE_METHOD(PCChebyCISetWeighted, PCChebyCISetWeighted_ChebyCI),
+  PPE_METHOD(PCChebyCIGetWeighted, PCChebyCIGetWeighted_ChebyCI),
+  PPE_METHOD(PCChebyCISetEstimateIterations, PCChebyCISetEstimateIterations_ChebyCI),
+  PPE_METHOD(PCChebyCISetFuse, PCChebyCISetFuse_ChebyCI),
+  PPE_METHOD(PCChebyCIGetInterval, PCChebyCIGetInterval_ChebyCI),
+  PPE_METHOD(PCChebyCIGetApplications, PCChebyCIGetApplications_ChebyCI),
+};
+
+static PetscErrorCode PCDestroy_ChebyCI(PC pc)
 {
   PetscFunctionBegin;
-  *n = ((PC_ChebyCI *)pc->data)->applies;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode PCChebyCIGetWeighted_ChebyCI(PC pc, PetscBool *flg)
-{
-  PC_ChebyCI *jac = (PC_ChebyCI *)pc->data;
-
-  PetscFunctionBegin;
-  *flg = pc->setupcalled ? jac->wgt : jac->weighted;
+  PetscCall(PCReset_ChebyCI(pc));
+  PetscCall(PPEComposeMethods(pc, PCChebyCIMethods, PETSC_FALSE));
+  PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -691,21 +666,6 @@ PETSC_EXTERN PetscErrorCode PCCreate_ChebyCI(PC pc)
   pc->ops->reset          = PCReset_ChebyCI;
   pc->ops->destroy        = PCDestroy_ChebyCI;
 
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PPEPCGetDeviceBackend_C", PCGetDeviceBackend_ChebyCI));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCChebyCISetMode_C", PCChebyCISetMode_ChebyCI));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCChebyCIGetMode_C", PCChebyCIGetMode_ChebyCI));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCChebyCISetIterations_C", PCChebyCISetIterations_ChebyCI));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCChebyCIGetIterations_C", PCChebyCIGetIterations_ChebyCI));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCChebyCISetEigSource_C", PCChebyCISetEigSource_ChebyCI));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCChebyCIGetEigSource_C", PCChebyCIGetEigSource_ChebyCI));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCChebyCISetEigenvalues_C", PCChebyCISetEigenvalues_ChebyCI));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCChebyCISetEigScale_C", PCChebyCISetEigScale_ChebyCI));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCChebyCIGetEigScale_C", PCChebyCIGetEigScale_ChebyCI));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCChebyCISetWeighted_C", PCChebyCISetWeighted_ChebyCI));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCChebyCIGetWeighted_C", PCChebyCIGetWeighted_ChebyCI));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCChebyCISetEstimateIterations_C", PCChebyCISetEstimateIterations_ChebyCI));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCChebyCISetFuse_C", PCChebyCISetFuse_ChebyCI));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCChebyCIGetInterval_C", PCChebyCIGetInterval_ChebyCI));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCChebyCIGetApplications_C", PCChebyCIGetApplications_ChebyCI));
+  PetscCall(PPEComposeMethods(pc, PCChebyCIMethods, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

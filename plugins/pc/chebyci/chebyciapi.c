@@ -7,7 +7,7 @@
      S. Markidis, "A Parallel and Highly-Portable HPC Poisson Solver: Preconditioned
      Bi-CGSTAB with alpaka", arXiv:2503.08935, 2025.
 */
-#include <ppekit/private/ppeimpl.h>
+#include "../../pluginimpl.h"
 
 /*@
    PCChebyCISetMode - sets which operator the Chebyshev iteration applies
@@ -130,15 +130,7 @@ PPE_API_GETTER(PCChebyCIGetEigSource, PC, pc, PCChebyCIEigSource, src)
 
 .seealso: PCCHEBYCI, PCChebyCISetEigScale(), PCChebyCISetEigSource()
 @*/
-PetscErrorCode PCChebyCISetEigenvalues(PC pc, PetscReal lmin, PetscReal lmax)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveReal(pc, lmin, 2);
-  PetscValidLogicalCollectiveReal(pc, lmax, 3);
-  PetscTryMethod(pc, "PCChebyCISetEigenvalues_C", (PC, PetscReal, PetscReal), (pc, lmin, lmax));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_SETTER2(PCChebyCISetEigenvalues, PC, pc, PetscReal, lmin, lmax, Real)
 
 /*@
    PCChebyCISetEigScale - sets the factors applied to the eigenvalue bounds: the polynomial
@@ -164,15 +156,7 @@ PetscErrorCode PCChebyCISetEigenvalues(PC pc, PetscReal lmin, PetscReal lmax)
 
 .seealso: PCCHEBYCI, PCChebyCIGetEigScale()
 @*/
-PetscErrorCode PCChebyCISetEigScale(PC pc, PetscReal fmin, PetscReal fmax)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveReal(pc, fmin, 2);
-  PetscValidLogicalCollectiveReal(pc, fmax, 3);
-  PetscTryMethod(pc, "PCChebyCISetEigScale_C", (PC, PetscReal, PetscReal), (pc, fmin, fmax));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_SETTER2(PCChebyCISetEigScale, PC, pc, PetscReal, fmin, fmax, Real)
 
 /*@
    PCChebyCIGetEigScale - the factors applied to the eigenvalue bounds (the mode's default
@@ -184,13 +168,7 @@ PetscErrorCode PCChebyCISetEigScale(PC pc, PetscReal fmin, PetscReal fmax)
 
 .seealso: PCCHEBYCI, PCChebyCISetEigScale()
 @*/
-PetscErrorCode PCChebyCIGetEigScale(PC pc, PetscReal *fmin, PetscReal *fmax)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscUseMethod(pc, "PCChebyCIGetEigScale_C", (PC, PetscReal *, PetscReal *), (pc, fmin, fmax));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_GETTER2(PCChebyCIGetEigScale, PC, pc, PetscReal, fmin, fmax)
 
 /*@
    PCChebyCISetWeighted - iterate on W^-1 A (W the grid's diagonal of volume weights: the

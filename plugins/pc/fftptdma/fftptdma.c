@@ -34,6 +34,7 @@
 */
 #include <petsc/private/pcimpl.h>
 #include <ppekit/private/fftptdmaimpl.h>
+#include "../../pluginimpl.h"
 
 const char *const PCFFTPTDMAZSolves[]  = {"ptdma", "transpose", "distd2", "auto", "PCFFTPTDMAZSolve", "PC_FFTPTDMA_ZSOLVE_", NULL};
 const char *const PCFFTPTDMADCTs[]     = {"auto", "fftw", "fast", "PCFFTPTDMADCT", "PC_FFTPTDMA_DCT_", NULL};
@@ -71,23 +72,10 @@ typedef struct {
   MatType           mtype;                      /* type of the matrix the description came from */
 } PC_FFTPTDMA;
 
-static PetscErrorCode PCFFTPTDMASetZSolve_FFTPTDMA(PC pc, PCFFTPTDMAZSolve zs)
-{
-  PC_FFTPTDMA *ff = (PC_FFTPTDMA *)pc->data;
-
-  PetscFunctionBegin;
-  PetscCheck(zs >= PC_FFTPTDMA_ZSOLVE_PTDMA && zs <= PC_FFTPTDMA_ZSOLVE_AUTO, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC fftptdma: unknown z method %d; use ptdma, transpose, distd2 or auto", (int)zs);
-  if (zs != ff->zsolve) pc->setupcalled = 0;
-  ff->zsolve = zs;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode PCFFTPTDMAGetZSolve_FFTPTDMA(PC pc, PCFFTPTDMAZSolve *zs)
-{
-  PetscFunctionBegin;
-  *zs = ((PC_FFTPTDMA *)pc->data)->zsolve;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_SETTER(PCFFTPTDMASetZSolve_FFTPTDMA, PC, pc, PC_FFTPTDMA, PCFFTPTDMAZSolve, zs, zsolve,
+                PetscCheck(zs >= PC_FFTPTDMA_ZSOLVE_PTDMA && zs <= PC_FFTPTDMA_ZSOLVE_AUTO, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC fftptdma: unknown z method %d; use ptdma, transpose, distd2 or auto", (int)zs),
+                pc->setupcalled = 0)
+PPE_IMPL_GETTER(PCFFTPTDMAGetZSolve_FFTPTDMA, PC, pc, PC_FFTPTDMA, PCFFTPTDMAZSolve, zs, impl->zsolve)
 
 static PetscErrorCode PCFFTPTDMASetPencilGrid_FFTPTDMA(PC pc, PetscInt py, PetscInt pz)
 {
@@ -118,40 +106,13 @@ static PetscErrorCode PCFFTPTDMAGetPencilGrid_FFTPTDMA(PC pc, PetscInt *py, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCFFTPTDMASetApproximate_FFTPTDMA(PC pc, PetscBool flg)
-{
-  PC_FFTPTDMA *ff = (PC_FFTPTDMA *)pc->data;
+PPE_IMPL_SETTER(PCFFTPTDMASetApproximate_FFTPTDMA, PC, pc, PC_FFTPTDMA, PetscBool, flg, approximate, , pc->setupcalled = 0)
+PPE_IMPL_GETTER(PCFFTPTDMAGetApproximate_FFTPTDMA, PC, pc, PC_FFTPTDMA, PetscBool, flg, impl->approximate)
 
-  PetscFunctionBegin;
-  if (flg != ff->approximate) pc->setupcalled = 0;
-  ff->approximate = flg;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode PCFFTPTDMAGetApproximate_FFTPTDMA(PC pc, PetscBool *flg)
-{
-  PetscFunctionBegin;
-  *flg = ((PC_FFTPTDMA *)pc->data)->approximate;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode PCFFTPTDMASetPlanner_FFTPTDMA(PC pc, PCFFTPTDMAPlanner p)
-{
-  PC_FFTPTDMA *ff = (PC_FFTPTDMA *)pc->data;
-
-  PetscFunctionBegin;
-  PetscCheck(p >= PC_FFTPTDMA_PLANNER_ESTIMATE && p <= PC_FFTPTDMA_PLANNER_AUTO, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC fftptdma: unknown FFTW planner %d; use estimate, measure, patient or auto", (int)p);
-  if (p != ff->planner) pc->setupcalled = 0;
-  ff->planner = p;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode PCFFTPTDMAGetPlanner_FFTPTDMA(PC pc, PCFFTPTDMAPlanner *p)
-{
-  PetscFunctionBegin;
-  *p = ((PC_FFTPTDMA *)pc->data)->planner;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_SETTER(PCFFTPTDMASetPlanner_FFTPTDMA, PC, pc, PC_FFTPTDMA, PCFFTPTDMAPlanner, p, planner,
+                PetscCheck(p >= PC_FFTPTDMA_PLANNER_ESTIMATE && p <= PC_FFTPTDMA_PLANNER_AUTO, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC fftptdma: unknown FFTW planner %d; use estimate, measure, patient or auto", (int)p),
+                pc->setupcalled = 0)
+PPE_IMPL_GETTER(PCFFTPTDMAGetPlanner_FFTPTDMA, PC, pc, PC_FFTPTDMA, PCFFTPTDMAPlanner, p, impl->planner)
 
 static PetscErrorCode PCFFTPTDMASetWisdomFile_FFTPTDMA(PC pc, const char file[])
 {
@@ -165,47 +126,14 @@ static PetscErrorCode PCFFTPTDMASetWisdomFile_FFTPTDMA(PC pc, const char file[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCFFTPTDMAGetWisdomFile_FFTPTDMA(PC pc, const char *file[])
-{
-  PetscFunctionBegin;
-  *file = ((PC_FFTPTDMA *)pc->data)->wisdom[0] ? ((PC_FFTPTDMA *)pc->data)->wisdom : NULL;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_GETTER(PCFFTPTDMAGetWisdomFile_FFTPTDMA, PC, pc, PC_FFTPTDMA, const char *, file, impl->wisdom[0] ? impl->wisdom : NULL)
 
-static PetscErrorCode PCFFTPTDMASetDCT_FFTPTDMA(PC pc, PCFFTPTDMADCT d)
-{
-  PC_FFTPTDMA *ff = (PC_FFTPTDMA *)pc->data;
+PPE_IMPL_SETTER(PCFFTPTDMASetDCT_FFTPTDMA, PC, pc, PC_FFTPTDMA, PCFFTPTDMADCT, d, dct,
+                PetscCheck(d >= PC_FFTPTDMA_DCT_AUTO && d <= PC_FFTPTDMA_DCT_FAST, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC fftptdma: unknown DCT choice %d; use auto, fftw or fast", (int)d), pc->setupcalled = 0)
+PPE_IMPL_GETTER(PCFFTPTDMAGetDCT_FFTPTDMA, PC, pc, PC_FFTPTDMA, PCFFTPTDMADCT, d, impl->dct)
 
-  PetscFunctionBegin;
-  PetscCheck(d >= PC_FFTPTDMA_DCT_AUTO && d <= PC_FFTPTDMA_DCT_FAST, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC fftptdma: unknown DCT choice %d; use auto, fftw or fast", (int)d);
-  if (d != ff->dct) pc->setupcalled = 0;
-  ff->dct = d;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode PCFFTPTDMAGetDCT_FFTPTDMA(PC pc, PCFFTPTDMADCT *d)
-{
-  PetscFunctionBegin;
-  *d = ((PC_FFTPTDMA *)pc->data)->dct;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode PCFFTPTDMASetR2C_FFTPTDMA(PC pc, PetscBool flg)
-{
-  PC_FFTPTDMA *ff = (PC_FFTPTDMA *)pc->data;
-
-  PetscFunctionBegin;
-  if (flg != ff->r2c) pc->setupcalled = 0;
-  ff->r2c = flg;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode PCFFTPTDMAGetR2C_FFTPTDMA(PC pc, PetscBool *flg)
-{
-  PetscFunctionBegin;
-  *flg = ((PC_FFTPTDMA *)pc->data)->r2c;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_SETTER(PCFFTPTDMASetR2C_FFTPTDMA, PC, pc, PC_FFTPTDMA, PetscBool, flg, r2c, , pc->setupcalled = 0)
+PPE_IMPL_GETTER(PCFFTPTDMAGetR2C_FFTPTDMA, PC, pc, PC_FFTPTDMA, PetscBool, flg, impl->r2c)
 
 static PetscErrorCode PCFFTPTDMAGetCommCounts_FFTPTDMA(PC pc, PetscInt *solves, PetscLogDouble counted[3], PetscLogDouble model[3])
 {
@@ -373,24 +301,33 @@ static PetscErrorCode PCReset_FFTPTDMA(PC pc)
 
 /* The back end of the applications; host for an operator on a box of a larger matrix (its
    right-hand side is made on the host). */
-static PetscErrorCode PCGetDeviceBackend_FFTPTDMA(PC pc, PPEBackend *b)
-{
-  PPEFFTPTDMA *f = &((PC_FFTPTDMA *)pc->data)->f;
+PPE_IMPL_GETTER(PCGetDeviceBackend_FFTPTDMA, PC, pc, PC_FFTPTDMA, PPEBackend, b, impl->f.box ? PPE_BACKEND_HOST : impl->f.backend)
 
-  PetscFunctionBegin;
-  *b = f->box ? PPE_BACKEND_HOST : f->backend;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static const char *const PCFFTPTDMAComposed[] = {"PPEPCGetDeviceBackend_C",    "PCFFTPTDMASetZSolve_C",  "PCFFTPTDMAGetZSolve_C",  "PCFFTPTDMASetPencilGrid_C", "PCFFTPTDMAGetPencilGrid_C", "PCFFTPTDMASetApproximate_C",
-                                                 "PCFFTPTDMAGetApproximate_C", "PCFFTPTDMASetPlanner_C", "PCFFTPTDMAGetPlanner_C", "PCFFTPTDMASetWisdomFile_C", "PCFFTPTDMAGetWisdomFile_C", "PCFFTPTDMASetR2C_C",
-                                                 "PCFFTPTDMAGetR2C_C",         "PCFFTPTDMASetDCT_C",     "PCFFTPTDMAGetDCT_C",     "PCFFTPTDMAGetCommCounts_C"};
+/* The methods PCCreate_FFTPTDMA() composes and PCDestroy_FFTPTDMA() removes */
+static const PPEMethod PCFFTPTDMAMethods[] = {
+  PPE_METHOD(PPEPCGetDeviceBackend, PCGetDeviceBackend_FFTPTDMA),
+  PPE_METHOD(PCFFTPTDMASetZSolve, PCFFTPTDMASetZSolve_FFTPTDMA),
+  PPE_METHOD(PCFFTPTDMAGetZSolve, PCFFTPTDMAGetZSolve_FFTPTDMA),
+  PPE_METHOD(PCFFTPTDMASetPencilGrid, PCFFTPTDMASetPencilGrid_FFTPTDMA),
+  PPE_METHOD(PCFFTPTDMAGetPencilGrid, PCFFTPTDMAGetPencilGrid_FFTPTDMA),
+  PPE_METHOD(PCFFTPTDMASetApproximate, PCFFTPTDMASetApproximate_FFTPTDMA),
+  PPE_METHOD(PCFFTPTDMAGetApproximate, PCFFTPTDMAGetApproximate_FFTPTDMA),
+  PPE_METHOD(PCFFTPTDMASetPlanner, PCFFTPTDMASetPlanner_FFTPTDMA),
+  PPE_METHOD(PCFFTPTDMAGetPlanner, PCFFTPTDMAGetPlanner_FFTPTDMA),
+  PPE_METHOD(PCFFTPTDMASetWisdomFile, PCFFTPTDMASetWisdomFile_FFTPTDMA),
+  PPE_METHOD(PCFFTPTDMAGetWisdomFile, PCFFTPTDMAGetWisdomFile_FFTPTDMA),
+  PPE_METHOD(PCFFTPTDMASetDCT, PCFFTPTDMASetDCT_FFTPTDMA),
+  PPE_METHOD(PCFFTPTDMAGetDCT, PCFFTPTDMAGetDCT_FFTPTDMA),
+  PPE_METHOD(PCFFTPTDMASetR2C, PCFFTPTDMASetR2C_FFTPTDMA),
+  PPE_METHOD(PCFFTPTDMAGetR2C, PCFFTPTDMAGetR2C_FFTPTDMA),
+  PPE_METHOD(PCFFTPTDMAGetCommCounts, PCFFTPTDMAGetCommCounts_FFTPTDMA),
+};
 
 static PetscErrorCode PCDestroy_FFTPTDMA(PC pc)
 {
   PetscFunctionBegin;
   PetscCall(PCReset_FFTPTDMA(pc));
-  for (size_t i = 0; i < sizeof(PCFFTPTDMAComposed) / sizeof(PCFFTPTDMAComposed[0]); i++) PetscCall(PetscObjectComposeFunction((PetscObject)pc, PCFFTPTDMAComposed[i], NULL));
+  PetscCall(PPEComposeMethods(pc, PCFFTPTDMAMethods, PETSC_FALSE));
   PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -458,21 +395,6 @@ PETSC_EXTERN PetscErrorCode PCCreate_FFTPTDMA(PC pc)
   pc->ops->reset          = PCReset_FFTPTDMA;
   pc->ops->destroy        = PCDestroy_FFTPTDMA;
 
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PPEPCGetDeviceBackend_C", PCGetDeviceBackend_FFTPTDMA));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMASetZSolve_C", PCFFTPTDMASetZSolve_FFTPTDMA));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMAGetZSolve_C", PCFFTPTDMAGetZSolve_FFTPTDMA));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMASetPencilGrid_C", PCFFTPTDMASetPencilGrid_FFTPTDMA));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMAGetPencilGrid_C", PCFFTPTDMAGetPencilGrid_FFTPTDMA));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMASetApproximate_C", PCFFTPTDMASetApproximate_FFTPTDMA));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMAGetApproximate_C", PCFFTPTDMAGetApproximate_FFTPTDMA));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMASetPlanner_C", PCFFTPTDMASetPlanner_FFTPTDMA));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMAGetPlanner_C", PCFFTPTDMAGetPlanner_FFTPTDMA));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMASetWisdomFile_C", PCFFTPTDMASetWisdomFile_FFTPTDMA));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMAGetWisdomFile_C", PCFFTPTDMAGetWisdomFile_FFTPTDMA));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMASetDCT_C", PCFFTPTDMASetDCT_FFTPTDMA));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMAGetDCT_C", PCFFTPTDMAGetDCT_FFTPTDMA));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMASetR2C_C", PCFFTPTDMASetR2C_FFTPTDMA));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMAGetR2C_C", PCFFTPTDMAGetR2C_FFTPTDMA));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFFTPTDMAGetCommCounts_C", PCFFTPTDMAGetCommCounts_FFTPTDMA));
+  PetscCall(PPEComposeMethods(pc, PCFFTPTDMAMethods, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

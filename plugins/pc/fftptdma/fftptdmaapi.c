@@ -2,7 +2,7 @@
    Public setters and getters of PC fftptdma (plugins/pc/fftptdma/fftptdma.c).
 */
 #include <petsc/private/pcimpl.h>
-#include <ppekit/private/ppeimpl.h>
+#include "../../pluginimpl.h"
 
 /*@
    PCFFTPTDMASetZSolve - sets how PCFFTPTDMA solves the tridiagonal systems along z
@@ -64,15 +64,7 @@ PPE_API_GETTER(PCFFTPTDMAGetZSolve, PC, pc, PCFFTPTDMAZSolve, zs)
 
 .seealso: PCFFTPTDMA, PCFFTPTDMAGetPencilGrid()
 @*/
-PetscErrorCode PCFFTPTDMASetPencilGrid(PC pc, PetscInt py, PetscInt pz)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveInt(pc, py, 2);
-  PetscValidLogicalCollectiveInt(pc, pz, 3);
-  PetscTryMethod(pc, "PCFFTPTDMASetPencilGrid_C", (PC, PetscInt, PetscInt), (pc, py, pz));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_SETTER2(PCFFTPTDMASetPencilGrid, PC, pc, PetscInt, py, pz, Int)
 
 /*@
    PCFFTPTDMAGetPencilGrid - the pencil grid of PCFFTPTDMA: the one used after set-up, else
@@ -84,13 +76,7 @@ PetscErrorCode PCFFTPTDMASetPencilGrid(PC pc, PetscInt py, PetscInt pz)
 
 .seealso: PCFFTPTDMA, PCFFTPTDMASetPencilGrid()
 @*/
-PetscErrorCode PCFFTPTDMAGetPencilGrid(PC pc, PetscInt *py, PetscInt *pz)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscUseMethod(pc, "PCFFTPTDMAGetPencilGrid_C", (PC, PetscInt *, PetscInt *), (pc, py, pz));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_GETTER2(PCFFTPTDMAGetPencilGrid, PC, pc, PetscInt, py, pz)
 
 /*@
    PCFFTPTDMASetApproximate - for assembled operators, use the nearest separable operator

@@ -40,6 +40,7 @@
 #include <petsc/private/pcimpl.h>
 #include <ppekit/private/backendimpl.h>
 #include <ppekit/private/tileiluimpl.h>
+#include "../../pluginimpl.h"
 
 const char *const PCTileILULayouts[] = {"xyz", "zyx", "PCTileILULayout", "PC_TILEILU_LAYOUT_", NULL};
 /* The names -pc_tileilu_layout accepts: the 3D ones, then the 2D names of the same layouts */
@@ -119,29 +120,11 @@ static PetscErrorCode PCTileILUSetLayout_TileILU(PC pc, PCTileILULayout layout)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCTileILUSetFuse_TileILU(PC pc, PetscBool fuse)
-{
-  PC_TileILU *ti = (PC_TileILU *)pc->data;
+PPE_IMPL_SETTER(PCTileILUSetFuse_TileILU, PC, pc, PC_TileILU, PetscBool, fuse, fuse, , pc->setupcalled = 0)
 
-  PetscFunctionBegin;
-  if (fuse != ti->fuse) pc->setupcalled = 0;
-  ti->fuse = fuse;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_GETTER(PCTileILUGetFuse_TileILU, PC, pc, PC_TileILU, PetscBool, fuse, impl->fuse)
 
-static PetscErrorCode PCTileILUGetFuse_TileILU(PC pc, PetscBool *fuse)
-{
-  PetscFunctionBegin;
-  *fuse = ((PC_TileILU *)pc->data)->fuse;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode PCTileILUGetLayout_TileILU(PC pc, PCTileILULayout *layout)
-{
-  PetscFunctionBegin;
-  *layout = ((PC_TileILU *)pc->data)->layout;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_GETTER(PCTileILUGetLayout_TileILU, PC, pc, PC_TileILU, PCTileILULayout, layout, impl->layout)
 
 static PetscErrorCode PCTileILUGetInfo_TileILU(PC pc, PetscInt tile[3], PetscInt *ntiles, PetscLogDouble *bytes)
 {
@@ -372,20 +355,19 @@ static PetscErrorCode PCReset_TileILU(PC pc)
 }
 
 /* The back end of the applications (device-resident vectors are used in place there). */
-static PetscErrorCode PCGetDeviceBackend_TileILU(PC pc, PPEBackend *b)
-{
-  PetscFunctionBegin;
-  *b = ((PC_TileILU *)pc->data)->T.backend;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_IMPL_GETTER(PCGetDeviceBackend_TileILU, PC, pc, PC_TileILU, PPEBackend, b, impl->T.backend)
 
-static const char *const PCTileILUComposed[] = {"PPEPCGetDeviceBackend_C", "PCTileILUSetTile_C", "PCTileILUGetTile_C", "PCTileILUSetLayout_C", "PCTileILUGetLayout_C", "PCTileILUSetFuse_C", "PCTileILUGetFuse_C", "PCTileILUGetInfo_C"};
+/* The methods PCCreate_TileILU() composes and PCDestroy_TileILU() removes */
+static const PPEMethod PCTileILUMethods[] = {
+  PPE_METHOD(PPEPCGetDeviceBackend, PCGetDeviceBackend_TileILU), PPE_METHOD(PCTileILUSetTile, PCTileILUSetTile_TileILU), PPE_METHOD(PCTileILUGetTile, PCTileILUGetTile_TileILU), PPE_METHOD(PCTileILUSetLayout, PCTileILUSetLayout_TileILU),
+  PPE_METHOD(PCTileILUGetLayout, PCTileILUGetLayout_TileILU),    PPE_METHOD(PCTileILUSetFuse, PCTileILUSetFuse_TileILU), PPE_METHOD(PCTileILUGetFuse, PCTileILUGetFuse_TileILU), PPE_METHOD(PCTileILUGetInfo, PCTileILUGetInfo_TileILU),
+};
 
 static PetscErrorCode PCDestroy_TileILU(PC pc)
 {
   PetscFunctionBegin;
   PetscCall(PCReset_TileILU(pc));
-  for (size_t i = 0; i < sizeof(PCTileILUComposed) / sizeof(PCTileILUComposed[0]); i++) PetscCall(PetscObjectComposeFunction((PetscObject)pc, PCTileILUComposed[i], NULL));
+  PetscCall(PPEComposeMethods(pc, PCTileILUMethods, PETSC_FALSE));
   PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -445,13 +427,6 @@ PETSC_EXTERN PetscErrorCode PCCreate_TileILU(PC pc)
   pc->ops->reset          = PCReset_TileILU;
   pc->ops->destroy        = PCDestroy_TileILU;
 
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PPEPCGetDeviceBackend_C", PCGetDeviceBackend_TileILU));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTileILUSetTile_C", PCTileILUSetTile_TileILU));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTileILUGetTile_C", PCTileILUGetTile_TileILU));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTileILUSetLayout_C", PCTileILUSetLayout_TileILU));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTileILUGetLayout_C", PCTileILUGetLayout_TileILU));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTileILUSetFuse_C", PCTileILUSetFuse_TileILU));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTileILUGetFuse_C", PCTileILUGetFuse_TileILU));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTileILUGetInfo_C", PCTileILUGetInfo_TileILU));
+  PetscCall(PPEComposeMethods(pc, PCTileILUMethods, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -4,7 +4,7 @@
    defaults the pages name (PCTileILUDefaultTile, ...) are defined once, in tileilu.c.
 */
 #include <petsc/private/pcimpl.h>
-#include <ppekit/private/ppeimpl.h>
+#include "../../pluginimpl.h"
 
 /*@
    PCTileILUSetTile - sets the tile shape of PCTILEILU
@@ -50,13 +50,7 @@ PetscErrorCode PCTileILUSetTile(PC pc, PetscInt bx, PetscInt by, PetscInt bz)
 
 .seealso: PCTILEILU, PCTileILUSetTile(), PCTileILUGetInfo()
 @*/
-PetscErrorCode PCTileILUGetTile(PC pc, PetscInt *bx, PetscInt *by, PetscInt *bz)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscUseMethod(pc, "PCTileILUGetTile_C", (PC, PetscInt *, PetscInt *, PetscInt *), (pc, bx, by, bz));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PPE_API_GETTER3(PCTileILUGetTile, PC, pc, PetscInt, bx, PetscInt, by, PetscInt, bz)
 
 /*@
    PCTileILUSetLayout - sets the layout of the factors and sweeps of PCTILEILU
