@@ -14,7 +14,7 @@
 #      function of a type PPEKit registers, which fills its own object's table;
 #   5. where the duplicates tool is installed (it is not on CI's machines): no more pairs of
 #      places sharing 6 or more lines in src/ and plugins/ together than the tree had when
-#      this rule came (60; the aim is 30): duplication may shrink, never grow;
+#      this rule came (60), now at most 30 as issue 35 asked: duplication may shrink, never grow;
 #   6. every C, CUDA and HIP file of the tree as the committed .clang-format writes it
 #      (clang-format 14, Debian's), and no line of them longer than its 250 columns.
 #
@@ -97,14 +97,14 @@ for p in files:
             (allowed if re.match(own, fn.get(n, '')) else bad).append(where)
 report(not bad, 'writes into ->ops-> or ->data only in the create or set-ops function of a PPEKit type (%d there, %d elsewhere)' % (len(allowed), len(bad)), bad + (allowed if verbose else []))
 EOF
-dup_max=51
+dup_max=30
 if command -v duplicates > /dev/null 2>&1; then
   n=0
   for d in src plugins; do
     k=$(cd "$d" && duplicates --most 1 --seconds 120 | sed -n '1s/^\([0-9]*\) pairs.*/\1/p')
     n=$((n + ${k:-0}))
   done
-  if [ "$n" -le $dup_max ]; then echo "ok - duplicates in src/ and plugins/: $n pairs (at most $dup_max; the aim is 30)"; else echo "not ok - duplicates in src/ and plugins/: $n pairs (at most $dup_max; the aim is 30)"; fi
+  if [ "$n" -le $dup_max ]; then echo "ok - duplicates in src/ and plugins/: $n pairs (at most $dup_max)"; else echo "not ok - duplicates in src/ and plugins/: $n pairs (at most $dup_max)"; fi
 else
   echo "# duplicates in src/ and plugins/: not measured (the duplicates tool is not installed here)"
 fi

@@ -105,24 +105,22 @@ PetscErrorCode PPEStencilStateSetUp(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* An application R of the full operator A (a Mat), around the halo exchange. */
+static PetscErrorCode RunFull(void *A, PPEStencilRun *R)
+{
+  PetscFunctionBegin;
+  PetscCall(PPEStencilRunWithHalo((Mat)A, R));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatMult_PPEStencil(Mat A, Vec x, Vec y)
 {
-  Mat_PPEStencil *st     = (Mat_PPEStencil *)A->data;
-  Vec             v[2]   = {x, y};
-  PPEAccess       acc[2] = {PPE_ACCESS_READ, PPE_ACCESS_WRITE};
-  PPEStencilRun   R;
-  PPEArrays       K;
+  Mat_PPEStencil *st = (Mat_PPEStencil *)A->data;
 
   PetscFunctionBegin;
   PetscCheck(st->grid, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "No grid: create the operator with PPEStencilCreate() or call PPEStencilSetGrid()");
   PetscCall(PetscLogEventBegin(PPE_StencilMult, A, x, y, 0));
-  PetscCall(PetscMemzero(&R, sizeof(R)));
-  PetscCall(PPEStencilArraysGet(st->state, st->backend, 2, v, acc, &K, &R.xh));
-  R.x = K.a[0];
-  R.y = K.a[1];
-  PetscCall(PPEStencilRunWithHalo(A, &R));
-  PetscCall(PPEStencilArraysRestore(st->state, &K, &R.xh));
-  PetscCall(PetscLogFlops(PPE_STENCIL_FLOPS * st->box.xm * st->box.ym * st->box.zm));
+  PetscCall(PPEStencilApply(st->state, st->backend, x, y, RunFull, A, PPE_STENCIL_FLOPS * st->box.xm * st->box.ym * st->box.zm));
   PetscCall(PetscLogEventEnd(PPE_StencilMult, A, x, y, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

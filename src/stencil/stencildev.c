@@ -253,6 +253,29 @@ PetscErrorCode PPEStencilArraysRestore(PPEStencilDev d, PPEArrays *K, const doub
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   PPEStencilApply - y = (an operator) x on back end b (state d): the arrays of x (read) and y
+   (written) got, run(ctx, R) applies the operator on them, the arrays are given back and the
+   flops logged. MatMult of the operator and of its local block.
+*/
+PetscErrorCode PPEStencilApply(PPEStencilDev d, PPEBackend b, Vec x, Vec y, PetscErrorCode (*run)(void *, PPEStencilRun *), void *ctx, PetscLogDouble flops)
+{
+  Vec           v[2]   = {x, y};
+  PPEAccess     acc[2] = {PPE_ACCESS_READ, PPE_ACCESS_WRITE};
+  PPEStencilRun R;
+  PPEArrays     K;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(&R, sizeof(R)));
+  PetscCall(PPEStencilArraysGet(d, b, 2, v, acc, &K, &R.xh));
+  R.x = K.a[0];
+  R.y = K.a[1];
+  PetscCall(run(ctx, &R));
+  PetscCall(PPEStencilArraysRestore(d, &K, &R.xh));
+  PetscCall(PetscLogFlops(flops));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The face buffers in the back end's memory (host: the exchange's buffers themselves). */
 static void Faces(PPEStencilDev d, ppe_dev_halo *H)
 {

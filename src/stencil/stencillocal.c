@@ -78,8 +78,10 @@ static void FillSelfFaces(PPEStencilLocal *L, const PetscScalar *x)
 /* An application R of the local block (arrays on the parent's back end): the self faces filled
    from the host values of the input, or from its boundary planes when it lives only on a
    device, then both phases (no exchange). */
-static PetscErrorCode LocalRun(PPEStencilLocal *L, PPEStencilRun *R)
+static PetscErrorCode LocalRun(void *ctx, PPEStencilRun *R)
 {
+  PPEStencilLocal *L = (PPEStencilLocal *)ctx;
+
   PetscFunctionBegin;
   R->d = L->state;
   if (L->anyself) {
@@ -100,21 +102,11 @@ static PetscErrorCode LocalRun(PPEStencilLocal *L, PPEStencilRun *R)
 static PetscErrorCode MatMult_PPEStencilLocal(Mat Ab, Vec x, Vec y)
 {
   PPEStencilLocal *L;
-  Vec              v[2]   = {x, y};
-  PPEAccess        acc[2] = {PPE_ACCESS_READ, PPE_ACCESS_WRITE};
-  PPEStencilRun    R;
-  PPEArrays        K;
 
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(Ab, &L));
   PetscCall(PetscLogEventBegin(PPE_StencilLocal, Ab, x, y, 0));
-  PetscCall(PetscMemzero(&R, sizeof(R)));
-  PetscCall(PPEStencilArraysGet(L->state, L->st->backend, 2, v, acc, &K, &R.xh));
-  R.x = K.a[0];
-  R.y = K.a[1];
-  PetscCall(LocalRun(L, &R));
-  PetscCall(PPEStencilArraysRestore(L->state, &K, &R.xh));
-  PetscCall(PetscLogFlops(PPE_STENCIL_FLOPS * L->box.xm * L->box.ym * L->box.zm));
+  PetscCall(PPEStencilApply(L->state, L->st->backend, x, y, LocalRun, L, PPE_STENCIL_FLOPS * L->box.xm * L->box.ym * L->box.zm));
   PetscCall(PetscLogEventEnd(PPE_StencilLocal, Ab, x, y, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

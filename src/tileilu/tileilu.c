@@ -162,55 +162,45 @@ static inline int KindSource(const PPETileILU *T, int k)
   return (T->sym && k == PPE_TILEILU_DINV_SYM) ? PPE_TILEILU_DINV : k;
 }
 
-/* The layout change of the factors, natural order with 7 kinds -> the layout and kinds of T;
-   padded points of zyx get zero factors. */
-static PetscErrorCode PackFactors(PPETileILU *T, const double *Fx, double *Fz)
+/* A visit of point (a,b,c) of tile t (its box: origin o, extents e) in the factor set-up. */
+typedef void (*TilePointFn)(const PPETileILU *, PetscInt t, const PetscInt o[3], const PetscInt e[3], PetscInt a, PetscInt b, PetscInt c, const double *src, double *dst);
+
+/* fn at every point of every tile, tile by tile, each in natural order. */
+static void ForEachTilePoint(const PPETileILU *T, TilePointFn fn, const double *src, double *dst)
 {
-  PetscFunctionBegin;
-  PetscCall(PetscArrayzero(Fz, T->nf));
   for (PetscInt t = 0; t < T->ntiles; t++) {
     PetscInt o[3], e[3];
 
     TileBox(T, t, o, e);
     for (PetscInt c = 0; c < e[2]; c++)
       for (PetscInt b = 0; b < e[1]; b++)
-        for (PetscInt a = 0; a < e[0]; a++) {
-          size_t p = (size_t)(o[0] + a) + (size_t)T->box[0] * ((o[1] + b) + (size_t)T->box[1] * (o[2] + c));
-          for (int k = 0; k < T->nc; k++) Fz[FactorIndex(T, k, t, a, b, c)] = Fx[(size_t)KindSource(T, k) * T->nloc + p];
-        }
+        for (PetscInt a = 0; a < e[0]; a++) fn(T, t, o, e, a, b, c, src, dst);
   }
-  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The layout change of the factors of one point, natural order with 7 kinds (Fx) -> the
+   layout and kinds of T (Fz). */
+static void PackPoint(const PPETileILU *T, PetscInt t, const PetscInt o[3], const PetscInt e[3], PetscInt a, PetscInt b, PetscInt c, const double *Fx, double *Fz)
+{
+  size_t p = (size_t)(o[0] + a) + (size_t)T->box[0] * ((o[1] + b) + (size_t)T->box[1] * (o[2] + c));
+
+  for (int k = 0; k < T->nc; k++) Fz[FactorIndex(T, k, t, a, b, c)] = Fx[(size_t)KindSource(T, k) * T->nloc + p];
 }
 
 /*
-   The factors of M^T = U^T L^T in the same form: M^T = (I + U~^T D^-1) (D + D L~^T), so
-   the multiplier of w is the scaled upper coupling of w towards p, the scaled upper coupling
-   of e is the multiplier of p in e's row, and the pivots are unchanged.
+   The factors of M^T = U^T L^T at one point, in the same form: M^T = (I + U~^T D^-1) (D + D
+   L~^T), so the multiplier of w is the scaled upper coupling of w towards p, the scaled upper
+   coupling of e is the multiplier of p in e's row, and the pivots are unchanged.
 */
-static PetscErrorCode BuildTranspose(PPETileILU *T)
+static void TransposePoint(const PPETileILU *T, PetscInt t, const PetscInt o[3], const PetscInt e[3], PetscInt a, PetscInt b, PetscInt c, const double *F, double *ft)
 {
-  const double *F = T->f;
-
-  PetscFunctionBegin;
-  PetscCall(PetscCalloc1(T->nf, &T->ft));
-  for (PetscInt t = 0; t < T->ntiles; t++) {
-    PetscInt o[3], e[3];
-
-    TileBox(T, t, o, e);
-    for (PetscInt c = 0; c < e[2]; c++)
-      for (PetscInt b = 0; b < e[1]; b++)
-        for (PetscInt a = 0; a < e[0]; a++) {
-          double *ft                                       = T->ft;
-          ft[FactorIndex(T, PPE_TILEILU_LW, t, a, b, c)]   = a > 0 ? F[FactorIndex(T, PPE_TILEILU_UE, t, a - 1, b, c)] : 0.0;
-          ft[FactorIndex(T, PPE_TILEILU_LS, t, a, b, c)]   = b > 0 ? F[FactorIndex(T, PPE_TILEILU_UN, t, a, b - 1, c)] : 0.0;
-          ft[FactorIndex(T, PPE_TILEILU_LB, t, a, b, c)]   = c > 0 ? F[FactorIndex(T, PPE_TILEILU_UT, t, a, b, c - 1)] : 0.0;
-          ft[FactorIndex(T, PPE_TILEILU_UE, t, a, b, c)]   = a < e[0] - 1 ? F[FactorIndex(T, PPE_TILEILU_LW, t, a + 1, b, c)] : 0.0;
-          ft[FactorIndex(T, PPE_TILEILU_UN, t, a, b, c)]   = b < e[1] - 1 ? F[FactorIndex(T, PPE_TILEILU_LS, t, a, b + 1, c)] : 0.0;
-          ft[FactorIndex(T, PPE_TILEILU_UT, t, a, b, c)]   = c < e[2] - 1 ? F[FactorIndex(T, PPE_TILEILU_LB, t, a, b, c + 1)] : 0.0;
-          ft[FactorIndex(T, PPE_TILEILU_DINV, t, a, b, c)] = F[FactorIndex(T, PPE_TILEILU_DINV, t, a, b, c)];
-        }
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
+  ft[FactorIndex(T, PPE_TILEILU_LW, t, a, b, c)]   = a > 0 ? F[FactorIndex(T, PPE_TILEILU_UE, t, a - 1, b, c)] : 0.0;
+  ft[FactorIndex(T, PPE_TILEILU_LS, t, a, b, c)]   = b > 0 ? F[FactorIndex(T, PPE_TILEILU_UN, t, a, b - 1, c)] : 0.0;
+  ft[FactorIndex(T, PPE_TILEILU_LB, t, a, b, c)]   = c > 0 ? F[FactorIndex(T, PPE_TILEILU_UT, t, a, b, c - 1)] : 0.0;
+  ft[FactorIndex(T, PPE_TILEILU_UE, t, a, b, c)]   = a < e[0] - 1 ? F[FactorIndex(T, PPE_TILEILU_LW, t, a + 1, b, c)] : 0.0;
+  ft[FactorIndex(T, PPE_TILEILU_UN, t, a, b, c)]   = b < e[1] - 1 ? F[FactorIndex(T, PPE_TILEILU_LS, t, a, b + 1, c)] : 0.0;
+  ft[FactorIndex(T, PPE_TILEILU_UT, t, a, b, c)]   = c < e[2] - 1 ? F[FactorIndex(T, PPE_TILEILU_LB, t, a, b, c + 1)] : 0.0;
+  ft[FactorIndex(T, PPE_TILEILU_DINV, t, a, b, c)] = F[FactorIndex(T, PPE_TILEILU_DINV, t, a, b, c)];
 }
 
 /*
@@ -356,8 +346,8 @@ PetscErrorCode PPETileILUSetUp(PPETileILU *T, const PPETileILUSource *src, const
     double *Fz;
 
     T->nf = (size_t)(layout == PC_TILEILU_LAYOUT_ZYX ? T->ngroups * T->npos * T->lanes : T->nloc) * T->nc;
-    PetscCall(PetscMalloc1(T->nf, &Fz));
-    PetscCall(PackFactors(T, Fx, Fz));
+    PetscCall(PetscCalloc1(T->nf, &Fz)); /* padded points of zyx keep zero factors */
+    ForEachTilePoint(T, PackPoint, Fx, Fz);
     PetscCall(PetscFree(T->f));
     T->f = Fz;
   }
@@ -373,7 +363,8 @@ static PetscErrorCode SetUpTranspose(PPETileILU *T)
 {
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PPE_TileILUFact, 0, 0, 0, 0));
-  PetscCall(BuildTranspose(T));
+  PetscCall(PetscCalloc1(T->nf, &T->ft));
+  ForEachTilePoint(T, TransposePoint, T->f, T->ft);
   PetscCall(PetscLogEventEnd(PPE_TileILUFact, 0, 0, 0, 0));
   PetscCall(Mirror(T, T->ft, T->nf, PETSC_TRUE, &T->ftb));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -101,6 +101,7 @@ PETSC_INTERN void           PPEStencilDevSetHaloStatic(PPEStencilDev, PetscBool)
 /* the arrays of an application's vectors (x first) on back end b, where d lives, and x's host values */
 PETSC_INTERN PetscErrorCode PPEStencilArraysGet(PPEStencilDev, PPEBackend, PetscInt, const Vec[], const PPEAccess[], PPEArrays *, const double **);
 PETSC_INTERN PetscErrorCode PPEStencilArraysRestore(PPEStencilDev, PPEArrays *, const double **);
+PETSC_INTERN PetscErrorCode PPEStencilApply(PPEStencilDev, PPEBackend, Vec, Vec, PetscErrorCode (*)(void *, PPEStencilRun *), void *, PetscLogDouble);
 
 typedef struct {
   PPEGrid        grid;    /* reference */

@@ -52,24 +52,16 @@ PPE_DEV_KERNEL(ppe_dev_fft_post, ppe_dev_fft_post_args)
 
 PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevFFTPre)(const ppe_fft_lines *F, const double *x, double *z, double *ends, void *stream)
 {
-  ppe_dev_fft_pre_args a;
+  ppe_dev_fft_pre_args a = {*F, x, z, ends};
 
-  a.F    = *F;
-  a.x    = x;
-  a.z    = z;
-  a.ends = ends;
   PPE_DEV_LAUNCH(ppe_dev_fft_pre, F->lines * F->L, stream, a);
   return 0;
 }
 
 PPE_DEV_EXTERN int PPE_DEV_NAME(PPEDevFFTPost)(const ppe_fft_lines *F, const double *z, const double *ends, double *y, void *stream)
 {
-  ppe_dev_fft_post_args a;
+  ppe_dev_fft_post_args a = {*F, z, ends, y};
 
-  a.F    = *F;
-  a.z    = z;
-  a.ends = ends;
-  a.y    = y;
   PPE_DEV_LAUNCH(ppe_dev_fft_post, F->lines * F->n, stream, a);
   return 0;
 }
