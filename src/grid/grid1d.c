@@ -162,8 +162,10 @@ PetscErrorCode PPEGrid1dSetUp(PPEGrid1d *d, PPELocation loc, PetscReal origin, P
     d->tb[i]  = 0.0;
   }
   for (PetscInt i = 0; i < n; i++) d->tlo[i] = (i > 0) ? d->thi[i - 1] : (per ? d->thi[n - 1] : 0.0);
-  if (d->bc[0] == PPE_BC_DIRICHLET) d->tb[0] = 1.0 / (h * blo);
-  if (d->bc[1] == PPE_BC_DIRICHLET) d->tb[n - 1] += 1.0 / (h * bhi);
+  d->tbe[0] = d->bc[0] == PPE_BC_DIRICHLET ? 1.0 / (h * blo) : 0.0;
+  d->tbe[1] = d->bc[1] == PPE_BC_DIRICHLET ? 1.0 / (h * bhi) : 0.0;
+  d->tb[0]  = d->tbe[0];
+  d->tb[n - 1] += d->tbe[1];
   for (PetscInt i = 0; i < n; i++) d->d[i] = d->tlo[i] + d->thi[i] + d->tb[i];
   PetscCall(PetscFree2(cv, dist));
   PetscCall(PPEGrid1dComputeEigenvalues(d, loc));

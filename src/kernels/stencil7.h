@@ -12,6 +12,17 @@
 
    A neighbour that does not exist (non-periodic end) has a zero coefficient; callers pass
    the centre value in its place so that nothing outside the arrays is read.
+
+   With variable coefficients, A = W (sigma I - D beta G), the couplings come from face
+   arrays (ppe_s7_faces) that hold, for every face of the box, the geometric coupling of the
+   1D tables times the face coefficient beta:
+
+     cw = K_x(i-1/2),  ce = K_x(i+1/2),  ...   (0 where the neighbour does not exist)
+     c0 = K_x(i-1/2) + K_x(i+1/2) + K_y(j-1/2) + K_y(j+1/2) + K_z(k-1/2) + K_z(k+1/2) + sigma wx wy wz
+
+   A face on a non-periodic boundary holds the boundary term instead (Dirichlet: wy wz tb
+   times the boundary cell's coefficient; Neumann: 0), so that each face appears once in the
+   diagonals of both its points and the operator is exactly symmetric.
 */
 #ifndef PPE_KERNELS_STENCIL7_H
 #define PPE_KERNELS_STENCIL7_H
@@ -56,6 +67,60 @@ PPE_HD ppe_s7_coef ppe_s7_point_coef(ppe_s7_dir X, ppe_s7_dir Y, ppe_s7_dir Z, d
   c.ct = wxy * Z.thi[k];
   c.c0 = wyz * X.d[i] + wxz * Y.d[j] + wxy * Z.d[k] + sigma * (wx * wyz);
   return c;
+}
+
+/* Face arrays of the variable operator over a box of xm x ym x zm points (x fastest). Face
+   ii of row (jj, kk) in x is the face below point ii (ii = 0..xm); in y and z the faces below
+   each point are rows and planes of the same layout, one more of them (ym + 1 rows per plane,
+   zm + 1 planes). A NULL x array means the constant-coefficient operator. */
+typedef struct {
+  const double *x, *y, *z;
+} ppe_s7_faces;
+
+/* Indices of the faces below point (ii, jj, kk) in the three face arrays; the face above is
+   one further in x, xm further in y and xm ym further in z. */
+PPE_HD long ppe_s7_fx(long xm, long ym, long ii, long jj, long kk)
+{
+  return (kk * ym + jj) * (xm + 1) + ii;
+}
+PPE_HD long ppe_s7_fy(long xm, long ym, long ii, long jj, long kk)
+{
+  return (kk * (ym + 1) + jj) * xm + ii;
+}
+PPE_HD long ppe_s7_fz(long xm, long ym, long ii, long jj, long kk)
+{
+  return (kk * ym + jj) * xm + ii;
+}
+
+/* The shift term of the diagonal, sigma wx wy wz (the constant operator's rounding). */
+PPE_HD double ppe_s7_shift(ppe_s7_dir X, ppe_s7_dir Y, ppe_s7_dir Z, double sigma, long i, long j, long k)
+{
+  return sigma * (X.w[i] * (Y.w[j] * Z.w[k]));
+}
+
+/* Coefficients of a point of the variable operator from its six face values (west, east,
+   south, north, bottom, top), the shift term sw and whether each neighbour exists. */
+PPE_HD ppe_s7_coef ppe_s7_face_coef(double kw, double ke, double ks, double kn, double kb, double kt, double sw, int ew, int ee, int es, int en, int eb, int et)
+{
+  ppe_s7_coef c;
+
+  c.cw = ew ? kw : 0.0;
+  c.ce = ee ? ke : 0.0;
+  c.cs = es ? ks : 0.0;
+  c.cn = en ? kn : 0.0;
+  c.cb = eb ? kb : 0.0;
+  c.ct = et ? kt : 0.0;
+  c.c0 = kw + ke + ks + kn + kb + kt + sw;
+  return c;
+}
+
+/* The same for point (ii, jj, kk) of a box, read from the face arrays F; e[f]: the neighbour
+   across face f (PPE_XLO..PPE_ZHI order) exists. */
+PPE_HD ppe_s7_coef ppe_s7_box_face_coef(const ppe_s7_faces *F, long xm, long ym, long ii, long jj, long kk, double sw, const int e[6])
+{
+  long fx = ppe_s7_fx(xm, ym, ii, jj, kk), fy = ppe_s7_fy(xm, ym, ii, jj, kk), fz = ppe_s7_fz(xm, ym, ii, jj, kk);
+
+  return ppe_s7_face_coef(F->x[fx], F->x[fx + 1], F->y[fy], F->y[fy + xm], F->z[fz], F->z[fz + xm * ym], sw, e[0], e[1], e[2], e[3], e[4], e[5]);
 }
 
 /* The point formula, written once for scalars and for the host's SIMD vector types (same

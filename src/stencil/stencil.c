@@ -161,6 +161,7 @@ static PetscErrorCode MatDuplicate_PPEStencil(Mat A, MatDuplicateOption op, Mat 
   PetscCall(PPEStencilCreate(st->grid, B));
   PetscCall(PPEStencilSetOverlap(*B, st->overlap));
   PetscCall(PPEStencilSetBackend(*B, st->backend));
+  PetscCall(PPEStencilCoefCopy(A, *B));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -172,7 +173,12 @@ static PetscErrorCode MatView_PPEStencil(Mat A, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "PPEKit matrix-free %s operator W (sigma I - Lap_h)\n", st->grid && st->grid->dim == 2 ? "5-point (2D)" : "7-point"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "PPEKit matrix-free %s operator %s\n", st->grid && st->grid->dim == 2 ? "5-point (2D)" : "7-point", st->coef == PPE_COEFFICIENTS_CONSTANT ? "W (sigma I - Lap_h)" : "W (sigma I - D beta G)"));
+  if (st->coef == PPE_COEFFICIENTS_DENSITY)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "variable coefficients beta = 1/rho from a density, %s mean on the faces: beta in [%g, %g] (ratio %g)\n", PPEFaceMeans[st->mean], (double)st->brange[0], (double)st->brange[1],
+                                     (double)(st->brange[1] / st->brange[0])));
+  else if (st->coef == PPE_COEFFICIENTS_FACES)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "variable coefficients beta given on the faces: beta in [%g, %g] (ratio %g)\n", (double)st->brange[0], (double)st->brange[1], (double)(st->brange[1] / st->brange[0])));
   PetscCall(PetscViewerASCIIPrintf(viewer, "halo exchange overlapped with the core points: %s\n", st->overlap ? "yes" : "no"));
   PetscCall(PPEBackendView(st->backend, viewer));
   if (st->grid) {
@@ -190,10 +196,10 @@ static PetscErrorCode MatConvert_PPEStencil_AIJ(Mat A, MatType type, MatReuse re
 
   PetscFunctionBegin;
   if (reuse == MAT_REUSE_MATRIX) {
-    PetscCall(PPEStencilAssembleInto(st->grid, *B));
+    PetscCall(PPEStencilAssembleInto(st->grid, &st->box, *B));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PPEStencilCreateAssembled(st->grid, type, &C));
+  PetscCall(PPEStencilAssemble(A, type, &C));
   if (reuse == MAT_INPLACE_MATRIX) PetscCall(MatHeaderReplace(A, &C));
   else *B = C;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -206,6 +212,7 @@ static PetscErrorCode PPEStencilSetGrid_PPEStencil(Mat A, PPEGrid grid)
 
   PetscFunctionBegin;
   PetscCheck(grid->setupcalled, PetscObjectComm((PetscObject)A), PETSC_ERR_ORDER, "Call PPEGridSetUp() before attaching the grid to an operator");
+  PetscCall(PPEStencilCoefReset(A)); /* coefficients belong to a box of the old grid */
   PetscCall(PetscObjectReference((PetscObject)grid));
   PetscCall(PPEGridDestroy(&st->grid));
   st->grid = grid;
@@ -283,6 +290,7 @@ static PetscErrorCode MatDestroy_PPEStencil(Mat A)
 
   PetscFunctionBegin;
   PetscCall(PPEStencilDevDestroy(&st->state));
+  PetscCall(PPEStencilCoefReset(A));
   PetscCall(PetscSFDestroy(&st->sf));
   PetscCall(PetscFree(st->halo));
   PetscCall(VecDestroy(&st->work));
@@ -296,13 +304,17 @@ static PetscErrorCode MatDestroy_PPEStencil(Mat A)
    MATPPESTENCIL - "ppestencil" - the matrix-free 7-point operator A = W (sigma I - Lap_h) of
    a PPEGrid
 
-   Options Database Key:
-.  -ppe_stencil_overlap <bool> - overlap the halo exchange with the core points (default: true)
+   Options Database Keys:
++  -ppe_stencil_overlap <bool> - overlap the halo exchange with the core points (default: true)
+-  -ppe_stencil_face_mean <arithmetic,harmonic> - face coefficient from a density (default: arithmetic)
 
    Level: beginner
 
    Notes:
-   Create it with PPEStencilCreate(). It supports MatMult, MatMultTranspose (the operator is
+   Create it with PPEStencilCreate(). With PPEStencilSetDensity() or
+   PPEStencilSetFaceCoefficients() it applies the variable-coefficient operator
+   W (sigma I - D beta G) of multiphase flows instead, with the same halo exchange and back
+   ends (the face coefficients stay in the back end's memory). It supports MatMult, MatMultTranspose (the operator is
    symmetric), MatMultAdd, MatGetDiagonal (so PCJACOBI works), MatDuplicate, MatConvert to
    MATAIJ (the assembled twin of PPEStencilCreateAssembled()) and MatGetDiagonalBlock (the
    rank-local block as a sequential matrix-free Mat, so PCBJACOBI works; see
@@ -324,6 +336,9 @@ PETSC_EXTERN PetscErrorCode MatCreate_PPEStencil(Mat A)
   PetscCall(PetscNew(&st));
   A->data                  = (void *)st;
   st->overlap              = PETSC_TRUE;
+  st->mean                 = PPE_FACE_MEAN_ARITHMETIC;
+  st->brange[0]            = 1.0;
+  st->brange[1]            = 1.0;
   A->ops->mult             = MatMult_PPEStencil;
   A->ops->multtranspose    = MatMult_PPEStencil;
   A->ops->multadd          = MatMultAdd_PPEStencil;
@@ -440,10 +455,11 @@ PPE_API_GETTER(PPEStencilGetBackend, Mat, A, PPEBackend, b)
 @*/
 PetscErrorCode PPEStencilCreate(PPEGrid grid, Mat *A)
 {
-  PetscBool  overlap = PETSC_TRUE;
-  MPI_Comm   comm;
-  PPEBackend backend;
-  char       bname[16] = "auto";
+  PetscBool   overlap = PETSC_TRUE;
+  PPEFaceMean mean    = PPE_FACE_MEAN_ARITHMETIC;
+  MPI_Comm    comm;
+  PPEBackend  backend;
+  char        bname[16] = "auto";
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
@@ -455,8 +471,11 @@ PetscErrorCode PPEStencilCreate(PPEGrid grid, Mat *A)
   PetscOptionsBegin(comm, ((PetscObject)*A)->prefix, "PPEKit stencil operator options", "Mat");
   PetscCall(PetscOptionsBool("-ppe_stencil_overlap", "Overlap the halo exchange with the core points", "PPEStencilSetOverlap", overlap, &overlap, NULL));
   PetscCall(PetscOptionsString("-ppe_backend", "Where the kernels run: auto, host, cuda, hip or emu", "PPEStencilSetBackend", bname, bname, sizeof(bname), NULL));
+  PetscCall(PetscOptionsEnum("-ppe_stencil_face_mean", "Face coefficient from the densities of its two points: arithmetic (2/(rho_L+rho_R)) or harmonic ((1/rho_L+1/rho_R)/2) mean density", "PPEStencilSetFaceMean", PPEFaceMeans, (PetscEnum)mean,
+                             (PetscEnum *)&mean, NULL));
   PetscOptionsEnd();
   PetscCall(PPEStencilSetOverlap(*A, overlap));
+  PetscCall(PPEStencilSetFaceMean(*A, mean));
   PetscCall(PPEBackendGetDefault(comm, &backend));
   PetscCall(PPEStencilSetBackend(*A, backend));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -16,13 +16,16 @@ static MatStencil UserStencil(PetscInt dim, const PetscInt idx[3])
   return (MatStencil){.k = c[2], .j = c[1], .i = c[0]};
 }
 
-PetscErrorCode PPEStencilAssembleInto(PPEGrid grid, Mat B)
+/* The entries of the operator of box Bx (the grid's own when NULL: constant coefficients) into
+   B, a matrix of the grid's DMDA. */
+PetscErrorCode PPEStencilAssembleInto(PPEGrid grid, const PPEStencilBox *Bx, Mat B)
 {
   PPEStencilBox B0;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PPE_StencilAsm, B, 0, 0, 0));
-  PetscCall(PPEStencilBoxSetUp(grid, &B0));
+  if (Bx) B0 = *Bx;
+  else PetscCall(PPEStencilBoxSetUp(grid, &B0));
   {
     /* PETSc 3.18's MatZeroEntries() for MATHYPRESTRUCT writes outside hypre's data box
        (AddressSanitizer: heap-buffer-overflow in hypre_StructMatrixClearBoxValues; an
@@ -36,7 +39,7 @@ PetscErrorCode PPEStencilAssembleInto(PPEGrid grid, Mat B)
   for (PetscInt k = B0.zs; k < B0.zs + B0.zm; k++)
     for (PetscInt j = B0.ys; j < B0.ys + B0.ym; j++)
       for (PetscInt i = B0.xs; i < B0.xs + B0.xm; i++) {
-        ppe_s7_coef c      = ppe_s7_point_coef(B0.X, B0.Y, B0.Z, B0.sigma, i, j, k);
+        ppe_s7_coef c      = B0.K.x ? PPEStencilBoxFaceCoef(&B0, i - B0.xs, j - B0.ys, k - B0.zs) : ppe_s7_point_coef(B0.X, B0.Y, B0.Z, B0.sigma, i, j, k);
         PetscInt    idx[3] = {i, j, k};
         MatStencil  row    = UserStencil(grid->dim, idx), col[7];
         PetscScalar v[7];
@@ -87,25 +90,8 @@ PetscErrorCode PPEStencilAttachNullSpace(PPEGrid grid, Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*@
-   PPEStencilCreateAssembled - creates the assembled operator of a grid, identical in action
-   to the matrix-free MATPPESTENCIL
-
-   Collective
-
-   Input Parameters:
-+  grid - a set-up grid
--  type - matrix type DMCreateMatrix() supports on a DMDA (MATAIJ, MATHYPRESTRUCT, ...), or
-          NULL for MATAIJ
-
-   Output Parameter:
-.  A - the assembled matrix, symmetric, with the constant null space when the grid is singular
-
-   Level: beginner
-
-.seealso: PPEStencilCreate(), MATPPESTENCIL
-@*/
-PetscErrorCode PPEStencilCreateAssembled(PPEGrid grid, MatType type, Mat *A)
+/* The assembled operator of the grid, with the coefficients of box Bx (NULL: constant). */
+static PetscErrorCode CreateAssembled(PPEGrid grid, const PPEStencilBox *Bx, MatType type, Mat *A)
 {
   DM      da, dstruct = NULL;
   MatType old;
@@ -148,7 +134,72 @@ PetscErrorCode PPEStencilCreateAssembled(PPEGrid grid, MatType type, Mat *A)
     PetscCall(PetscObjectTypeCompareAny((PetscObject)*A, &isaij, MATSEQAIJ, MATMPIAIJ, ""));
     if (isaij) PetscCall(MatSetOption(*A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
   }
-  PetscCall(PPEStencilAssembleInto(grid, *A));
+  PetscCall(PPEStencilAssembleInto(grid, Bx, *A));
   PetscCall(PPEStencilAttachNullSpace(grid, *A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PPEStencilCreateAssembled - creates the assembled operator of a grid, identical in action
+   to the matrix-free MATPPESTENCIL
+
+   Collective
+
+   Input Parameters:
++  grid - a set-up grid
+-  type - matrix type DMCreateMatrix() supports on a DMDA (MATAIJ, MATHYPRESTRUCT, ...), or
+          NULL for MATAIJ
+
+   Output Parameter:
+.  A - the assembled matrix, symmetric, with the constant null space when the grid is singular
+
+   Level: beginner
+
+.seealso: PPEStencilCreate(), MATPPESTENCIL
+@*/
+PetscErrorCode PPEStencilCreateAssembled(PPEGrid grid, MatType type, Mat *A)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
+  PetscAssertPointer(A, 3);
+  PetscCall(CreateAssembled(grid, NULL, type, A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PPEStencilAssemble - creates the assembled twin of a MATPPESTENCIL operator, its variable
+   coefficients included: the same action in a matrix that stores its entries
+
+   Collective
+
+   Input Parameters:
++  A    - a MATPPESTENCIL matrix
+-  type - matrix type DMCreateMatrix() supports on a DMDA (MATAIJ, MATHYPRESTRUCT, ...), or
+          NULL for MATAIJ
+
+   Output Parameter:
+.  B - the assembled matrix, symmetric, with the constant null space when the grid is singular
+
+   Notes:
+   The twin does not follow later changes of A's coefficients: assemble again (or
+   MatConvert() with MAT_REUSE_MATRIX) after PPEStencilSetDensity().
+
+   Level: beginner
+
+.seealso: PPEStencilCreateAssembled(), PPEStencilSetDensity(), MATPPESTENCIL
+@*/
+PetscErrorCode PPEStencilAssemble(Mat A, MatType type, Mat *B)
+{
+  Mat_PPEStencil *st;
+  PetscBool       match;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscAssertPointer(B, 3);
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATPPESTENCIL, &match));
+  PetscCheck(match, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "PPEStencilAssemble() takes a %s matrix, not %s", MATPPESTENCIL, ((PetscObject)A)->type_name);
+  st = (Mat_PPEStencil *)A->data;
+  PetscCheck(st->grid, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "No grid: create the operator with PPEStencilCreate() or call PPEStencilSetGrid()");
+  PetscCall(CreateAssembled(st->grid, &st->box, type, B));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -36,6 +36,7 @@ struct _n_PPEStencilDev {
   PetscBool            hostmem; /* the back end's memory is the host's: nothing mirrored */
   ppe_dev_box          box;     /* with the tables in the back end's memory */
   double              *tab;     /* the 12 tables copied, N[0], N[1] or N[2] values each (NULL on the host) */
+  double              *faces;   /* the face arrays of a variable operator copied (NULL on the host or when constant) */
   const double        *hbase;   /* the host face buffers */
   double              *halo;    /* the face buffers in the back end's memory (hbase on the host) */
   size_t               hoff[6]; /* face offsets in halo */
@@ -68,6 +69,7 @@ PetscErrorCode PPEStencilBoxSetUp(PPEGrid grid, PPEStencilBox *B)
   B->ym    = m[1];
   B->zm    = m[2];
   B->avx2  = PPEHostHasAVX2();
+  B->K     = (ppe_s7_faces){NULL, NULL, NULL}; /* constant coefficients until the operator gets its own */
   for (int d = 0; d < 3; d++) {
     dir[d]->w        = grid->dir[d].w;
     dir[d]->tlo      = grid->dir[d].tlo;
@@ -88,7 +90,7 @@ void PPEStencilBoxDiagonal(const PPEStencilBox *B, PetscScalar *a)
 
   for (PetscInt k = B->zs; k < B->zs + B->zm; k++)
     for (PetscInt j = B->ys; j < B->ys + B->ym; j++)
-      for (PetscInt i = B->xs; i < B->xs + B->xm; i++) a[l++] = ppe_s7_point_coef(B->X, B->Y, B->Z, B->sigma, i, j, k).c0;
+      for (PetscInt i = B->xs; i < B->xs + B->xm; i++) a[l++] = B->K.x ? PPEStencilBoxFaceCoef(B, i - B->xs, j - B->ys, k - B->zs).c0 : ppe_s7_point_coef(B->X, B->Y, B->Z, B->sigma, i, j, k).c0;
 }
 
 /* The box of the back-end table, with the 1D tables of B in the back end's memory. */
@@ -112,7 +114,20 @@ static PetscErrorCode StateTables(PPEStencilDev d, const PPEStencilBox *B)
     *ddir[e]      = *dir[e];
   }
   for (int f = 0; f < 6; f++) d->box.nb[f] = B->nb[f] ? 1 : 0;
-  if (d->hostmem) PetscFunctionReturn(PETSC_SUCCESS); /* the grid's own tables */
+  d->box.K = B->K;
+  if (d->hostmem) PetscFunctionReturn(PETSC_SUCCESS); /* the grid's own tables and the operator's face arrays */
+  if (B->K.x) {
+    size_t nf[3], m = 0;
+
+    PPEStencilFaceCounts(B, nf);
+    DEVCALL(d, d->ops->alloc((void **)&d->faces, (nf[0] + nf[1] + nf[2]) * sizeof(double)));
+    for (int e = 0; e < 3; e++) {
+      const double *src = e == 0 ? B->K.x : (e == 1 ? B->K.y : B->K.z);
+      DEVCALL(d, d->ops->copy(d->faces + m, src, nf[e] * sizeof(double), PPE_DEV_H2D, d->stream));
+      m += nf[e];
+    }
+    d->box.K = (ppe_s7_faces){d->faces, d->faces + nf[0], d->faces + nf[0] + nf[1]};
+  }
   DEVCALL(d, d->ops->alloc((void **)&d->tab, 4 * (size_t)(B->N[0] + B->N[1] + B->N[2]) * sizeof(double)));
   for (int e = 0; e < 3; e++) {
     const double *src[4] = {dir[e]->w, dir[e]->tlo, dir[e]->thi, dir[e]->d};
@@ -155,13 +170,13 @@ PetscErrorCode PPEStencilDevCreate(PPEBackend backend, const PPEStencilBox *B, c
 PetscErrorCode PPEStencilDevDestroy(PPEStencilDev *dev)
 {
   PPEStencilDev d = *dev;
-  double       *a[4];
+  double       *a[5];
 
   PetscFunctionBegin;
   if (!d) PetscFunctionReturn(PETSC_SUCCESS);
-  a[0] = d->tab, a[1] = d->halo != d->hbase ? d->halo : NULL, a[2] = d->work, a[3] = d->planes;
+  a[0] = d->tab, a[1] = d->halo != d->hbase ? d->halo : NULL, a[2] = d->work, a[3] = d->planes, a[4] = d->faces;
   DEVCALL(d, d->ops->sync(d->stream));
-  for (int i = 0; i < 4; i++)
+  for (int i = 0; i < 5; i++)
     if (a[i]) DEVCALL(d, d->ops->release(a[i]));
   PetscCall(PetscFree(d->hplanes));
   PetscCall(PetscFree(d->xh));

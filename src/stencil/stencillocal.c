@@ -134,7 +134,11 @@ PetscErrorCode PPEStencilLocalStateSetUp(Mat A)
   PetscCall(PetscObjectQuery((PetscObject)A, "PPEStencilLocalBlock", (PetscObject *)&Ab));
   if (!Ab) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatShellGetContext(Ab, &L));
-  if (L->grid == ((Mat_PPEStencil *)A->data)->grid) PetscCall(LocalState(L));
+  if (L->grid == ((Mat_PPEStencil *)A->data)->grid) {
+    L->box.K = ((Mat_PPEStencil *)A->data)->box.K; /* the parent's coefficients, perhaps new */
+    PetscCall(LocalState(L));
+    PetscCall(PetscObjectStateIncrease((PetscObject)Ab));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

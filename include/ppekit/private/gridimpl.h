@@ -21,6 +21,7 @@ typedef struct {
   PetscReal *thi;                     /* n couplings to the upper neighbour; 0 at a non-periodic upper end */
   PetscReal *tb;                      /* n boundary diagonals: 1/(href*dist to the Dirichlet point); 0 elsewhere */
   PetscReal *d;                       /* n diagonal of S: tlo + thi + tb */
+  PetscReal  tbe[2];                  /* the boundary term of the lower and of the upper end alone (Dirichlet; 0 elsewhere): tb of a one-point direction is their sum */
   PetscReal  bpos[2];                 /* coordinates of the lower/upper boundary points (faces) */
   PetscReal *eig;                     /* n generalised eigenvalues of (S, W): eigenvalues of -d2/dx2, by wavenumber */
   PetscReal  eigmin, eigmax, eigmin2; /* smallest, largest and second smallest of eig */

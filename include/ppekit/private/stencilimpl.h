@@ -12,6 +12,7 @@
 #include <petsc/private/matimpl.h>
 #include <petscsf.h>
 #include <ppekit/private/gridimpl.h>
+#include <ppekit/stencil.h>
 #include <ppekit/private/backendimpl.h>
 #include <kernels/stencil7.h>
 #include <kernels/krylov.h>
@@ -25,14 +26,15 @@
 
 /* What a back end needs to apply the operator on this rank's box. */
 typedef struct {
-  ppe_s7_dir X, Y, Z;    /* 1D tables, global index */
-  double     sigma;      /* Helmholtz shift */
-  PetscInt   N[3];       /* global sizes */
-  PetscBool  per[3];     /* periodic directions */
-  PetscInt   xs, ys, zs; /* first owned point */
-  PetscInt   xm, ym, zm; /* owned extent */
-  PetscBool  nb[6];      /* a neighbour value across this face comes from the halo */
-  PetscBool  avx2;       /* host: use the AVX2 row loops */
+  ppe_s7_dir   X, Y, Z;    /* 1D tables, global index */
+  double       sigma;      /* Helmholtz shift */
+  PetscInt     N[3];       /* global sizes */
+  PetscBool    per[3];     /* periodic directions */
+  PetscInt     xs, ys, zs; /* first owned point */
+  PetscInt     xm, ym, zm; /* owned extent */
+  PetscBool    nb[6];      /* a neighbour value across this face comes from the halo */
+  PetscBool    avx2;       /* host: use the AVX2 row loops */
+  ppe_s7_faces K;          /* face coefficients of the variable operator (K.x NULL: constant) */
 } PPEStencilBox;
 
 /* Halo face buffers (NULL where nb[] is false). Layout: x faces [(k-zs)*ym + (j-ys)],
@@ -66,6 +68,22 @@ typedef struct {
   const double *b, *z, *dinv;         /* arrays over the box (dinv NULL: D = I) */
   double       *w;                    /* output over the box */
 } PPEStencilCI;
+
+/* Number of faces in the x, y and z face arrays of box B (ppe_s7_faces). */
+static inline void PPEStencilFaceCounts(const PPEStencilBox *B, size_t nf[3])
+{
+  nf[0] = (size_t)(B->xm + 1) * B->ym * B->zm;
+  nf[1] = (size_t)B->xm * (B->ym + 1) * B->zm;
+  nf[2] = (size_t)B->xm * B->ym * (B->zm + 1);
+}
+
+/* Coefficients of point (ii, jj, kk) of box B (box indices) of the variable operator. */
+static inline ppe_s7_coef PPEStencilBoxFaceCoef(const PPEStencilBox *B, PetscInt ii, PetscInt jj, PetscInt kk)
+{
+  const int e[6] = {ii > 0 || B->nb[PPE_XLO], ii < B->xm - 1 || B->nb[PPE_XHI], jj > 0 || B->nb[PPE_YLO], jj < B->ym - 1 || B->nb[PPE_YHI], kk > 0 || B->nb[PPE_ZLO], kk < B->zm - 1 || B->nb[PPE_ZHI]};
+
+  return ppe_s7_box_face_coef(&B->K, B->xm, B->ym, ii, jj, kk, ppe_s7_shift(B->X, B->Y, B->Z, B->sigma, B->xs + ii, B->ys + jj, B->zs + kk), e);
+}
 
 PETSC_INTERN void           PPEStencilApply_Host(const PPEStencilBox *, const double *, const PPEStencilHalo *, double *, PPEStencilPhase);
 PETSC_INTERN void           PPEStencilApplyDot_Host(const PPEStencilBox *, const double *, const PPEStencilHalo *, double *, PPEStencilPhase, PPEStencilDot *);
@@ -115,6 +133,12 @@ typedef struct {
   Vec            work;    /* MatMultAdd with y == z */
   PPEBackend     backend; /* where the applications run */
   PPEStencilDev  state;   /* the applications' state on the back end, made with the grid and back end */
+  /* variable coefficients (stencilcoef.c) */
+  PPEStencilCoefficients coef;      /* where box.K comes from */
+  PPEFaceMean            mean;      /* face value of a density */
+  double                *kbuf;      /* box.K's three arrays, one allocation (NULL: constant) */
+  Vec                    density;   /* a copy of the density (coef DENSITY), for a change of mean */
+  PetscReal              brange[2]; /* smallest and largest beta of a face (1, 1: constant) */
 } Mat_PPEStencil;
 
 PETSC_INTERN PetscErrorCode PPEStencilHaloSetUp(Mat);
@@ -125,4 +149,7 @@ PETSC_INTERN PetscErrorCode PPEStencilMultCI(Mat, PetscBool, Vec, Vec, Vec, Vec,
 /* the state of A's applications made for its grid and back end */
 PETSC_INTERN PetscErrorCode PPEStencilStateSetUp(Mat);
 PETSC_INTERN PetscErrorCode PPEStencilLocalStateSetUp(Mat);
-PETSC_INTERN PetscErrorCode PPEStencilAssembleInto(PPEGrid, Mat);
+PETSC_INTERN PetscErrorCode PPEStencilAssembleInto(PPEGrid, const PPEStencilBox *, Mat);
+/* the coefficients of A copied into B (same grid), and their state freed */
+PETSC_INTERN PetscErrorCode PPEStencilCoefCopy(Mat, Mat);
+PETSC_INTERN PetscErrorCode PPEStencilCoefReset(Mat);

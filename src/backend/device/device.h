@@ -54,12 +54,13 @@ typedef enum {
 
 /* The stencil on a rank's box (PPEStencilBox, with the 1D tables in device memory). */
 typedef struct {
-  ppe_s7_dir X, Y, Z;
-  double     sigma;
-  long       N[3];
-  int        per[3];
-  long       xs, ys, zs, xm, ym, zm;
-  int        nb[6]; /* faces whose neighbour values come from the halo */
+  ppe_s7_dir   X, Y, Z;
+  double       sigma;
+  long         N[3];
+  int          per[3];
+  long         xs, ys, zs, xm, ym, zm;
+  int          nb[6]; /* faces whose neighbour values come from the halo */
+  ppe_s7_faces K;     /* face coefficients of the variable operator in device memory (K.x NULL: constant) */
 } ppe_dev_box;
 
 /* Halo faces (layout of PPEStencilHalo), NULL where nb[] is 0. */

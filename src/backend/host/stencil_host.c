@@ -35,6 +35,38 @@ PPE_HOST_INLINE void RowPointers(const PPEStencilBox *B, const double *x, const 
   (void)zm;
 }
 
+/* The variable operator on a row (jj, kk) of the box: its face rows, the weights along x, the
+   product of the other two weights and which y and z neighbours exist. */
+typedef struct {
+  const double *fx, *fs, *fn, *fb, *ft, *xw;
+  double        wyz, sigma;
+  int           es, en, eb, et;
+} PPEVarRow;
+
+PPE_HOST_INLINE void VarRowSetUp(const PPEStencilBox *B, PetscInt jj, PetscInt kk, PPEVarRow *v)
+{
+  PetscInt xm = B->xm, ym = B->ym;
+
+  v->fx    = B->K.x + ppe_s7_fx(xm, ym, 0, jj, kk);
+  v->fs    = B->K.y + ppe_s7_fy(xm, ym, 0, jj, kk);
+  v->fn    = v->fs + xm;
+  v->fb    = B->K.z + ppe_s7_fz(xm, ym, 0, jj, kk);
+  v->ft    = v->fb + (size_t)xm * ym;
+  v->xw    = B->X.w + B->xs;
+  v->wyz   = B->Y.w[B->ys + jj] * B->Z.w[B->zs + kk];
+  v->sigma = B->sigma;
+  v->es    = jj > 0 || B->nb[PPE_YLO];
+  v->en    = jj < ym - 1 || B->nb[PPE_YHI];
+  v->eb    = kk > 0 || B->nb[PPE_ZLO];
+  v->et    = kk < B->zm - 1 || B->nb[PPE_ZHI];
+}
+
+/* Coefficients of an interior point ii of a variable row (both x neighbours exist). */
+PPE_HOST_INLINE ppe_s7_coef VarRowCoef(const PPEVarRow *v, PetscInt ii)
+{
+  return ppe_s7_face_coef(v->fx[ii], v->fx[ii + 1], v->fs[ii], v->fn[ii], v->fb[ii], v->ft[ii], v->sigma * (v->xw[ii] * v->wyz), 1, 1, v->es, v->en, v->eb, v->et);
+}
+
 /* One end point ii of a row (0 or xm-1), with its own coefficients at a physical x end. */
 PPE_HOST_INLINE double RowEnd(const PPEStencilBox *B, const PPERow *r, const ppe_s7_coef *crow, PetscInt ii, PetscInt j, PetscInt k)
 {
@@ -42,7 +74,8 @@ PPE_HOST_INLINE double RowEnd(const PPEStencilBox *B, const PPERow *r, const ppe
   ppe_s7_coef c = *crow;
   double      uw, ue;
 
-  if (!B->per[0] && (i == 0 || i == B->N[0] - 1)) c = ppe_s7_point_coef(B->X, B->Y, B->Z, B->sigma, i, j, k);
+  if (B->K.x) c = PPEStencilBoxFaceCoef(B, ii, j - B->ys, k - B->zs);
+  else if (!B->per[0] && (i == 0 || i == B->N[0] - 1)) c = ppe_s7_point_coef(B->X, B->Y, B->Z, B->sigma, i, j, k);
   uw = ii > 0 ? r->c[ii - 1] : (B->nb[PPE_XLO] ? r->w : r->c[ii]);
   ue = ii < xm - 1 ? r->c[ii + 1] : (B->nb[PPE_XHI] ? r->e : r->c[ii]);
   return ppe_s7_apply(&c, r->c[ii], uw, ue, r->s[ii], r->n[ii], r->b[ii], r->t[ii]);
@@ -89,6 +122,7 @@ static void HostBox(const ppe_dev_box *D, PPEStencilBox *B)
   }
   for (int f = 0; f < 6; f++) B->nb[f] = D->nb[f] ? PETSC_TRUE : PETSC_FALSE;
   B->avx2 = PPEHostHasAVX2();
+  B->K    = D->K;
 }
 
 /* Whether phase p (PPE_STENCIL_CORE or _SURFACE) is one of the table's phase (CORE, SURFACE or ALL). */

@@ -34,6 +34,30 @@ PPE_HOST_TARGET static inline void PPE_HOST_FN(RowInteriorCI)(PetscInt ma, Petsc
   }
 }
 
+/* The interior points of a row of the variable operator (coefficients from its face rows v),
+   plain or with the Chebyshev step fused. */
+PPE_HOST_TARGET static inline void PPE_HOST_FN(RowInteriorVar)(PetscInt ma, PetscInt mb, const PPEVarRow *v, const double *restrict c, const double *restrict s, const double *restrict n, const double *restrict b, const double *restrict t,
+                                                               double *restrict y, const PPEStencilCI *ci, size_t off)
+{
+  if (ci) {
+    const double rho = ci->rho, rold = ci->rho_old, s2 = ci->s2, d2 = ci->d2;
+    const double *restrict rhs = ci->b + off, *restrict z = ci->z + off, *restrict dv = ci->dinv ? ci->dinv + off : NULL;
+    double *restrict w = ci->w + off;
+
+    PPE_HOST_IVDEP
+    for (PetscInt ii = ma; ii < mb; ii++) {
+      const ppe_s7_coef k = VarRowCoef(v, ii);
+      w[ii]               = ppe_ci_point(rho, rold, s2, d2, dv ? dv[ii] : 1.0, rhs[ii], ppe_s7_apply(&k, c[ii], c[ii - 1], c[ii + 1], s[ii], n[ii], b[ii], t[ii]), c[ii], z[ii]);
+    }
+  } else {
+    PPE_HOST_IVDEP
+    for (PetscInt ii = ma; ii < mb; ii++) {
+      const ppe_s7_coef k = VarRowCoef(v, ii);
+      y[ii]               = ppe_s7_apply(&k, c[ii], c[ii - 1], c[ii + 1], s[ii], n[ii], b[ii], t[ii]);
+    }
+  }
+}
+
 /* Store the value v of point ii of a row: y[ii] = v, or the fused Chebyshev step (xc = x_p). */
 PPE_HOST_TARGET static inline void PPE_HOST_FN(Put)(const PPEStencilCI *ci, size_t off, PetscInt ii, double v, double xc, double *y)
 {
@@ -51,7 +75,12 @@ PPE_HOST_TARGET static inline void PPE_HOST_FN(Row)(const PPEStencilBox *B, cons
 
   if (ia >= ib) return;
   if (ia == 0) PPE_HOST_FN(Put)(ci, off, 0, RowEnd(B, r, &crow, 0, j, k), r->c[0], y);
-  if (ci) PPE_HOST_FN(RowInteriorCI)(ma, mb, &crow, r->c, r->s, r->n, r->b, r->t, ci, off);
+  if (B->K.x) {
+    PPEVarRow v;
+
+    VarRowSetUp(B, j - B->ys, k - B->zs, &v);
+    PPE_HOST_FN(RowInteriorVar)(ma, mb, &v, r->c, r->s, r->n, r->b, r->t, y, ci, off);
+  } else if (ci) PPE_HOST_FN(RowInteriorCI)(ma, mb, &crow, r->c, r->s, r->n, r->b, r->t, ci, off);
   else PPE_HOST_FN(RowInterior)(ma, mb, &crow, r->c, r->s, r->n, r->b, r->t, y);
   if (ib == xm && xm > 1) PPE_HOST_FN(Put)(ci, off, xm - 1, RowEnd(B, r, &crow, xm - 1, j, k), r->c[xm - 1], y);
 }
