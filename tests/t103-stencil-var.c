@@ -160,7 +160,7 @@ static PetscErrorCode Gather(DM da, Vec x, Vec *xall)
 /* The coefficients C given to A (grid g, DMDA da of dimension dim). */
 static PetscErrorCode SetCoef(PPEGrid g, DM da, PetscInt dim, const Coef *C, Mat A)
 {
-  Vec v[3];
+  Vec      v[3];
   PetscInt s[3] = {0, 0, 0}, m[3] = {1, 1, 1};
 
   PetscFunctionBegin;
@@ -191,16 +191,16 @@ static PetscReal RelInf(Vec a, Vec b)
 
 static PetscErrorCode CheckCase(MPI_Comm comm, PetscInt dim, const char bcs[], PPELocation loc, PetscBool stretch, PetscReal shift, const Coef *C, const PetscInt n[3])
 {
-  PPEGrid      g;
-  DM           da;
-  Mat          A, T, Ab, Tb;
-  Vec          x, z, y1, y2, xall;
-  PetscRandom  rnd;
-  PetscReal    rel, bmin, bmax;
-  PetscBool    eq, singular;
-  PetscScalar  xaz, zax;
-  PPEBackend   emu = PPE_BACKEND_EMU;
-  char         tag[160];
+  PPEGrid        g;
+  DM             da;
+  Mat            A, T, Ab, Tb;
+  Vec            x, z, y1, y2, xall;
+  PetscRandom    rnd;
+  PetscReal      rel, bmin, bmax;
+  PetscBool      eq, singular;
+  PetscScalar    xaz, zax;
+  PPEBackend     emu = PPE_BACKEND_EMU;
+  char           tag[160];
   PetscErrorCode code;
 
   PetscFunctionBegin;
@@ -353,7 +353,7 @@ static PetscErrorCode CheckErrors(MPI_Comm comm)
   PetscInt         n;
   PetscObjectState s0, s1;
   PetscErrorCode   code;
-  const PetscReal  vals[] = {0.0, -1.0, (PetscReal)INFINITY, (PetscReal)NAN};
+  const PetscReal  vals[]  = {0.0, -1.0, (PetscReal)INFINITY, (PetscReal)NAN};
   const char      *names[] = {"zero density", "negative density", "infinite density", "NaN density"};
 
   PetscFunctionBegin;

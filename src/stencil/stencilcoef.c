@@ -155,8 +155,8 @@ static void DirectionFaces(const PPEStencilBox *B, const PPEGrid1d *g, int d, co
     for (PetscInt jj = 0; jj < e[1]; jj++)
       for (PetscInt ii = 0; ii < e[0]; ii++, l++) {
         PetscInt  p[3] = {ii, jj, kk}, q = p[d], G = B->N[d], gi = s[d] + q;
-        PetscInt  hf   = p[b] * m[a] + p[a]; /* index in a face buffer of direction d */
-        PetscReal w    = dir[a]->w[s[a] + p[a]] * dir[b]->w[s[b] + p[b]], t, beta, lo = 0, up = 0; /* wy wz, wx wz, wx wy: the constant operator's products */
+        PetscInt  hf = p[b] * m[a] + p[a];                                                      /* index in a face buffer of direction d */
+        PetscReal w = dir[a]->w[s[a] + p[a]] * dir[b]->w[s[b] + p[b]], t, beta, lo = 0, up = 0; /* wy wz, wx wz, wx wy: the constant operator's products */
         size_t    self = (size_t)((p[2] * m[1] + p[1]) * m[0] + p[0]), stride = d == 0 ? 1 : (d == 1 ? (size_t)m[0] : (size_t)m[0] * m[1]);
 
         if (q > 0) lo = PetscRealPart(S->v[self - stride]);
@@ -188,8 +188,8 @@ static PetscErrorCode SetFaces(Mat A, PPEStencilCoefficients kind, Vec v[3])
   PPEStencilBox     *B  = &st->box;
   size_t             nf[3];
   double            *kbuf;
-  PetscScalar       *h = NULL;
-  const PetscScalar *a[3] = {NULL, NULL, NULL};
+  PetscScalar       *h     = NULL;
+  const PetscScalar *a[3]  = {NULL, NULL, NULL};
   PetscReal          br[2] = {PETSC_MAX_REAL, -PETSC_MAX_REAL}, gbr[2];
 
   PetscFunctionBegin;
@@ -301,7 +301,7 @@ PetscErrorCode PPEStencilSetDensity(Mat A, Vec rho)
 @*/
 PetscErrorCode PPEStencilSetFaceCoefficients(Mat A, PetscInt n, const Vec beta[])
 {
-  Mat_PPEStencil *st = NULL;
+  Mat_PPEStencil *st   = NULL;
   Vec             v[3] = {NULL, NULL, NULL};
 
   PetscFunctionBegin;
@@ -475,5 +475,55 @@ PetscErrorCode PPEStencilCoefCopy(Mat A, Mat B)
   }
   PetscCall(PPEStencilStateSetUp(B));
   PetscCall(PetscObjectStateIncrease((PetscObject)B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   PPEStencilIsGridOperator - whether P is the constant-coefficient operator of grid, whose
+   spectrum the grid knows: a MATPPESTENCIL of that grid without coefficients of its own, or
+   another matrix (an assembled twin, a user's matrix on the grid's DMDA) whose diagonal is the
+   grid operator's to 1e-12 relative (a variable coefficient changes the diagonal wherever it
+   varies). Collective.
+*/
+PetscErrorCode PPEStencilIsGridOperator(Mat P, PPEGrid grid, PetscBool *flg)
+{
+  PetscBool     isst;
+  PPEStencilBox B;
+  Vec           d;
+  PetscScalar  *ref;
+  PetscInt      n;
+  PetscReal     err = 0, big = 0, all[2], loc[2];
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)P, MATPPESTENCIL, &isst));
+  if (isst) {
+    Mat_PPEStencil *st = (Mat_PPEStencil *)P->data;
+    *flg               = (PetscBool)(st->grid == grid && st->coef == PPE_COEFFICIENTS_CONSTANT);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  *flg = PETSC_FALSE;
+  if (!P->ops->getdiagonal) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PPEStencilBoxSetUp(grid, &B));
+  PetscCall(MatCreateVecs(P, &d, NULL));
+  PetscCall(VecGetLocalSize(d, &n));
+  PetscCall(PetscMalloc1(n + 1, &ref));
+  if (n == B.xm * B.ym * B.zm) PPEStencilBoxDiagonal(&B, ref);
+  else err = PETSC_MAX_REAL;
+  PetscCall(MatGetDiagonal(P, d));
+  if (err == 0) {
+    const PetscScalar *a;
+    PetscCall(VecGetArrayRead(d, &a));
+    for (PetscInt i = 0; i < n; i++) {
+      err = PetscMax(err, PetscAbsScalar(a[i] - ref[i]));
+      big = PetscMax(big, PetscAbsScalar(ref[i]));
+    }
+    PetscCall(VecRestoreArrayRead(d, &a));
+  }
+  loc[0] = err;
+  loc[1] = big;
+  PetscCall(MPIU_Allreduce(loc, all, 2, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)P)));
+  *flg = (PetscBool)(all[0] <= 1e-12 * all[1]);
+  PetscCall(PetscFree(ref));
+  PetscCall(VecDestroy(&d));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

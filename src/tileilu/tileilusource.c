@@ -71,6 +71,7 @@ PetscErrorCode PPETileILUSourceCreate(Mat pmat, DM dm, PPETileILUSource *src)
   if (isst) {
     PetscCall(PPEStencilGetGrid(pmat, &src->grid));
     PetscCheck(src->grid, comm, PETSC_ERR_ARG_WRONGSTATE, "PC tileilu: the MATPPESTENCIL operator has no grid (PPEStencilSetGrid())");
+    src->K = ((Mat_PPEStencil *)pmat->data)->box.K; /* read during this set-up only */
     PetscCall(SourceSetBox(src->grid->da, n, src));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -112,7 +113,12 @@ PetscErrorCode PPETileILUSourceGetRow(const PPETileILUSource *src, PetscInt ii, 
     ppe_s7_dir  X = {g->dir[0].w, g->dir[0].tlo, g->dir[0].thi, g->dir[0].d};
     ppe_s7_dir  Y = {g->dir[1].w, g->dir[1].tlo, g->dir[1].thi, g->dir[1].d};
     ppe_s7_dir  Z = {g->dir[2].w, g->dir[2].tlo, g->dir[2].thi, g->dir[2].d};
-    ppe_s7_coef c = ppe_s7_point_coef(X, Y, Z, g->shift, src->s[0] + ii, src->s[1] + jj, src->s[2] + kk);
+    ppe_s7_coef c;
+
+    if (src->K.x) { /* variable coefficients: every face of the point (the diagonal sums them all), couplings in the box */
+      const int e[6] = {1, 1, 1, 1, 1, 1};
+      c              = ppe_s7_box_face_coef(&src->K, m[0], m[1], ii, jj, kk, ppe_s7_shift(X, Y, Z, g->shift, src->s[0] + ii, src->s[1] + jj, src->s[2] + kk), e);
+    } else c = ppe_s7_point_coef(X, Y, Z, g->shift, src->s[0] + ii, src->s[1] + jj, src->s[2] + kk);
 
     a[0] = c.c0;
     if (ii > 0) a[1] = -c.cw;

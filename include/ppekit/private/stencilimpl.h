@@ -153,3 +153,5 @@ PETSC_INTERN PetscErrorCode PPEStencilAssembleInto(PPEGrid, const PPEStencilBox 
 /* the coefficients of A copied into B (same grid), and their state freed */
 PETSC_INTERN PetscErrorCode PPEStencilCoefCopy(Mat, Mat);
 PETSC_INTERN PetscErrorCode PPEStencilCoefReset(Mat);
+/* whether a matrix is the constant-coefficient operator of grid (collective) */
+PETSC_INTERN PetscErrorCode PPEStencilIsGridOperator(Mat, PPEGrid, PetscBool *);

@@ -12,13 +12,14 @@
 /* Where the coefficients of the operator come from: the grid of a matrix-free operator, or
    the rows of an assembled matrix on a DMDA. */
 typedef struct {
-  PPEGrid   grid;   /* matrix-free operator: the grid's 1D tables (NULL otherwise) */
-  Mat       mat;    /* assembled operator: its local diagonal block, read by rows (NULL otherwise) */
-  PetscInt  s[3];   /* global index of the first owned point */
-  PetscInt  m[3];   /* extent of the local box */
-  PetscInt  N[3];   /* global sizes */
-  PetscBool per[3]; /* periodic directions (a wrap coupling is a 7-point neighbour too) */
-  PetscInt  dim;    /* 2: a 2D operator on its 3D box nx x 1 x ny (user's y = direction 2), else 3 */
+  PPEGrid      grid;   /* matrix-free operator: the grid's 1D tables (NULL otherwise) */
+  ppe_s7_faces K;      /* and its face coefficients over the box (K.x NULL: constant coefficients) */
+  Mat          mat;    /* assembled operator: its local diagonal block, read by rows (NULL otherwise) */
+  PetscInt     s[3];   /* global index of the first owned point */
+  PetscInt     m[3];   /* extent of the local box */
+  PetscInt     N[3];   /* global sizes */
+  PetscBool    per[3]; /* periodic directions (a wrap coupling is a 7-point neighbour too) */
+  PetscInt     dim;    /* 2: a 2D operator on its 3D box nx x 1 x ny (user's y = direction 2), else 3 */
 } PPETileILUSource;
 
 /* The factorised preconditioner on one rank. */

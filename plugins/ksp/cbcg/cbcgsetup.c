@@ -13,7 +13,7 @@ PetscErrorCode KSPCBCGSetUpInterval(KSP ksp)
   Mat              A, P;
   PetscObjectId    aid, pid;
   PetscObjectState ast, pst;
-  PetscBool        stencil, none = PETSC_FALSE, jacobi = PETSC_FALSE;
+  PetscBool        stencil, none = PETSC_FALSE, jacobi = PETSC_FALSE, constant = PETSC_TRUE;
 
   PetscFunctionBegin;
   PetscCall(PCGetOperators(ksp->pc, &A, &P));
@@ -23,6 +23,11 @@ PetscErrorCode KSPCBCGSetUpInterval(KSP ksp)
   PetscCall(PetscObjectStateGet((PetscObject)P, &pst));
   if (cb->have_interval && aid == cb->matid && pid == cb->pmatid && ast == cb->matstate && pst == cb->pmatstate) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscObjectTypeCompare((PetscObject)A, MATPPESTENCIL, &stencil));
+  if (stencil) { /* the grid's bounds hold for its constant-coefficient operator only */
+    PPEStencilCoefficients kind;
+    PetscCall(PPEStencilGetCoefficients(A, &kind, NULL, NULL));
+    constant = (PetscBool)(kind == PPE_COEFFICIENTS_CONSTANT);
+  }
   PetscCall(PetscObjectTypeCompare((PetscObject)ksp->pc, PCNONE, &none));
   PetscCall(PetscObjectTypeCompare((PetscObject)ksp->pc, PCJACOBI, &jacobi));
   if (jacobi) {
@@ -37,13 +42,14 @@ PetscErrorCode KSPCBCGSetUpInterval(KSP ksp)
     cb->source = KSP_CBCG_EIG_GIVEN;
     cb->lmin   = cb->eig_given[0];
     cb->lmax   = cb->eig_given[1];
-  } else if (stencil && none) {
+  } else if (stencil && none && constant) {
     PPEGrid grid;
     PetscCall(PPEStencilGetGrid(A, &grid));
     PetscCall(PPEGridGetOperatorBounds(grid, &cb->lmin, &cb->lmax, &cb->exact));
     cb->source = KSP_CBCG_EIG_GRID;
   } else if (stencil && jacobi) {
-    /* Gershgorin: the rows of the stencil are weakly diagonally dominant, so the spectrum of
+    /* Gershgorin: the rows of the stencil are weakly diagonally dominant (with variable
+       coefficients too: a diagonal is the sum of its faces plus the shift), so the spectrum of
        D^-1 A lies in [0, 2] */
     cb->source = KSP_CBCG_EIG_GRID_JACOBI;
     cb->lmin   = 0;

@@ -58,6 +58,7 @@ typedef struct {
   PetscBool          fuse;         /* fuse the operator with the Chebyshev step on a MATPPESTENCIL */
   /* set-up */
   PPEGrid            grid;       /* the operator's grid (borrowed), or NULL */
+  PetscBool          gridop;     /* the operator is the grid's constant-coefficient one (its spectrum is the grid's) */
   PCChebyCIEigSource src;        /* the source used */
   PetscBool          wgt;        /* weights used */
   PetscReal          fac[2];     /* scale factors used */
@@ -279,8 +280,14 @@ static PetscErrorCode SetUpSources(PC pc)
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCall(PetscObjectTypeCompare((PetscObject)P, MATPPESTENCIL, &jac->isst));
   PetscCall(FindGrid(pc, &jac->grid));
-  jac->src = jac->source_set ? jac->source : (jac->grid ? PC_CHEBYCI_EIG_GRID : PC_CHEBYCI_EIG_ESTIMATE);
+  jac->gridop = PETSC_FALSE;
+  if (jac->grid) PetscCall(PPEStencilIsGridOperator(P, jac->grid, &jac->gridop));
+  jac->src = jac->source_set ? jac->source : (jac->gridop ? PC_CHEBYCI_EIG_GRID : PC_CHEBYCI_EIG_ESTIMATE);
   jac->wgt = jac->weighted_set ? jac->weighted : (PetscBool)(jac->grid != NULL);
+  PetscCheck(!jac->grid || jac->gridop || (jac->src != PC_CHEBYCI_EIG_GRID && jac->src != PC_CHEBYCI_EIG_GERSHGORIN), comm, PETSC_ERR_ARG_WRONG,
+             "PC chebyci: eigenvalue source '%s' gives the bounds of the grid's constant-coefficient operator, but this operator has variable coefficients "
+             "(its diagonal is not the grid's); use -pc_chebyci_eig_source estimate (the default here) or give -pc_chebyci_eigenvalues lmin,lmax",
+             PCChebyCIEigSources[jac->src]);
   PetscCheck(jac->grid || (jac->src != PC_CHEBYCI_EIG_GRID && jac->src != PC_CHEBYCI_EIG_GERSHGORIN), comm, PETSC_ERR_ARG_WRONG,
              "PC chebyci: eigenvalue source '%s' needs the operator's PPEGrid, but the preconditioning matrix (type %s) is neither a "
              "%s nor a matrix on a DMDA with a PPEGrid; use -pc_chebyci_eig_source estimate or give -pc_chebyci_eigenvalues lmin,lmax",
