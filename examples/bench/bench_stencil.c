@@ -1,8 +1,48 @@
 /*
    ppe-bench -bench stencil: matrix-free MatMult vs AIJ MatMult of the grid operator, with
-   STREAM's copy and triad measured in the same run.
+   STREAM's copy and triad measured in the same run. With -bench_stencil_density_ratio r the
+   operator has the variable coefficients of a density (spheres of density 1 in density r,
+   PPEStencilSetDensity) and the AIJ matrix is its twin (PPEStencilAssemble).
+
+   Byte model per point (what must cross the memory bus at least, write-allocate not counted,
+   as STREAM's copy does not count it): constant coefficients read x and write y, 16 bytes;
+   variable coefficients also read the three face arrays (one face below each point per
+   direction, plus one row or plane per box), 40 bytes.
 */
 #include "bench.h"
+#include <petscdmda.h>
+
+/* Spheres of density 1 (radius 0.15 of the box, 8 of them on a fixed lattice with offsets) in
+   density ratio: the coefficients of the variable operator. */
+static PetscErrorCode BenchDensity(PPEGrid grid, PetscReal ratio, Mat A)
+{
+  DM           da;
+  Vec          rho;
+  PetscScalar *a;
+  PetscInt     s[3], m[3], N[3], l = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PPEGridGetDM(grid, &da));
+  PetscCall(PPEGridGetSizes(grid, &N[0], &N[1], &N[2]));
+  PetscCall(DMCreateGlobalVector(da, &rho));
+  PetscCall(DMDAGetCorners(da, &s[0], &s[1], &s[2], &m[0], &m[1], &m[2]));
+  PetscCall(VecGetArray(rho, &a));
+  for (PetscInt k = s[2]; k < s[2] + m[2]; k++)
+    for (PetscInt j = s[1]; j < s[1] + m[1]; j++)
+      for (PetscInt i = s[0]; i < s[0] + m[0]; i++) {
+        PetscReal x[3] = {(i + 0.5) / N[0], (j + 0.5) / N[1], (k + 0.5) / N[2]}, in = 0;
+        for (int b = 0; b < 8; b++) {
+          PetscReal c[3] = {0.25 + 0.5 * (b & 1) + 0.05 * b / 8.0, 0.25 + 0.5 * ((b >> 1) & 1), 0.25 + 0.5 * ((b >> 2) & 1) - 0.03 * b / 8.0}, d2 = 0;
+          for (int d = 0; d < 3; d++) d2 += (x[d] - c[d]) * (x[d] - c[d]);
+          if (d2 < 0.15 * 0.15) in = 1;
+        }
+        a[l++] = in ? 1.0 : ratio;
+      }
+  PetscCall(VecRestoreArray(rho, &a));
+  PetscCall(PPEStencilSetDensity(A, rho));
+  PetscCall(VecDestroy(&rho));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 PetscErrorCode PPEBenchStencil(MPI_Comm comm, const PPEBenchOptions *o)
 {
@@ -14,8 +54,14 @@ PetscErrorCode PPEBenchStencil(MPI_Comm comm, const PPEBenchOptions *o)
   PetscReal   tmf = PETSC_MAX_REAL, tno = PETSC_MAX_REAL, taij = PETSC_MAX_REAL, copy = 0, triad = 0, npts;
   PetscMPIInt size;
   char        bcs[7];
+  PetscReal   ratio = 0, bpp;
 
   PetscFunctionBegin;
+  PetscOptionsBegin(comm, NULL, "ppe-bench -bench stencil options", "PPEKit");
+  PetscCall(PetscOptionsReal("-bench_stencil_density_ratio", "Variable coefficients: spheres of density 1 in this density (0: the constant-coefficient operator)", NULL, ratio, &ratio, NULL));
+  PetscOptionsEnd();
+  PetscCheck(ratio >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-bench_stencil_density_ratio must be positive (or 0 for constant coefficients), got %g", (double)ratio);
+  bpp = ratio > 0 ? 40.0 : 16.0;
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCall(PPEGridCreate(comm, &grid));
   PetscCall(PPEGridSetSizes(grid, 128, 128, 128));
@@ -24,7 +70,8 @@ PetscErrorCode PPEBenchStencil(MPI_Comm comm, const PPEBenchOptions *o)
   PetscCall(PPEGridGetSizes(grid, &N[0], &N[1], &N[2]));
   PetscCall(PPEGridGetBCString(grid, bcs));
   PetscCall(PPEStencilCreate(grid, &Amf));
-  PetscCall(PPEStencilCreateAssembled(grid, MATAIJ, &Aaij));
+  if (ratio > 0) PetscCall(BenchDensity(grid, ratio, Amf));
+  PetscCall(PPEStencilAssemble(Amf, MATAIJ, &Aaij));
   PetscCall(MatCreateVecs(Amf, &x, &y));
   PetscCall(PetscRandomCreate(comm, &rnd));
   PetscCall(PetscRandomSetFromOptions(rnd));
@@ -43,12 +90,12 @@ PetscErrorCode PPEBenchStencil(MPI_Comm comm, const PPEBenchOptions *o)
   PetscCall(PPEBenchStream(comm, o->stream_n, PetscMax(o->reps / 2, 5), &copy, &triad));
   npts = (PetscReal)N[0] * N[1] * N[2];
   PetscCall(PetscPrintf(comm,
-                        "{\"bench\": \"stencil\", \"n\": [%" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT "], \"bc\": \"%s\", \"ranks\": %d, \"reps\": %" PetscInt_FMT ", "
+                        "{\"bench\": \"stencil\", \"n\": [%" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT "], \"bc\": \"%s\", \"ranks\": %d, \"reps\": %" PetscInt_FMT ", \"density_ratio\": %.6e, "
                         "\"matfree_s\": %.6e, \"matfree_nooverlap_s\": %.6e, \"aij_s\": %.6e, \"speedup\": %.3f, "
-                        "\"matfree_ns_per_point\": %.4f, \"aij_ns_per_point\": %.4f, \"bytes_per_point\": 16, "
+                        "\"matfree_ns_per_point\": %.4f, \"aij_ns_per_point\": %.4f, \"bytes_per_point\": %d, "
                         "\"matfree_gbs\": %.3f, \"stream_copy_gbs\": %.3f, \"stream_triad_gbs\": %.3f, \"bw_fraction\": %.3f}\n",
-                        N[0], N[1], N[2], bcs, (int)size, o->reps, (double)tmf, (double)tno, (double)taij, (double)(taij / tmf), (double)(1e9 * tmf / npts), (double)(1e9 * taij / npts), (double)(16.0 * npts / tmf / 1e9), (double)copy, (double)triad,
-                        (double)(16.0 * npts / tmf / 1e9 / copy)));
+                        N[0], N[1], N[2], bcs, (int)size, o->reps, (double)ratio, (double)tmf, (double)tno, (double)taij, (double)(taij / tmf), (double)(1e9 * tmf / npts), (double)(1e9 * taij / npts), (int)bpp, (double)(bpp * npts / tmf / 1e9), (double)copy,
+                        (double)triad, (double)(bpp * npts / tmf / 1e9 / copy)));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&y));
   PetscCall(MatDestroy(&Amf));

@@ -14,6 +14,13 @@
 #include "simd.h"
 #include "host.h"
 
+
+
+
+
+
+
+
 /* Pointers to the rows around (j,k): from the owned array, the halo, or the centre row
    itself where the neighbour does not exist (zero coefficient). */
 typedef struct {
@@ -59,12 +66,6 @@ PPE_HOST_INLINE void VarRowSetUp(const PPEStencilBox *B, PetscInt jj, PetscInt k
   v->en    = jj < ym - 1 || B->nb[PPE_YHI];
   v->eb    = kk > 0 || B->nb[PPE_ZLO];
   v->et    = kk < B->zm - 1 || B->nb[PPE_ZHI];
-}
-
-/* Coefficients of an interior point ii of a variable row (both x neighbours exist). */
-PPE_HOST_INLINE ppe_s7_coef VarRowCoef(const PPEVarRow *v, PetscInt ii)
-{
-  return ppe_s7_face_coef(v->fx[ii], v->fx[ii + 1], v->fs[ii], v->fn[ii], v->fb[ii], v->ft[ii], v->sigma * (v->xw[ii] * v->wyz), 1, 1, v->es, v->en, v->eb, v->et);
 }
 
 /* One end point ii of a row (0 or xm-1), with its own coefficients at a physical x end. */

@@ -34,11 +34,17 @@ PPE_HOST_TARGET static inline void PPE_HOST_FN(RowInteriorCI)(PetscInt ma, Petsc
   }
 }
 
-/* The interior points of a row of the variable operator (coefficients from its face rows v),
-   plain or with the Chebyshev step fused. */
+/* The interior points of a row of the variable operator (coefficients from its face rows v,
+   copied into restrict locals so that the stores to y cannot alias them), plain or with the
+   Chebyshev step fused. */
 PPE_HOST_TARGET static inline void PPE_HOST_FN(RowInteriorVar)(PetscInt ma, PetscInt mb, const PPEVarRow *v, const double *restrict c, const double *restrict s, const double *restrict n, const double *restrict b, const double *restrict t,
                                                                double *restrict y, const PPEStencilCI *ci, size_t off)
 {
+  const double *restrict fx = v->fx, *restrict fs = v->fs, *restrict fn = v->fn, *restrict fb = v->fb, *restrict ft = v->ft, *restrict xw = v->xw;
+  const double wyz = v->wyz, sigma = v->sigma;
+  const int    es = v->es, en = v->en, eb = v->eb, et = v->et;
+
+#define PPE_VAR_COEF(ii) ppe_s7_face_coef(fx[ii], fx[ii + 1], fs[ii], fn[ii], fb[ii], ft[ii], sigma * (xw[ii] * wyz), 1, 1, es, en, eb, et)
   if (ci) {
     const double rho = ci->rho, rold = ci->rho_old, s2 = ci->s2, d2 = ci->d2;
     const double *restrict rhs = ci->b + off, *restrict z = ci->z + off, *restrict dv = ci->dinv ? ci->dinv + off : NULL;
@@ -46,16 +52,17 @@ PPE_HOST_TARGET static inline void PPE_HOST_FN(RowInteriorVar)(PetscInt ma, Pets
 
     PPE_HOST_IVDEP
     for (PetscInt ii = ma; ii < mb; ii++) {
-      const ppe_s7_coef k = VarRowCoef(v, ii);
+      const ppe_s7_coef k = PPE_VAR_COEF(ii);
       w[ii]               = ppe_ci_point(rho, rold, s2, d2, dv ? dv[ii] : 1.0, rhs[ii], ppe_s7_apply(&k, c[ii], c[ii - 1], c[ii + 1], s[ii], n[ii], b[ii], t[ii]), c[ii], z[ii]);
     }
   } else {
     PPE_HOST_IVDEP
     for (PetscInt ii = ma; ii < mb; ii++) {
-      const ppe_s7_coef k = VarRowCoef(v, ii);
+      const ppe_s7_coef k = PPE_VAR_COEF(ii);
       y[ii]               = ppe_s7_apply(&k, c[ii], c[ii - 1], c[ii + 1], s[ii], n[ii], b[ii], t[ii]);
     }
   }
+#undef PPE_VAR_COEF
 }
 
 /* Store the value v of point ii of a row: y[ii] = v, or the fused Chebyshev step (xc = x_p). */
