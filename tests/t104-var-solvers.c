@@ -15,12 +15,12 @@ and the preconditioners set up again (the solution of the moved density solves i
 static PetscReal BubbleDensity(const PetscInt N[3], PetscInt i, PetscInt j, PetscInt k, PetscReal ratio, PetscReal shift)
 {
   const PetscReal c[6][3] = {
-    {0.25, 0.25, 0.3},
-    {0.75, 0.3,  0.5},
-    {0.5,  0.75, 0.7},
+    {0.25, 0.25, 0.3 },
+    {0.75, 0.3,  0.5 },
+    {0.5,  0.75, 0.7 },
     {0.15, 0.8,  0.45},
     {0.8,  0.8,  0.25},
-    {0.45, 0.4,  0.8}
+    {0.45, 0.4,  0.8 }
   };
   const PetscReal r  = 0.14;
   PetscInt        in = 0;
@@ -47,9 +47,9 @@ static PetscReal BubbleDensity(const PetscInt N[3], PetscInt i, PetscInt j, Pets
 
 static PetscErrorCode SetDensity(DM da, const PetscInt N[3], PetscReal ratio, PetscReal shift, Mat A)
 {
-  Vec           rho;
+  Vec            rho;
   PetscScalar ***a;
-  PetscInt      s[3], m[3];
+  PetscInt       s[3], m[3];
 
   PetscFunctionBegin;
   PetscCall(DMCreateGlobalVector(da, &rho));
@@ -129,22 +129,22 @@ int main(int argc, char **argv)
   PetscBool   selflg;
   /* iteration limits: about twice what each needs at 24^3, ratio 1000 */
   const Solver solvers[] = {
-    {"cg-jacobi",            "-ksp_type cg -pc_type jacobi",                                                       0, 2000},
-    {"cg-tileilu",           "-ksp_type cg -pc_type tileilu",                                                      0, 2000},
-    {"cg-chebyci",           "-ksp_type cg -pc_type chebyci",                                                      0, 2000},
-    {"cg-chebyci-block",     "-ksp_type cg -pc_type chebyci -pc_chebyci_mode block",                               0, 2000},
-    {"bcgsfused-chebyci",    "-ksp_type bcgsfused -pc_type chebyci",                                               0, 2000},
-    {"bcgsfused-chebyci-blk", "-ksp_type bcgsfused -pc_type chebyci -pc_chebyci_mode block",                       0, 2000},
-    {"bcgsfused-chebyci-nc", "-ksp_type bcgsfused -pc_type chebyci -pc_chebyci_mode nocomm",                       0, 2000},
-    {"cbcg8-jacobi",         "-ksp_type cbcg -ksp_cbcg_s 8 -pc_type jacobi",                                       0, 2000},
-    {"cbcg8-tileilu",        "-ksp_type cbcg -ksp_cbcg_s 8 -pc_type tileilu",                                      0, 2000},
-    {"cg-fftptdma",          "-ksp_type cg -pc_type fftptdma",                                                     0, 2000},
-    {"cg-gamg",              "-ksp_type cg -pc_type gamg",                                                         1, 500 },
+    {"cg-jacobi",             "-ksp_type cg -pc_type jacobi",                                                                                                                0, 2000},
+    {"cg-tileilu",            "-ksp_type cg -pc_type tileilu",                                                                                                               0, 2000},
+    {"cg-chebyci",            "-ksp_type cg -pc_type chebyci",                                                                                                               0, 2000},
+    {"cg-chebyci-block",      "-ksp_type cg -pc_type chebyci -pc_chebyci_mode block",                                                                                        0, 2000},
+    {"bcgsfused-chebyci",     "-ksp_type bcgsfused -pc_type chebyci",                                                                                                        0, 2000},
+    {"bcgsfused-chebyci-blk", "-ksp_type bcgsfused -pc_type chebyci -pc_chebyci_mode block",                                                                                 0, 2000},
+    {"bcgsfused-chebyci-nc",  "-ksp_type bcgsfused -pc_type chebyci -pc_chebyci_mode nocomm",                                                                                0, 2000},
+    {"cbcg8-jacobi",          "-ksp_type cbcg -ksp_cbcg_s 8 -pc_type jacobi",                                                                                                0, 2000},
+    {"cbcg8-tileilu",         "-ksp_type cbcg -ksp_cbcg_s 8 -pc_type tileilu",                                                                                               0, 2000},
+    {"cg-fftptdma",           "-ksp_type cg -pc_type fftptdma",                                                                                                              0, 2000},
+    {"cg-gamg",               "-ksp_type cg -pc_type gamg",                                                                                                                  1, 500 },
 #if defined(PETSC_HAVE_HYPRE)
-    {"cg-boomeramg",         "-ksp_type cg -pc_type hypre -pc_hypre_type boomeramg",                               1, 500 },
-    {"cg-pfmg",              "-ksp_type cg -pc_type pfmg",                                    2, 500 },
+    {"cg-boomeramg",          "-ksp_type cg -pc_type hypre -pc_hypre_type boomeramg",                                                                                        1, 500 },
+    {"cg-pfmg",               "-ksp_type cg -pc_type pfmg",                                                                                                                  2, 500 },
 #endif
-    {"cg-mg-galerkin",       "-ksp_type cg -pc_type mg -pc_mg_levels 3 -pc_mg_galerkin pmat -mg_levels_ksp_type richardson -mg_levels_pc_type sor -mg_levels_ksp_max_it 1", 3, 500 },
+    {"cg-mg-galerkin",        "-ksp_type cg -pc_type mg -pc_mg_levels 3 -pc_mg_galerkin pmat -mg_levels_ksp_type richardson -mg_levels_pc_type sor -mg_levels_ksp_max_it 1", 3, 500 },
   };
   PetscInt ns = (PetscInt)(sizeof(solvers) / sizeof(solvers[0]));
 
@@ -221,8 +221,8 @@ int main(int argc, char **argv)
       PetscCall(VecAXPY(x1, -1.0, x));
       PetscCall(VecNorm(x1, NORM_2, &diff));
       PetscCall(VecNorm(x, NORM_2, &xn));
-      PetscCall(TapCheck(comm, (PetscBool)(rel <= 1e-8 && reason > 0 && diff > 1e-3 * xn), "moved bubbles, CG + %s kept: %" PetscInt_FMT " iterations, true relative residual of the new operator %.2e (<= 1e-8), solution changed by %.2e relative (> 1e-3)", pcs[p], its, (double)rel,
-                         (double)(diff / xn)));
+      PetscCall(TapCheck(comm, (PetscBool)(rel <= 1e-8 && reason > 0 && diff > 1e-3 * xn),
+                         "moved bubbles, CG + %s kept: %" PetscInt_FMT " iterations, true relative residual of the new operator %.2e (<= 1e-8), solution changed by %.2e relative (> 1e-3)", pcs[p], its, (double)rel, (double)(diff / xn)));
       PetscCall(VecDestroy(&x1));
       PetscCall(KSPDestroy(&ksp));
     }

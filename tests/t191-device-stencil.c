@@ -6,6 +6,7 @@ Chebyshev step (modes global, block, nocomm), for BC sets x locations x z spacin
 
 #include <ppekit.h>
 #include "tap.h"
+#include <petscdmda.h>
 #include "vecutil.h"
 
 /* PC chebyci applied with the operator A: z = M^-1 r */
@@ -26,7 +27,29 @@ static PetscErrorCode ChebyApply(Mat A, const char mode[], Vec r, Vec z)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode CheckCase(MPI_Comm comm, PPEBackend be, const char bcs[], PPELocation loc, PetscBool stretch, PetscReal shift, const PetscInt n[3])
+/* Both operators get the same density, jumps of ratio (variable coefficients), when ratio > 0. */
+static PetscErrorCode SetDensity(PPEGrid g, PetscReal ratio, Mat A, Mat B)
+{
+  DM           da;
+  Vec          rho;
+  PetscScalar *a;
+  PetscInt     lo, hi;
+
+  PetscFunctionBegin;
+  if (ratio <= 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PPEGridGetDM(g, &da));
+  PetscCall(DMCreateGlobalVector(da, &rho));
+  PetscCall(VecGetOwnershipRange(rho, &lo, &hi));
+  PetscCall(VecGetArray(rho, &a));
+  for (PetscInt i = lo; i < hi; i++) a[i - lo] = (i * 7919) % 5 < 2 ? ratio : 1.0 + 0.1 * (i % 3);
+  PetscCall(VecRestoreArray(rho, &a));
+  PetscCall(PPEStencilSetDensity(A, rho));
+  PetscCall(PPEStencilSetDensity(B, rho));
+  PetscCall(VecDestroy(&rho));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CheckCase(MPI_Comm comm, PPEBackend be, const char bcs[], PPELocation loc, PetscBool stretch, PetscReal shift, PetscReal ratio, const PetscInt n[3])
 {
   PPEGrid     g;
   Mat         Ah, Ad;
@@ -40,7 +63,7 @@ static PetscErrorCode CheckCase(MPI_Comm comm, PPEBackend be, const char bcs[], 
   const char *modes[3] = {"global", "block", "nocomm"};
 
   PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(tag, sizeof(tag), "%s %s %s%s", bcs, PPELocations[loc], stretch ? "tanh" : "uniform", shift > 0 ? " shift" : ""));
+  PetscCall(PetscSNPrintf(tag, sizeof(tag), "%s %s %s%s%s", bcs, PPELocations[loc], stretch ? "tanh" : "uniform", shift > 0 ? " shift" : "", ratio > 0 ? " variable density" : ""));
   PetscCall(PPEGridCreate(comm, &g));
   PetscCall(PPEGridSetSizes(g, n[0], n[1], n[2]));
   PetscCall(PPEGridSetLengths(g, 1.0, 1.7, 0.8));
@@ -53,6 +76,7 @@ static PetscErrorCode CheckCase(MPI_Comm comm, PPEBackend be, const char bcs[], 
   PetscCall(PPEStencilSetBackend(Ah, PPE_BACKEND_HOST));
   PetscCall(PPEStencilCreate(g, &Ad));
   PetscCall(PPEStencilSetBackend(Ad, be));
+  PetscCall(SetDensity(g, ratio, Ah, Ad));
   PetscCall(MatCreateVecs(Ah, &x, &yh));
   PetscCall(VecDuplicate(x, &yd));
   PetscCall(VecDuplicate(x, &z));
@@ -137,8 +161,9 @@ int main(int argc, char **argv)
   PetscCall(PPEBackendFromString(PETSC_COMM_WORLD, name, &be));
   PetscCall(PPEBackendCheck(PETSC_COMM_WORLD, be));
   for (int b = 0; b < 4; b++) {
-    PetscCall(CheckCase(PETSC_COMM_WORLD, be, bcs[b], PPE_LOCATION_CELL, PETSC_FALSE, 0.0, n));
-    PetscCall(CheckCase(PETSC_COMM_WORLD, be, bcs[b], b % 2 ? PPE_LOCATION_VERTEX : PPE_LOCATION_CELL, PETSC_TRUE, b == 3 ? 0.5 : 0.0, n));
+    PetscCall(CheckCase(PETSC_COMM_WORLD, be, bcs[b], PPE_LOCATION_CELL, PETSC_FALSE, 0.0, 0.0, n));
+    PetscCall(CheckCase(PETSC_COMM_WORLD, be, bcs[b], b % 2 ? PPE_LOCATION_VERTEX : PPE_LOCATION_CELL, PETSC_TRUE, b == 3 ? 0.5 : 0.0, 0.0, n));
+    PetscCall(CheckCase(PETSC_COMM_WORLD, be, bcs[b], b % 2 ? PPE_LOCATION_CELL : PPE_LOCATION_VERTEX, (PetscBool)(b % 2), b == 2 ? 0.5 : 0.0, 1000.0, n)); /* variable coefficients */
   }
   PetscCall(PetscFinalize());
   return tap_failures ? 1 : 0;

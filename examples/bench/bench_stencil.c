@@ -94,8 +94,8 @@ PetscErrorCode PPEBenchStencil(MPI_Comm comm, const PPEBenchOptions *o)
                         "\"matfree_s\": %.6e, \"matfree_nooverlap_s\": %.6e, \"aij_s\": %.6e, \"speedup\": %.3f, "
                         "\"matfree_ns_per_point\": %.4f, \"aij_ns_per_point\": %.4f, \"bytes_per_point\": %d, "
                         "\"matfree_gbs\": %.3f, \"stream_copy_gbs\": %.3f, \"stream_triad_gbs\": %.3f, \"bw_fraction\": %.3f}\n",
-                        N[0], N[1], N[2], bcs, (int)size, o->reps, (double)ratio, (double)tmf, (double)tno, (double)taij, (double)(taij / tmf), (double)(1e9 * tmf / npts), (double)(1e9 * taij / npts), (int)bpp, (double)(bpp * npts / tmf / 1e9), (double)copy,
-                        (double)triad, (double)(bpp * npts / tmf / 1e9 / copy)));
+                        N[0], N[1], N[2], bcs, (int)size, o->reps, (double)ratio, (double)tmf, (double)tno, (double)taij, (double)(taij / tmf), (double)(1e9 * tmf / npts), (double)(1e9 * taij / npts), (int)bpp, (double)(bpp * npts / tmf / 1e9),
+                        (double)copy, (double)triad, (double)(bpp * npts / tmf / 1e9 / copy)));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&y));
   PetscCall(MatDestroy(&Amf));

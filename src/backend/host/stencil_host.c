@@ -14,13 +14,6 @@
 #include "simd.h"
 #include "host.h"
 
-
-
-
-
-
-
-
 /* Pointers to the rows around (j,k): from the owned array, the halo, or the centre row
    itself where the neighbour does not exist (zero coefficient). */
 typedef struct {

@@ -44,7 +44,7 @@ PPE_HOST_TARGET static inline void PPE_HOST_FN(RowInteriorVar)(PetscInt ma, Pets
   const double wyz = v->wyz, sigma = v->sigma;
   const int    es = v->es, en = v->en, eb = v->eb, et = v->et;
 
-#define PPE_VAR_COEF(ii) ppe_s7_face_coef(fx[ii], fx[ii + 1], fs[ii], fn[ii], fb[ii], ft[ii], sigma * (xw[ii] * wyz), 1, 1, es, en, eb, et)
+#define PPE_VAR_COEF(ii) ppe_s7_face_coef(fx[ii], fx[ii + 1], fs[ii], fn[ii], fb[ii], ft[ii], sigma *(xw[ii] * wyz), 1, 1, es, en, eb, et)
   if (ci) {
     const double rho = ci->rho, rold = ci->rho_old, s2 = ci->s2, d2 = ci->d2;
     const double *restrict rhs = ci->b + off, *restrict z = ci->z + off, *restrict dv = ci->dinv ? ci->dinv + off : NULL;
