@@ -2,7 +2,7 @@
    Harness family "stencil": the launchers of the matrix-free 7-point operator and of the
    Krylov vector kernels (src/backend/device/stencil_dev.h, krylov_dev.h):
 
-     stencil     y = A x on a rank's box, in one launch (ALL) and split into the points that
+     stencil     y = A x on a rank's box (constant and variable coefficients), in one launch (ALL) and split into the points that
                  need no halo value (CORE) and the others (SURFACE), as the overlapped MatMult
                  runs it, and with the Chebyshev step fused (PC chebyci's sweep);
      dot         one or two local dot products, reduced in the device's fixed order;
@@ -107,6 +107,9 @@ typedef struct {
   double *dface[6]; /* their device copies */
   long    nface[6];
   int     nb[6];
+  int     var;   /* variable coefficients: the face arrays below (ppe_s7_faces) */
+  double *K[3];  /* their host copies, random in [0.5, 2] */
+  double *dK[3]; /* their device copies */
 } Box;
 
 static long GIdx(const Box *b, long i, long j, long k)
@@ -123,7 +126,7 @@ static double GVal(const Box *b, long i, long j, long k)
   return b->u[GIdx(b, g[0], g[1], g[2])];
 }
 
-static void BoxCreate(Box *b, const long N[3], const long s[3], const long m[3], const int per[3], double sigma)
+static void BoxCreate(Box *b, const long N[3], const long s[3], const long m[3], const int per[3], double sigma, int var)
 {
   size_t ng = (size_t)N[0] * (size_t)N[1] * (size_t)N[2], nl = (size_t)m[0] * (size_t)m[1] * (size_t)m[2];
 
@@ -162,6 +165,13 @@ static void BoxCreate(Box *b, const long N[3], const long s[3], const long m[3],
       }
     b->dface[f] = HUpload(b->face[f], (size_t)b->nface[f]);
   }
+  b->var = var;
+  for (int d = 0; var && d < 3; d++) {
+    size_t nk = (size_t)(m[0] + (d == 0)) * (size_t)(m[1] + (d == 1)) * (size_t)(m[2] + (d == 2));
+    b->K[d]   = HMallocHost(nk);
+    HFill(b->K[d], nk, 0.5, 2.0);
+    b->dK[d] = HUpload(b->K[d], nk);
+  }
 }
 
 static void BoxDestroy(Box *b)
@@ -172,6 +182,10 @@ static void BoxDestroy(Box *b)
       free(b->face[f]);
       HFree(b->dface[f]);
     }
+  for (int d = 0; b->var && d < 3; d++) {
+    free(b->K[d]);
+    HFree(b->dK[d]);
+  }
   free(b->u);
   free(b->x);
 }
@@ -196,6 +210,7 @@ static ppe_dev_box DevBox(const Box *b, int dev)
   B.ym = b->m[1];
   B.zm = b->m[2];
   for (int f = 0; f < 6; f++) B.nb[f] = b->nb[f];
+  if (b->var) B.K = dev ? (ppe_s7_faces){b->dK[0], b->dK[1], b->dK[2]} : (ppe_s7_faces){b->K[0], b->K[1], b->K[2]};
   return B;
 }
 
@@ -215,6 +230,7 @@ static void StencilRef(const Box *b, const ppe_dev_ci *ci, double *y, char *is_s
         int         surf = 0;
         ppe_s7_coef c    = ppe_s7_point_coef(X, Y, Z, b->sigma, g[0], g[1], g[2]);
         double      v;
+        int         e[6];
 
         for (int f = 0; f < 6; f++) {
           int  d = f / 2, step = f % 2 ? 1 : -1;
@@ -222,12 +238,17 @@ static void StencilRef(const Box *b, const ppe_dev_ci *ci, double *y, char *is_s
           int  inbox = l[d] + step >= 0 && l[d] + step < b->m[d];
 
           if (!inbox && b->nb[f]) surf = 1;
+          e[f] = inbox || b->nb[f];
           if (!b->per[d] && (at < 0 || at >= b->N[d])) nbv[f] = uc;
           else {
             long h[3] = {g[0], g[1], g[2]};
             h[d]      = at;
             nbv[f]    = GVal(b, h[0], h[1], h[2]);
           }
+        }
+        if (b->var) { /* the face arrays' coefficients of the point */
+          ppe_s7_faces F = {b->K[0], b->K[1], b->K[2]};
+          c              = ppe_s7_box_face_coef(&F, b->m[0], b->m[1], ii, jj, kk, ppe_s7_shift(X, Y, Z, b->sigma, g[0], g[1], g[2]), e);
         }
         v = ppe_s7_apply(&c, uc, nbv[0], nbv[1], nbv[2], nbv[3], nbv[4], nbv[5]);
         if (ci) v = ppe_ci_point(ci->rho, ci->rho_old, ci->s2, ci->d2, ci->dinv ? ci->dinv[t] : 1.0, ci->b[t], v, uc, ci->z[t]);
@@ -236,7 +257,7 @@ static void StencilRef(const Box *b, const ppe_dev_ci *ci, double *y, char *is_s
       }
 }
 
-static void CheckStencilCase(const char *name, const long N[3], const long s[3], const long m[3], const int per[3], double sigma)
+static void CheckStencilCase(const char *name0, const long N[3], const long s[3], const long m[3], const int per[3], double sigma, int var)
 {
   Box          b;
   size_t       n   = (size_t)m[0] * (size_t)m[1] * (size_t)m[2];
@@ -249,7 +270,10 @@ static void CheckStencilCase(const char *name, const long N[3], const long s[3],
   long         nsurf = 0;
   char         size[64];
 
-  BoxCreate(&b, N, s, m, per, sigma);
+  char name[96];
+
+  snprintf(name, sizeof(name), "%s%s", name0, var ? ", variable coefficients" : "");
+  BoxCreate(&b, N, s, m, per, sigma, var);
   B = DevBox(&b, 1);
   for (int f = 0; f < 6; f++) Hf.f[f] = b.nb[f] ? b.dface[f] : NULL;
   snprintf(size, sizeof(size), "box %ldx%ldx%ld of %ldx%ldx%ld", m[0], m[1], m[2], N[0], N[1], N[2]);
@@ -372,7 +396,10 @@ static void CheckStencil(void)
     {"many blocks",                 {67, 33, 20}, {0, 0, 0},  {67, 33, 20}, {0, 0, 0}, 0.0},
   };
 
-  for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) CheckStencilCase(cases[c].name, cases[c].N, cases[c].s, cases[c].m, cases[c].per, cases[c].sigma);
+  for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+    CheckStencilCase(cases[c].name, cases[c].N, cases[c].s, cases[c].m, cases[c].per, cases[c].sigma, 0);
+    CheckStencilCase(cases[c].name, cases[c].N, cases[c].s, cases[c].m, cases[c].per, cases[c].sigma, 1);
+  }
 }
 
 /* ------------------------------------------------------------------ reductions */
