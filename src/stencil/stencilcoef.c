@@ -267,10 +267,12 @@ PetscErrorCode PPEStencilSetDensity(Mat A, Vec rho)
   PetscCall(GetStencil(A, &st));
   PetscCall(CheckLayout(A, st, rho, "density"));
   PetscCall(CheckPositive(A, rho, "density"));
+  PetscCall(PetscLogEventBegin(PPE_StencilCoef, A, rho, 0, 0)); /* (after the checks, which may return an error) */
   if (!st->density) PetscCall(VecDuplicate(rho, &st->density));
   PetscCall(VecCopy(rho, st->density));
   for (int d = 0; d < 3; d++) v[d] = (d == 1 && st->grid->dim == 2) ? NULL : st->density;
   PetscCall(SetFaces(A, PPE_COEFFICIENTS_DENSITY, v));
+  PetscCall(PetscLogEventEnd(PPE_StencilCoef, A, rho, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -317,8 +319,10 @@ PetscErrorCode PPEStencilSetFaceCoefficients(Mat A, PetscInt n, const Vec beta[]
     PetscCall(CheckPositive(A, beta[u], what));
     v[PPEGridKernelDir(st->grid->dim, u)] = beta[u];
   }
+  PetscCall(PetscLogEventBegin(PPE_StencilCoef, A, 0, 0, 0));
   PetscCall(VecDestroy(&st->density));
   PetscCall(SetFaces(A, PPE_COEFFICIENTS_FACES, v));
+  PetscCall(PetscLogEventEnd(PPE_StencilCoef, A, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -5,7 +5,7 @@
 #include <ppekit/private/ppeimpl.h>
 #include <ppekit/private/tridiagimpl.h>
 
-PetscLogEvent PPE_GridSetUp, PPE_StencilMult, PPE_StencilCore, PPE_StencilHalo, PPE_StencilSurf, PPE_StencilAsm;
+PetscLogEvent PPE_GridSetUp, PPE_StencilMult, PPE_StencilCore, PPE_StencilHalo, PPE_StencilSurf, PPE_StencilAsm, PPE_StencilCoef;
 PetscLogEvent PPE_StencilLocal, PPE_ChebyCISetUp, PPE_ChebyCIApply, PPE_BCGSFReduce, PPE_BCGSFKernel;
 PetscLogEvent PPE_TridiagSetUp, PPE_TridiagSolve, PPE_TridiagLocal, PPE_TridiagComm, PPE_TridiagRSys, PPE_TridiagRecon, PPE_TridiagPack;
 PetscLogEvent PPE_TileILUFact, PPE_TileILUPerm, PPE_TileILUApply, PPE_TileILUGather, PPE_TileILUSweep, PPE_TileILUScatter;
@@ -27,6 +27,7 @@ static const struct {
   {" PPEStencilHalo",  &MAT_CLASSID,        &PPE_StencilHalo     },
   {" PPEStencilSurf",  &MAT_CLASSID,        &PPE_StencilSurf     },
   {"PPEStencilAsm",    &MAT_CLASSID,        &PPE_StencilAsm      },
+  {"PPEStencilCoef",   &MAT_CLASSID,        &PPE_StencilCoef     },
   {"PPETridiagSetUp",  &PPETRIDIAG_CLASSID, &PPE_TridiagSetUp    },
   {"PPETridiagSolve",  &PPETRIDIAG_CLASSID, &PPE_TridiagSolve    },
   {" PPETridiagLocal", &PPETRIDIAG_CLASSID, &PPE_TridiagLocal    },

@@ -15,6 +15,7 @@ PETSC_EXTERN PetscLogEvent PPE_StencilCore;
 PETSC_EXTERN PetscLogEvent PPE_StencilHalo;
 PETSC_EXTERN PetscLogEvent PPE_StencilSurf;
 PETSC_EXTERN PetscLogEvent PPE_StencilAsm;
+PETSC_EXTERN PetscLogEvent PPE_StencilCoef;      /* a new set of variable coefficients: checks, face arrays, state on the back end */
 PETSC_EXTERN PetscLogEvent PPE_StencilLocal;     /* rank-local block apply, no exchange */
 PETSC_EXTERN PetscLogEvent PPE_ChebyCISetUp;     /* PC chebyci: bounds, weights, estimates */
 PETSC_EXTERN PetscLogEvent PPE_ChebyCIApply;     /* PC chebyci: one application */

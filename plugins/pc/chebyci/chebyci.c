@@ -328,7 +328,12 @@ static PetscErrorCode SetUpOperator(PC pc)
   if (jac->wgt) {
     Vec *dh = &jac->ci.dinv[PPE_BACKEND_HOST];
     PetscCall(MatCreateVecs(P, dh, NULL));
-    PetscCall(PPEChebyCIGridWeights(jac->grid, *dh));
+    if (jac->gridop) PetscCall(PPEChebyCIGridWeights(jac->grid, *dh));
+    else { /* variable coefficients: the volume weights do not scale the rows, which vary with
+              beta by the density ratio; D = diag(A) does (point Jacobi) */
+      PetscCall(MatGetDiagonal(P, *dh));
+      PetscCall(VecReciprocal(*dh));
+    }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -501,7 +506,8 @@ static PetscErrorCode PCSetFromOptions_ChebyCI(PC pc, PPEOptionItems PetscOption
     PetscCheck(n == 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_SIZ, "-pc_chebyci_eig_scale needs two values min_factor,max_factor, got %" PetscInt_FMT, n);
     PetscCall(PCChebyCISetEigScale(pc, v[0], v[1]));
   }
-  PetscCall(PetscOptionsBool("-pc_chebyci_weighted", "Iterate on W^-1 A, W the grid's volume weights (the operator of Pennati et al. 2025; default: yes when there is a grid)", "PCChebyCISetWeighted", wgt, &wgt, &flg));
+  PetscCall(PetscOptionsBool("-pc_chebyci_weighted", "Iterate on W^-1 A, W the grid's volume weights (the operator of Pennati et al. 2025), or D^-1 A with D = diag(A) when the operator has variable coefficients (default: yes when there is a grid)",
+                             "PCChebyCISetWeighted", wgt, &wgt, &flg));
   if (flg) PetscCall(PCChebyCISetWeighted(pc, wgt));
   PetscCall(PetscOptionsInt("-pc_chebyci_est_its", "CG iterations of the eigenvalue estimate (source estimate)", "PCChebyCISetEstimateIterations", est, &est, &flg));
   if (flg) PetscCall(PCChebyCISetEstimateIterations(pc, est));
@@ -528,7 +534,8 @@ static PetscErrorCode PCView_ChebyCI(PC pc, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  (not set up: eigenvalue bounds not computed yet)\n"));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  operator iterated: %s\n", jac->wgt ? "W^-1 A, W the grid's volume weights (the operator of Pennati et al. 2025)" : "A"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  operator iterated: %s\n",
+                                   jac->wgt ? (jac->gridop ? "W^-1 A, W the grid's volume weights (the operator of Pennati et al. 2025)" : "D^-1 A, D = diag(A) (variable coefficients: the volume weights would not scale the rows)") : "A"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  eigenvalue source: %s, %s%s\n", PCChebyCIEigSources[jac->src], how[jac->src], jac->mode == PC_CHEBYCI_BLOCK ? ", per subdomain" : ""));
   if (jac->mode == PC_CHEBYCI_BLOCK) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  eigenvalue bounds of the subdomains: lmin in [%g, %g], lmax in [%g, %g]%s\n", (double)jac->over[0], (double)jac->over[1], (double)jac->over[2], (double)jac->over[3], jac->exact ? " (exact)" : ""));
@@ -617,7 +624,7 @@ static PetscErrorCode PCDestroy_ChebyCI(PC pc)
 .  -pc_chebyci_eig_scale <min_factor,max_factor> - interval [min_factor lmin, max_factor lmax]
                                             (default: 100,0.9999 in global and nocomm, 1,1 in block;
                                             the 100 is capped so that the interval keeps a ratio >= 10)
-.  -pc_chebyci_weighted <bool> - iterate on W^-1 A, W the grid's volume weights (default: yes with a grid)
+.  -pc_chebyci_weighted <bool> - iterate on W^-1 A, W the grid's volume weights, or on D^-1 A, D = diag(A), when the operator has variable coefficients (default: yes with a grid)
 .  -pc_chebyci_est_its <n> - CG iterations of the estimate (default: 40)
 -  -pc_chebyci_fuse <bool> - one sweep for each operator application and its Chebyshev update
                              (MATPPESTENCIL; default: true; same bits either way)
