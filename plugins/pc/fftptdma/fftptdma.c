@@ -34,6 +34,7 @@
 */
 #include <petsc/private/pcimpl.h>
 #include <ppekit/private/fftptdmaimpl.h>
+#include <ppekit/private/stencilimpl.h>
 #include "../../pluginimpl.h"
 
 const char *const PCFFTPTDMAZSolves[]  = {"ptdma", "transpose", "distd2", "auto", "PCFFTPTDMAZSolve", "PC_FFTPTDMA_ZSOLVE_", NULL};
@@ -70,6 +71,10 @@ typedef struct {
   PPESeparable     *sep;                        /* the operator's description (from the grid or inferred) */
   PPEFFTPTDMA       f;                          /* pencils, transposes, plans, z lines */
   MatType           mtype;                      /* type of the matrix the description came from */
+  PPEGrid           grid;                       /* the matrix-free operator's grid the solver was made for (borrowed), or NULL */
+  Vec               dhalf;                      /* variable coefficients: D^-1/2, D = diag(A) / diag(S) (NULL: the operator is S) */
+  Vec               work;                       /* with dhalf: the scaled right-hand side */
+  PetscReal         drange[2];                  /* with dhalf: the smallest and largest D */
 } PC_FFTPTDMA;
 
 PPE_IMPL_SETTER(PCFFTPTDMASetZSolve_FFTPTDMA, PC, pc, PC_FFTPTDMA, PCFFTPTDMAZSolve, zs, zsolve,
@@ -146,13 +151,73 @@ static PetscErrorCode PCFFTPTDMAGetCommCounts_FFTPTDMA(PC pc, PetscInt *solves, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   The matrix-free operator with variable coefficients, A = W (sigma I - D beta G): the solver
+   is made for the grid's constant operator S, and the PC applies the symmetric positive
+   (semi)definite approximation M = D^1/2 S D^1/2, M^-1 = D^-1/2 S^-1 D^-1/2, with D the ratio of
+   the diagonals, diag(A) / diag(S) (pointwise: where beta is locally constant, A is D S there).
+   A new density (the Mat's state) redoes only this scaling: the plans and the tridiagonal
+   factors depend on the grid.
+*/
+static PetscErrorCode SetUpScaling(PC pc, PPEGrid grid, PetscBool *variable)
+{
+  PC_FFTPTDMA  *ff = (PC_FFTPTDMA *)pc->data;
+  PetscBool     gridop;
+  PPEStencilBox B;
+  PetscScalar  *a;
+  PetscInt      n;
+  PetscReal     loc[2] = {PETSC_MAX_REAL, PETSC_MAX_REAL};
+
+  PetscFunctionBegin;
+  PetscCall(PPEStencilIsGridOperator(pc->pmat, grid, &gridop));
+  *variable = (PetscBool)!gridop;
+  if (gridop) {
+    PetscCall(VecDestroy(&ff->dhalf));
+    PetscCall(VecDestroy(&ff->work));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (!ff->dhalf) {
+    PetscCall(MatCreateVecs(pc->pmat, &ff->dhalf, &ff->work));
+  }
+  PetscCall(MatGetDiagonal(pc->pmat, ff->dhalf));
+  PetscCall(PPEStencilBoxSetUp(grid, &B));
+  PetscCall(VecGetLocalSize(ff->dhalf, &n));
+  PetscCall(VecGetArray(ff->dhalf, &a));
+  {
+    PetscScalar *s;
+    PetscCall(PetscMalloc1(n + 1, &s));
+    PPEStencilBoxDiagonal(&B, s);
+    for (PetscInt i = 0; i < n; i++) {
+      PetscReal d = PetscRealPart(a[i]) / PetscRealPart(s[i]);
+      loc[0]      = PetscMin(loc[0], d);
+      loc[1]      = PetscMin(loc[1], -d);
+      a[i]        = 1.0 / PetscSqrtReal(d);
+    }
+    PetscCall(PetscFree(s));
+  }
+  PetscCall(VecRestoreArray(ff->dhalf, &a));
+  PetscCall(MPIU_Allreduce(loc, ff->drange, 2, MPIU_REAL, MPI_MIN, PetscObjectComm((PetscObject)pc)));
+  ff->drange[1] = -ff->drange[1];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCSetUp_FFTPTDMA(PC pc)
 {
   PC_FFTPTDMA *ff = (PC_FFTPTDMA *)pc->data;
-  PetscBool    isst;
+  PetscBool    isst, variable = PETSC_FALSE;
   DM           dm = NULL;
 
   PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc->pmat, MATPPESTENCIL, &isst));
+  if (isst && pc->setupcalled && ff->sep && ff->grid) { /* the same solver when the grid is the same: a new density changes the scaling only */
+    PPEGrid grid;
+    PetscCall(PPEStencilGetGrid(pc->pmat, &grid));
+    if (grid == ff->grid) {
+      PetscCall(SetUpScaling(pc, grid, &variable));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
+  ff->grid = NULL;
   PetscCall(PPESeparableDestroy(&ff->sep));
   PetscCall(MatGetType(pc->pmat, &ff->mtype));
   PetscCall(PetscObjectTypeCompare((PetscObject)pc->pmat, MATPPESTENCIL, &isst));
@@ -164,6 +229,8 @@ static PetscErrorCode PCSetUp_FFTPTDMA(PC pc)
     PetscCall(PPEGridGetDM(grid, &dm));
     PetscCall(PPEFFTPTDMACheckDM(PCFFTPTDMA_ERROR_NAME, dm, "the matrix-free operator"));
     PetscCall(PPESeparableCreateFromGrid(grid, &ff->sep));
+    PetscCall(SetUpScaling(pc, grid, &variable));
+    ff->grid = grid;
   } else {
     PetscCall(MatGetDM(pc->pmat, &dm));
     if (!dm) dm = pc->dm;
@@ -203,7 +270,11 @@ static PetscErrorCode PCApply_FFTPTDMA(PC pc, Vec x, Vec y)
   PetscInt           n;
 
   PetscFunctionBegin;
-  PetscCall(PPEFFTPTDMAApply(&ff->f, ff->sep, pc->pmat, x, y)); /* y = A^-1 x (zero mean when A is singular) */
+  if (ff->dhalf) { /* variable coefficients: y = D^-1/2 S^-1 D^-1/2 x */
+    PetscCall(VecPointwiseMult(ff->work, ff->dhalf, x));
+    PetscCall(PPEFFTPTDMAApply(&ff->f, ff->sep, pc->pmat, ff->work, y));
+    PetscCall(VecPointwiseMult(y, ff->dhalf, y));
+  } else PetscCall(PPEFFTPTDMAApply(&ff->f, ff->sep, pc->pmat, x, y)); /* y = A^-1 x (zero mean when A is singular) */
   /* A NaN or Inf in x (or an overflow) makes y non-finite. The PC reports it as a failure of
      this application, so that KSPPREONLY, which tests nothing, says KSP_DIVERGED_PC_FAILED
      instead of converged; Krylov methods see the failure at their next norm or dot product.
@@ -282,6 +353,7 @@ static PetscErrorCode PCView_FFTPTDMA(PC pc, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(PPEFFTPTDMAView(&ff->f, viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "operator: %s matrix\n", ff->mtype));
+  if (ff->dhalf) PetscCall(PetscViewerASCIIPrintf(viewer, "variable coefficients: applies D^-1/2 S^-1 D^-1/2 (symmetric), S the grid's constant-coefficient operator, D = diag(A)/diag(S) in [%g, %g]\n", (double)ff->drange[0], (double)ff->drange[1]));
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(PPESeparableView(ff->sep, viewer));
   PetscCall(PetscViewerASCIIPopTab(viewer));
@@ -296,6 +368,9 @@ static PetscErrorCode PCReset_FFTPTDMA(PC pc)
   PetscFunctionBegin;
   PetscCall(PPEFFTPTDMAReset(&ff->f));
   PetscCall(PPESeparableDestroy(&ff->sep));
+  PetscCall(VecDestroy(&ff->dhalf));
+  PetscCall(VecDestroy(&ff->work));
+  ff->grid = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
