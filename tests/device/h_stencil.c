@@ -398,7 +398,7 @@ static void CheckStencil(void)
 
   for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
     CheckStencilCase(cases[c].name, cases[c].N, cases[c].s, cases[c].m, cases[c].per, cases[c].sigma, 0);
-    CheckStencilCase(cases[c].name, cases[c].N, cases[c].s, cases[c].m, cases[c].per, cases[c].sigma, 1);
+    if (c % 2 == 0) CheckStencilCase(cases[c].name, cases[c].N, cases[c].s, cases[c].m, cases[c].per, cases[c].sigma, 1); /* variable coefficients: every other case (CI time) */
   }
 }
 
