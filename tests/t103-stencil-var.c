@@ -218,7 +218,7 @@ static PetscErrorCode CheckCase(MPI_Comm comm, PetscInt dim, const char bcs[], P
   PetscCall(PPEStencilCreate(g, &A));
   PetscCall(SetCoef(g, da, dim, C, A));
   PetscCall(PPEStencilGetCoefficients(A, NULL, &bmin, &bmax));
-  PetscCall(PPEStencilAssemble(A, MATAIJ, &T));
+  PetscCall(PPEStencilAssemble(A, MATAIJ, MAT_INITIAL_MATRIX, &T));
   PetscCall(MatCreateVecs(A, &x, &y1));
   PetscCall(VecDuplicate(x, &y2));
   PetscCall(VecDuplicate(x, &z));
@@ -244,7 +244,7 @@ static PetscErrorCode CheckCase(MPI_Comm comm, PetscInt dim, const char bcs[], P
   {
     Mat H = NULL;
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-    code = PPEStencilAssemble(A, MATHYPRESTRUCT, &H);
+    code = PPEStencilAssemble(A, MATHYPRESTRUCT, MAT_INITIAL_MATRIX, &H);
     PetscCall(PetscPopErrorHandler());
     if (!code) {
       PetscCall(MatMult(H, x, y2));

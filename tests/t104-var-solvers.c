@@ -92,7 +92,7 @@ static PetscErrorCode Solve(MPI_Comm comm, const Solver *S, Mat A, DM da, Vec b,
   Mat P = A;
 
   PetscFunctionBegin;
-  if (S->pmat) PetscCall(PPEStencilAssemble(A, S->pmat == 2 ? MATHYPRESTRUCT : MATAIJ, &P));
+  if (S->pmat) PetscCall(PPEStencilAssemble(A, S->pmat == 2 ? MATHYPRESTRUCT : MATAIJ, MAT_INITIAL_MATRIX, &P));
   PetscCall(PetscOptionsClearValue(NULL, "-ksp_type"));
   PetscCall(PetscOptionsInsertString(NULL, S->opts));
   PetscCall(KSPCreate(comm, &ksp));

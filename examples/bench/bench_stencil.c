@@ -71,7 +71,7 @@ PetscErrorCode PPEBenchStencil(MPI_Comm comm, const PPEBenchOptions *o)
   PetscCall(PPEGridGetBCString(grid, bcs));
   PetscCall(PPEStencilCreate(grid, &Amf));
   if (ratio > 0) PetscCall(BenchDensity(grid, ratio, Amf));
-  PetscCall(PPEStencilAssemble(Amf, MATAIJ, &Aaij));
+  PetscCall(PPEStencilAssemble(Amf, MATAIJ, MAT_INITIAL_MATRIX, &Aaij));
   PetscCall(MatCreateVecs(Amf, &x, &y));
   PetscCall(PetscRandomCreate(comm, &rnd));
   PetscCall(PetscRandomSetFromOptions(rnd));

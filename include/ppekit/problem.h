@@ -11,6 +11,12 @@
                               Bi-CGSTAB/Chebyshev paper): -Lap u = sin x + cos y + 3 sin z - 2yz + 2 on
                               [3,28.5]x[2.5,28]x[10,35.5], vertex-centred, Dirichlet on x-,y+,z+,
                               Neumann on x+,y-,z- (homogeneous data); exact solution unknown.
+   PPE_PROBLEM_MMS_VAR        variable density: -div(beta grad u) = f, beta = 1/rho, with a smooth
+                              rho (ratio 3) and a manufactured u that vanishes on the Dirichlet
+                              walls of the last direction, periodic elsewhere; exact solution known.
+   PPE_PROBLEM_BUBBLES        multiphase pressure: spheres (discs in 2D) of density 1 in density
+                              -ppe_density_ratio, x,y periodic, Neumann walls, cell-centred; b the
+                              divergence of a random face velocity (consistent); no exact solution.
 
    References:
      L. Pennati, M. I. Andersson, K. Steiniger, R. Widera, T. Narwal, M. Bussmann and
@@ -24,10 +30,15 @@
 typedef enum {
   PPE_PROBLEM_MMS,
   PPE_PROBLEM_CHANNEL,
-  PPE_PROBLEM_BICGSTAB_PAPER
+  PPE_PROBLEM_BICGSTAB_PAPER,
+  PPE_PROBLEM_MMS_VAR,
+  PPE_PROBLEM_BUBBLES
 } PPEProblemType;
+#define PPE_PROBLEM_COUNT 5
 PETSC_EXTERN const char *const PPEProblemTypes[];
 PETSC_EXTERN const char *const PPEProblemNames[];
 
 PETSC_EXTERN PetscErrorCode PPEProblemSetGridDefaults(PPEProblemType, PPEGrid);
 PETSC_EXTERN PetscErrorCode PPEProblemComputeRHS(PPEProblemType, PPEGrid, Vec, Vec, PetscBool *);
+PETSC_EXTERN PetscErrorCode PPEProblemHasDensity(PPEProblemType, PetscBool *);
+PETSC_EXTERN PetscErrorCode PPEProblemComputeDensity(PPEProblemType, PPEGrid, PetscInt, Vec);

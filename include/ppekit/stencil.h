@@ -51,7 +51,7 @@ PETSC_EXTERN PetscErrorCode PPEStencilGetOverlap(Mat, PetscBool *);
 PETSC_EXTERN PetscErrorCode PPEStencilSetBackend(Mat, PPEBackend);
 PETSC_EXTERN PetscErrorCode PPEStencilGetBackend(Mat, PPEBackend *);
 PETSC_EXTERN PetscErrorCode PPEStencilAttachNullSpace(PPEGrid, Mat);
-PETSC_EXTERN PetscErrorCode PPEStencilAssemble(Mat, MatType, Mat *);
+PETSC_EXTERN PetscErrorCode PPEStencilAssemble(Mat, MatType, MatReuse, Mat *);
 
 /* Variable coefficients (src/stencil/stencilcoef.c). */
 PETSC_EXTERN PetscErrorCode PPEStencilSetDensity(Mat, Vec);

@@ -8,8 +8,12 @@
 */
 #include <ppekit/private/gridimpl.h>
 
-const char *const PPEProblemNames[] = {"mms", "channel", "bicgstab-paper", NULL};
-const char *const PPEProblemTypes[] = {"mms", "channel", "bicgstab-paper", "PPEProblemType", "PPE_PROBLEM_", NULL};
+const char *const PPEProblemNames[] = {"mms", "channel", "bicgstab-paper", "mms-var", "bubbles", NULL};
+const char *const PPEProblemTypes[] = {"mms", "channel", "bicgstab-paper", "mms-var", "bubbles", "PPEProblemType", "PPE_PROBLEM_", NULL};
+
+/* the variable-density problems (multiphase.c) */
+PETSC_INTERN PetscErrorCode PPEProblemMultiphaseGridDefaults(PPEProblemType, PPEGrid);
+PETSC_INTERN PetscErrorCode PPEProblemMultiphaseRHS(PPEProblemType, PPEGrid, Vec, Vec, PetscBool *);
 
 /* Manufactured solution u = prod_d cos(k_d (x_d - o_d) + phi_d). */
 typedef struct {
@@ -148,6 +152,10 @@ PetscErrorCode PPEProblemSetGridDefaults(PPEProblemType type, PPEGrid grid)
     PetscCall(PPEGridSetBCs(grid, bc));
     PetscCall(PPEGridSetLocation(grid, PPE_LOCATION_VERTEX));
   } break;
+  case PPE_PROBLEM_MMS_VAR:
+  case PPE_PROBLEM_BUBBLES:
+    PetscCall(PPEProblemMultiphaseGridDefaults(type, grid));
+    break;
   default:
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Unknown problem %d", (int)type);
   }
@@ -211,6 +219,10 @@ PetscErrorCode PPEProblemComputeRHS(PPEProblemType type, PPEGrid grid, Vec b, Ve
   case PPE_PROBLEM_BICGSTAB_PAPER:
     PetscCall(PPEGridComputeRHS(grid, PaperSource, NULL, NULL, b));
     *known = PETSC_FALSE;
+    break;
+  case PPE_PROBLEM_MMS_VAR:
+  case PPE_PROBLEM_BUBBLES:
+    PetscCall(PPEProblemMultiphaseRHS(type, grid, b, u, known));
     break;
   default:
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Unknown problem %d", (int)type);

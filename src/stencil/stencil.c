@@ -199,7 +199,7 @@ static PetscErrorCode MatConvert_PPEStencil_AIJ(Mat A, MatType type, MatReuse re
     PetscCall(PPEStencilAssembleInto(st->grid, &st->box, *B));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PPEStencilAssemble(A, type, &C));
+  PetscCall(PPEStencilAssemble(A, type, MAT_INITIAL_MATRIX, &C));
   if (reuse == MAT_INPLACE_MATRIX) PetscCall(MatHeaderReplace(A, &C));
   else *B = C;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -173,22 +173,24 @@ PetscErrorCode PPEStencilCreateAssembled(PPEGrid grid, MatType type, Mat *A)
    Collective
 
    Input Parameters:
-+  A    - a MATPPESTENCIL matrix
--  type - matrix type DMCreateMatrix() supports on a DMDA (MATAIJ, MATHYPRESTRUCT, ...), or
-          NULL for MATAIJ
++  A     - a MATPPESTENCIL matrix
+.  type  - matrix type DMCreateMatrix() supports on a DMDA (MATAIJ, MATHYPRESTRUCT, ...), or
+           NULL for MATAIJ
+-  reuse - MAT_INITIAL_MATRIX (create B) or MAT_REUSE_MATRIX (fill the B made by an earlier
+           call with A's current coefficients)
 
    Output Parameter:
 .  B - the assembled matrix, symmetric, with the constant null space when the grid is singular
 
    Notes:
-   The twin does not follow later changes of A's coefficients: assemble again (or
-   MatConvert() with MAT_REUSE_MATRIX) after PPEStencilSetDensity().
+   The twin does not follow later changes of A's coefficients: assemble again with
+   MAT_REUSE_MATRIX after PPEStencilSetDensity() (its state increases, so PCs set up again).
 
    Level: beginner
 
 .seealso: PPEStencilCreateAssembled(), PPEStencilSetDensity(), MATPPESTENCIL
 @*/
-PetscErrorCode PPEStencilAssemble(Mat A, MatType type, Mat *B)
+PetscErrorCode PPEStencilAssemble(Mat A, MatType type, MatReuse reuse, Mat *B)
 {
   Mat_PPEStencil *st;
   PetscBool       match;
@@ -200,6 +202,15 @@ PetscErrorCode PPEStencilAssemble(Mat A, MatType type, Mat *B)
   PetscCheck(match, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "PPEStencilAssemble() takes a %s matrix, not %s", MATPPESTENCIL, ((PetscObject)A)->type_name);
   st = (Mat_PPEStencil *)A->data;
   PetscCheck(st->grid, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "No grid: create the operator with PPEStencilCreate() or call PPEStencilSetGrid()");
-  PetscCall(CreateAssembled(st->grid, &st->box, type, B));
+  PetscCheck(reuse == MAT_INITIAL_MATRIX || reuse == MAT_REUSE_MATRIX, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "PPEStencilAssemble() takes MAT_INITIAL_MATRIX or MAT_REUSE_MATRIX");
+  if (reuse == MAT_REUSE_MATRIX) {
+    PetscInt m, n, M, N;
+    PetscValidHeaderSpecific(*B, MAT_CLASSID, 4);
+    PetscCall(MatGetLocalSize(*B, &m, &n));
+    PetscCall(MatGetSize(*B, &M, &N));
+    PetscCheck(m == A->rmap->n && n == A->cmap->n && M == A->rmap->N && N == A->cmap->N, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_SIZ,
+               "PPEStencilAssemble() with MAT_REUSE_MATRIX needs a matrix of the operator's layout (made by an earlier MAT_INITIAL_MATRIX call)");
+    PetscCall(PPEStencilAssembleInto(st->grid, &st->box, *B));
+  } else PetscCall(CreateAssembled(st->grid, &st->box, type, B));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

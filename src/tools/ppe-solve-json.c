@@ -150,6 +150,16 @@ static PetscErrorCode JSONSolve(JSON *j, const Run *run)
                        (int)run->o.repeat));
   PetscCall(JSONAppend(j, "\"device_bytes\": %.0f, \"device_halo_bytes\": %.0f, \"repeat_its\": ", res->c.device_bytes, res->c.device_halo_bytes));
   PetscCall(JSONInts(j, run->o.repeat, t->its));
+  {
+    char      coefs[32], steps[32], bmins[32], bmaxs[32];
+    PetscReal bmin = 1, bmax = 1;
+    if (run->var) PetscCall(PPEStencilGetCoefficients(run->Av, NULL, &bmin, &bmax));
+    JSONNumber(coefs, sizeof(coefs), (PetscBool)(t->coef_med >= 0), t->coef_med);
+    JSONNumber(steps, sizeof(steps), (PetscBool)(t->step_med >= 0), t->step_med);
+    JSONNumber(bmins, sizeof(bmins), run->var, bmin);
+    JSONNumber(bmaxs, sizeof(bmaxs), run->var, bmax);
+    PetscCall(JSONAppend(j, ", \"variable\": %s, \"beta_min\": %s, \"beta_max\": %s, \"bubbles_move\": %s, \"step_coef_s\": %s, \"step_setup_s\": %s", run->var ? "true" : "false", bmins, bmaxs, run->o.move ? "true" : "false", coefs, steps));
+  }
   PetscCall(JSONAppend(j, ", \"sync_s\": %.6e, \"local_s\": %.6e, \"latency_s\": %.6e, \"syncs\": %.0f, ", (double)t->sync_s, (double)(med - t->sync_s), (double)t->latency_s, res->c.reductions + res->c.halo_exchanges));
   PetscCall(NormName(run->ksp, nl, sizeof(nl)));
   PetscCall(JSONAppend(j, "\"stop\": \"%s\", \"stop_norm\": \"%s\", \"true_checks\": %d, ", StopTypes[run->o.stop], run->o.stop == STOP_TRUE ? run->stop.norm : nl, (int)res->checks));

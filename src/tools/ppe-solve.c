@@ -40,18 +40,25 @@ static PetscErrorCode GetOptions(MPI_Comm comm, Options *o)
   o->rtol    = 1e-8;
   PetscCall(PetscStrncpy(o->asmtype, MATAIJ, sizeof(o->asmtype)));
   PetscOptionsBegin(comm, NULL, "ppe-solve options", "PPEKit");
-  PetscCall(PetscOptionsEList("-ppe_problem", "Problem: mms, channel or bicgstab-paper", "PPEProblemSetGridDefaults", PPEProblemNames, 3, PPEProblemNames[0], &p, &flg));
+  PetscCall(PetscOptionsEList("-ppe_problem", "Problem: mms, channel, bicgstab-paper, mms-var (variable density, manufactured) or bubbles (multiphase)", "PPEProblemSetGridDefaults", PPEProblemNames, PPE_PROBLEM_COUNT, PPEProblemNames[0], &p, &flg));
   {
     /* the short form is always read, so that it is never silently ignored: given with
        -ppe_problem, both must name the same problem */
     PetscInt  ps = p;
     PetscBool sflg;
 
-    PetscCall(PetscOptionsEList("-problem", "Short form of -ppe_problem", "PPEProblemSetGridDefaults", PPEProblemNames, 3, PPEProblemNames[0], &ps, &sflg));
+    PetscCall(PetscOptionsEList("-problem", "Short form of -ppe_problem", "PPEProblemSetGridDefaults", PPEProblemNames, PPE_PROBLEM_COUNT, PPEProblemNames[0], &ps, &sflg));
     PetscCheck(!flg || !sflg || ps == p, comm, PETSC_ERR_ARG_INCOMP, "-ppe_problem %s and -problem %s name different problems: give one of them", PPEProblemNames[p], PPEProblemNames[ps]);
     if (sflg) p = ps;
   }
   o->problem = (PPEProblemType)p;
+  {
+    PetscBool move = PETSC_FALSE, mflg;
+    PetscCall(PetscOptionsBool("-ppe_bubbles_move", "Problem bubbles with -ppe_repeat: move the bubbles between the timed solves, as a time loop does (each solve after the first pays the new coefficients and its PC set-up, reported)",
+                               "PPEProblemComputeDensity", move, &move, &mflg));
+    PetscCheck(!mflg || o->problem == PPE_PROBLEM_BUBBLES, comm, PETSC_ERR_ARG_INCOMP, "-ppe_bubbles_move moves the bubbles of -problem bubbles, not of problem %s", PPEProblemNames[p]);
+    o->move = move;
+  }
   PetscCall(PetscOptionsEnum("-ppe_operator", "Operator: matrix-free stencil or assembled", "PPEStencilCreate", OperatorTypes, (PetscEnum)o->op, (PetscEnum *)&o->op, NULL));
   PetscCall(PetscOptionsEnum("-ppe_pmat", "Preconditioning matrix: same as the operator, matfree or aij", "KSPSetOperators", PmatTypes, (PetscEnum)o->pmat, (PetscEnum *)&o->pmat, NULL));
   PetscCall(PetscOptionsString("-ppe_assembled_type", "Matrix type of the assembled operator (aij, hyprestruct, ...)", "PPEStencilCreateAssembled", o->asmtype, o->asmtype, sizeof(o->asmtype), NULL));
@@ -67,11 +74,35 @@ static PetscErrorCode GetOptions(MPI_Comm comm, Options *o)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode CreateOperator(PPEGrid grid, PetscBool matfree, const char asmtype[], Mat *A)
+/* A matrix-free or assembled operator; with a density (run->Av set) the assembled one is the twin
+   of the matrix-free operator that carries it, and the matrix-free one gets it too. */
+static PetscErrorCode CreateOperator(Run *run, PetscBool matfree, Mat *A)
 {
   PetscFunctionBegin;
-  if (matfree) PetscCall(PPEStencilCreate(grid, A));
-  else PetscCall(PPEStencilCreateAssembled(grid, asmtype, A));
+  if (matfree) {
+    PetscCall(PPEStencilCreate(run->grid, A));
+    if (run->var) PetscCall(PPEStencilSetDensity(*A, run->rho));
+  } else if (run->var) PetscCall(PPEStencilAssemble(run->Av, run->o.asmtype, MAT_INITIAL_MATRIX, A));
+  else PetscCall(PPEStencilCreateAssembled(run->grid, run->o.asmtype, A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The density of step of a variable-density problem given to the operators (the assembled ones
+   assembled again). */
+static PetscErrorCode UpdateDensity(Run *run, PetscInt step)
+{
+  Mat M[2] = {run->A, run->P};
+
+  PetscFunctionBegin;
+  PetscCall(PPEProblemComputeDensity(run->o.problem, run->grid, step, run->rho));
+  PetscCall(PPEStencilSetDensity(run->Av, run->rho));
+  for (int q = 0; q < 2; q++) {
+    PetscBool isst;
+    if (q == 1 && M[1] == M[0]) break;
+    PetscCall(PetscObjectTypeCompare((PetscObject)M[q], MATPPESTENCIL, &isst));
+    if (isst) PetscCall(PPEStencilSetDensity(M[q], run->rho));
+    else PetscCall(PPEStencilAssemble(run->Av, run->o.asmtype, MAT_REUSE_MATRIX, &M[q]));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -311,11 +342,18 @@ static PetscErrorCode CreateOperators(Run *run)
   PetscFunctionBegin;
   PetscCallMPI(MPI_Barrier(run->comm));
   PetscCall(PetscTime(&t0));
-  PetscCall(CreateOperator(run->grid, (PetscBool)(o->op == OP_MATFREE), o->asmtype, &run->A));
+  PetscCall(PPEProblemHasDensity(o->problem, &run->var));
+  if (run->var) { /* the density of the first step, on a matrix-free operator that the assembled ones copy */
+    PetscCall(DMCreateGlobalVector(run->da, &run->rho));
+    PetscCall(PPEProblemComputeDensity(o->problem, run->grid, 0, run->rho));
+    PetscCall(PPEStencilCreate(run->grid, &run->Av));
+    PetscCall(PPEStencilSetDensity(run->Av, run->rho));
+  }
+  PetscCall(CreateOperator(run, (PetscBool)(o->op == OP_MATFREE), &run->A));
   if (o->pmat == PMAT_SAME || (o->pmat == PMAT_MATFREE) == (o->op == OP_MATFREE)) {
     run->P = run->A;
     PetscCall(PetscObjectReference((PetscObject)run->P));
-  } else PetscCall(CreateOperator(run->grid, (PetscBool)(o->pmat == PMAT_MATFREE), o->asmtype, &run->P));
+  } else PetscCall(CreateOperator(run, (PetscBool)(o->pmat == PMAT_MATFREE), &run->P));
   PetscCall(MaxElapsed(run->comm, t0, &run->t.op_s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -383,13 +421,25 @@ static PetscErrorCode SetUpSolver(Run *run)
 }
 
 /* Timed solve number rep of -ppe_repeat: its seconds, its seconds blocked in MPI, its
-   iterations and (kept for the last) its counters */
+   iterations and (kept for the last) its counters. With moving bubbles, a solve after the first
+   gets the density of its step (timed: coef_s) and sets the preconditioner up for it (timed with
+   the coefficients: step_s), as a time step does before its solve; what a KSP itself redoes for
+   a new operator (KSPCBCG's spectrum estimate) stays in the solve's time. */
 static PetscErrorCode TimedSolve(Run *run, PetscInt rep)
 {
   PetscLogDouble t0, t1;
   PPECounters    c0, c1;
 
   PetscFunctionBegin;
+  run->t.coef_s[rep] = run->t.step_s[rep] = 0;
+  if (run->o.move && rep > 0) {
+    PetscCallMPI(MPI_Barrier(run->comm));
+    PetscCall(PetscTime(&t0));
+    PetscCall(UpdateDensity(run, rep));
+    PetscCall(MaxElapsed(run->comm, t0, &run->t.coef_s[rep]));
+    PetscCall(PCSetUp(run->pc)); /* what the first application in the solve would do: the PC sees the new operator's state */
+    PetscCall(MaxElapsed(run->comm, t0, &run->t.step_s[rep]));
+  }
   PetscCall(VecCopy(run->b, run->bk));
   if (rep < run->o.repeat - 1) PetscCall(VecScale(run->bk, (PetscScalar)(1 + 0.1 * (1 + rep % 4))));
   PetscCall(VecNorm(run->bk, NORM_2, &run->stop.bnorm));
@@ -425,6 +475,7 @@ static PetscErrorCode TimedSolves(Run *run)
   PetscCall(VecDuplicate(run->b, &run->bk));
   PetscCall(VecNorm(run->b, NORM_2, &run->bnorm));
   PetscCall(PetscMalloc4(n, &run->t.solve_s, n, &run->t.wait_s, n, &run->t.order, n, &run->t.its));
+  PetscCall(PetscMalloc2(n, &run->t.coef_s, n, &run->t.step_s));
   PetscCall(PetscLogStagePush(run->stage_solve));
   for (PetscInt rep = 0; rep < n; rep++) PetscCall(TimedSolve(run, rep));
   PetscCall(PetscLogStagePop());
@@ -454,6 +505,18 @@ static PetscErrorCode SolveStatistics(Run *run)
       t->order[k]     = t->order[k - 1];
       t->order[k - 1] = tmp;
     }
+  t->coef_med = t->step_med = -1;
+  if (run->o.move && n > 1) { /* medians over the solves that moved the bubbles (sorted copies) */
+    PetscReal *c, *s;
+    PetscCall(PetscMalloc2(n - 1, &c, n - 1, &s));
+    PetscCall(PetscArraycpy(c, t->coef_s + 1, n - 1));
+    PetscCall(PetscArraycpy(s, t->step_s + 1, n - 1));
+    qsort(c, (size_t)(n - 1), sizeof(PetscReal), CompareReal);
+    qsort(s, (size_t)(n - 1), sizeof(PetscReal), CompareReal);
+    t->coef_med = c[(n - 1) / 2];
+    t->step_med = s[(n - 1) / 2];
+    PetscCall(PetscFree2(c, s));
+  }
   t->sync_s    = t->wait_s[t->order[n / 2]];
   t->solve_min = t->solve_s[t->order[0]];
   t->solve_med = t->solve_s[t->order[n / 2]];
@@ -570,6 +633,17 @@ static PetscErrorCode PrintSummary(const Run *run, const GridInfo *g)
   if (run->inner.valid) PetscCall(PetscPrintf(comm, "  preconditioner: %" PetscInt_FMT " inner iterations, %.1f per outer iteration\n", run->inner.its, its ? (double)run->inner.its / its : 0.0));
   if (run->known) PetscCall(PetscPrintf(comm, "  error against the exact solution: max %.4e, L2 %.4e\n", (double)res->emax, (double)res->el2));
   PetscCall(PetscPrintf(comm, "  time: operator %.4g s, setup %.4g s, solve %.4g s (median of %" PetscInt_FMT ")\n", (double)run->t.op_s, (double)run->t.setup_s, (double)med, run->o.repeat));
+  if (run->var) {
+    PetscReal bmin, bmax;
+    PetscCall(PPEStencilGetCoefficients(run->Av, NULL, &bmin, &bmax));
+    PetscCall(PetscPrintf(comm, "  variable density: face coefficients beta in [%.4g, %.4g] (ratio %.4g)\n", (double)bmin, (double)bmax, (double)(bmax / bmin)));
+  }
+  if (run->t.step_med >= 0)
+    PetscCall(PetscPrintf(comm, "  moving bubbles, per step (median of %" PetscInt_FMT "): new coefficients %.4g s, with the solver's set-up %.4g s; iterations per solve:", run->o.repeat - 1, (double)run->t.coef_med, (double)run->t.step_med));
+  if (run->t.step_med >= 0) {
+    for (PetscInt r = 0; r < run->o.repeat; r++) PetscCall(PetscPrintf(comm, " %" PetscInt_FMT, run->t.its[r]));
+    PetscCall(PetscPrintf(comm, "\n"));
+  }
   PetscCall(PetscPrintf(comm, "  per solve: %.0f global reductions, %.0f halo exchanges, %.4g bytes sent; peak memory %.1f MB per rank\n", c->reductions, c->halo_exchanges, c->bytes_sent, (double)res->mem_mb));
   PetscCall(PetscPrintf(comm, "  waits in MPI: %.4g s of the solve (local work %.4g s); one synchronisation costs %.3g us here\n", (double)sync_s, (double)(med - sync_s), 1e6 * (double)run->t.latency_s));
   if (run->o.stop == STOP_TRUE) PetscCall(PetscPrintf(comm, "  stop: true relative residual <= rtol (%s; %" PetscInt_FMT " true residual%s evaluated)\n", run->stop.norm, checks, checks == 1 ? "" : "s"));
@@ -580,6 +654,9 @@ static PetscErrorCode RunDestroy(Run *run)
 {
   PetscFunctionBegin;
   PetscCall(PetscFree4(run->t.solve_s, run->t.wait_s, run->t.order, run->t.its));
+  PetscCall(PetscFree2(run->t.coef_s, run->t.step_s));
+  PetscCall(VecDestroy(&run->rho));
+  PetscCall(MatDestroy(&run->Av));
   PetscCall(PetscFree3(run->hist.its, run->hist.tr, run->hist.ts));
   PetscCall(VecDestroy(&run->hist.t));
   PetscCall(VecDestroy(&run->hist.v));

@@ -31,6 +31,7 @@ typedef struct {
   PetscInt       repeat;
   StopType       stop;
   PetscBool      json, history, config;
+  PetscBool      move; /* -ppe_bubbles_move */
   PetscReal      rtol;
 } Options;
 
@@ -85,7 +86,9 @@ typedef struct {
   PetscReal *solve_s, *wait_s; /* each timed solve: seconds (max over ranks), blocked in MPI (min over ranks) */
   PetscInt  *order, *its;      /* the timed solves from fastest to slowest; the iterations of each */
   PetscReal  solve_min, solve_med, solve_max;
-  PetscReal  sync_s; /* blocked in MPI during the median solve */
+  PetscReal  sync_s;             /* blocked in MPI during the median solve */
+  PetscReal *coef_s, *step_s;    /* variable density moved between solves: new coefficients (and assembly), and those plus KSPSetUp, per solve (0 for the first) */
+  PetscReal  coef_med, step_med; /* their medians over the solves after the first (-1 when the density does not move) */
 } Timings;
 
 /* What the last timed solve gave */
@@ -109,6 +112,10 @@ typedef struct {
   DM            da;
   PetscBool     singular, known; /* the operator is singular; the exact solution is known */
   Mat           A, P;
+  PetscBool     var;              /* the problem has a density (variable coefficients) */
+  PetscBool     move;             /* and it moves between the timed solves (-ppe_bubbles_move) */
+  Vec           rho;              /* the density of the current step */
+  Mat           Av;               /* a matrix-free operator with the density, the source of assembled twins (or NULL) */
   Vec           x, b, r, uex, bk; /* solution, right-hand side, residual, exact solution, b of a timed solve */
   PetscReal     bnorm, rhs_mean;  /* ||b||; the mean removed from b (singular problems) */
   KSP           ksp;
