@@ -109,7 +109,8 @@ static PetscErrorCode MMSVarSetUp(PPEGrid grid, MMSVarCtx *m)
   for (PetscInt d = 0; d < grid->dim; d++) {
     PetscBool per = (PetscBool)(grid->ubc[2 * d] == PPE_BC_PERIODIC);
     PetscCheck(d == last ? (grid->ubc[2 * d] == PPE_BC_DIRICHLET && grid->ubc[2 * d + 1] == PPE_BC_DIRICHLET) : per, PetscObjectComm((PetscObject)grid), PETSC_ERR_SUP,
-               "Problem mms-var is posed with periodic directions and Dirichlet walls at both ends of the last direction (bc P...DD): its solution vanishes on the walls, so that the boundary data need no coefficient; got %s-%s along direction %" PetscInt_FMT,
+               "Problem mms-var is posed with periodic directions and Dirichlet walls at both ends of the last direction (bc P...DD): "
+               "its solution vanishes on the walls, so that the boundary data need no coefficient; got %s-%s along direction %" PetscInt_FMT,
                PPEBCTypes[grid->ubc[2 * d]], PPEBCTypes[grid->ubc[2 * d + 1]], d);
     m->k[d] = (d == last ? 1.0 : 2.0) * PETSC_PI / grid->uL[d];
     m->o[d] = grid->uorigin[d];
@@ -196,7 +197,7 @@ static PetscReal BubbleFraction(PPEGrid grid, PetscInt nb, PetscReal (*c)[3], Pe
   PetscInt  ns[3], in = 0, tot;
 
   for (int d = 0; d < 3; d++) {
-    const PPEGrid1d *g = &grid->dir[d];
+    const PPEGrid1d *g  = &grid->dir[d];
     PetscReal        cv = g->w[p[d]] * g->href;
 
     ns[d] = grid->N[d] > 1 ? PPE_BUBBLES_SUB : 1;
@@ -230,9 +231,9 @@ static PetscReal BubbleFraction(PPEGrid grid, PetscInt nb, PetscReal (*c)[3], Pe
 static PetscErrorCode BubbleDensity(PPEGrid grid, PetscInt step, Vec rho)
 {
   BubbleOptions B;
-  PetscReal (*c)[3], r;
-  PetscScalar *a;
-  PetscInt     l = 0;
+  PetscReal(*c)[3], r;
+  PetscScalar    *a;
+  PetscInt        l = 0;
   const PetscInt *s = grid->box.s, *m = grid->box.m;
 
   PetscFunctionBegin;
