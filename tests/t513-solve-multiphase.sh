@@ -87,9 +87,9 @@ for bad in "-ppe_density_ratio 0|finite and positive" "-ppe_density_ratio -3|fin
   [ $rc -ne 0 ] && echo "$out" | grep -q -- "$msg"
   tap_check $? "bubbles $opt refused: \"$msg\""
 done
-out=$(ppe_mpiexec 1 "$solve" -problem mms -ppe_grid_n 8 -ppe_bubbles_move 2>&1); rc=$?
-[ $rc -ne 0 ] && echo "$out" | grep -q "moves the bubbles of -problem bubbles"
-tap_check $? "-ppe_bubbles_move on problem mms refused"
+out=$(ppe_mpiexec 1 "$solve" -problem mms -ppe_grid_n 8 -ppe_bubbles_move -options_left 2>&1)
+echo "$out" | grep -q "Option left: name:-ppe_bubbles_move"
+tap_check $? "-ppe_bubbles_move on problem mms: not read, named by -options_left"
 out=$(ppe_mpiexec 1 "$solve" -problem mms-var -ppe_grid_n 8 -ppe_bc NNNNNN 2>&1); rc=$?
 [ $rc -ne 0 ] && echo "$out" | grep -q "mms-var is posed with periodic directions and Dirichlet walls"
 tap_check $? "mms-var with other BCs refused"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # make options-doc: collect every PPEKit option from -help into docs/options.md.
 #   gen-options.sh BUILDDIR OUTPUT.md
-# Runs ppe-solve -help once for the driver, grid and stencil, and once per PPEKit KSP and
+# Runs ppe-solve -help once for the driver, grid and stencil, once for the bubbles problem, and once per PPEKit KSP and
 # PC type registered in this build (names listed below; unknown ones are skipped).
 set -euo pipefail
 builddir=${1:?usage: gen-options.sh BUILDDIR OUTPUT.md}
@@ -11,6 +11,8 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=se
 ksps="cbcg bcgsfused"
 pcs="fftptdma chebyci tileilu"
 help=$("$solve" -help 2>&1 || true)
+# the bubbles problem's options are read for that problem only
+help+=$'\n'"$("$solve" -problem bubbles -ppe_grid_n 8 -help 2>&1 || true)"
 for k in $ksps; do
   grep -q -- "-ksp_type <.*\b$k\b" <<< "$help" && help+=$'\n'"$("$solve" -ksp_type "$k" -help 2>&1 || true)"
 done

@@ -52,13 +52,10 @@ static PetscErrorCode GetOptions(MPI_Comm comm, Options *o)
     if (sflg) p = ps;
   }
   o->problem = (PPEProblemType)p;
-  {
-    PetscBool move = PETSC_FALSE, mflg;
+  o->move    = PETSC_FALSE;
+  if (o->problem == PPE_PROBLEM_BUBBLES) /* (read for bubbles only: -options_left names it on another problem) */
     PetscCall(PetscOptionsBool("-ppe_bubbles_move", "Problem bubbles with -ppe_repeat: move the bubbles between the timed solves, as a time loop does (each solve after the first pays the new coefficients and its PC set-up, reported)",
-                               "PPEProblemComputeDensity", move, &move, &mflg));
-    PetscCheck(!mflg || o->problem == PPE_PROBLEM_BUBBLES, comm, PETSC_ERR_ARG_INCOMP, "-ppe_bubbles_move moves the bubbles of -problem bubbles, not of problem %s", PPEProblemNames[p]);
-    o->move = move;
-  }
+                               "PPEProblemComputeDensity", o->move, &o->move, NULL));
   PetscCall(PetscOptionsEnum("-ppe_operator", "Operator: matrix-free stencil or assembled", "PPEStencilCreate", OperatorTypes, (PetscEnum)o->op, (PetscEnum *)&o->op, NULL));
   PetscCall(PetscOptionsEnum("-ppe_pmat", "Preconditioning matrix: same as the operator, matfree or aij", "KSPSetOperators", PmatTypes, (PetscEnum)o->pmat, (PetscEnum *)&o->pmat, NULL));
   PetscCall(PetscOptionsString("-ppe_assembled_type", "Matrix type of the assembled operator (aij, hyprestruct, ...)", "PPEStencilCreateAssembled", o->asmtype, o->asmtype, sizeof(o->asmtype), NULL));

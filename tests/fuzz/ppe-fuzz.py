@@ -124,7 +124,8 @@ def grid_n_invalid(r, c):
 
 
 def problem(r, c):
-    c["problem"] = r.choice(["mms", "channel", "bicgstab-paper"])
+    # bicgstab-paper is 3D only; mms-var has its own BCs (bc_valid draws them)
+    c["problem"] = r.choice(["mms", "channel", "bicgstab-paper", "mms-var", "bubbles"])
     return c["problem"]
 
 
@@ -132,6 +133,8 @@ def bc_valid(r, c):
     out = ""
     for d in range(dim_of(c)):
         out += r.choice(["PP", "NN", "DD", "ND", "DN"])
+    if c.get("problem") == "mms-var":  # posed with periodic directions and Dirichlet walls only
+        out = "PP" * (dim_of(c) - 1) + "DD"
     c["bc"] = out
     if r.random() < 0.3:  # long form
         names = {"P": "periodic", "N": "neumann", "D": "dirichlet"}
@@ -145,9 +148,9 @@ def zlines_valid(r, c):
     nz = c["n"][-1]
     prob = c.get("problem", "mms")
     loc = c.get("location", "vertex" if prob == "bicgstab-paper" else "cell")
-    defaults = {"mms": "NNNNNN", "channel": "PPPPNN", "bicgstab-paper": "DNNDND"}
+    defaults = {"mms": "NNNNNN", "channel": "PPPPNN", "bicgstab-paper": "DNNDND", "mms-var": "PPPPDD", "bubbles": "PPPPNN"}
     if dim_of(c) == 2:
-        defaults.update(mms="NNNN", channel="PPNN")
+        defaults.update(mms="NNNN", channel="PPNN", **{"mms-var": "PPDD", "bubbles": "PPNN"})
     bc = c.get("bc", defaults[prob])
     last = bc[-2:]
     m = nz + 1 if (loc == "cell" or last[0] == "P") else nz + last.count("D")
@@ -192,6 +195,14 @@ SPEC = {
     "-ppe_grid_procs": ("ppe", lambda r, c: procs_of(r, c["np"], dim_of(c)), lambda r, c: bad_procs(r, c["np"], dim_of(c))),
     "-ppe_grid_view": ("ppe", lambda r, c: None, lambda r, c: r.choice(["::ascii_nosuch", "nosuchviewer"])),
     "-ppe_backend": ("ppe", lambda r, c: r.choice(["auto", "host", "emu"]), lambda r, c: r.choice(["gpu", "cpu", "opencl", ""])),
+    "-ppe_stencil_face_mean": (("mat", "matfree"), lambda r, c: r.choice(["arithmetic", "harmonic"]), lambda r, c: r.choice(["geometric", "mean"])),
+    # the bubbles problem's own options: read for that problem only
+    "-ppe_density_ratio": (("problem", "bubbles"), lambda r, c: r.choice(["1.5", "10", "1000", "0.01"]), lambda r, c: r.choice(["0", "-2", "nan", "inf", "x"])),
+    "-ppe_bubbles": (("problem", "bubbles"), lambda r, c: str(r.randint(0, 8)), lambda r, c: r.choice(["-1", "x"])),
+    "-ppe_bubbles_radius": (("problem", "bubbles"), lambda r, c: r.choice(["0.05", "0.1", "0.2"]), lambda r, c: r.choice(["0", "-0.1", "0.3", "1", "nan"])),
+    "-ppe_bubbles_seed": (("problem", "bubbles"), lambda r, c: str(r.randint(0, 99)), lambda r, c: r.choice(["x", "1.5"])),
+    "-ppe_bubbles_move": (("problem", "bubbles"), lambda r, c: r.choice([None, "1", "0"]), lambda r, c: r.choice(["fast", "2"])),
+    "-ppe_bubbles_velocity": (("problem", "bubbles"), lambda r, c: r.choice(["0.01", "0.1", "-0.05"]), lambda r, c: r.choice(["nan", "inf", "v"])),
     "-ppe_stencil_overlap": (("mat", "matfree"), lambda r, c: r.choice(["0", "1"]), lambda r, c: r.choice(["3", "on2"])),
     "-ksp_cbcg_s": (("ksp", "cbcg"), lambda r, c: str(r.randint(1, 16)), lambda r, c: r.choice(["0", "17", "-3", "s"])),
     "-ksp_cbcg_eigenvalues": (("ksp", "cbcg"), lambda r, c: r.choice(["0.01,10", "1e-3,30", "0.5,2", "1e-6,1e3"]), lambda r, c: r.choice(["10,1", "-1,2", "1", "1,2,3", "0,0", "nan,1"])),
@@ -281,7 +292,7 @@ def draw_case(seed, k, documented):
         if owner == "ppe":
             p = 0.3
         else:
-            p = 0.5 if owner[1] in (ksp, pc) else 0.04
+            p = 0.5 if owner[1] in (ksp, pc) else (0.2 if owner[0] == "problem" else 0.04)
         if r.random() < p:
             chosen.append(name)
     # PCs that need matrix entries get an assembled preconditioning matrix (mostly);
@@ -456,7 +467,7 @@ def classify(res, args, invalid, case):
         if spec is None:
             return True
         owner = spec[0]
-        return owner == "ppe" or owner in (("ksp", ksp), ("pc", pc)) or (owner[0] == "mat" and owner[1] in mats)
+        return owner == "ppe" or owner in (("ksp", ksp), ("pc", pc)) or (owner[0] == "mat" and owner[1] in mats) or owner == ("problem", j.get("problem"))
     bad_used = [o for o in invalid if o not in unused and o not in petsc_taken and relevant(o)]
     ignored = [o for o in unused if o in SPEC and relevant(o)]
     if bad_used:
