@@ -76,24 +76,53 @@ PetscErrorCode PPEInferPlanes(PPEInferCtx *c)
 }
 
 /* Step 5: sigma, the z rows without it, the z boundary conditions. */
-PetscErrorCode PPEInferZ(PPEInferCtx *c, PPESeparable *sep, PetscBool *zextra)
+/* Count the rows of each z plane whose entries do not sum to zero (ctx: M[2] counts). */
+static PetscErrorCode CountNonzeroSums(PPEInferCtx *c, const PPEInferRow *w, const PetscInt x[3], void *ctx)
 {
-  PetscInt  lo = c->lo[2], hi = c->lo[2] + c->n[2] - 1;
-  PetscReal scale = 2 + 2 * c->c1, tol, sigma = PETSC_MAX_REAL;
+  PetscInt *cnt = (PetscInt *)ctx;
+  PetscReal rs  = w->diag;
 
   PetscFunctionBegin;
+  for (int f = 0; f < 6; f++) rs += w->nb[f];
+  if (PetscAbsReal(rs) > 8 * PPE_INFER_ROUND * w->amax) cnt[x[2]]++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PPEInferZ(PPEInferCtx *c, PPESeparable *sep, PetscBool *zextra)
+{
+  PetscInt  lo = c->lo[2], hi = c->lo[2] + c->n[2] - 1, *nz = NULL;
+  PetscReal scale = 2 + 2 * c->c1, tol, sigma = PETSC_MAX_REAL;
+  PetscBool allzero = PETSC_TRUE;
+
+  PetscFunctionBegin;
+  if (c->approx) {
+    /* The averaged coefficients of a non-separable matrix (variable coefficients) leave
+       remainders in the z diagonals that are not shifts: a plane whose every row sums to zero
+       (a flux form with no shift and no Dirichlet term: the pressure operator's Neumann walls
+       and interior) is taken as such, whatever the averages say. */
+    PetscCall(PetscCalloc1(c->M[2], &nz));
+    PetscCall(PPEInferForEachRow(c, CountNonzeroSums, nz));
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, nz, (PetscMPIInt)c->M[2], MPIU_INT, MPI_SUM, c->comm));
+    for (PetscInt k = lo; k <= hi; k++)
+      if (PPEInferInterior(c, 2, k) && nz[k]) allzero = PETSC_FALSE;
+    /* averages per plane make the coupling of plane k to k+1 differ from that of k+1 to k:
+       one value for both, so that the z operator (and the preconditioner made from it) stays
+       symmetric */
+    for (PetscInt k = lo; k < hi; k++) c->zh[k] = c->zl[k + 1] = 0.5 * (c->zh[k] + c->zl[k + 1]);
+    if (c->per[2]) c->zh[hi] = c->zl[lo] = 0.5 * (c->zh[hi] + c->zl[lo]);
+  }
   for (PetscInt k = lo; k <= hi; k++) scale = PetscMax(scale, PetscAbsReal(c->zd[k]) + c->zl[k] + c->zh[k]);
   tol = PPE_INFER_ROUND * scale;
   for (PetscInt k = lo; k <= hi; k++)
     if (PPEInferInterior(c, 2, k)) sigma = PetscMin(sigma, c->zd[k] - c->zl[k] - c->zh[k]);
   if (sigma == PETSC_MAX_REAL) sigma = 0; /* two z planes: no interior row tells the shift */
-  if (PetscAbsReal(sigma) <= tol) sigma = 0;
+  if (PetscAbsReal(sigma) <= tol || (nz && allzero)) sigma = 0;
   c->sigma = sigma;
   *zextra  = PETSC_FALSE;
   for (PetscInt k = lo; k <= hi; k++) {
     PetscReal rs = c->zd[k] - c->zl[k] - c->zh[k] - sigma;
     /* zero row sums snap exactly, so that a singular operator is exactly singular */
-    if (PetscAbsReal(rs) <= tol) c->zdi[k] = c->zl[k] + c->zh[k];
+    if (PetscAbsReal(rs) <= tol || (nz && !nz[k] && sigma == 0)) c->zdi[k] = c->zl[k] + c->zh[k];
     else {
       c->zdi[k] = c->zd[k] - sigma;
       if (PPEInferInterior(c, 2, k)) *zextra = PETSC_TRUE;
@@ -104,5 +133,6 @@ PetscErrorCode PPEInferZ(PPEInferCtx *c, PPESeparable *sep, PetscBool *zextra)
     sep->bc[4] = PetscAbsReal(c->zdi[lo] - c->zl[lo] - c->zh[lo]) > tol ? PPE_BC_DIRICHLET : PPE_BC_NEUMANN;
     sep->bc[5] = PetscAbsReal(c->zdi[hi] - c->zl[hi] - c->zh[hi]) > tol ? PPE_BC_DIRICHLET : PPE_BC_NEUMANN;
   }
+  PetscCall(PetscFree(nz));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -165,7 +165,7 @@ static PetscErrorCode BubbleGetOptions(PPEGrid grid, BubbleOptions *B)
   for (int d = 0; d < 3; d++) B->move[d] = 0;
   if (move) { /* along the first two user directions: kernel x, and kernel y in 3D */
     B->move[0] = v;
-    if (grid->dim == 3) B->move[1] = 0.5 * v;
+    if (grid->N[1] > 1) B->move[1] = 0.5 * v; /* (not the one-point direction of a 2D grid) */
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

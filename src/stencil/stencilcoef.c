@@ -270,7 +270,7 @@ PetscErrorCode PPEStencilSetDensity(Mat A, Vec rho)
   PetscCall(PetscLogEventBegin(PPE_StencilCoef, A, rho, 0, 0)); /* (after the checks, which may return an error) */
   if (!st->density) PetscCall(VecDuplicate(rho, &st->density));
   PetscCall(VecCopy(rho, st->density));
-  for (int d = 0; d < 3; d++) v[d] = (d == 1 && st->grid->dim == 2) ? NULL : st->density;
+  for (int d = 0; d < 3; d++) v[d] = st->density; /* (a one-point direction of a 2D grid has no coupling and no boundary term: its faces get 0) */
   PetscCall(SetFaces(A, PPE_COEFFICIENTS_DENSITY, v));
   PetscCall(PetscLogEventEnd(PPE_StencilCoef, A, rho, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -383,7 +383,7 @@ PetscErrorCode PPEStencilSetFaceMean(Mat A, PPEFaceMean mean)
   st->mean = mean;
   if (st->coef == PPE_COEFFICIENTS_DENSITY) {
     Vec v[3];
-    for (int d = 0; d < 3; d++) v[d] = (d == 1 && st->grid->dim == 2) ? NULL : st->density;
+    for (int d = 0; d < 3; d++) v[d] = st->density; /* (a one-point direction of a 2D grid has no coupling and no boundary term: its faces get 0) */
     PetscCall(SetFaces(A, PPE_COEFFICIENTS_DENSITY, v));
   }
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -72,7 +72,8 @@ typedef struct {
   PPEFFTPTDMA       f;                          /* pencils, transposes, plans, z lines */
   MatType           mtype;                      /* type of the matrix the description came from */
   PPEGrid           grid;                       /* the matrix-free operator's grid the solver was made for (borrowed), or NULL */
-  Vec               dhalf;                      /* variable coefficients: D^-1/2, D = diag(A) / diag(S) (NULL: the operator is S) */
+  Vec               dhalf;                      /* variable coefficients: D^-1/2, D = diag(A) / diag(S); approximate assembled operator: R^1/2 (NULL: neither) */
+  PetscBool         sqrtr;                      /* dhalf is R^1/2, R the approximation's row scalings (else D^-1/2) */
   Vec               work;                       /* with dhalf: the scaled right-hand side */
   PetscReal         drange[2];                  /* with dhalf: the smallest and largest D */
 } PC_FFTPTDMA;
@@ -171,6 +172,7 @@ static PetscErrorCode SetUpScaling(PC pc, PPEGrid grid, PetscBool *variable)
   PetscFunctionBegin;
   PetscCall(PPEStencilIsGridOperator(pc->pmat, grid, &gridop));
   *variable = (PetscBool)!gridop;
+  ff->sqrtr = PETSC_FALSE;
   if (gridop) {
     PetscCall(VecDestroy(&ff->dhalf));
     PetscCall(VecDestroy(&ff->work));
@@ -236,6 +238,22 @@ static PetscErrorCode PCSetUp_FFTPTDMA(PC pc)
     if (!dm) dm = pc->dm;
     PetscCall(PPEFFTPTDMACheckDM(PCFFTPTDMA_ERROR_NAME, dm, "the assembled operator"));
     PetscCall(PPESeparableInferFromMat(pc->pmat, dm, ff->approximate, PCFFTPTDMA_OPTION_APPROXIMATE, &ff->sep));
+    PetscCall(VecDestroy(&ff->dhalf));
+    PetscCall(VecDestroy(&ff->work));
+    ff->sqrtr = PETSC_FALSE;
+    if (ff->sep->source == PPE_SEPARABLE_APPROXIMATE && ff->sep->rowscale) {
+      /* The approximation A ~ R U (R the rows' scalings) solved as U^-1 R^-1 is not symmetric
+         where R varies (a variable coefficient), and CG then fails (indefinite). The PC applies
+         M^-1 = R^-1/2 U^-1 R^-1/2 instead: symmetric positive (semi)definite when U is, as the
+         nearest separable operator of a symmetric matrix on uniform x, y, z spacing is. The
+         solver's own scaling divides by R, so its input is multiplied by R^1/2 and its output
+         divided by it. */
+      PetscCall(VecDuplicate(ff->sep->rowscale, &ff->dhalf));
+      PetscCall(VecDuplicate(ff->sep->rowscale, &ff->work));
+      PetscCall(VecCopy(ff->sep->rowscale, ff->dhalf));
+      PetscCall(VecSqrtAbs(ff->dhalf));
+      ff->sqrtr = PETSC_TRUE;
+    }
   }
   {
     /* the pencils and transposes are built on the PC's communicator from the DMDA's boxes: a
@@ -270,10 +288,11 @@ static PetscErrorCode PCApply_FFTPTDMA(PC pc, Vec x, Vec y)
   PetscInt           n;
 
   PetscFunctionBegin;
-  if (ff->dhalf) { /* variable coefficients: y = D^-1/2 S^-1 D^-1/2 x */
+  if (ff->dhalf) { /* variable coefficients: y = D^-1/2 S^-1 D^-1/2 x; approximate assembled: y = R^-1/2 U^-1 R^-1/2 x */
     PetscCall(VecPointwiseMult(ff->work, ff->dhalf, x));
     PetscCall(PPEFFTPTDMAApply(&ff->f, ff->sep, pc->pmat, ff->work, y));
-    PetscCall(VecPointwiseMult(y, ff->dhalf, y));
+    if (ff->sqrtr) PetscCall(VecPointwiseDivide(y, y, ff->dhalf));
+    else PetscCall(VecPointwiseMult(y, ff->dhalf, y));
   } else PetscCall(PPEFFTPTDMAApply(&ff->f, ff->sep, pc->pmat, x, y)); /* y = A^-1 x (zero mean when A is singular) */
   /* A NaN or Inf in x (or an overflow) makes y non-finite. The PC reports it as a failure of
      this application, so that KSPPREONLY, which tests nothing, says KSP_DIVERGED_PC_FAILED
@@ -353,7 +372,9 @@ static PetscErrorCode PCView_FFTPTDMA(PC pc, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(PPEFFTPTDMAView(&ff->f, viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "operator: %s matrix\n", ff->mtype));
-  if (ff->dhalf) PetscCall(PetscViewerASCIIPrintf(viewer, "variable coefficients: applies D^-1/2 S^-1 D^-1/2 (symmetric), S the grid's constant-coefficient operator, D = diag(A)/diag(S) in [%g, %g]\n", (double)ff->drange[0], (double)ff->drange[1]));
+  if (ff->dhalf && ff->sqrtr) PetscCall(PetscViewerASCIIPrintf(viewer, "approximation applied symmetrically: R^-1/2 U^-1 R^-1/2, U the nearest separable operator with unit row scaling, R the rows' scalings\n"));
+  else if (ff->dhalf)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "variable coefficients: applies D^-1/2 S^-1 D^-1/2 (symmetric), S the grid's constant-coefficient operator, D = diag(A)/diag(S) in [%g, %g]\n", (double)ff->drange[0], (double)ff->drange[1]));
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(PPESeparableView(ff->sep, viewer));
   PetscCall(PetscViewerASCIIPopTab(viewer));
