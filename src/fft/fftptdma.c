@@ -192,6 +192,49 @@ PetscErrorCode PPEFFTPTDMAApply(PPEFFTPTDMA *f, const PPESeparable *sep, Mat A, 
 }
 
 /*
+   x = M^-1 b with M = c S, the symmetric form of an approximate description
+   (PPESeparableSymmetricScaling(): the solver f set up for S = W U, that is with the row
+   scaling W; cinv = 1/c):
+
+       M^-1 = c^-1 S^-1      nonsingular S
+       M^-1 = c^-1 S^+       singular S (constant null space): the pseudo-inverse
+
+   both symmetric for every b and positive definite (off the constants when singular; the
+   result then has zero mean, as the exact solver's). The solver gives S^+ when it removes b's
+   mean on the (kx,ky) = (0,0) line itself (f->specproj); else b's mean is removed here first
+   (S^-1 of the pinned zero mode is S^+ on a consistent right-hand side). With a box (identity
+   rows outside it) the coupling of the box to them is moved to the right-hand side first, and
+   the values outside are b / idiag as in PPEFFTPTDMAApply(). w: a work vector of the DMDA.
+*/
+PetscErrorCode PPEFFTPTDMAApplyScaled(PPEFFTPTDMA *f, const PPESeparable *sep, Mat A, PetscReal cinv, Vec w, Vec b, Vec x)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(PPE_FFTPTDMAApply, 0, 0, 0, 0));
+  if (f->box) { /* never singular: the identity rows are Dirichlet nodes */
+    PetscCall(BoxRightHandSide(f, sep, A, b));
+    PetscCall(VecScale(f->work, cinv)); /* 0 on the identity rows */
+    PetscCall(VecCopy(f->xout, x));
+    PetscCall(f->pipeline(f, f->work, x));
+  } else {
+    Vec rhs = b;
+    if (f->singular && !f->specproj) { /* P b: consistent for S */
+      PetscScalar sum;
+      PetscInt    N;
+      PetscCall(VecSum(b, &sum));
+      PetscCall(VecGetSize(b, &N));
+      PetscCall(VecCopy(b, w));
+      PetscCall(VecShift(w, -sum / (PetscReal)N));
+      rhs = w;
+    }
+    PetscCall(f->pipeline(f, rhs, x)); /* S^-1, or S^+ */
+    PetscCall(VecScale(x, cinv));
+  }
+  f->solves++;
+  PetscCall(PetscLogEventEnd(PPE_FFTPTDMAApply, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
    Bytes this rank handed to MPI for other ranks: counted (cumulative since set-up) and the
    model of one solve, for [0] DMDA <-> x-pencils, [1] x <-> y transposes, [2] the z solve
    (the reduced systems of P-TDMA/DistD2, or the y <-> z transposes).

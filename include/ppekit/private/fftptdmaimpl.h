@@ -219,6 +219,7 @@ typedef struct _n_PPEFFTPTDMA {
 
 PETSC_EXTERN PetscErrorCode PPEFFTPTDMASetUp(PPEFFTPTDMA *, MPI_Comm, DM, const PPESeparable *, const PetscInt[2], PPEFFTZSolve, PPEFFTPlanner, PetscBool, PPEFFTDCT, const char[]);
 PETSC_EXTERN PetscErrorCode PPEFFTPTDMAApply(PPEFFTPTDMA *, const PPESeparable *, Mat, Vec, Vec);
+PETSC_EXTERN PetscErrorCode PPEFFTPTDMAApplyScaled(PPEFFTPTDMA *, const PPESeparable *, Mat, PetscReal, Vec, Vec, Vec);
 PETSC_EXTERN PetscErrorCode PPEFFTPTDMAReset(PPEFFTPTDMA *);
 PETSC_EXTERN PetscErrorCode PPEFFTPTDMAView(PPEFFTPTDMA *, PetscViewer);
 PETSC_EXTERN PetscErrorCode PPEFFTPTDMAGetCommCounts(PPEFFTPTDMA *, PetscLogDouble[3], PetscLogDouble[3]);

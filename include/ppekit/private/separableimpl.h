@@ -61,6 +61,7 @@ typedef struct {
 PETSC_EXTERN PetscErrorCode PPESeparableCreateFromGrid(PPEGrid, PPESeparable **);
 PETSC_EXTERN PetscErrorCode PPESeparableView(const PPESeparable *, PetscViewer);
 PETSC_EXTERN PetscErrorCode PPESeparableDestroy(PPESeparable **);
+PETSC_EXTERN PetscErrorCode PPESeparableSymmetricScaling(const PPESeparable *, DM, Vec *, PetscReal *, PetscReal[2]);
 /* src/fft/separableinfer.c: da is the DMDA of the matrix (dof 1, 7-point star, width >= 1);
    approximate = PETSC_FALSE fails with a PETSc error naming the first check that failed, and
    approxopt (how the caller asks for the approximation, e.g. an option name; NULL: generic

@@ -72,10 +72,12 @@ typedef struct {
   PPEFFTPTDMA       f;                          /* pencils, transposes, plans, z lines */
   MatType           mtype;                      /* type of the matrix the description came from */
   PPEGrid           grid;                       /* the matrix-free operator's grid the solver was made for (borrowed), or NULL */
-  Vec               dhalf;                      /* variable coefficients: D^-1/2, D = diag(A) / diag(S); approximate assembled operator: R^1/2 (NULL: neither) */
-  PetscBool         sqrtr;                      /* dhalf is R^1/2, R the approximation's row scalings (else D^-1/2) */
-  Vec               work;                       /* with dhalf: the scaled right-hand side */
-  PetscReal         drange[2];                  /* with dhalf: the smallest and largest D */
+  Vec               dhalf;                      /* variable coefficients: D^-1/2, D = diag(A) / diag(S) (NULL: constant coefficients) */
+  Vec               work;                       /* with dhalf: the scaled right-hand side; with sym: the projected one */
+  PetscReal         drange[2];                  /* with dhalf or sym: the smallest and largest D */
+  PetscBool         sym;                        /* approximate assembled operator: M = c S, S = W U symmetric (PPESeparableSymmetricScaling()) */
+  Vec               wsym;                       /* with sym: W, the row scaling the solver was set up with (NULL: 1) */
+  PetscReal         cscale;                     /* with sym: c, the mean of D = diag(A) / diag(S) */
 } PC_FFTPTDMA;
 
 PPE_IMPL_SETTER(PCFFTPTDMASetZSolve_FFTPTDMA, PC, pc, PC_FFTPTDMA, PCFFTPTDMAZSolve, zs, zsolve,
@@ -172,7 +174,6 @@ static PetscErrorCode SetUpScaling(PC pc, PPEGrid grid, PetscBool *variable)
   PetscFunctionBegin;
   PetscCall(PPEStencilIsGridOperator(pc->pmat, grid, &gridop));
   *variable = (PetscBool)!gridop;
-  ff->sqrtr = PETSC_FALSE;
   if (gridop) {
     PetscCall(VecDestroy(&ff->dhalf));
     PetscCall(VecDestroy(&ff->work));
@@ -220,6 +221,8 @@ static PetscErrorCode PCSetUp_FFTPTDMA(PC pc)
     }
   }
   ff->grid = NULL;
+  ff->sym  = PETSC_FALSE;
+  PetscCall(VecDestroy(&ff->wsym));
   PetscCall(PPESeparableDestroy(&ff->sep));
   PetscCall(MatGetType(pc->pmat, &ff->mtype));
   PetscCall(PetscObjectTypeCompare((PetscObject)pc->pmat, MATPPESTENCIL, &isst));
@@ -240,19 +243,24 @@ static PetscErrorCode PCSetUp_FFTPTDMA(PC pc)
     PetscCall(PPESeparableInferFromMat(pc->pmat, dm, ff->approximate, PCFFTPTDMA_OPTION_APPROXIMATE, &ff->sep));
     PetscCall(VecDestroy(&ff->dhalf));
     PetscCall(VecDestroy(&ff->work));
-    ff->sqrtr = PETSC_FALSE;
-    if (ff->sep->source == PPE_SEPARABLE_APPROXIMATE && ff->sep->rowscale) {
-      /* The approximation A ~ R U (R the rows' scalings) solved as U^-1 R^-1 is not symmetric
-         where R varies (a variable coefficient), and CG then fails (indefinite). The PC applies
-         M^-1 = R^-1/2 U^-1 R^-1/2 instead: symmetric positive (semi)definite when U is, as the
-         nearest separable operator of a symmetric matrix on uniform x, y, z spacing is. The
-         solver's own scaling divides by R, so its input is multiplied by R^1/2 and its output
-         divided by it. */
-      PetscCall(VecDuplicate(ff->sep->rowscale, &ff->dhalf));
-      PetscCall(VecDuplicate(ff->sep->rowscale, &ff->work));
-      PetscCall(VecCopy(ff->sep->rowscale, ff->dhalf));
-      PetscCall(VecSqrtAbs(ff->dhalf));
-      ff->sqrtr = PETSC_TRUE;
+    if (ff->sep->source == PPE_SEPARABLE_APPROXIMATE) {
+      /* The approximation A ~ R U (U the nearest separable operator with unit row scaling, R
+         the rows' scalings diag(A) / diag(U)) solved as U^-1 R^-1 is not symmetric where R
+         varies (a variable coefficient: CG stopped with an indefinite PC at density ratios 10
+         and 1000), and neither is the singular solve of a right-hand side that U does not see
+         as consistent. The PC applies M^-1 = c^-1 S^-1 (S^+ when singular) with S = W U
+         symmetric and c a constant (PPESeparableSymmetricScaling(),
+         PPEFFTPTDMAApplyScaled()): symmetric positive (semi)definite for every symmetric
+         matrix with negative couplings.
+         It was measured against the symmetric diagonal scaling M = D^1/2 S D^1/2 (D =
+         diag(A) / diag(S)) on the bubble matrices of test t410, CG iterations to 1e-8 at
+         density ratios 1.5, 10, 1000: 8, 27, 86 with c S against 8, 34, 102 at 24^3, and 8,
+         24, 57 against 11, 76, 284 at 96^3 (the diagonal scaling's interface modes grow with
+         the grid; the full tables are at PPESeparableSymmetricScaling() and in
+         docs/types/fftptdma-inference.md). */
+      PetscCall(PPESeparableSymmetricScaling(ff->sep, dm, &ff->wsym, &ff->cscale, ff->drange));
+      PetscCall(DMCreateGlobalVector(dm, &ff->work));
+      ff->sym = PETSC_TRUE;
     }
   }
   {
@@ -266,7 +274,12 @@ static PetscErrorCode PCSetUp_FFTPTDMA(PC pc)
     PetscCheck(cmp == MPI_IDENT || cmp == MPI_CONGRUENT, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_NOTSAMECOMM,
                "PC fftptdma: the operator's DMDA is on a communicator of %d ranks that is not the PC's (%d ranks); create the KSP or PC on the operator's communicator", (int)nd, (int)np);
   }
-  PetscCall(PPEFFTPTDMASetUp(&ff->f, PetscObjectComm((PetscObject)pc), dm, ff->sep, ff->pgrid, ZSolveOf[ff->zsolve], PlannerOf[ff->planner], ff->r2c, DCTOf[ff->dct], ff->wisdom));
+  {
+    PPESeparable sw = *ff->sep; /* the solver of an approximation solves S = W U: row scaling W */
+
+    if (ff->sym) sw.rowscale = ff->wsym;
+    PetscCall(PPEFFTPTDMASetUp(&ff->f, PetscObjectComm((PetscObject)pc), dm, &sw, ff->pgrid, ZSolveOf[ff->zsolve], PlannerOf[ff->planner], ff->r2c, DCTOf[ff->dct], ff->wisdom));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -288,11 +301,12 @@ static PetscErrorCode PCApply_FFTPTDMA(PC pc, Vec x, Vec y)
   PetscInt           n;
 
   PetscFunctionBegin;
-  if (ff->dhalf) { /* variable coefficients: y = D^-1/2 S^-1 D^-1/2 x; approximate assembled: y = R^-1/2 U^-1 R^-1/2 x */
+  if (ff->sym) { /* approximate assembled operator: y = c^-1 S^-1 x (S^+ when singular) */
+    PetscCall(PPEFFTPTDMAApplyScaled(&ff->f, ff->sep, pc->pmat, 1.0 / ff->cscale, ff->work, x, y));
+  } else if (ff->dhalf) { /* variable coefficients: y = D^-1/2 S^-1 D^-1/2 x */
     PetscCall(VecPointwiseMult(ff->work, ff->dhalf, x));
     PetscCall(PPEFFTPTDMAApply(&ff->f, ff->sep, pc->pmat, ff->work, y));
-    if (ff->sqrtr) PetscCall(VecPointwiseDivide(y, y, ff->dhalf));
-    else PetscCall(VecPointwiseMult(y, ff->dhalf, y));
+    PetscCall(VecPointwiseMult(y, ff->dhalf, y));
   } else PetscCall(PPEFFTPTDMAApply(&ff->f, ff->sep, pc->pmat, x, y)); /* y = A^-1 x (zero mean when A is singular) */
   /* A NaN or Inf in x (or an overflow) makes y non-finite. The PC reports it as a failure of
      this application, so that KSPPREONLY, which tests nothing, says KSP_DIVERGED_PC_FAILED
@@ -372,8 +386,11 @@ static PetscErrorCode PCView_FFTPTDMA(PC pc, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(PPEFFTPTDMAView(&ff->f, viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "operator: %s matrix\n", ff->mtype));
-  if (ff->dhalf && ff->sqrtr) PetscCall(PetscViewerASCIIPrintf(viewer, "approximation applied symmetrically: R^-1/2 U^-1 R^-1/2, U the nearest separable operator with unit row scaling, R the rows' scalings\n"));
-  else if (ff->dhalf)
+  if (ff->sym) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "approximation: constant scaling, M = c S (symmetric), S = W U the nearest separable operator with unit row scaling%s, c = %g the mean of diag(A)/diag(S) (in [%g, %g])\n",
+                                     ff->wsym ? " symmetrised by the weights W" : "", (double)ff->cscale, (double)ff->drange[0], (double)ff->drange[1]));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "approximation applied: %s\n", ff->f.singular ? "c^-1 S^+ (pseudo-inverse: symmetric, positive definite off the constants, result with zero mean)" : "c^-1 S^-1 (symmetric positive definite)"));
+  } else if (ff->dhalf)
     PetscCall(PetscViewerASCIIPrintf(viewer, "variable coefficients: applies D^-1/2 S^-1 D^-1/2 (symmetric), S the grid's constant-coefficient operator, D = diag(A)/diag(S) in [%g, %g]\n", (double)ff->drange[0], (double)ff->drange[1]));
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(PPESeparableView(ff->sep, viewer));
@@ -391,6 +408,8 @@ static PetscErrorCode PCReset_FFTPTDMA(PC pc)
   PetscCall(PPESeparableDestroy(&ff->sep));
   PetscCall(VecDestroy(&ff->dhalf));
   PetscCall(VecDestroy(&ff->work));
+  PetscCall(VecDestroy(&ff->wsym));
+  ff->sym  = PETSC_FALSE;
   ff->grid = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -448,9 +467,12 @@ static PetscErrorCode PCDestroy_FFTPTDMA(PC pc)
    The operator must live on a 3D DMDA with dof 1 and stencil width >= 1 (any process grid):
    a MATPPESTENCIL (its grid gives the description exactly) or an assembled 7-point matrix
    (the description is inferred from its entries; identity-row Dirichlet nodes and row
-   scalings are handled). x and y must be uniform, z may be stretched; periodic, Neumann and
-   Dirichlet faces in any combination (periodic in pairs), cell or vertex unknowns, Helmholtz
-   shift. With -ksp_type preonly it is a direct solver (relative residual about 1e-13).
+   scalings are handled). With -pc_fftptdma_approximate a matrix that is not separable gets
+   M^-1 = c^-1 S^-1, S the nearest separable operator made symmetric and c the mean of
+   diag(A)/diag(S) (c^-1 S^+ when singular): symmetric positive (semi)definite, for CG.
+   x and y must be uniform, z may be stretched; periodic, Neumann and Dirichlet faces in any
+   combination (periodic in pairs), cell or vertex unknowns, Helmholtz shift. With -ksp_type
+   preonly it is a direct solver (relative residual about 1e-13).
    A singular operator (no Dirichlet face, no shift): the zero mode is pinned on purpose and
    the result has zero mean, consistent with the constant null space in CG and GMRES.
    The defaults are the PCFFTPTDMA_DEFAULT_* macros of ppekit/fftptdma.h, named above.

@@ -82,6 +82,10 @@ PPE_API_GETTER2(PCFFTPTDMAGetPencilGrid, PC, pc, PetscInt, py, pz)
    PCFFTPTDMASetApproximate - for assembled operators, use the nearest separable operator
    when the matrix is not separable (a preconditioner for CG/GMRES), instead of failing
 
+   The PC then applies M^-1 = c^-1 S^-1 (c^-1 S^+ when singular), S the nearest separable
+   operator made symmetric and c the mean of diag(A)/diag(S): symmetric positive
+   (semi)definite (docs/types/fftptdma-inference.md)
+
    Logically Collective
 
    Input Parameters:
