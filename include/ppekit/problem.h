@@ -12,8 +12,9 @@
                               [3,28.5]x[2.5,28]x[10,35.5], vertex-centred, Dirichlet on x-,y+,z+,
                               Neumann on x+,y-,z- (homogeneous data); exact solution unknown.
    PPE_PROBLEM_MMS_VAR        variable density: -div(beta grad u) = f, beta = 1/rho, with a smooth
-                              rho (ratio 3) and a manufactured u that vanishes on the Dirichlet
-                              walls of the last direction, periodic elsewhere; exact solution known.
+                              rho (ratio 3) and a manufactured u, any BCs (default: periodic, Dirichlet
+                              walls at the ends of the last direction, with the boundary data carrying
+                              the operator's boundary coefficient); exact solution known.
    PPE_PROBLEM_BUBBLES        multiphase pressure: spheres (discs in 2D) of density 1 in density
                               -ppe_density_ratio, x,y periodic, Neumann walls, cell-centred; b the
                               divergence of a random face velocity (consistent); no exact solution.
@@ -42,3 +43,15 @@ PETSC_EXTERN PetscErrorCode PPEProblemSetGridDefaults(PPEProblemType, PPEGrid);
 PETSC_EXTERN PetscErrorCode PPEProblemComputeRHS(PPEProblemType, PPEGrid, Vec, Vec, PetscBool *);
 PETSC_EXTERN PetscErrorCode PPEProblemHasDensity(PPEProblemType, PetscBool *);
 PETSC_EXTERN PetscErrorCode PPEProblemComputeDensity(PPEProblemType, PPEGrid, PetscInt, Vec);
+
+/* The settings of problem bubbles (PPEProblemGetBubbles(): -ppe_density_ratio, -ppe_bubbles*) */
+typedef struct {
+  PetscInt  n;        /* number of bubbles */
+  PetscReal ratio;    /* liquid density over bubble density (bubbles: 1) */
+  PetscReal radius;   /* a fraction of the smallest length of the box */
+  PetscInt  seed;     /* of the positions and of the right-hand side's velocity */
+  PetscBool move;     /* the bubbles move from step to step */
+  PetscReal velocity; /* displacement of one step along x, a fraction of the length (y: half) */
+  PetscInt  step;     /* the first step */
+} PPEBubbles;
+PETSC_EXTERN PetscErrorCode PPEProblemGetBubbles(PPEGrid, PPEBubbles *);

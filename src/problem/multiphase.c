@@ -2,12 +2,15 @@
    The variable-density problems of ppe-solve: the pressure equation -div(beta grad p) = f,
    beta = 1/rho, of multiphase flows.
 
-   mms-var   a smooth density and a manufactured solution (second-order test):
-               u   = sin(kz (z - oz)) prod_{d < last} cos(k_d (x_d - o_d)),
-               rho = 1 + (1/2) cos(kz (z - oz)) prod_{d < last} sin(k_d (x_d - o_d)),
-             k_d = 2 pi / L_d along the periodic directions, kz = pi / Lz along the last one, whose
-             ends are Dirichlet walls where u = 0 (so the boundary data carry no coefficient);
+   mms-var   a smooth density and a manufactured solution (second-order test), any BCs:
+               u   = prod_d cos(k_d (x_d - o_d) + phi_d)            (as problem mms),
+               rho = 1 + (1/2) prod_d sin(q_d (x_d - o_d) + psi_d)  (between 1/2 and 3/2),
+             k_d = q_d = 2 pi / L_d along a periodic direction, k_d = 1.3 pi / L_d and
+             q_d = pi / L_d along the others;
                f = -div(beta grad u) + sigma u = beta |k|^2 u + (grad rho . grad u) / rho^2 + sigma u.
+             The boundary data carry the coefficient as the operator does: a Dirichlet value
+             enters with 1/rho of the unknown next to the face (the operator's coupling to it), a
+             Neumann face gets the exact flux beta du/dn.
    bubbles   N spheres (discs in 2D) of density 1 in a liquid of density ratio, at positions
              drawn from a seed; a cell's density is rho = f 1 + (1 - f) ratio with f the
              fraction of PPE_BUBBLES_SUB^dim sample points of the cell inside a bubble (sharp,
@@ -28,41 +31,35 @@
 
 typedef struct {
   PetscInt  dim;
-  PetscReal k[3], o[3], shift;
+  PetscReal k[3], phi[3], q[3], psi[3], o[3], shift;
+  PPEBCType bc[6];   /* the user's faces */
+  PetscReal dist[6]; /* distance from each face to the nearest unknowns (Dirichlet faces) */
 } MMSVarCtx;
 
 /* u, rho and their gradients at x (user directions). */
 static void MMSVarEval(const MMSVarCtx *m, const PetscReal x[3], PetscReal *u, PetscReal gu[3], PetscReal *rho, PetscReal gr[3])
 {
-  PetscInt  last = m->dim - 1;
-  PetscReal c[3], s[3];
+  PetscReal cu[3], su[3], sr[3], cr[3], pr = 0.5;
 
-  for (PetscInt d = 0; d < m->dim; d++) {
-    c[d] = PetscCosReal(m->k[d] * (x[d] - m->o[d]));
-    s[d] = PetscSinReal(m->k[d] * (x[d] - m->o[d]));
+  *u = 1.0;
+  for (int d = 0; d < 3; d++) {
+    cu[d] = PetscCosReal(m->k[d] * (x[d] - m->o[d]) + m->phi[d]);
+    su[d] = PetscSinReal(m->k[d] * (x[d] - m->o[d]) + m->phi[d]);
+    sr[d] = PetscSinReal(m->q[d] * (x[d] - m->o[d]) + m->psi[d]);
+    cr[d] = PetscCosReal(m->q[d] * (x[d] - m->o[d]) + m->psi[d]);
+    *u *= cu[d];
+    pr *= sr[d];
   }
-  *u   = s[last];
-  *rho = c[last];
-  for (PetscInt d = 0; d < last; d++) {
-    *u *= c[d];
-    *rho *= s[d];
-  }
-  *rho = 1.0 + 0.5 * *rho;
-  for (PetscInt d = 0; d < 3; d++) gu[d] = gr[d] = 0;
-  for (PetscInt d = 0; d < m->dim; d++) {
-    PetscReal pu = 1.0, pr = 0.5;
-    for (PetscInt e = 0; e < m->dim; e++) {
+  *rho = 1.0 + pr;
+  for (int d = 0; d < 3; d++) {
+    PetscReal a = -m->k[d] * su[d], b = 0.5 * m->q[d] * cr[d];
+    for (int e = 0; e < 3; e++) {
       if (e == d) continue;
-      pu *= e == last ? s[e] : c[e];
-      pr *= e == last ? c[e] : s[e];
+      a *= cu[e];
+      b *= sr[e];
     }
-    if (d == last) {
-      gu[d] = m->k[d] * c[d] * pu;
-      gr[d] = -m->k[d] * s[d] * pr;
-    } else {
-      gu[d] = -m->k[d] * s[d] * pu;
-      gr[d] = m->k[d] * c[d] * pr;
-    }
+    gu[d] = a;
+    gr[d] = b;
   }
 }
 
@@ -80,53 +77,71 @@ static PetscScalar MMSVarDensity(const PetscReal x[3], void *ctx)
   return rho;
 }
 
+/* f = -div(beta grad u) + sigma u = beta |k|^2 u + (grad rho . grad u) / rho^2 + sigma u */
 static PetscScalar MMSVarSource(const PetscReal x[3], void *ctx)
 {
   MMSVarCtx *m = (MMSVarCtx *)ctx;
   PetscReal  u, gu[3], rho, gr[3], k2 = 0, dot = 0;
 
   MMSVarEval(m, x, &u, gu, &rho, gr);
-  for (PetscInt d = 0; d < m->dim; d++) {
+  for (int d = 0; d < 3; d++) {
     k2 += m->k[d] * m->k[d];
     dot += gr[d] * gu[d];
   }
   return k2 * u / rho + dot / (rho * rho) + m->shift * u;
 }
 
+/* The boundary data of PPEGridComputeRHS, which adds (geometry) x g for the face:
+   - Dirichlet: g = beta_P u(x_b), with beta_P = 1/rho at the unknown nearest the face (x_P, dist
+     inside), the coefficient the operator gives a Dirichlet face (src/stencil/stencilcoef.c),
+     so that the boundary term is exactly the operator's coupling to the boundary value;
+   - Neumann: g = the outward flux beta du/dn at x_b, with beta = 1/rho(x_b) there (the operator
+     has no flux through the face: the data supply it). */
 static PetscScalar MMSVarBoundary(PPEFace face, const PetscReal x[3], void *ctx)
 {
-  return 0.0; /* u = 0 on the Dirichlet walls; the periodic faces have no data */
+  MMSVarCtx *m = (MMSVarCtx *)ctx;
+  int        d = face / 2;
+  PetscReal  u, gu[3], rho, gr[3], xp[3] = {x[0], x[1], x[2]};
+
+  if (m->bc[face] == PPE_BC_DIRICHLET) {
+    PetscReal up, gup[3], rhop, grp[3];
+    xp[d] += face % 2 ? -m->dist[face] : m->dist[face];
+    MMSVarEval(m, x, &u, gu, &rho, gr);
+    MMSVarEval(m, xp, &up, gup, &rhop, grp);
+    return u / rhop;
+  }
+  MMSVarEval(m, x, &u, gu, &rho, gr);
+  return (face % 2 ? gu[d] : -gu[d]) / rho;
 }
 
 static PetscErrorCode MMSVarSetUp(PPEGrid grid, MMSVarCtx *m)
 {
-  PetscInt last = grid->dim - 1;
-
   PetscFunctionBegin;
   m->dim   = grid->dim;
   m->shift = grid->shift;
-  for (PetscInt d = 0; d < 3; d++) m->k[d] = m->o[d] = 0;
-  for (PetscInt d = 0; d < grid->dim; d++) {
-    PetscBool per = (PetscBool)(grid->ubc[2 * d] == PPE_BC_PERIODIC);
-    PetscCheck(d == last ? (grid->ubc[2 * d] == PPE_BC_DIRICHLET && grid->ubc[2 * d + 1] == PPE_BC_DIRICHLET) : per, PetscObjectComm((PetscObject)grid), PETSC_ERR_SUP,
-               "Problem mms-var is posed with periodic directions and Dirichlet walls at both ends of the last direction (bc P...DD): "
-               "its solution vanishes on the walls, so that the boundary data need no coefficient; got %s-%s along direction %" PetscInt_FMT,
-               PPEBCTypes[grid->ubc[2 * d]], PPEBCTypes[grid->ubc[2 * d + 1]], d);
-    m->k[d] = (d == last ? 1.0 : 2.0) * PETSC_PI / grid->uL[d];
-    m->o[d] = grid->uorigin[d];
+  /* u as problem mms takes it; rho = 1 + (1/2) prod sin(q_d (x_d - o_d) + psi_d), one period
+     along a periodic direction, half of one elsewhere (the third factor of a 2D grid is 1) */
+  for (int d = 0; d < 3; d++) {
+    PetscBool per = (PetscBool)(grid->ubc[2 * d] == PPE_BC_PERIODIC), in = (PetscBool)(d < grid->dim);
+    m->k[d]   = !in ? 0.0 : per ? 2 * PETSC_PI / grid->uL[d] : 1.3 * PETSC_PI / grid->uL[d];
+    m->phi[d] = !in ? 0.0 : per ? 0.3 + 0.2 * d : 0.4 + 0.1 * d;
+    m->q[d]   = !in ? 0.0 : per ? 2 * PETSC_PI / grid->uL[d] : PETSC_PI / grid->uL[d];
+    m->psi[d] = !in ? 0.5 * PETSC_PI : per ? 0.1 * d : 0.25 + 0.2 * d;
+    m->o[d]   = !in ? 0.0 : grid->uorigin[d];
+  }
+  for (int f = 0; f < 6; f++) {
+    m->bc[f]   = grid->ubc[f];
+    m->dist[f] = 0;
+  }
+  for (PetscInt u = 0; u < grid->dim; u++) {
+    const PPEGrid1d *g = &grid->dir[PPEGridKernelDir(grid->dim, u)];
+    m->dist[2 * u]     = g->x[0] - g->bpos[0];
+    m->dist[2 * u + 1] = g->bpos[1] - g->x[g->n - 1];
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* ---- bubbles ---- */
-
-typedef struct {
-  PetscInt  n;      /* number of bubbles */
-  PetscReal ratio;  /* liquid density / gas density (gas: 1) */
-  PetscReal radius; /* fraction of the smallest length of the box */
-  PetscInt  seed;
-  PetscReal move[3]; /* displacement of one step, fractions of the box's lengths (kernel directions) */
-} BubbleOptions;
 
 /* A deterministic value in [0, 1) from a key: the splitmix64 finaliser, the top 53 bits. */
 static PetscReal Hash01(uint64_t key)
@@ -139,41 +154,46 @@ static PetscReal Hash01(uint64_t key)
   return (PetscReal)(z >> 11) * (1.0 / 9007199254740992.0);
 }
 
-static PetscErrorCode BubbleGetOptions(PPEGrid grid, BubbleOptions *B)
+/* The bubbles' options, checked (PPEProblemGetBubbles() documents them). */
+static PetscErrorCode BubbleGetOptions(PPEGrid grid, PPEBubbles *B)
 {
-  MPI_Comm  comm = PetscObjectComm((PetscObject)grid);
-  PetscBool move = PETSC_FALSE;
-  PetscReal v    = 0.05;
+  MPI_Comm comm = PetscObjectComm((PetscObject)grid);
 
   PetscFunctionBegin;
-  B->n      = 6;
-  B->ratio  = 1000;
-  B->radius = 0.15;
-  B->seed   = 1;
+  B->n        = 6;
+  B->ratio    = 1000;
+  B->radius   = 0.15;
+  B->seed     = 1;
+  B->move     = PETSC_FALSE;
+  B->velocity = 0.05;
+  B->step     = 0;
   PetscOptionsBegin(comm, NULL, "Problem bubbles (ppe-solve -problem bubbles)", "PPEProblem");
   PetscCall(PetscOptionsReal("-ppe_density_ratio", "Density of the liquid over that of the bubbles (1)", "PPEProblemComputeDensity", B->ratio, &B->ratio, NULL));
   PetscCall(PetscOptionsInt("-ppe_bubbles", "Number of bubbles (spheres; discs in 2D)", "PPEProblemComputeDensity", B->n, &B->n, NULL));
   PetscCall(PetscOptionsReal("-ppe_bubbles_radius", "Bubble radius, a fraction of the smallest length of the box", "PPEProblemComputeDensity", B->radius, &B->radius, NULL));
-  PetscCall(PetscOptionsInt("-ppe_bubbles_seed", "Seed of the bubble positions", "PPEProblemComputeDensity", B->seed, &B->seed, NULL));
-  PetscCall(PetscOptionsBool("-ppe_bubbles_move", "Move the bubbles between the solves of -ppe_repeat, as a time loop does", "PPEProblemComputeDensity", move, &move, NULL));
-  PetscCall(PetscOptionsReal("-ppe_bubbles_velocity", "With -ppe_bubbles_move: the displacement of one step along x, a fraction of the box's length (y moves half as much)", "PPEProblemComputeDensity", v, &v, NULL));
+  PetscCall(PetscOptionsInt("-ppe_bubbles_seed", "Seed of the bubble positions and of the right-hand side's random velocity", "PPEProblemComputeDensity", B->seed, &B->seed, NULL));
+  PetscCall(PetscOptionsBool("-ppe_bubbles_move", "Move the bubbles between the solves of -ppe_repeat, as a time loop does", "PPEProblemComputeDensity", B->move, &B->move, NULL));
+  PetscCall(PetscOptionsReal("-ppe_bubbles_velocity", "The displacement of one step along x, a fraction of the box's length (y moves half as much)", "PPEProblemComputeDensity", B->velocity, &B->velocity, NULL));
+  PetscCall(PetscOptionsInt("-ppe_bubbles_step", "The step of the first solve: the bubbles start displaced by that many steps (a one-shot solve of a later step of a -ppe_bubbles_move loop)", "PPEProblemComputeDensity", B->step, &B->step, NULL));
   PetscOptionsEnd();
   PetscCheck(B->ratio > 0 && !PetscIsInfOrNanReal(B->ratio), comm, PETSC_ERR_ARG_OUTOFRANGE, "-ppe_density_ratio must be finite and positive, got %g", (double)B->ratio);
   PetscCheck(B->n >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-ppe_bubbles must be >= 0, got %" PetscInt_FMT, B->n);
   PetscCheck(B->radius > 0 && B->radius < 0.25, comm, PETSC_ERR_ARG_OUTOFRANGE, "-ppe_bubbles_radius must be in (0, 0.25) (a fraction of the smallest length, so that a bubble fits between the walls), got %g", (double)B->radius);
-  PetscCheck(!PetscIsInfOrNanReal(v), comm, PETSC_ERR_ARG_OUTOFRANGE, "-ppe_bubbles_velocity must be finite, got %g", (double)v);
-  for (int d = 0; d < 3; d++) B->move[d] = 0;
-  if (move) { /* along the first two user directions: kernel x, and kernel y in 3D */
-    B->move[0] = v;
-    if (grid->N[1] > 1) B->move[1] = 0.5 * v; /* (not the one-point direction of a 2D grid) */
-  }
+  PetscCheck(!PetscIsInfOrNanReal(B->velocity), comm, PETSC_ERR_ARG_OUTOFRANGE, "-ppe_bubbles_velocity must be finite, got %g", (double)B->velocity);
+  PetscCheck(B->step >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-ppe_bubbles_step must be >= 0, got %" PetscInt_FMT, B->step);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The bubbles' centres at step (kernel directions, absolute coordinates) and their radius. */
-static void BubbleCentres(PPEGrid grid, const BubbleOptions *B, PetscInt step, PetscReal (*c)[3], PetscReal *r)
+static void BubbleCentres(PPEGrid grid, const PPEBubbles *B, PetscInt step, PetscReal (*c)[3], PetscReal *r)
 {
-  PetscReal lo[3], L[3], Lmin = PETSC_MAX_REAL;
+  PetscReal lo[3], L[3], Lmin = PETSC_MAX_REAL, t = (PetscReal)(B->step + (B->move ? step : 0)), disp[3];
+
+  /* displacement (fractions of the lengths) along the first two user directions: kernel x, and
+     kernel y in 3D (not the one-point direction of a 2D grid) */
+  disp[0] = t * B->velocity;
+  disp[1] = grid->N[1] > 1 ? t * 0.5 * B->velocity : 0;
+  disp[2] = 0;
 
   for (int d = 0; d < 3; d++) {
     lo[d] = grid->dir[d].bpos[0];
@@ -185,7 +205,7 @@ static void BubbleCentres(PPEGrid grid, const BubbleOptions *B, PetscInt step, P
     for (int d = 0; d < 3; d++) {
       PetscReal u = Hash01(((uint64_t)B->seed * 1000003ULL + (uint64_t)b) * 4ULL + (uint64_t)d);
       if (grid->N[d] == 1) c[b][d] = 0; /* the kernels' one-point direction of a 2D grid */
-      else if (grid->bc[2 * d] == PPE_BC_PERIODIC) c[b][d] = lo[d] + L[d] * (u + step * B->move[d]);
+      else if (grid->bc[2 * d] == PPE_BC_PERIODIC) c[b][d] = lo[d] + L[d] * (u + disp[d]);
       else c[b][d] = lo[d] + 1.5 * *r + (L[d] - 3.0 * *r) * u; /* clear of the walls */
     }
 }
@@ -230,7 +250,7 @@ static PetscReal BubbleFraction(PPEGrid grid, PetscInt nb, PetscReal (*c)[3], Pe
 
 static PetscErrorCode BubbleDensity(PPEGrid grid, PetscInt step, Vec rho)
 {
-  BubbleOptions B;
+  PPEBubbles B;
   PetscReal(*c)[3], r;
   PetscScalar    *a;
   PetscInt        l = 0;
@@ -271,11 +291,13 @@ static PetscReal FaceVelocity(PPEGrid grid, PetscInt seed, int d, const PetscInt
 static PetscErrorCode BubbleRHS(PPEGrid grid, Vec b)
 {
   PetscScalar    *a;
-  PetscInt        l = 0, seed = 1;
+  PetscInt        l = 0, seed;
   const PetscInt *s = grid->box.s, *m = grid->box.m;
+  PPEBubbles      B;
 
   PetscFunctionBegin;
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-ppe_bubbles_seed", &seed, NULL));
+  PetscCall(BubbleGetOptions(grid, &B));
+  seed = B.seed;
   PetscCall(VecGetArrayWrite(b, &a));
   for (PetscInt k = s[2]; k < s[2] + m[2]; k++)
     for (PetscInt j = s[1]; j < s[1] + m[1]; j++)
@@ -344,7 +366,8 @@ PetscErrorCode PPEProblemMultiphaseRHS(PPEProblemType type, PPEGrid grid, Vec b,
    Input Parameters:
 +  type - PPE_PROBLEM_MMS_VAR or PPE_PROBLEM_BUBBLES
 .  grid - its grid, set up
--  step - the step (bubbles move by -ppe_bubbles_velocity per step with -ppe_bubbles_move; 0 otherwise)
+-  step - the step of a time loop (with -ppe_bubbles_move the bubbles move by -ppe_bubbles_velocity
+          per step; without it step is ignored)
 
    Output Parameter:
 .  rho - the density, a global vector of the grid's DMDA (for PPEStencilSetDensity())
@@ -355,7 +378,9 @@ PetscErrorCode PPEProblemMultiphaseRHS(PPEProblemType type, PPEGrid grid, Vec b,
 .  -ppe_bubbles_radius <f> - radius, a fraction of the smallest length of the box (default 0.15)
 .  -ppe_bubbles_seed <s> - seed of the positions and of the right-hand side's velocity (default 1)
 .  -ppe_bubbles_move <bool> - move the bubbles from step to step (default false)
--  -ppe_bubbles_velocity <v> - displacement of one step along x, a fraction of the length (default 0.05)
+.  -ppe_bubbles_velocity <v> - displacement of one step along x, a fraction of the length, half of
+                               it along y in 3D (default 0.05)
+-  -ppe_bubbles_step <s> - the first step: the bubbles start displaced by s steps (default 0)
 
    Level: intermediate
 
@@ -372,6 +397,30 @@ PetscErrorCode PPEProblemComputeDensity(PPEProblemType type, PPEGrid grid, Petsc
     PetscCall(PPEGridSampleField(grid, MMSVarDensity, &m, rho));
   } else if (type == PPE_PROBLEM_BUBBLES) PetscCall(BubbleDensity(grid, step, rho));
   else SETERRQ(PetscObjectComm((PetscObject)grid), PETSC_ERR_ARG_WRONG, "Problem %s has constant coefficients: no density", PPEProblemNames[type]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PPEProblemGetBubbles - the settings of the bubbles problem, from the options database, checked
+
+   Collective
+
+   Input Parameter:
+.  grid - the grid of the problem
+
+   Output Parameter:
+.  B - the number of bubbles, density ratio, radius, seed, whether they move, their velocity and
+       first step (see PPEProblemComputeDensity() for the options)
+
+   Level: intermediate
+
+.seealso: PPEProblemComputeDensity()
+@*/
+PetscErrorCode PPEProblemGetBubbles(PPEGrid grid, PPEBubbles *B)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
+  PetscCall(BubbleGetOptions(grid, B));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

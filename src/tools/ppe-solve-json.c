@@ -159,7 +159,21 @@ static PetscErrorCode JSONSolve(JSON *j, const Run *run)
     JSONNumber(bmins, sizeof(bmins), run->var, bmin);
     JSONNumber(bmaxs, sizeof(bmaxs), run->var, bmax);
     PetscCall(JSONAppend(j, ", \"variable\": %s, \"beta_min\": %s, \"beta_max\": %s, \"bubbles_move\": %s, \"step_coef_s\": %s, \"step_setup_s\": %s", run->var ? "true" : "false", bmins, bmaxs, run->o.move ? "true" : "false", coefs, steps));
+    if (run->var) {
+      PPEFaceMean fm;
+      PetscCall(PPEStencilGetFaceMean(run->Av, &fm));
+      PetscCall(JSONAppend(j, ", \"face_mean\": \"%s\"", PPEFaceMeans[fm]));
+    } else PetscCall(JSONAppend(j, ", \"face_mean\": null"));
   }
+  if (run->bubbles) {
+    const PPEBubbles *B = &run->bub;
+    char              ratio[32], radius[32], vel[32];
+    JSONNumber(ratio, sizeof(ratio), PETSC_TRUE, B->ratio);
+    JSONNumber(radius, sizeof(radius), PETSC_TRUE, B->radius);
+    JSONNumber(vel, sizeof(vel), PETSC_TRUE, B->velocity);
+    PetscCall(
+      JSONAppend(j, ", \"density_ratio\": %s, \"bubbles\": %" PetscInt_FMT ", \"bubbles_radius\": %s, \"bubbles_seed\": %" PetscInt_FMT ", \"bubbles_velocity\": %s, \"bubbles_step\": %" PetscInt_FMT, ratio, B->n, radius, B->seed, vel, B->step));
+  } else PetscCall(JSONAppend(j, ", \"density_ratio\": null, \"bubbles\": null, \"bubbles_radius\": null, \"bubbles_seed\": null, \"bubbles_velocity\": null, \"bubbles_step\": null"));
   PetscCall(JSONAppend(j, ", \"sync_s\": %.6e, \"local_s\": %.6e, \"latency_s\": %.6e, \"syncs\": %.0f, ", (double)t->sync_s, (double)(med - t->sync_s), (double)t->latency_s, res->c.reductions + res->c.halo_exchanges));
   PetscCall(NormName(run->ksp, nl, sizeof(nl)));
   PetscCall(JSONAppend(j, "\"stop\": \"%s\", \"stop_norm\": \"%s\", \"true_checks\": %d, ", StopTypes[run->o.stop], run->o.stop == STOP_TRUE ? run->stop.norm : nl, (int)res->checks));

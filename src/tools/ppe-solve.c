@@ -346,6 +346,8 @@ static PetscErrorCode CreateOperators(Run *run)
     PetscCall(PPEStencilCreate(run->grid, &run->Av));
     PetscCall(PPEStencilSetDensity(run->Av, run->rho));
   }
+  run->bubbles = (PetscBool)(o->problem == PPE_PROBLEM_BUBBLES);
+  if (run->bubbles) PetscCall(PPEProblemGetBubbles(run->grid, &run->bub));
   PetscCall(CreateOperator(run, (PetscBool)(o->op == OP_MATFREE), &run->A));
   if (o->pmat == PMAT_SAME || (o->pmat == PMAT_MATFREE) == (o->op == OP_MATFREE)) {
     run->P = run->A;
@@ -631,9 +633,16 @@ static PetscErrorCode PrintSummary(const Run *run, const GridInfo *g)
   if (run->known) PetscCall(PetscPrintf(comm, "  error against the exact solution: max %.4e, L2 %.4e\n", (double)res->emax, (double)res->el2));
   PetscCall(PetscPrintf(comm, "  time: operator %.4g s, setup %.4g s, solve %.4g s (median of %" PetscInt_FMT ")\n", (double)run->t.op_s, (double)run->t.setup_s, (double)med, run->o.repeat));
   if (run->var) {
-    PetscReal bmin, bmax;
+    PetscReal   bmin, bmax;
+    PPEFaceMean fm;
     PetscCall(PPEStencilGetCoefficients(run->Av, NULL, &bmin, &bmax));
-    PetscCall(PetscPrintf(comm, "  variable density: face coefficients beta in [%.4g, %.4g] (ratio %.4g)\n", (double)bmin, (double)bmax, (double)(bmax / bmin)));
+    PetscCall(PPEStencilGetFaceMean(run->Av, &fm));
+    PetscCall(PetscPrintf(comm, "  variable density: face coefficients beta in [%.4g, %.4g] (ratio %.4g), %s mean density on a face\n", (double)bmin, (double)bmax, (double)(bmax / bmin), PPEFaceMeans[fm]));
+  }
+  if (run->bubbles) {
+    const PPEBubbles *B = &run->bub;
+    PetscCall(PetscPrintf(comm, "  bubbles: %" PetscInt_FMT " of radius %g (of the smallest length), density ratio %g, seed %" PetscInt_FMT ", first step %" PetscInt_FMT ", %s (velocity %g of Lx per step)\n", B->n, (double)B->radius,
+                          (double)B->ratio, B->seed, B->step, B->move ? "moving" : "still", (double)B->velocity));
   }
   if (run->t.step_med >= 0)
     PetscCall(PetscPrintf(comm, "  moving bubbles, per step (median of %" PetscInt_FMT "): new coefficients %.4g s, with the solver's set-up %.4g s; iterations per solve:", run->o.repeat - 1, (double)run->t.coef_med, (double)run->t.step_med));

@@ -112,10 +112,12 @@ typedef struct {
   DM            da;
   PetscBool     singular, known; /* the operator is singular; the exact solution is known */
   Mat           A, P;
-  PetscBool     var;              /* the problem has a density (variable coefficients) */
-  PetscBool     move;             /* and it moves between the timed solves (-ppe_bubbles_move) */
-  Vec           rho;              /* the density of the current step */
-  Mat           Av;               /* a matrix-free operator with the density, the source of assembled twins (or NULL) */
+  PetscBool     var;     /* the problem has a density (variable coefficients) */
+  PetscBool     move;    /* and it moves between the timed solves (-ppe_bubbles_move) */
+  Vec           rho;     /* the density of the current step */
+  Mat           Av;      /* a matrix-free operator with the density, the source of assembled twins (or NULL) */
+  PetscBool     bubbles; /* the problem is bubbles; then bub holds its settings */
+  PPEBubbles    bub;
   Vec           x, b, r, uex, bk; /* solution, right-hand side, residual, exact solution, b of a timed solve */
   PetscReal     bnorm, rhs_mean;  /* ||b||; the mean removed from b (singular problems) */
   KSP           ksp;

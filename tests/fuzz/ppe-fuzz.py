@@ -124,7 +124,7 @@ def grid_n_invalid(r, c):
 
 
 def problem(r, c):
-    # bicgstab-paper is 3D only; mms-var has its own BCs (bc_valid draws them)
+    # bicgstab-paper is 3D only
     c["problem"] = r.choice(["mms", "channel", "bicgstab-paper", "mms-var", "bubbles"])
     return c["problem"]
 
@@ -133,8 +133,6 @@ def bc_valid(r, c):
     out = ""
     for d in range(dim_of(c)):
         out += r.choice(["PP", "NN", "DD", "ND", "DN"])
-    if c.get("problem") == "mms-var":  # posed with periodic directions and Dirichlet walls only
-        out = "PP" * (dim_of(c) - 1) + "DD"
     c["bc"] = out
     if r.random() < 0.3:  # long form
         names = {"P": "periodic", "N": "neumann", "D": "dirichlet"}
@@ -203,6 +201,7 @@ SPEC = {
     "-ppe_bubbles_seed": (("problem", "bubbles"), lambda r, c: str(r.randint(0, 99)), lambda r, c: r.choice(["x", "1.5"])),
     "-ppe_bubbles_move": (("problem", "bubbles"), lambda r, c: r.choice([None, "1", "0"]), lambda r, c: r.choice(["fast", "2"])),
     "-ppe_bubbles_velocity": (("problem", "bubbles"), lambda r, c: r.choice(["0.01", "0.1", "-0.05"]), lambda r, c: r.choice(["nan", "inf", "v"])),
+    "-ppe_bubbles_step": (("problem", "bubbles"), lambda r, c: str(r.randint(0, 5)), lambda r, c: r.choice(["-1", "x", "0.5"])),
     "-ppe_stencil_overlap": (("mat", "matfree"), lambda r, c: r.choice(["0", "1"]), lambda r, c: r.choice(["3", "on2"])),
     "-ksp_cbcg_s": (("ksp", "cbcg"), lambda r, c: str(r.randint(1, 16)), lambda r, c: r.choice(["0", "17", "-3", "s"])),
     "-ksp_cbcg_eigenvalues": (("ksp", "cbcg"), lambda r, c: r.choice(["0.01,10", "1e-3,30", "0.5,2", "1e-6,1e3"]), lambda r, c: r.choice(["10,1", "-1,2", "1", "1,2,3", "0,0", "nan,1"])),
