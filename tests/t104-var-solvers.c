@@ -86,16 +86,22 @@ static PetscReal TrueRel(Mat A, Vec x, Vec b)
   return rn / bn;
 }
 
-static PetscErrorCode Solve(MPI_Comm comm, const Solver *S, Mat A, DM da, Vec b, Vec x, PetscInt *its, KSPConvergedReason *reason)
+static PetscErrorCode Solve(MPI_Comm comm, const Solver *S, PetscInt index, Mat A, DM da, Vec b, Vec x, PetscInt *its, KSPConvergedReason *reason)
 {
-  KSP ksp;
-  Mat P = A;
+  KSP  ksp;
+  Mat  P = A;
+  char prefix[16];
 
   PetscFunctionBegin;
   if (S->pmat) PetscCall(PPEStencilAssemble(A, S->pmat == 2 ? MATHYPRESTRUCT : MATAIJ, MAT_INITIAL_MATRIX, &P));
-  PetscCall(PetscOptionsClearValue(NULL, "-ksp_type"));
+  /* the solver's options under a prefix of its own (its index): nothing of one solver reaches
+     another, and the command line's options stay as they are */
+  PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "s%d_", (int)index));
+  PetscCall(PetscOptionsPrefixPush(NULL, prefix));
   PetscCall(PetscOptionsInsertString(NULL, S->opts));
+  PetscCall(PetscOptionsPrefixPop(NULL));
   PetscCall(KSPCreate(comm, &ksp));
+  PetscCall(KSPSetOptionsPrefix(ksp, prefix));
   PetscCall(KSPSetOperators(ksp, S->pmat == 3 ? P : A, P));
   {
     PC pc;
@@ -111,7 +117,6 @@ static PetscErrorCode Solve(MPI_Comm comm, const Solver *S, Mat A, DM da, Vec b,
   PetscCall(KSPGetConvergedReason(ksp, reason));
   PetscCall(KSPDestroy(&ksp));
   if (P != A) PetscCall(MatDestroy(&P));
-  PetscCall(PetscOptionsClear(NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -184,7 +189,7 @@ int main(int argc, char **argv)
       run = (PetscBool)(run || eq);
     }
     if (!run) continue;
-    PetscCall(Solve(comm, &solvers[s], A, da, b, x, &its, &reason));
+    PetscCall(Solve(comm, &solvers[s], s, A, da, b, x, &its, &reason));
     rel = TrueRel(A, x, b);
     PetscCall(TapCheck(comm, (PetscBool)(rel <= 1e-8 && reason > 0), "%s: ratio %g, %" PetscInt_FMT " iterations, true relative residual %.2e (<= 1e-8), reason %s", solvers[s].name, (double)ratio, its, (double)rel, KSPConvergedReasons[reason]));
   }
