@@ -120,7 +120,7 @@ static PetscErrorCode MatMult_PPEStencil(Mat A, Vec x, Vec y)
   PetscFunctionBegin;
   PetscCheck(st->grid, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "No grid: create the operator with PPEStencilCreate() or call PPEStencilSetGrid()");
   PetscCall(PetscLogEventBegin(PPE_StencilMult, A, x, y, 0));
-  PetscCall(PPEStencilApply(st->state, st->backend, x, y, RunFull, A, PPE_STENCIL_FLOPS * st->box.xm * st->box.ym * st->box.zm));
+  PetscCall(PPEStencilApply(st->state, st->backend, x, y, RunFull, A, PPE_STENCIL_FLOPS(&st->box) * st->box.xm * st->box.ym * st->box.zm));
   PetscCall(PetscLogEventEnd(PPE_StencilMult, A, x, y, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -106,7 +106,7 @@ static PetscErrorCode MatMult_PPEStencilLocal(Mat Ab, Vec x, Vec y)
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(Ab, &L));
   PetscCall(PetscLogEventBegin(PPE_StencilLocal, Ab, x, y, 0));
-  PetscCall(PPEStencilApply(L->state, L->st->backend, x, y, LocalRun, L, PPE_STENCIL_FLOPS * L->box.xm * L->box.ym * L->box.zm));
+  PetscCall(PPEStencilApply(L->state, L->st->backend, x, y, LocalRun, L, PPE_STENCIL_FLOPS(&L->box) * L->box.xm * L->box.ym * L->box.zm));
   PetscCall(PetscLogEventEnd(PPE_StencilLocal, Ab, x, y, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -296,7 +296,7 @@ PetscErrorCode PPEStencilMultDot(Mat A, Vec x, Vec y, PetscInt n, const Vec u[],
   PetscCall(PPEStencilRunWithHalo(A, &R));
   PetscCall(PPEStencilArraysRestore(st->state, &K, &R.xh));
   for (PetscInt q = 0; q < n; q++) ldot[q] = R.s[q];
-  PetscCall(PetscLogFlops((PPE_STENCIL_FLOPS + PPE_STENCIL_DOT_FLOPS * n) * st->box.xm * st->box.ym * st->box.zm));
+  PetscCall(PetscLogFlops((PPE_STENCIL_FLOPS(&st->box) + PPE_STENCIL_DOT_FLOPS * n) * st->box.xm * st->box.ym * st->box.zm));
   PetscCall(PetscLogEventEnd(PPE_StencilMult, A, x, y, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -334,12 +334,12 @@ PetscErrorCode PPEStencilMultCI(Mat A, PetscBool local, Vec x, Vec b, Vec z, Vec
   if (local) {
     PetscCall(PetscLogEventBegin(PPE_StencilLocal, Ab, x, 0, 0));
     PetscCall(LocalRun(L, &R));
-    PetscCall(PetscLogFlops(PPE_STENCIL_FLOPS * np));
+    PetscCall(PetscLogFlops(PPE_STENCIL_FLOPS(&st->box) * np));
     PetscCall(PetscLogEventEnd(PPE_StencilLocal, Ab, x, 0, 0));
   } else {
     PetscCall(PetscLogEventBegin(PPE_StencilMult, A, x, 0, 0));
     PetscCall(PPEStencilRunWithHalo(A, &R));
-    PetscCall(PetscLogFlops(PPE_STENCIL_FLOPS * np));
+    PetscCall(PetscLogFlops(PPE_STENCIL_FLOPS(&st->box) * np));
     PetscCall(PetscLogEventEnd(PPE_StencilMult, A, x, 0, 0));
   }
   PetscCall(PPEStencilArraysRestore(st->state, &K, &R.xh));

@@ -10,7 +10,7 @@
      bcgs_*      the fused Bi-CGSTAB updates (Pennati et al. 2025, Algorithm 3).
 
    The reference of each is a plain host loop over the same single-source body of src/kernels
-   (ppe_s7_apply, ppe_ci_point, ppe_dot_seg, ppe_s7_row_dot, ppe_bcgs_*). The documentation promises the
+   (ppe_s7_apply, ppe_s7_var_apply, ppe_ci_point, ppe_dot_seg, ppe_s7_row_dot, ppe_bcgs_*). The documentation promises the
    host's bits for every element-wise result, so those checks are bitwise. The reductions sum
    fixed chunks and then a tree of fixed shape: the reference redoes that order on the host,
    so they are bitwise too, and also within 1e-13 of a long double sum.
@@ -246,11 +246,10 @@ static void StencilRef(const Box *b, const ppe_dev_ci *ci, double *y, char *is_s
             nbv[f]    = GVal(b, h[0], h[1], h[2]);
           }
         }
-        if (b->var) { /* the face arrays' coefficients of the point */
+        if (b->var) { /* the flux form of the point's faces */
           ppe_s7_faces F = {b->K[0], b->K[1], b->K[2]};
-          c              = ppe_s7_box_face_coef(&F, b->m[0], b->m[1], ii, jj, kk, ppe_s7_shift(X, Y, Z, b->sigma, g[0], g[1], g[2]), e);
-        }
-        v = ppe_s7_apply(&c, uc, nbv[0], nbv[1], nbv[2], nbv[3], nbv[4], nbv[5]);
+          v              = ppe_s7_box_var_apply(&F, b->m[0], b->m[1], ii, jj, kk, ppe_s7_shift(X, Y, Z, b->sigma, g[0], g[1], g[2]), e, uc, nbv[0], nbv[1], nbv[2], nbv[3], nbv[4], nbv[5]);
+        } else v = ppe_s7_apply(&c, uc, nbv[0], nbv[1], nbv[2], nbv[3], nbv[4], nbv[5]);
         if (ci) v = ppe_ci_point(ci->rho, ci->rho_old, ci->s2, ci->d2, ci->dinv ? ci->dinv[t] : 1.0, ci->b[t], v, uc, ci->z[t]);
         y[t] = v;
         if (is_surface) is_surface[t] = (char)surf;

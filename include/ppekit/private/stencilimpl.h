@@ -18,10 +18,12 @@
 #include <kernels/krylov.h>
 #include <kernels/chebyci.h>
 
-/* Flops logged per point of an application of the operator: the 7 products and 6
+/* Flops logged per point of an application of the operator on box B: the 7 products and 6
    differences of ppe_s7_apply() (the coefficients, made from the 1D tables, are not
-   counted); and per point of each fused dot product of its output (a product and a sum). */
-#define PPE_STENCIL_FLOPS     13.0
+   counted), or with variable coefficients the 6 differences, 6 products and 5 sums of
+   ppe_s7_var_apply() (and the shift's product and sum where sigma is not 0); and per point of
+   each fused dot product of its output (a product and a sum). */
+#define PPE_STENCIL_FLOPS(B)  ((B)->K.x ? ((B)->sigma != 0 ? 19.0 : 17.0) : 13.0)
 #define PPE_STENCIL_DOT_FLOPS 2.0
 
 /* What a back end needs to apply the operator on this rank's box. */

@@ -2,8 +2,8 @@
    Device launcher of the matrix-free 7-point operator (src/kernels/stencil7.h), plain or with
    the Chebyshev step fused (src/kernels/chebyci.h): one thread per point of the rank's box.
 
-   With face coefficients (B->K.x) every point takes its own (ppe_s7_box_face_coef), as the
-   host's rows do.
+   With face coefficients (B->K.x) every point applies the flux form of its own faces
+   (ppe_s7_box_var_apply), as the host's rows do.
    A thread makes the same choices as the host's row loops (src/backend/host/stencil_host.c),
    so both give the same bits: the coefficients of the row (those of i = 1, x being uniform)
    except at a physical x end, neighbour values from the box, from the halo faces across a
@@ -39,19 +39,21 @@ PPE_DEV_KERNEL(ppe_dev_s7, ppe_dev_s7_args)
   surface = (jj == 0 && B->nb[PPE_YLO]) || (jj == ym - 1 && B->nb[PPE_YHI]) || (kk == 0 && B->nb[PPE_ZLO]) || (kk == zm - 1 && B->nb[PPE_ZHI]) || (ii == 0 && B->nb[PPE_XLO]) || (ii == xm - 1 && B->nb[PPE_XHI]);
   if ((a->phase == PPE_DEV_CORE && surface) || (a->phase == PPE_DEV_SURFACE && !surface)) return;
   uc = x + t;
-  if (B->K.x) {
-    const int e[6] = {ii > 0 || B->nb[PPE_XLO], ii < xm - 1 || B->nb[PPE_XHI], jj > 0 || B->nb[PPE_YLO], jj < ym - 1 || B->nb[PPE_YHI], kk > 0 || B->nb[PPE_ZLO], kk < zm - 1 || B->nb[PPE_ZHI]};
-
-    c = ppe_s7_box_face_coef(&B->K, xm, ym, ii, jj, kk, ppe_s7_shift(B->X, B->Y, B->Z, B->sigma, i, j, k), e);
-  } else if (!B->per[0] && (i == 0 || i == B->N[0] - 1)) c = ppe_s7_point_coef(B->X, B->Y, B->Z, B->sigma, i, j, k);
-  else c = ppe_s7_point_coef(B->X, B->Y, B->Z, B->sigma, 1, j, k);
   uw = ii > 0 ? uc[-1] : (B->nb[PPE_XLO] ? a->H.f[PPE_XLO][kk * ym + jj] : *uc);
   ue = ii < xm - 1 ? uc[1] : (B->nb[PPE_XHI] ? a->H.f[PPE_XHI][kk * ym + jj] : *uc);
   us = jj > 0 ? uc[-xm] : (B->nb[PPE_YLO] ? a->H.f[PPE_YLO][kk * xm + ii] : *uc);
   un = jj < ym - 1 ? uc[xm] : (B->nb[PPE_YHI] ? a->H.f[PPE_YHI][kk * xm + ii] : *uc);
   ub = kk > 0 ? uc[-xm * ym] : (B->nb[PPE_ZLO] ? a->H.f[PPE_ZLO][jj * xm + ii] : *uc);
   ut = kk < zm - 1 ? uc[xm * ym] : (B->nb[PPE_ZHI] ? a->H.f[PPE_ZHI][jj * xm + ii] : *uc);
-  v  = ppe_s7_apply(&c, *uc, uw, ue, us, un, ub, ut);
+  if (B->K.x) {
+    const int e[6] = {ii > 0 || B->nb[PPE_XLO], ii < xm - 1 || B->nb[PPE_XHI], jj > 0 || B->nb[PPE_YLO], jj < ym - 1 || B->nb[PPE_YHI], kk > 0 || B->nb[PPE_ZLO], kk < zm - 1 || B->nb[PPE_ZHI]};
+
+    v = ppe_s7_box_var_apply(&B->K, xm, ym, ii, jj, kk, ppe_s7_shift(B->X, B->Y, B->Z, B->sigma, i, j, k), e, *uc, uw, ue, us, un, ub, ut);
+  } else {
+    if (!B->per[0] && (i == 0 || i == B->N[0] - 1)) c = ppe_s7_point_coef(B->X, B->Y, B->Z, B->sigma, i, j, k);
+    else c = ppe_s7_point_coef(B->X, B->Y, B->Z, B->sigma, 1, j, k);
+    v = ppe_s7_apply(&c, *uc, uw, ue, us, un, ub, ut);
+  }
   if (a->fused) {
     const ppe_dev_ci *ci = &a->ci;
     a->ci.w[t]           = ppe_ci_point(ci->rho, ci->rho_old, ci->s2, ci->d2, ci->dinv ? ci->dinv[t] : 1.0, ci->b[t], v, *uc, ci->z[t]);

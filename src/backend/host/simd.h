@@ -43,6 +43,13 @@
   #define PPE_HOST_INLINE static inline
 #endif
 
+/* A function kept out of its callers (its loop gets a frame and registers of its own). */
+#if defined(__GNUC__)
+  #define PPE_HOST_NOINLINE __attribute__((noinline))
+#else
+  #define PPE_HOST_NOINLINE
+#endif
+
 /* Before a loop whose iterations are independent (GCC's vectoriser takes it as a promise). */
 #if defined(__GNUC__) && !defined(__clang__)
   #define PPE_HOST_IVDEP _Pragma("GCC ivdep")

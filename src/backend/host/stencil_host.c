@@ -15,24 +15,26 @@
 #include "host.h"
 
 /* Pointers to the rows around (j,k): from the owned array, the halo, or the centre row
-   itself where the neighbour does not exist (zero coefficient). */
+   itself where the neighbour does not exist (zero coefficient). own[d]: direction d is
+   periodic and whole on this rank, so that its wrapped neighbours are read from x itself
+   (the values the halo holds, available before the exchange ends). */
 typedef struct {
   const double *c, *s, *n, *b, *t;
-  double        w, e; /* west/east halo values for the row ends */
+  double        w, e; /* west/east neighbour values for the row ends */
 } PPERow;
 
-PPE_HOST_INLINE void RowPointers(const PPEStencilBox *B, const double *x, const PPEStencilHalo *H, PetscInt j, PetscInt k, PPERow *r)
+PPE_HOST_INLINE void RowPointers(const PPEStencilBox *B, const double *x, const PPEStencilHalo *H, const int own[3], PetscInt j, PetscInt k, PPERow *r)
 {
   PetscInt xm = B->xm, ym = B->ym, zm = B->zm, jj = j - B->ys, kk = k - B->zs;
+  size_t   pl = (size_t)xm * ym, row = ((size_t)kk * ym + jj) * xm;
 
-  r->c = x + ((size_t)kk * ym + jj) * xm;
-  r->s = jj > 0 ? r->c - xm : (B->nb[PPE_YLO] ? H->f[PPE_YLO] + (size_t)kk * xm : r->c);
-  r->n = jj < ym - 1 ? r->c + xm : (B->nb[PPE_YHI] ? H->f[PPE_YHI] + (size_t)kk * xm : r->c);
-  r->b = kk > 0 ? r->c - (size_t)xm * ym : (B->nb[PPE_ZLO] ? H->f[PPE_ZLO] + (size_t)jj * xm : r->c);
-  r->t = kk < zm - 1 ? r->c + (size_t)xm * ym : (B->nb[PPE_ZHI] ? H->f[PPE_ZHI] + (size_t)jj * xm : r->c);
-  r->w = B->nb[PPE_XLO] ? H->f[PPE_XLO][(size_t)kk * ym + jj] : 0.0;
-  r->e = B->nb[PPE_XHI] ? H->f[PPE_XHI][(size_t)kk * ym + jj] : 0.0;
-  (void)zm;
+  r->c = x + row;
+  r->s = jj > 0 ? r->c - xm : (B->nb[PPE_YLO] ? (own[1] ? r->c + (size_t)(ym - 1) * xm : H->f[PPE_YLO] + (size_t)kk * xm) : r->c);
+  r->n = jj < ym - 1 ? r->c + xm : (B->nb[PPE_YHI] ? (own[1] ? r->c - (size_t)(ym - 1) * xm : H->f[PPE_YHI] + (size_t)kk * xm) : r->c);
+  r->b = kk > 0 ? r->c - pl : (B->nb[PPE_ZLO] ? (own[2] ? r->c + (size_t)(zm - 1) * pl : H->f[PPE_ZLO] + (size_t)jj * xm) : r->c);
+  r->t = kk < zm - 1 ? r->c + pl : (B->nb[PPE_ZHI] ? (own[2] ? r->c - (size_t)(zm - 1) * pl : H->f[PPE_ZHI] + (size_t)jj * xm) : r->c);
+  r->w = B->nb[PPE_XLO] ? (own[0] ? r->c[xm - 1] : H->f[PPE_XLO][(size_t)kk * ym + jj]) : 0.0;
+  r->e = B->nb[PPE_XHI] ? (own[0] ? r->c[0] : H->f[PPE_XHI][(size_t)kk * ym + jj]) : 0.0;
 }
 
 /* The variable operator on a row (jj, kk) of the box: its face rows, the weights along x, the
@@ -61,18 +63,44 @@ PPE_HOST_INLINE void VarRowSetUp(const PPEStencilBox *B, PetscInt jj, PetscInt k
   v->et    = kk < B->zm - 1 || B->nb[PPE_ZHI];
 }
 
-/* One end point ii of a row (0 or xm-1), with its own coefficients at a physical x end. */
+/* One end point ii of a row (0 or xm-1) of the constant operator, with its own coefficients
+   at a physical x end. */
 PPE_HOST_INLINE double RowEnd(const PPEStencilBox *B, const PPERow *r, const ppe_s7_coef *crow, PetscInt ii, PetscInt j, PetscInt k)
 {
   PetscInt    i = B->xs + ii, xm = B->xm;
   ppe_s7_coef c = *crow;
   double      uw, ue;
 
-  if (B->K.x) c = PPEStencilBoxFaceCoef(B, ii, j - B->ys, k - B->zs);
-  else if (!B->per[0] && (i == 0 || i == B->N[0] - 1)) c = ppe_s7_point_coef(B->X, B->Y, B->Z, B->sigma, i, j, k);
+  if (!B->per[0] && (i == 0 || i == B->N[0] - 1)) c = ppe_s7_point_coef(B->X, B->Y, B->Z, B->sigma, i, j, k);
   uw = ii > 0 ? r->c[ii - 1] : (B->nb[PPE_XLO] ? r->w : r->c[ii]);
   ue = ii < xm - 1 ? r->c[ii + 1] : (B->nb[PPE_XHI] ? r->e : r->c[ii]);
   return ppe_s7_apply(&c, r->c[ii], uw, ue, r->s[ii], r->n[ii], r->b[ii], r->t[ii]);
+}
+
+/* One end point ii of a row of the variable operator from the row's faces v (the bits of
+   ppe_s7_box_var_apply: a neighbour that does not exist is 0). */
+PPE_HOST_INLINE double VarRowEnd(const PPEStencilBox *B, const PPERow *r, const PPEVarRow *v, PetscInt ii)
+{
+  PetscInt xm = B->xm;
+  double   uw = ii > 0 ? r->c[ii - 1] : (B->nb[PPE_XLO] ? r->w : 0.0);
+  double   ue = ii < xm - 1 ? r->c[ii + 1] : (B->nb[PPE_XHI] ? r->e : 0.0);
+
+  return ppe_s7_var_apply(v->fx[ii], v->fx[ii + 1], v->fs[ii], v->fn[ii], v->fb[ii], v->ft[ii], v->sigma * (v->xw[ii] * v->wyz), r->c[ii], uw, ue, v->es ? r->s[ii] : 0.0, v->en ? r->n[ii] : 0.0, v->eb ? r->b[ii] : 0.0, v->et ? r->t[ii] : 0.0);
+}
+
+/* End point ii of row (j, k) of either operator. */
+PPE_HOST_INLINE double AnyRowEnd(const PPEStencilBox *B, const PPERow *r, PetscInt ii, PetscInt j, PetscInt k)
+{
+  if (B->K.x) {
+    PPEVarRow v;
+
+    VarRowSetUp(B, j - B->ys, k - B->zs, &v);
+    return VarRowEnd(B, r, &v, ii);
+  } else {
+    const ppe_s7_coef crow = ppe_s7_point_coef(B->X, B->Y, B->Z, B->sigma, 1, j, k); /* any interior i */
+
+    return RowEnd(B, r, &crow, ii, j, k);
+  }
 }
 
 /* The row loops (stencil_host_body.h), generic and AVX2. */
