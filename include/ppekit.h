@@ -28,6 +28,7 @@
 #include <ppekit/fftptdma.h>
 #include <ppekit/sys.h>
 #include <ppekit/chebyci.h>
+#include <ppekit/ppemg.h>
 #include <ppekit/bcgsfused.h>
 
 /* Registers every PPEKit type, class and log event. Idempotent; also called

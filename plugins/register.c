@@ -28,6 +28,7 @@ PetscErrorCode PPEKitRegisterAll(void)
   PetscCall(PCRegister(PCTILEILU, PCCreate_TileILU));
   PetscCall(KSPRegister(KSPCBCG, KSPCreate_CBCG));
   PetscCall(PCRegister(PCFFTPTDMA, PCCreate_FFTPTDMA));
+  PetscCall(PCRegister(PCPPEMG, PCCreate_PPEMG));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -69,7 +70,7 @@ PetscErrorCode PPEKitInitializePackage(void)
   PetscCall(PPEKitRegisterAll());
   PetscCall(PetscRegisterFinalize(PPEKitFinalizePackage));
   PetscCall(PPEKitGetVersion(version, sizeof(version)));
-  PetscCall(PetscInfo(NULL, "%s registered: Mat %s, PC %s %s %s, KSP %s %s\n", version, MATPPESTENCIL, PCCHEBYCI, PCTILEILU, PCFFTPTDMA, KSPBCGSFUSED, KSPCBCG));
+  PetscCall(PetscInfo(NULL, "%s registered: Mat %s, PC %s %s %s %s, KSP %s %s\n", version, MATPPESTENCIL, PCCHEBYCI, PCTILEILU, PCFFTPTDMA, PCPPEMG, KSPBCGSFUSED, KSPCBCG));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

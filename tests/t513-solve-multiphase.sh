@@ -47,33 +47,6 @@ for s in "-ksp_type cg -pc_type jacobi" "-ksp_type cg -pc_type chebyci" "-ksp_ty
   tap_check $? "bubbles 32^3 ratio 1000, $s: $r in $its iterations, rnorm_rel $rr (<= 1e-8)"
 done
 
-# Vec number $2 (from 0) of a file of -ksp_view_solution binary (PETSc's format: class id and n as
-# PetscInts (int32, or int64 in a 64-bit-index PETSc: the one whose records tile the file), n
-# float64, big-endian; a DMDA Vec in the natural ordering at every rank count)
-# against number $4 of file $3 scaled by $5: max|x - s y| / max|x|, the means removed first
-# (the bubbles problem is singular)
-vecs_reldiff() {
-  python3 - "$@" <<'PY'
-import struct, sys
-def records(d, hdr, h):
-    o = 0; out = []
-    while o + h <= len(d):
-        n = struct.unpack(hdr, d[o:o + h])[1]
-        if n <= 0 or o + h + 8 * n > len(d): return None
-        out.append(struct.unpack(">%dd" % n, d[o + h:o + h + 8 * n])); o += h + 8 * n
-    return out if o == len(d) and out else None
-def vec(path, idx):
-    d = open(path, "rb").read()
-    out = records(d, ">ii", 8) or records(d, ">qq", 16)
-    if out is None: sys.exit("not a file of PETSc binary Vecs: " + path)
-    v = out[int(idx)]; m = sum(v) / len(v)
-    return [x - m for x in v]
-a = vec(sys.argv[1], sys.argv[2]); b = vec(sys.argv[3], sys.argv[4]); s = float(sys.argv[5])
-print("%.3e" % (max(abs(x - s * y) for x, y in zip(a, b)) / max(abs(x) for x in a)))
-PY
-}
-# is_num S: S is one decimal number (a failed comparison prints a message instead)
-is_num() { echo "$1" | grep -Eq '^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$'; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/t513.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 

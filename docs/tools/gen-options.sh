@@ -9,7 +9,7 @@ out=${2:?usage: gen-options.sh BUILDDIR OUTPUT.md}
 solve="$builddir/src/tools/ppe-solve"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
 ksps="cbcg bcgsfused"
-pcs="fftptdma chebyci tileilu"
+pcs="fftptdma chebyci tileilu ppemg"
 help=$("$solve" -help 2>&1 || true)
 # the bubbles problem's options are read for that problem only
 help+=$'\n'"$("$solve" -problem bubbles -ppe_grid_n 8 -help 2>&1 || true)"
@@ -26,7 +26,7 @@ python3 - "$out" "$tmp" <<'PYEOF'
 import re, sys
 out = sys.argv[1]
 text = open(sys.argv[2]).read()
-ours = re.compile(r"^\s+(-(?:ppe_|problem|ksp_cbcg_|ksp_bcgsfused_|pc_fftptdma_|pc_chebyci_|pc_tileilu_)\S*)\s*(.*)$")
+ours = re.compile(r"^\s+(-(?:ppe_|problem|ksp_cbcg_|ksp_bcgsfused_|pc_fftptdma_|pc_chebyci_|pc_tileilu_|pc_ppemg_)\S*)\s*(.*)$")
 seen, rows = set(), []
 for line in text.splitlines():
     m = ours.match(line)

@@ -14,6 +14,7 @@ typedef struct {
 PetscErrorCode PPEBenchStream(MPI_Comm, PetscInt, PetscInt, PetscReal *, PetscReal *);
 PetscErrorCode PPEBenchTimeMult(Mat, Vec, Vec, PetscReal *);
 PetscErrorCode PPEBenchCopy(MPI_Comm, PetscInt, const PetscScalar *, PetscScalar *, PetscReal *);
+PetscErrorCode PPEBenchDensity(PPEGrid, PetscReal, Mat);
 
 /* the benchmark kinds */
 PetscErrorCode PPEBenchStencil(MPI_Comm, const PPEBenchOptions *);
@@ -22,3 +23,4 @@ PetscErrorCode PPEBenchTileILU(MPI_Comm, const PPEBenchOptions *);
 PetscErrorCode PPEBenchKrylov(MPI_Comm, const PPEBenchOptions *);
 PetscErrorCode PPEBenchFFT(MPI_Comm, const PPEBenchOptions *);
 PetscErrorCode PPEBenchFFT2d(MPI_Comm, const PPEBenchOptions *);
+PetscErrorCode PPEBenchMG(MPI_Comm, const PPEBenchOptions *);

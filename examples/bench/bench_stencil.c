@@ -10,39 +10,6 @@
    direction, plus one row or plane per box), 40 bytes.
 */
 #include "bench.h"
-#include <petscdmda.h>
-
-/* Spheres of density 1 (radius 0.15 of the box, 8 of them on a fixed lattice with offsets) in
-   density ratio: the coefficients of the variable operator. */
-static PetscErrorCode BenchDensity(PPEGrid grid, PetscReal ratio, Mat A)
-{
-  DM           da;
-  Vec          rho;
-  PetscScalar *a;
-  PetscInt     s[3], m[3], N[3], l = 0;
-
-  PetscFunctionBegin;
-  PetscCall(PPEGridGetDM(grid, &da));
-  PetscCall(PPEGridGetSizes(grid, &N[0], &N[1], &N[2]));
-  PetscCall(DMCreateGlobalVector(da, &rho));
-  PetscCall(DMDAGetCorners(da, &s[0], &s[1], &s[2], &m[0], &m[1], &m[2]));
-  PetscCall(VecGetArray(rho, &a));
-  for (PetscInt k = s[2]; k < s[2] + m[2]; k++)
-    for (PetscInt j = s[1]; j < s[1] + m[1]; j++)
-      for (PetscInt i = s[0]; i < s[0] + m[0]; i++) {
-        PetscReal x[3] = {(i + 0.5) / N[0], (j + 0.5) / N[1], (k + 0.5) / N[2]}, in = 0;
-        for (int b = 0; b < 8; b++) {
-          PetscReal c[3] = {0.25 + 0.5 * (b & 1) + 0.05 * b / 8.0, 0.25 + 0.5 * ((b >> 1) & 1), 0.25 + 0.5 * ((b >> 2) & 1) - 0.03 * b / 8.0}, d2 = 0;
-          for (int d = 0; d < 3; d++) d2 += (x[d] - c[d]) * (x[d] - c[d]);
-          if (d2 < 0.15 * 0.15) in = 1;
-        }
-        a[l++] = in ? 1.0 : ratio;
-      }
-  PetscCall(VecRestoreArray(rho, &a));
-  PetscCall(PPEStencilSetDensity(A, rho));
-  PetscCall(VecDestroy(&rho));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 PetscErrorCode PPEBenchStencil(MPI_Comm comm, const PPEBenchOptions *o)
 {
@@ -70,7 +37,7 @@ PetscErrorCode PPEBenchStencil(MPI_Comm comm, const PPEBenchOptions *o)
   PetscCall(PPEGridGetSizes(grid, &N[0], &N[1], &N[2]));
   PetscCall(PPEGridGetBCString(grid, bcs));
   PetscCall(PPEStencilCreate(grid, &Amf));
-  if (ratio > 0) PetscCall(BenchDensity(grid, ratio, Amf));
+  if (ratio > 0) PetscCall(PPEBenchDensity(grid, ratio, Amf));
   PetscCall(PPEStencilAssemble(Amf, MATAIJ, MAT_INITIAL_MATRIX, &Aaij));
   PetscCall(MatCreateVecs(Amf, &x, &y));
   PetscCall(PetscRandomCreate(comm, &rnd));

@@ -218,8 +218,25 @@ static PetscErrorCode SetFaces(Mat A, PPEStencilCoefficients kind, Vec v[3])
   PetscCall(PetscFree(h));
   br[1] = -br[1];
   PetscCall(MPIU_Allreduce(br, gbr, 2, MPIU_REAL, MPI_MIN, PetscObjectComm((PetscObject)A)));
-  st->brange[0] = gbr[0];
-  st->brange[1] = -gbr[1];
+  gbr[1] = -gbr[1];
+  PetscCall(PPEStencilSetFaceArrays(A, kind, kbuf, gbr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A's face arrays replaced by kbuf (box.K's layout, PPEStencilFaceCounts(); A takes it over),
+   standing for coefficients of kind with beta in br[0..1] on every rank: the applications'
+   state remade on the back end and A's state increased. Also the way a coarse level of
+   multigrid (src/mg) gets the faces coarsened from the fine ones. */
+PetscErrorCode PPEStencilSetFaceArrays(Mat A, PPEStencilCoefficients kind, double *kbuf, const PetscReal br[2])
+{
+  Mat_PPEStencil *st = (Mat_PPEStencil *)A->data;
+  PPEStencilBox  *B  = &st->box;
+  size_t          nf[3];
+
+  PetscFunctionBegin;
+  PPEStencilFaceCounts(B, nf);
+  st->brange[0] = br[0];
+  st->brange[1] = br[1];
   PetscCall(PetscFree(st->kbuf));
   st->kbuf = kbuf;
   B->K     = (ppe_s7_faces){kbuf, kbuf + nf[0], kbuf + nf[0] + nf[1]};

@@ -12,7 +12,7 @@ PetscLogEvent PPE_TileILUFact, PPE_TileILUPerm, PPE_TileILUApply, PPE_TileILUGat
 PetscLogEvent PPE_CBCGBasis, PPE_CBCGGram, PPE_CBCGReduce, PPE_CBCGUpdate, PPE_CBCGSmall, PPE_CBCGEigEst;
 PetscLogEvent PPE_FFTPTDMASetUp, PPE_FFTPTDMAPlan, PPE_FFTPTDMAFFTxyFwd, PPE_FFTPTDMAFFTxyBwd, PPE_FFTPTDMAApply, PPE_FFTPTDMAFFTxFwd, PPE_FFTPTDMAFFTxBwd, PPE_FFTPTDMAFFTyFwd, PPE_FFTPTDMAFFTyBwd;
 PetscLogEvent PPE_FFTPTDMATransDA, PPE_FFTPTDMATransXY, PPE_FFTPTDMATransYZ, PPE_FFTPTDMAZSolve;
-PetscLogEvent PPE_SepInfer;
+PetscLogEvent PPE_SepInfer, PPE_MGLevels, PPE_MGCoef;
 
 /* PPEKit's log events in the order -log_view lists them, with the class each belongs to
    (sub-events start with a space). */
@@ -66,6 +66,8 @@ static const struct {
   {" PPETransposeYZ",  &PC_CLASSID,         &PPE_FFTPTDMATransYZ },
   {" PPEFFTzSolve",    &PC_CLASSID,         &PPE_FFTPTDMAZSolve  },
   {"PPESepInfer",      &MAT_CLASSID,        &PPE_SepInfer        },
+  {"PPEMGLevels",      &PC_CLASSID,         &PPE_MGLevels        },
+  {"PPEMGCoef",        &PC_CLASSID,         &PPE_MGCoef          },
 };
 
 static PetscBool PPESysPackageInitialized = PETSC_FALSE;

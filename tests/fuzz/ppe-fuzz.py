@@ -45,7 +45,8 @@ is ||b - A x|| / ||b|| computed by ppe-solve after the solve (x0 = 0, so r0 = b)
     gmres, fgmres, bcgs and bcgsfused with -ksp_pc_side right).
   * NONE norm or CONVERGED_ITS (preonly, or a fixed number of iterations): no
     tolerance is claimed; not checked against rtol, except that preonly with PC
-    fftptdma (an exact direct solver on these separable grids, docs/types/fftptdma.md)
+    fftptdma on a constant-coefficient operator (an exact direct solver on these
+    separable grids, docs/types/fftptdma.md)
     must give rnorm_rel <= 1e-10, and preonly (one PC application) must give a finite
     solution.  An iteration with -ksp_norm_type none that blows up to Inf/NaN is
     reported under its own line (nothing was tested, PETSc cannot know).
@@ -233,13 +234,20 @@ SPEC = {
     "-pc_tileilu_tile": (("pc", "tileilu"), lambda r, c: r.choice([ilist(r, 3, 1, 16), ilist(r, 1, 1, 16)]), lambda r, c: r.choice(["0,1,1", "-1,2,2", "2,2,2,2", "x"] + (["1,2"] if dim_of(c) == 3 else []))),
     "-pc_tileilu_layout": (("pc", "tileilu"), lambda r, c: r.choice(["xyz", "zyx"]), lambda r, c: r.choice(["yxz", "xzy"])),
     "-pc_tileilu_fuse": (("pc", "tileilu"), lambda r, c: r.choice(["0", "1"]), lambda r, c: "sometimes"),
+    "-pc_ppemg_levels": (("pc", "ppemg"), lambda r, c: str(r.randint(1, 6)), lambda r, c: r.choice(["0", "-3", "31"])),
+    "-pc_ppemg_coarse_max": (("pc", "ppemg"), lambda r, c: str(r.choice([1, 8, 64, 512, 4096])), lambda r, c: r.choice(["0", "-1"])),
+    "-pc_ppemg_smoother": (("pc", "ppemg"), lambda r, c: r.choice(["chebyci", "jacobi", "tileilu"]), lambda r, c: r.choice(["sor", "gs"])),
+    "-pc_ppemg_degree": (("pc", "ppemg"), lambda r, c: str(r.randint(1, 6)), lambda r, c: r.choice(["0", "65", "-2"])),
+    "-pc_ppemg_smooth_ratio": (("pc", "ppemg"), lambda r, c: r.choice(["2", "10", "30"]), lambda r, c: r.choice(["1", "0.5", "-4"])),
+    "-pc_ppemg_jacobi_weight": (("pc", "ppemg"), lambda r, c: r.choice(["0.5", "0.6667", "0.9"]), lambda r, c: r.choice(["0", "2", "-1"])),
+    "-pc_ppemg_coarsen": (("pc", "ppemg"), lambda r, c: r.choice(["harmonic", "average"]), lambda r, c: r.choice(["galerkin", "mean"])),
 }
 
 # KSP types: which need -ksp_pc_side right for the unpreconditioned norm, which support it
 KSPS = ["cg", "cbcg", "bcgsfused", "gmres", "bcgs", "preonly", "pipecg", "fgmres", "richardson", "chebyshev"]
 UNPREC_LEFT = {"cg", "cbcg", "pipecg", "richardson"}
 UNPREC_RIGHT = {"gmres", "fgmres", "bcgs", "bcgsfused"}
-PCS = ["none", "jacobi", "bjacobi", "fftptdma", "chebyci", "tileilu", "hypre", "gamg", "mg", "sor", "ilu", "icc", "lu", "cholesky", "ksp", "pfmg", "asm"]
+PCS = ["none", "jacobi", "bjacobi", "fftptdma", "chebyci", "tileilu", "ppemg", "hypre", "gamg", "mg", "sor", "ilu", "icc", "lu", "cholesky", "ksp", "pfmg", "asm"]
 VARIABLE_PC_OK = {"fgmres", "cg", "cbcg", "pipecg", "richardson", "chebyshev", "preonly"}
 ALLOWED_REASON_PREFIXES = ("CONVERGED_", "DIVERGED_")
 
@@ -484,7 +492,9 @@ def classify(res, args, invalid, case):
     m = re.search(r"^  using (\w+) norm type for convergence test", out, re.M)
     norm = m.group(1) if m else j.get("norm_type", "UNKNOWN")
     if reason == "CONVERGED_ITS":
-        if ksp == "preonly" and pc == "fftptdma" and not (rrel <= 1e-10):
+        # exact on constant coefficients only: on a variable operator fftptdma applies its
+        # documented approximation (D^-1/2 S^-1 D^-1/2, -ksp_view says so)
+        if ksp == "preonly" and pc == "fftptdma" and not j.get("variable") and not (rrel <= 1e-10):
             return "FAIL-false-convergence", "preonly fftptdma not exact", f"rnorm_rel {rrel:.3e} > 1e-10"
         if not math.isfinite(rrel):
             # a finite right-hand side gave Inf/NaN: one application of a PC (preonly) must
@@ -505,6 +515,14 @@ def classify(res, args, invalid, case):
         # true residual must then be tiny; no negative bound
         bound = 1.01 * max(rtol, 0.0) + 1e-11
         if not (rrel <= bound):
+            # One known hypre limitation, matched narrowly: PFMG on a singular operator (no
+            # Dirichlet face, no shift) as a right preconditioner puts large null-space
+            # components into x, and the true residual stagnates above the recursive one:
+            # PETSc's own GMRES does the same (9x11x10 Neumann, rtol 1e-9: 1.5e-7). Reported,
+            # not hidden.
+            singular = "D" not in str(j.get("bc", "D")) and j.get("shift") in (0, 0.0)
+            if pc == "pfmg" and singular and "right" in args and not stop_true:
+                return "known-petsc-defect", "hypre PFMG on a singular operator, right preconditioning: true residual stagnates", f"rnorm_rel {rrel:.3e}"
             return "FAIL-false-convergence", f"{reason} {norm}", f"rnorm_rel {rrel:.3e} > 1.01 rtol + 1e-11 = {bound:.3e}"
         return "converged", f"{reason} ({norm.lower()}, true residual checked)" + (f" (PETSc took {' '.join(petsc_taken)})" if petsc_taken else ""), ""
     # the outer KSP's monitor (-ksp_monitor), last solve: "  k KSP Residual norm v"

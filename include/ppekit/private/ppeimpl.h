@@ -47,6 +47,8 @@ PETSC_EXTERN PetscLogEvent PPE_FFTPTDMATransXY;  /*   x-pencils <-> y-pencils */
 PETSC_EXTERN PetscLogEvent PPE_FFTPTDMATransYZ;  /*   y-pencils <-> z-pencils (zsolve transpose) */
 PETSC_EXTERN PetscLogEvent PPE_FFTPTDMAZSolve;   /*   the z solve (with the y <-> z transposes of the transpose method) */
 PETSC_EXTERN PetscLogEvent PPE_SepInfer;         /* separable description inferred from matrix entries */
+PETSC_EXTERN PetscLogEvent PPE_MGLevels;         /* PC ppemg: the hierarchy (grids, operators, transfers, inner PCMG), once per grid */
+PETSC_EXTERN PetscLogEvent PPE_MGCoef;           /* PC ppemg: coarse face coefficients, coarsest assembly, inner set-up (every new density) */
 
 /* Classes, events and finalizer of src/ (no types: those are registered by plugins/register.c). */
 PETSC_EXTERN PetscErrorCode PPESysInitializePackage(void);

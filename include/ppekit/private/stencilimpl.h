@@ -155,5 +155,7 @@ PETSC_INTERN PetscErrorCode PPEStencilAssembleInto(PPEGrid, const PPEStencilBox 
 /* the coefficients of A copied into B (same grid), and their state freed */
 PETSC_INTERN PetscErrorCode PPEStencilCoefCopy(Mat, Mat);
 PETSC_INTERN PetscErrorCode PPEStencilCoefReset(Mat);
+/* A's face arrays replaced by a buffer it takes over (coarse levels of multigrid) */
+PETSC_INTERN PetscErrorCode PPEStencilSetFaceArrays(Mat, PPEStencilCoefficients, double *, const PetscReal[2]);
 /* whether a matrix is the constant-coefficient operator of grid (collective) */
 PETSC_INTERN PetscErrorCode PPEStencilIsGridOperator(Mat, PPEGrid, PetscBool *);

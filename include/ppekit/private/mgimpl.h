@@ -1,0 +1,31 @@
+/*
+   Private interface of the geometric multigrid hierarchy (src/mg/): coarse grids whose DMDAs
+   are aligned with the fine one (each rank owns the parents of its own fine points), the
+   coarse operators' face coefficients coarsened from the fine ones, and the piecewise-constant
+   transfers between two levels. PC ppemg (plugins/pc/ppemg) is the PETSc glue around PCMG.
+*/
+#pragma once
+
+#include <ppekit/private/stencilimpl.h>
+
+/* How the face coefficients of a coarse level come from the fine ones. */
+typedef enum {
+  PPE_MG_COARSEN_HARMONIC, /* harmonic along the face normal (the three fine faces in series), sum across */
+  PPE_MG_COARSEN_AVERAGE   /* the fine faces that coincide with the coarse face, summed (no normal averaging) */
+} PPEMGCoarsenRule;
+PETSC_EXTERN const char *const PPEMGCoarsenRules[];
+
+/* The number of grids (the fine one included) the fine grid can have, coarsening every direction
+   with more than one point by 2 while every rank's extent along it stays even and the global size
+   at least min_n; the reason coarsening stops there, in why. */
+PETSC_INTERN PetscErrorCode PPEMGMaxLevels(PPEGrid, PetscInt, PetscInt *, char[], size_t);
+/* The grid one level coarser: same box, BCs, location, shift; half the points in every direction
+   with more than one, z lines every second fine one; its DMDA owned in aligned blocks. */
+PETSC_INTERN PetscErrorCode PPEMGGridCoarsen(PPEGrid, PPEGrid *);
+/* The coefficients of coarse operator Ac (MATPPESTENCIL on the coarser grid) from fine operator
+   Af: constant on the coarse grid if Af is constant, else the fine face arrays coarsened by the
+   rule; in the coarse grid's own scaling (divided by 2^c, c the coarsened directions). */
+PETSC_INTERN PetscErrorCode PPEMGCoarsenOperator(Mat, Mat, PPEMGCoarsenRule);
+/* Shell matrices of the transfers between a fine grid and its coarsening: P (fine x coarse,
+   piecewise-constant interpolation) and R (coarse x fine, the average of the children: P^T/2^c). */
+PETSC_INTERN PetscErrorCode PPEMGTransferCreate(PPEGrid, PPEGrid, Mat *, Mat *);

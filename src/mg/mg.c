@@ -1,0 +1,424 @@
+/*
+   The hierarchy of geometric multigrid on PPEKit's grids: coarse grids, coarse operators and
+   the transfers between levels (PC ppemg wires them into PCMG).
+
+   Method:
+     Cell-centred grids are coarsened by 2 in every direction with more than one point (a
+     coarse cell is the union of its 2 x 2 x 2, in 2D 2 x 2, children); the coarse z lines are
+     every second fine one, so a stretched grid stays the same grid with fewer lines. Each
+     coarse DMDA is owned in the fine one's blocks halved: the parent of every fine point lives
+     on the same rank, the transfers move no data between ranks, and coarsening stops where a
+     rank's extent would become odd.
+
+     Transfers: piecewise-constant interpolation P (each fine point takes its parent's value)
+     and the average of the children R = P^T / 2^c (c the number of coarsened directions).
+
+     Coarse operators stay matrix-free MATPPESTENCIL operators. A constant-coefficient
+     operator is discretised again on the coarse grid. A variable one A = W (sigma I - D beta G)
+     keeps, for every face, K = (geometric coupling) x beta (src/stencil/stencilcoef.c), and a
+     coarse face gets its K from the fine faces as a conductance of a network of resistors:
+     across the face the 2^(c-1) fine columns conduct in parallel (their K add up); along the
+     normal the path between the two coarse centres crosses half of the fine face inside the
+     lower coarse cell, the fine face that coincides with the coarse one, and half of the one
+     inside the upper coarse cell, in series:
+
+       1/K_c = 1/(2 S_lo) + 1/S_mid + 1/(2 S_hi),   S = sum of the fine K across the coarse face,
+
+     and at a Dirichlet boundary 1/K_c = 1/S_bnd + 1/(2 S_in). A jump of the coefficient along
+     the normal is thus averaged harmonically (the small beta of a heavy phase limits the flux,
+     as it does on the fine grid) and across arithmetically (Alcouffe, Brandt, Dendy and
+     Painter, "The multi-grid method for the diffusion equation with strongly discontinuous
+     coefficients", SIAM J. Sci. Stat. Comput. 2, 1981, use the same two averages for their
+     operator-dependent transfers). On a uniform grid with constant beta it gives the coarse
+     operator exactly. The rule "average" keeps the coinciding fine faces only (S_mid / 2, as
+     HPGMG-FV restricts face coefficients; Adams, Brown, Knepley and Samtaney, "Segmental
+     refinement: a multigrid technique for data locality", SIAM J. Sci. Comput. 38, 2016). The
+     result is in the coarse grid's own scaling: divided by 2^c, with R the average, so that
+     P A_c^-1 R = P (2^c A_c)^-1 P^T and 2^c A_c is the coarse operator in the fine one's units.
+*/
+#include <ppekit/private/mgimpl.h>
+
+const char *const PPEMGCoarsenRules[] = {"harmonic", "average", "PPEMGCoarsenRule", "PPE_MG_COARSEN_", NULL};
+
+PetscErrorCode PPEMGMaxLevels(PPEGrid grid, PetscInt min_n, PetscInt *nlev, char why[], size_t len)
+{
+  const PPEDMDABox *b       = &grid->box;
+  static const char names[] = "xyz";
+  PetscInt          f       = 1;
+
+  PetscFunctionBegin;
+  *nlev = 1;
+  if (why) why[0] = 0;
+  for (;;) {
+    for (int d = 0; d < 3; d++) {
+      if (b->N[d] == 1) continue;
+      if ((b->N[d] / f) / 2 < min_n) {
+        if (why)
+          PetscCall(PetscSNPrintf(why, len, "%" PetscInt_FMT " points along %c on level %" PetscInt_FMT " (a coarser level would have fewer than %" PetscInt_FMT ")", b->N[d] / f,
+                                  names[PPEGridUserDir(grid->dim, d) < 0 ? d : PPEGridUserDir(grid->dim, d)], *nlev - 1, min_n));
+        PetscFunctionReturn(PETSC_SUCCESS);
+      }
+      for (PetscInt r = 0; r < b->P[d]; r++) {
+        if ((b->own[d][r] / f) % 2 == 0 && b->own[d][r] / f >= 2) continue;
+        if (why)
+          PetscCall(PetscSNPrintf(why, len, "a rank owns %" PetscInt_FMT " points along %c on level %" PetscInt_FMT " (halving needs an even extent on every rank)", b->own[d][r] / f,
+                                  names[PPEGridUserDir(grid->dim, d) < 0 ? d : PPEGridUserDir(grid->dim, d)], *nlev - 1));
+        PetscFunctionReturn(PETSC_SUCCESS);
+      }
+    }
+    f *= 2;
+    (*nlev)++;
+  }
+}
+
+/* The DMDA of the coarse grid: the fine DMDA's process grid, boundary types and blocks halved
+   (user directions). */
+static PetscErrorCode CoarseDMDA(PPEGrid fine, DM *dac)
+{
+  DM              da = fine->da;
+  PetscInt        dim, M[3], p[3], *l[3] = {NULL, NULL, NULL};
+  const PetscInt *lf[3] = {NULL, NULL, NULL};
+  DMBoundaryType  bt[3];
+
+  PetscFunctionBegin;
+  /* a 2D DMDA reports one point, one process and no boundary along its third direction */
+  PetscCall(DMDAGetInfo(da, &dim, &M[0], &M[1], &M[2], &p[0], &p[1], &p[2], NULL, NULL, &bt[0], &bt[1], &bt[2], NULL));
+  PetscCall(DMDAGetOwnershipRanges(da, &lf[0], &lf[1], &lf[2]));
+  for (PetscInt u = 0; u < dim; u++) {
+    PetscCall(PetscMalloc1(p[u], &l[u]));
+    for (PetscInt r = 0; r < p[u]; r++) l[u][r] = lf[u][r] / 2;
+    M[u] /= 2;
+  }
+  PetscCall(DMDACreate(PetscObjectComm((PetscObject)da), dac));
+  PetscCall(DMSetDimension(*dac, dim));
+  PetscCall(DMDASetSizes(*dac, M[0], M[1], M[2]));
+  PetscCall(DMDASetNumProcs(*dac, p[0], p[1], p[2]));
+  PetscCall(DMDASetBoundaryType(*dac, bt[0], bt[1], bt[2]));
+  PetscCall(DMDASetDof(*dac, 1));
+  PetscCall(DMDASetStencilType(*dac, DMDA_STENCIL_STAR));
+  PetscCall(DMDASetStencilWidth(*dac, 1));
+  PetscCall(DMDASetOwnershipRanges(*dac, l[0], l[1], l[2]));
+  PetscCall(DMSetUp(*dac));
+  for (PetscInt u = 0; u < dim; u++) PetscCall(PetscFree(l[u]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PPEMGGridCoarsen(PPEGrid fine, PPEGrid *coarse)
+{
+  PPEGrid   gc;
+  DM        dac;
+  PetscInt  dim = fine->dim, n[3] = {1, 1, 1};
+  PetscReal L[3] = {1, 1, 1}, o[3] = {0, 0, 0};
+
+  PetscFunctionBegin;
+  PetscCall(PPEGridCreate(PetscObjectComm((PetscObject)fine), &gc));
+  PetscCall(PPEGridSetDimension(gc, dim));
+  for (PetscInt u = 0; u < dim; u++) {
+    n[u] = fine->N[PPEGridKernelDir(dim, u)] / 2;
+    L[u] = fine->uL[u];
+    o[u] = fine->uorigin[u];
+  }
+  PetscCall(PPEGridSetSizes(gc, n[0], n[1], n[2]));
+  PetscCall(PPEGridSetLengths(gc, L[0], L[1], L[2]));
+  PetscCall(PPEGridSetOrigin(gc, o[0], o[1], o[2]));
+  PetscCall(PPEGridSetBCs(gc, fine->ubc));
+  PetscCall(PPEGridSetLocation(gc, fine->location));
+  PetscCall(PPEGridSetShift(gc, fine->shift));
+  if (fine->stretch != PPE_STRETCH_NONE) {
+    const PPEGrid1d *z = &fine->dir[2];
+    PetscReal       *lines;
+    PetscInt         nl = z->nint / 2 + 1;
+
+    PetscCall(PetscMalloc1(nl, &lines));
+    for (PetscInt k = 0; k < nl; k++) lines[k] = z->lines[2 * k];
+    PetscCall(PPEGridSetZLines(gc, nl, lines));
+    PetscCall(PetscFree(lines));
+  }
+  PetscCall(CoarseDMDA(fine, &dac));
+  PetscCall(PPEGridSetDM(gc, dac));
+  PetscCall(DMDestroy(&dac));
+  PetscCall(PPEGridSetUp(gc));
+  *coarse = gc;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* K of the face of direction d below box point p of the face arrays F of a box xm x ym. */
+static inline double FaceK(const ppe_s7_faces *F, PetscInt xm, PetscInt ym, int d, const PetscInt p[3])
+{
+  if (d == 0) return F->x[ppe_s7_fx(xm, ym, p[0], p[1], p[2])];
+  if (d == 1) return F->y[ppe_s7_fy(xm, ym, p[0], p[1], p[2])];
+  return F->z[ppe_s7_fz(xm, ym, p[0], p[1], p[2])];
+}
+
+/* The fine faces of direction d at fine normal index q (box index, 0..m[d]) under the coarse
+   column pc (box indices of the coarse point; its d entry is ignored), summed: S of the header. */
+static double ColumnSum(const PPEStencilBox *Bf, const int c[3], int d, PetscInt q, const PetscInt pc[3])
+{
+  int    a = d == 0 ? 1 : 0, b = d == 2 ? 1 : 2;
+  double s = 0;
+
+  for (int ib = 0; ib < c[b]; ib++)
+    for (int ia = 0; ia < c[a]; ia++) {
+      PetscInt p[3];
+
+      p[d] = q;
+      p[a] = c[a] * pc[a] + ia;
+      p[b] = c[b] * pc[b] + ib;
+      s += FaceK(&Bf->K, Bf->xm, Bf->ym, d, p);
+    }
+  return s;
+}
+
+/* Ghosted box of a local vector of the coarse DMDA in kernel order (start and extent). */
+static PetscErrorCode GhostBox(DM da, PetscInt dim, PetscInt gs[3], PetscInt gm[3])
+{
+  PetscInt s[3], m[3];
+
+  PetscFunctionBegin;
+  PetscCall(DMDAGetGhostCorners(da, &s[0], &s[1], &s[2], &m[0], &m[1], &m[2]));
+  for (int d = 0; d < 3; d++) {
+    PetscInt u = PPEGridUserDir(dim, d);
+    gs[d]      = u < 0 ? 0 : s[u];
+    gm[d]      = u < 0 ? 1 : m[u];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The coarse face array of direction d into K: S_in of every coarse cell (the fine faces
+   inside it) exchanged through the coarse DMDA, then the rule on every coarse face. */
+static PetscErrorCode CoarsenDirection(const PPEStencilBox *Bf, const PPEStencilBox *Bc, DM dac, PetscInt dim, const int c[3], int d, PPEMGCoarsenRule rule, double scale, double *K)
+{
+  Vec                g, l;
+  PetscScalar       *a;
+  const PetscScalar *h;
+  PetscInt           m[3] = {Bc->xm, Bc->ym, Bc->zm}, s[3] = {Bc->xs, Bc->ys, Bc->zs}, e[3], gs[3] = {0, 0, 0}, gm[3] = {1, 1, 1};
+  size_t             n = 0;
+
+  PetscFunctionBegin;
+  PetscCall(DMGetGlobalVector(dac, &g));
+  PetscCall(DMGetLocalVector(dac, &l));
+  PetscCall(VecGetArrayWrite(g, &a));
+  for (PetscInt kk = 0; kk < m[2]; kk++)
+    for (PetscInt jj = 0; jj < m[1]; jj++)
+      for (PetscInt ii = 0; ii < m[0]; ii++) {
+        PetscInt pc[3] = {ii, jj, kk};
+        a[n++]         = ColumnSum(Bf, c, d, 2 * pc[d] + 1, pc);
+      }
+  PetscCall(VecRestoreArrayWrite(g, &a));
+  PetscCall(DMGlobalToLocal(dac, g, INSERT_VALUES, l));
+  PetscCall(GhostBox(dac, dim, gs, gm));
+  PetscCall(VecGetArrayRead(l, &h));
+  for (int q = 0; q < 3; q++) e[q] = m[q] + (q == d ? 1 : 0);
+  n = 0;
+  for (PetscInt kk = 0; kk < e[2]; kk++)
+    for (PetscInt jj = 0; jj < e[1]; jj++)
+      for (PetscInt ii = 0; ii < e[0]; ii++, n++) {
+        PetscInt pc[3] = {ii, jj, kk}, q = pc[d], gi = s[d] + q, G = Bc->N[d];
+        double   smid = ColumnSum(Bf, c, d, 2 * q, pc), slo, shi, k;
+
+        if (rule == PPE_MG_COARSEN_AVERAGE) k = 0.5 * smid;
+        else if (!Bc->per[d] && gi == 0) k = smid > 0 ? 1.0 / (1.0 / smid + 0.5 / ColumnSum(Bf, c, d, 1, pc)) : 0.0;
+        else if (!Bc->per[d] && gi == G) k = smid > 0 ? 1.0 / (0.5 / ColumnSum(Bf, c, d, 2 * q - 1, pc) + 1.0 / smid) : 0.0;
+        else {
+          PetscInt p[3] = {s[0] + pc[0], s[1] + pc[1], s[2] + pc[2]}, o;
+
+          if (q > 0) slo = ColumnSum(Bf, c, d, 2 * q - 1, pc);
+          else {
+            p[d] = s[d] - 1;
+            o    = ((p[2] - gs[2]) * gm[1] + (p[1] - gs[1])) * gm[0] + (p[0] - gs[0]);
+            slo  = PetscRealPart(h[o]);
+          }
+          if (q < m[d]) shi = ColumnSum(Bf, c, d, 2 * q + 1, pc);
+          else {
+            p[d] = s[d] + m[d];
+            o    = ((p[2] - gs[2]) * gm[1] + (p[1] - gs[1])) * gm[0] + (p[0] - gs[0]);
+            shi  = PetscRealPart(h[o]);
+          }
+          k = 1.0 / (0.5 / slo + 1.0 / smid + 0.5 / shi);
+        }
+        K[n] = scale * k;
+      }
+  PetscCall(VecRestoreArrayRead(l, &h));
+  PetscCall(DMRestoreLocalVector(dac, &l));
+  PetscCall(DMRestoreGlobalVector(dac, &g));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PPEMGCoarsenOperator(Mat Af, Mat Ac, PPEMGCoarsenRule rule)
+{
+  Mat_PPEStencil *sf = (Mat_PPEStencil *)Af->data, *sc = (Mat_PPEStencil *)Ac->data;
+  PPEStencilBox  *Bf = &sf->box, *Bc = &sc->box;
+  int             c[3], nc           = 0;
+  size_t          nf[3];
+  double         *kbuf;
+
+  PetscFunctionBegin;
+  if (!Bf->K.x) {
+    PetscCall(PPEStencilSetConstantCoefficients(Ac));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  for (int d = 0; d < 3; d++) {
+    c[d] = Bf->N[d] > 1 ? 2 : 1;
+    nc += c[d] == 2;
+  }
+  PetscCheck(Bc->N[0] * c[0] == Bf->N[0] && Bc->N[1] * c[1] == Bf->N[1] && Bc->N[2] * c[2] == Bf->N[2] && Bc->xs * c[0] == Bf->xs && Bc->ys * c[1] == Bf->ys && Bc->zs * c[2] == Bf->zs, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "Coarse grid not aligned with the fine one");
+  PPEStencilFaceCounts(Bc, nf);
+  PetscCall(PetscMalloc1(nf[0] + nf[1] + nf[2], &kbuf));
+  for (int d = 0; d < 3; d++) {
+    double *K = kbuf + (d > 0 ? nf[0] : 0) + (d > 1 ? nf[1] : 0);
+
+    if (c[d] == 1) PetscCall(PetscArrayzero(K, nf[d])); /* a one-point direction: no coupling */
+    else PetscCall(CoarsenDirection(Bf, Bc, sc->grid->da, sc->grid->dim, c, d, rule, 1.0 / (double)(1 << nc), K));
+  }
+  PetscCall(PPEStencilSetFaceArrays(Ac, PPE_COEFFICIENTS_FACES, kbuf, sf->brange));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The transfers: box extents of the fine and coarse levels, the coarsening factors, 1/2^c. */
+typedef struct {
+  PetscInt  fm[3], cm[3];
+  int       c[3];
+  PetscReal avg;
+  PetscBool restrict_op; /* R (coarse x fine) rather than P (fine x coarse) */
+} MGTransfer;
+
+/* yf (+)= a P xc over the fine box */
+static PetscErrorCode Prolong(const MGTransfer *t, PetscReal a, Vec xc, Vec yf, PetscBool add)
+{
+  const PetscScalar *x;
+  PetscScalar       *y;
+  size_t             n = 0;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayRead(xc, &x));
+  if (add) PetscCall(VecGetArray(yf, &y));
+  else PetscCall(VecGetArrayWrite(yf, &y));
+  for (PetscInt k = 0; k < t->fm[2]; k++)
+    for (PetscInt j = 0; j < t->fm[1]; j++) {
+      const PetscScalar *xr = x + ((k / t->c[2]) * t->cm[1] + j / t->c[1]) * t->cm[0];
+
+      if (add)
+        for (PetscInt i = 0; i < t->fm[0]; i++, n++) y[n] += a * xr[i / t->c[0]];
+      else
+        for (PetscInt i = 0; i < t->fm[0]; i++, n++) y[n] = a * xr[i / t->c[0]];
+    }
+  PetscCall(VecRestoreArrayRead(xc, &x));
+  if (add) PetscCall(VecRestoreArray(yf, &y));
+  else PetscCall(VecRestoreArrayWrite(yf, &y));
+  PetscCall(PetscLogFlops((add ? 2.0 : 1.0) * t->fm[0] * t->fm[1] * t->fm[2]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* yc (+)= a P^T xf: the sum of each coarse point's children times a */
+static PetscErrorCode Restrict(const MGTransfer *t, PetscReal a, Vec xf, Vec yc, PetscBool add)
+{
+  const PetscScalar *x;
+  PetscScalar       *y;
+  PetscInt           nc = t->cm[0] * t->cm[1] * t->cm[2];
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayRead(xf, &x));
+  if (add) PetscCall(VecGetArray(yc, &y));
+  else {
+    PetscCall(VecGetArrayWrite(yc, &y));
+    PetscCall(PetscArrayzero(y, nc));
+  }
+  {
+    PetscScalar *s;
+
+    PetscCall(PetscCalloc1(nc, &s));
+    for (PetscInt k = 0; k < t->fm[2]; k++)
+      for (PetscInt j = 0; j < t->fm[1]; j++) {
+        const PetscScalar *xr = x + (k * t->fm[1] + j) * t->fm[0];
+        PetscScalar       *sr = s + ((k / t->c[2]) * t->cm[1] + j / t->c[1]) * t->cm[0];
+
+        for (PetscInt i = 0; i < t->fm[0]; i++) sr[i / t->c[0]] += xr[i];
+      }
+    for (PetscInt q = 0; q < nc; q++) y[q] += a * s[q];
+    PetscCall(PetscFree(s));
+  }
+  PetscCall(VecRestoreArrayRead(xf, &x));
+  if (add) PetscCall(VecRestoreArray(yc, &y));
+  else PetscCall(VecRestoreArrayWrite(yc, &y));
+  PetscCall(PetscLogFlops(1.0 * t->fm[0] * t->fm[1] * t->fm[2] + 2.0 * nc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* z = op(A) x, or with w: z = w + op(A) x (z == w allowed); op the transpose when asked. R is
+   P^T times the average's weight, so both come from the two loops. */
+static PetscErrorCode Apply(Mat A, Vec x, Vec w, Vec z, PetscBool transpose)
+{
+  MGTransfer *t;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(A, &t));
+  if (w && z != w) PetscCall(VecCopy(w, z));
+  if (t->restrict_op == transpose) PetscCall(Prolong(t, t->restrict_op ? t->avg : 1.0, x, z, (PetscBool)(w != NULL)));
+  else PetscCall(Restrict(t, t->restrict_op ? t->avg : 1.0, x, z, (PetscBool)(w != NULL)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMult_MGTransfer(Mat A, Vec x, Vec y)
+{
+  return Apply(A, x, NULL, y, PETSC_FALSE);
+}
+static PetscErrorCode MatMultTranspose_MGTransfer(Mat A, Vec x, Vec y)
+{
+  return Apply(A, x, NULL, y, PETSC_TRUE);
+}
+static PetscErrorCode MatMultAdd_MGTransfer(Mat A, Vec x, Vec w, Vec z)
+{
+  return Apply(A, x, w, z, PETSC_FALSE);
+}
+static PetscErrorCode MatMultTransposeAdd_MGTransfer(Mat A, Vec x, Vec w, Vec z)
+{
+  return Apply(A, x, w, z, PETSC_TRUE);
+}
+
+static PetscErrorCode MGTransferDestroy(PPECtxDestroyArg arg)
+{
+  MGTransfer *t = (MGTransfer *)PPECtxFromDestroyArg(arg);
+
+  PetscFunctionBegin;
+  PetscCall(PetscFree(t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode TransferShell(PPEGrid fine, PPEGrid coarse, PetscBool restrict_op, Mat *T)
+{
+  MGTransfer *t;
+  PetscInt    nf, nc, Nf, Nc;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&t));
+  for (int d = 0; d < 3; d++) {
+    t->fm[d] = fine->box.m[d];
+    t->cm[d] = coarse->box.m[d];
+    t->c[d]  = fine->box.N[d] > 1 ? 2 : 1;
+    PetscCheck(t->cm[d] * t->c[d] == t->fm[d], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Coarse box not aligned with the fine one");
+  }
+  t->avg         = 1.0 / (PetscReal)(t->c[0] * t->c[1] * t->c[2]);
+  t->restrict_op = restrict_op;
+  nf             = t->fm[0] * t->fm[1] * t->fm[2];
+  nc             = t->cm[0] * t->cm[1] * t->cm[2];
+  Nf             = fine->box.N[0] * fine->box.N[1] * fine->box.N[2];
+  Nc             = coarse->box.N[0] * coarse->box.N[1] * coarse->box.N[2];
+  if (restrict_op) PetscCall(MatCreateShell(PetscObjectComm((PetscObject)fine), nc, nf, Nc, Nf, t, T));
+  else PetscCall(MatCreateShell(PetscObjectComm((PetscObject)fine), nf, nc, Nf, Nc, t, T));
+  PetscCall(MatShellSetOperation(*T, MATOP_MULT, (void (*)(void))MatMult_MGTransfer));
+  PetscCall(MatShellSetOperation(*T, MATOP_MULT_TRANSPOSE, (void (*)(void))MatMultTranspose_MGTransfer));
+  PetscCall(MatShellSetOperation(*T, MATOP_MULT_ADD, (void (*)(void))MatMultAdd_MGTransfer));
+  PetscCall(MatShellSetOperation(*T, MATOP_MULT_TRANSPOSE_ADD, (void (*)(void))MatMultTransposeAdd_MGTransfer));
+  PetscCall(MatShellSetContextDestroy(*T, MGTransferDestroy));
+  PetscCall(PetscObjectSetName((PetscObject)*T, restrict_op ? "ppemg restriction (average of the children)" : "ppemg interpolation (piecewise constant)"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PPEMGTransferCreate(PPEGrid fine, PPEGrid coarse, Mat *P, Mat *R)
+{
+  PetscFunctionBegin;
+  PetscCall(TransferShell(fine, coarse, PETSC_FALSE, P));
+  PetscCall(TransferShell(fine, coarse, PETSC_TRUE, R));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
