@@ -103,9 +103,10 @@ PetscErrorCode PPEBenchMG(MPI_Comm comm, const PPEBenchOptions *o)
   for (PetscInt i = nlev - 1; i >= 0; i--) { /* PCMG's numbering: nlev - 1 the finest */
     const char    *what[3] = {"MGSmooth Level %d", "MGResid Level %d", "MGInterp Level %d"};
     PetscLogDouble te[3]   = {0, 0, 0};
-    int            cnt[3] = {0, 0, 0}, napply = o->reps + 1;
-    PetscReal      npts = 1, bpp;
-    PetscInt       l    = nlev - 1 - i;
+    int            cnt[3]  = {0, 0, 0};
+    PetscInt       napply  = o->reps + 1;
+    PetscReal      npts    = 1, bpp;
+    PetscInt       l       = nlev - 1 - i;
 
     for (int e = 0; e < (i ? 3 : 1); e++) {
       char name[64];
