@@ -184,8 +184,9 @@ static PetscErrorCode GhostBox(DM da, PetscInt dim, PetscInt gs[3], PetscInt gm[
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The coarse face array of direction d into K: S_in of every coarse cell (the fine faces
-   inside it) exchanged through the coarse DMDA, then the rule on every coarse face. */
+/* The coarse face array of direction d into K: for the harmonic rule S_in of every coarse cell
+   (the fine faces inside it) exchanged through the coarse DMDA, then the rule on every coarse
+   face. */
 static PetscErrorCode CoarsenDirection(const PPEStencilBox *Bf, const PPEStencilBox *Bc, DM dac, PetscInt dim, const int c[3], int d, PPEMGCoarsenRule rule, double scale, double *K)
 {
   Vec                g, l;
@@ -197,16 +198,18 @@ static PetscErrorCode CoarsenDirection(const PPEStencilBox *Bf, const PPEStencil
   PetscFunctionBegin;
   PetscCall(DMGetGlobalVector(dac, &g));
   PetscCall(DMGetLocalVector(dac, &l));
-  PetscCall(VecGetArrayWrite(g, &a));
-  for (PetscInt kk = 0; kk < m[2]; kk++)
-    for (PetscInt jj = 0; jj < m[1]; jj++)
-      for (PetscInt ii = 0; ii < m[0]; ii++) {
-        PetscInt pc[3] = {ii, jj, kk};
-        a[n++]         = ColumnSum(Bf, c, d, 2 * pc[d] + 1, pc);
-      }
-  PetscCall(VecRestoreArrayWrite(g, &a));
-  PetscCall(DMGlobalToLocal(dac, g, INSERT_VALUES, l));
-  PetscCall(GhostBox(dac, dim, gs, gm));
+  if (rule == PPE_MG_COARSEN_HARMONIC) { /* only the harmonic rule reads the neighbours' S_in */
+    PetscCall(VecGetArrayWrite(g, &a));
+    for (PetscInt kk = 0; kk < m[2]; kk++)
+      for (PetscInt jj = 0; jj < m[1]; jj++)
+        for (PetscInt ii = 0; ii < m[0]; ii++) {
+          PetscInt pc[3] = {ii, jj, kk};
+          a[n++]         = ColumnSum(Bf, c, d, 2 * pc[d] + 1, pc);
+        }
+    PetscCall(VecRestoreArrayWrite(g, &a));
+    PetscCall(DMGlobalToLocal(dac, g, INSERT_VALUES, l));
+    PetscCall(GhostBox(dac, dim, gs, gm));
+  }
   PetscCall(VecGetArrayRead(l, &h));
   for (int q = 0; q < 3; q++) e[q] = m[q] + (q == d ? 1 : 0);
   n = 0;
@@ -277,10 +280,11 @@ PetscErrorCode PPEMGCoarsenOperator(Mat Af, Mat Ac, PPEMGCoarsenRule rule)
 
 /* The transfers: box extents of the fine and coarse levels, the coarsening factors, 1/2^c. */
 typedef struct {
-  PetscInt  fm[3], cm[3];
-  int       c[3];
-  PetscReal avg;
-  PetscBool restrict_op; /* R (coarse x fine) rather than P (fine x coarse) */
+  PetscInt     fm[3], cm[3];
+  int          c[3];
+  PetscReal    avg;
+  PetscBool    restrict_op; /* R (coarse x fine) rather than P (fine x coarse) */
+  PetscScalar *sum;         /* the children's sums, one per coarse point */
 } MGTransfer;
 
 /* yf (+)= a P xc over the fine box */
@@ -311,7 +315,7 @@ static PetscErrorCode Prolong(const MGTransfer *t, PetscReal a, Vec xc, Vec yf, 
 }
 
 /* yc (+)= a P^T xf: the sum of each coarse point's children times a */
-static PetscErrorCode Restrict(const MGTransfer *t, PetscReal a, Vec xf, Vec yc, PetscBool add)
+static PetscErrorCode Restrict(MGTransfer *t, PetscReal a, Vec xf, Vec yc, PetscBool add)
 {
   const PetscScalar *x;
   PetscScalar       *y;
@@ -324,20 +328,15 @@ static PetscErrorCode Restrict(const MGTransfer *t, PetscReal a, Vec xf, Vec yc,
     PetscCall(VecGetArrayWrite(yc, &y));
     PetscCall(PetscArrayzero(y, nc));
   }
-  {
-    PetscScalar *s;
+  PetscCall(PetscArrayzero(t->sum, nc));
+  for (PetscInt k = 0; k < t->fm[2]; k++)
+    for (PetscInt j = 0; j < t->fm[1]; j++) {
+      const PetscScalar *xr = x + (k * t->fm[1] + j) * t->fm[0];
+      PetscScalar       *sr = t->sum + ((k / t->c[2]) * t->cm[1] + j / t->c[1]) * t->cm[0];
 
-    PetscCall(PetscCalloc1(nc, &s));
-    for (PetscInt k = 0; k < t->fm[2]; k++)
-      for (PetscInt j = 0; j < t->fm[1]; j++) {
-        const PetscScalar *xr = x + (k * t->fm[1] + j) * t->fm[0];
-        PetscScalar       *sr = s + ((k / t->c[2]) * t->cm[1] + j / t->c[1]) * t->cm[0];
-
-        for (PetscInt i = 0; i < t->fm[0]; i++) sr[i / t->c[0]] += xr[i];
-      }
-    for (PetscInt q = 0; q < nc; q++) y[q] += a * s[q];
-    PetscCall(PetscFree(s));
-  }
+      for (PetscInt i = 0; i < t->fm[0]; i++) sr[i / t->c[0]] += xr[i];
+    }
+  for (PetscInt q = 0; q < nc; q++) y[q] += a * t->sum[q];
   PetscCall(VecRestoreArrayRead(xf, &x));
   if (add) PetscCall(VecRestoreArray(yc, &y));
   else PetscCall(VecRestoreArrayWrite(yc, &y));
@@ -381,6 +380,7 @@ static PetscErrorCode MGTransferDestroy(PPECtxDestroyArg arg)
   MGTransfer *t = (MGTransfer *)PPECtxFromDestroyArg(arg);
 
   PetscFunctionBegin;
+  PetscCall(PetscFree(t->sum));
   PetscCall(PetscFree(t));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -402,8 +402,9 @@ static PetscErrorCode TransferShell(PPEGrid fine, PPEGrid coarse, PetscBool rest
   t->restrict_op = restrict_op;
   nf             = t->fm[0] * t->fm[1] * t->fm[2];
   nc             = t->cm[0] * t->cm[1] * t->cm[2];
-  Nf             = fine->box.N[0] * fine->box.N[1] * fine->box.N[2];
-  Nc             = coarse->box.N[0] * coarse->box.N[1] * coarse->box.N[2];
+  PetscCall(PetscMalloc1(nc, &t->sum));
+  Nf = fine->box.N[0] * fine->box.N[1] * fine->box.N[2];
+  Nc = coarse->box.N[0] * coarse->box.N[1] * coarse->box.N[2];
   if (restrict_op) PetscCall(MatCreateShell(PetscObjectComm((PetscObject)fine), nc, nf, Nc, Nf, t, T));
   else PetscCall(MatCreateShell(PetscObjectComm((PetscObject)fine), nf, nc, Nf, Nc, t, T));
   PetscCall(MatShellSetOperation(*T, MATOP_MULT, (void (*)(void))MatMult_MGTransfer));

@@ -55,8 +55,7 @@ typedef struct {
   PPEGrid        grid[PPEMG_MAX_LEVELS]; /* [0] the operator's (a reference) */
   Mat            A[PPEMG_MAX_LEVELS];    /* [0] the preconditioning matrix (a reference) */
   Mat            P[PPEMG_MAX_LEVELS], R[PPEMG_MAX_LEVELS];
-  PetscReal      lmax[PPEMG_MAX_LEVELS]; /* chebyci: the top of each level's interval */
-  Mat            Ac;                     /* the coarsest level assembled */
+  Mat            Ac; /* the coarsest level assembled */
   PC             mg;
   PetscLogDouble t_levels, t_coef; /* seconds of the last set-up: the hierarchy (first only) and the coefficient-dependent part */
   PetscInt       nsetup;           /* set-ups so far (the first makes the hierarchy) */
@@ -70,13 +69,14 @@ static PetscErrorCode SetUpLevels(PC pc, PPEGrid fine)
   PC_PPEMG   *mg   = (PC_PPEMG *)pc->data;
   MPI_Comm    comm = PetscObjectComm((PetscObject)pc);
   PPEBackend  backend;
+  PetscBool   overlap;
   const char *prefix;
   PetscInt    n = mg->levels;
 
   PetscFunctionBegin;
+  PetscCheck(fine->location == PPE_LOCATION_CELL, comm, PETSC_ERR_SUP, "PC ppemg coarsens cell-centred grids; this grid is vertex-centred: use PCMG on the assembled operator (-ppe_operator aij -pc_type mg) or PC fftptdma");
   PetscCall(PPEMGMaxLevels(fine, 2, &mg->maxlev, mg->why, sizeof(mg->why)));
   mg->maxlev = PetscMin(mg->maxlev, PPEMG_MAX_LEVELS);
-  PetscCheck(fine->location == PPE_LOCATION_CELL, comm, PETSC_ERR_SUP, "PC ppemg coarsens cell-centred grids; this grid is vertex-centred: use PCMG on the assembled operator (-ppe_operator aij -pc_type mg) or PC fftptdma");
   PetscCheck(n == PETSC_DECIDE || n <= mg->maxlev, comm, PETSC_ERR_ARG_OUTOFRANGE, "PC ppemg: %" PetscInt_FMT " levels asked for (-pc_ppemg_levels), but this grid and process layout allow at most %" PetscInt_FMT ": coarsening stops at %s", n,
              mg->maxlev, mg->why);
   if (n == PETSC_DECIDE) {
@@ -92,12 +92,10 @@ static PetscErrorCode SetUpLevels(PC pc, PPEGrid fine)
   mg->grid[0] = fine;
   mg->A[0]    = pc->pmat;
   PetscCall(PPEStencilGetBackend(pc->pmat, &backend));
+  PetscCall(PPEStencilGetOverlap(pc->pmat, &overlap));
   for (PetscInt l = 1; l < n; l++) {
-    PetscBool overlap;
-
     PetscCall(PPEMGGridCoarsen(mg->grid[l - 1], &mg->grid[l]));
     PetscCall(PPEStencilCreate(mg->grid[l], &mg->A[l]));
-    PetscCall(PPEStencilGetOverlap(pc->pmat, &overlap));
     PetscCall(PPEStencilSetOverlap(mg->A[l], overlap));
     PetscCall(PPEStencilSetBackend(mg->A[l], backend));
     PetscCall(PPEMGTransferCreate(mg->grid[l - 1], mg->grid[l], &mg->P[l - 1], &mg->R[l - 1]));
@@ -191,18 +189,17 @@ static PetscErrorCode SetUpCoefficients(PC pc)
       PPEStencilCoefficients kind;
       PC                     spc;
       PetscBool              ischeb;
+      PetscReal              lmax = 2.0; /* Gershgorin: D^-1 A of a row-diagonally-dominant operator */
 
       PetscCall(KSPGetPC(ksp, &spc));
       PetscCall(PetscObjectTypeCompare((PetscObject)spc, PCCHEBYCI, &ischeb));
       if (!ischeb) continue; /* changed by the user's options */
       PetscCall(PPEStencilGetCoefficients(mg->A[l], &kind, NULL, NULL));
-      if (kind == PPE_COEFFICIENTS_CONSTANT) {
-        const PPEGrid g = mg->grid[l];
-
-        mg->lmax[l] = g->shift;
-        for (int d = 0; d < 3; d++) mg->lmax[l] += g->dir[d].eigmax;
-      } else mg->lmax[l] = 2.0; /* Gershgorin: D^-1 A of a row-diagonally-dominant operator */
-      PetscCall(PCChebyCISetEigenvalues(spc, mg->lmax[l] / mg->ratio, mg->lmax[l]));
+      if (kind == PPE_COEFFICIENTS_CONSTANT) { /* W^-1 A: the exact largest eigenvalue from the 1D spectra */
+        lmax = mg->grid[l]->shift;
+        for (int d = 0; d < 3; d++) lmax += mg->grid[l]->dir[d].eigmax;
+      }
+      PetscCall(PCChebyCISetEigenvalues(spc, lmax / mg->ratio, lmax));
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -213,7 +210,7 @@ static PetscErrorCode PCSetUp_PPEMG(PC pc)
   PC_PPEMG      *mg   = (PC_PPEMG *)pc->data;
   MPI_Comm       comm = PetscObjectComm((PetscObject)pc);
   PPEGrid        grid = NULL;
-  PetscBool      isst;
+  PetscBool      isst, built;
   PetscLogDouble t0, t1, t2;
 
   PetscFunctionBegin;
@@ -224,7 +221,8 @@ static PetscErrorCode PCSetUp_PPEMG(PC pc)
   PetscCall(PPEStencilGetGrid(pc->pmat, &grid));
   PetscCall(PetscTime(&t0));
   if (mg->mg && mg->grid[0] != grid) PetscCall(PCReset_PPEMG(pc)); /* another grid: a new hierarchy */
-  if (!mg->mg) {
+  built = (PetscBool)!mg->mg;
+  if (built) {
     PetscCall(PetscLogEventBegin(PPE_MGLevels, pc, 0, 0, 0));
     PetscCall(SetUpLevels(pc, grid));
     PetscCall(PetscLogEventEnd(PPE_MGLevels, pc, 0, 0, 0));
@@ -235,7 +233,7 @@ static PetscErrorCode PCSetUp_PPEMG(PC pc)
   PetscCall(PCSetUp(mg->mg));
   PetscCall(PetscLogEventEnd(PPE_MGCoef, pc, 0, 0, 0));
   PetscCall(PetscTime(&t2));
-  if (t1 - t0 > 0 || !mg->nsetup) mg->t_levels = t1 - t0;
+  if (built) mg->t_levels = t1 - t0;
   mg->t_coef = t2 - t1;
   mg->nsetup++;
   PetscFunctionReturn(PETSC_SUCCESS);
