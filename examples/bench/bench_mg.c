@@ -12,7 +12,13 @@
    each of the two smoothings is a residual (B + 8: b too), `degree` Chebyshev steps (an
    application with the step's update fused: B + 24, reading b, z and the diagonal) and the
    Richardson update (24); the residual for the restriction (B + 8) and the interpolation
-   (reading and writing the fine vector, 16) once. The coarsest level: its LU solve, no model.
+   (reading and writing the fine vector, 16) once. With the zline smoother (auto on a
+   wall-stretched grid, e.g. -ppe_grid_z_stretch tanh) each of the `degree` Chebyshev steps of a
+   smoothing is a residual (B + 8), the line solve (reading the residual and writing the
+   correction, 16, and the lines' factors, 16 a point: pivot and multiplier) and the Chebyshev
+   update (reading the correction, the direction and x, writing the direction and x: 40). Level
+   sizes are the PC's own (semi-coarsening keeps z with zline). The coarsest level: its LU
+   solve, no model.
 */
 #include "bench.h"
 
@@ -39,21 +45,22 @@ static PetscErrorCode EventTime(const char *name, PetscLogDouble *t, int *count)
 
 PetscErrorCode PPEBenchMG(MPI_Comm comm, const PPEBenchOptions *o)
 {
-  PPEGrid        grid;
-  Mat            A;
-  Vec            b, x;
-  PC             pc;
-  PetscRandom    rnd;
-  PetscInt       N[3], nlev, degree = 3;
-  PetscReal      ratio = 1000, copy = 0, triad = 0, B;
-  PetscLogDouble t0, t1, tfirst, tnew, tcycle = PETSC_MAX_REAL, tl, tsum = 0;
-  PetscMPIInt    size;
-  char           newbuf[32];
+  PPEGrid         grid;
+  Mat             A;
+  Vec             b, x;
+  PC              pc;
+  PetscRandom     rnd;
+  PetscInt        N[3], nlev, degree;
+  PCPPEMGSmoother used;
+  PC              inner;
+  PetscReal       ratio = 1000, copy = 0, triad = 0, B;
+  PetscLogDouble  t0, t1, tfirst, tnew, tcycle = PETSC_MAX_REAL, tl, tsum = 0;
+  PetscMPIInt     size;
+  char            newbuf[32];
 
   PetscFunctionBegin;
   PetscOptionsBegin(comm, NULL, "ppe-bench -bench mg options", "PPEKit");
   PetscCall(PetscOptionsReal("-bench_mg_density_ratio", "Variable coefficients: spheres of density 1 in this density (0: the constant-coefficient operator)", NULL, ratio, &ratio, NULL));
-  PetscCall(PetscOptionsInt("-pc_ppemg_degree", "The smoother's degree (read here for the byte model; PC ppemg reads it too)", NULL, degree, &degree, NULL));
   PetscOptionsEnd();
   PetscCheck(ratio >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-bench_mg_density_ratio must be positive (or 0 for constant coefficients), got %g", (double)ratio);
   B = ratio > 0 ? 40.0 : 16.0;
@@ -98,6 +105,9 @@ PetscErrorCode PPEBenchMG(MPI_Comm comm, const PPEBenchOptions *o)
   }
   PetscCall(PPEBenchStream(comm, o->stream_n, PetscMax(o->reps / 2, 5), &copy, &triad));
   PetscCall(PCPPEMGGetLevels(pc, &nlev));
+  PetscCall(PCPPEMGGetSmoother(pc, &used));
+  PetscCall(PCPPEMGGetDegree(pc, &degree));
+  PetscCall(PCPPEMGGetMG(pc, &inner));
   if (tnew >= 0) PetscCall(PetscSNPrintf(newbuf, sizeof(newbuf), "%.6e", tnew));
   else PetscCall(PetscStrncpy(newbuf, "null", sizeof(newbuf)));
   for (PetscInt i = nlev - 1; i >= 0; i--) { /* PCMG's numbering: nlev - 1 the finest */
@@ -105,24 +115,32 @@ PetscErrorCode PPEBenchMG(MPI_Comm comm, const PPEBenchOptions *o)
     PetscLogDouble te[3]   = {0, 0, 0};
     int            cnt[3]  = {0, 0, 0};
     PetscInt       napply  = o->reps + 1;
-    PetscReal      npts    = 1, bpp;
-    PetscInt       l       = nlev - 1 - i;
+    PetscReal      bpp;
+    PetscInt       l = nlev - 1 - i, npts;
+    KSP            ksp;
+    Mat            Al;
 
     for (int e = 0; e < (i ? 3 : 1); e++) {
       char name[64];
       PetscCall(PetscSNPrintf(name, sizeof(name), what[e], (int)i));
       PetscCall(EventTime(name, &te[e], &cnt[e]));
     }
-    for (int d = 0; d < 3; d++) npts *= N[d] > 1 ? (PetscReal)(N[d] >> l) : 1.0;
+    if (i) PetscCall(PCMGGetSmoother(inner, i, &ksp));
+    else PetscCall(PCMGGetCoarseSolve(inner, &ksp));
+    PetscCall(KSPGetOperators(ksp, NULL, &Al));
+    PetscCall(MatGetSize(Al, &npts, NULL));
     /* the events also ran in the two set-ups' applications (none) and in the warm-up: per cycle */
-    tl  = (te[0] + te[1] + te[2]) / napply;
-    bpp = i ? 2.0 * ((B + 8) + degree * (B + 24) + 24) + (B + 8) + 16 : 0;
+    tl = (te[0] + te[1] + te[2]) / napply;
+    if (!i) bpp = 0;
+    else if (used == PC_PPEMG_SMOOTHER_ZLINE) bpp = 2.0 * degree * ((B + 8) + 32 + 40) + (B + 8) + 16;
+    else bpp = 2.0 * ((B + 8) + degree * (B + 24) + 24) + (B + 8) + 16;
     tsum += tl;
     PetscCall(PetscPrintf(comm,
-                          "{\"bench\": \"mg\", \"level\": %" PetscInt_FMT ", \"points\": %.0f, \"ranks\": %d, \"density_ratio\": %.6e, \"smooth_s\": %.6e, \"resid_s\": %.6e, \"interp_s\": %.6e, \"level_s\": %.6e, \"ns_per_point\": %.4f, "
+                          "{\"bench\": \"mg\", \"level\": %" PetscInt_FMT ", \"points\": %" PetscInt_FMT
+                          ", \"ranks\": %d, \"smoother\": \"%s\", \"density_ratio\": %.6e, \"smooth_s\": %.6e, \"resid_s\": %.6e, \"interp_s\": %.6e, \"level_s\": %.6e, \"ns_per_point\": %.4f, "
                           "\"model_bytes_per_point\": %.0f, \"gbs\": %.3f, \"stream_copy_gbs\": %.3f, \"bw_fraction\": %.3f}\n",
-                          l, (double)npts, (int)size, (double)ratio, te[0] / napply, te[1] / napply, te[2] / napply, tl, 1e9 * tl / npts, (double)bpp, bpp > 0 ? bpp * npts / tl / 1e9 : 0.0, (double)copy,
-                          bpp > 0 ? bpp * npts / tl / 1e9 / copy : 0.0));
+                          l, npts, (int)size, PCPPEMGSmoothers[used], (double)ratio, te[0] / napply, te[1] / napply, te[2] / napply, tl, 1e9 * tl / (PetscReal)npts, (double)bpp, bpp > 0 ? bpp * (PetscReal)npts / tl / 1e9 : 0.0, (double)copy,
+                          bpp > 0 ? bpp * (PetscReal)npts / tl / 1e9 / copy : 0.0));
   }
   PetscCall(PetscPrintf(comm,
                         "{\"bench\": \"mg\", \"n\": [%" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT "], \"ranks\": %d, \"reps\": %" PetscInt_FMT ", \"density_ratio\": %.6e, \"levels\": %" PetscInt_FMT ", \"setup_first_s\": %.6e, "

@@ -40,40 +40,79 @@
 
 const char *const PPEMGCoarsenRules[] = {"harmonic", "average", "PPEMGCoarsenRule", "PPE_MG_COARSEN_", NULL};
 
-PetscErrorCode PPEMGMaxLevels(PPEGrid grid, PetscInt min_n, PetscInt *nlev, char why[], size_t len)
+/* The smallest spacing of direction d: href times the smallest control-volume weight. */
+static PetscReal MinSpacing(const PPEGrid1d *g)
+{
+  PetscReal w = PETSC_MAX_REAL;
+
+  for (PetscInt k = 0; k < g->n; k++) w = PetscMin(w, g->w[k]);
+  return g->href * w;
+}
+
+/* Whether direction d of level l, coarsened by f from the fine grid, cannot be halved again
+   (too few points, or an odd extent on some rank), and why. */
+static PetscErrorCode CannotHalve(PPEGrid grid, int d, PetscInt l, PetscInt f, PetscInt min_n, char why[], size_t len, PetscBool *cannot)
 {
   const PPEDMDABox *b       = &grid->box;
   static const char names[] = "xyz";
-  PetscInt          f       = 1;
+  char              dn      = names[PPEGridUserDir(grid->dim, d) < 0 ? d : PPEGridUserDir(grid->dim, d)];
+
+  PetscFunctionBegin;
+  *cannot = PETSC_TRUE;
+  if ((b->N[d] / f) / 2 < min_n) {
+    if (why) PetscCall(PetscSNPrintf(why, len, "%" PetscInt_FMT " points along %c on level %" PetscInt_FMT " (a coarser level would have fewer than %" PetscInt_FMT ")", b->N[d] / f, dn, l, min_n));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  for (PetscInt r = 0; r < b->P[d]; r++) {
+    if ((b->own[d][r] / f) % 2 == 0 && b->own[d][r] / f >= 2) continue;
+    if (why) PetscCall(PetscSNPrintf(why, len, "a rank owns %" PetscInt_FMT " points along %c on level %" PetscInt_FMT " (halving needs an even extent on every rank)", b->own[d][r] / f, dn, l));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  *cannot = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PPEMGMaxLevels(PPEGrid grid, PetscBool keepz, PetscInt min_n, PetscInt maxlev, int c[][3], PetscInt *nlev, char why[], size_t len)
+{
+  PetscReal h[3];
+  PetscInt  f[3] = {1, 1, 1};
 
   PetscFunctionBegin;
   *nlev = 1;
   if (why) why[0] = 0;
-  for (;;) {
-    for (int d = 0; d < 3; d++) {
-      if (b->N[d] == 1) continue;
-      if ((b->N[d] / f) / 2 < min_n) {
-        if (why)
-          PetscCall(PetscSNPrintf(why, len, "%" PetscInt_FMT " points along %c on level %" PetscInt_FMT " (a coarser level would have fewer than %" PetscInt_FMT ")", b->N[d] / f,
-                                  names[PPEGridUserDir(grid->dim, d) < 0 ? d : PPEGridUserDir(grid->dim, d)], *nlev - 1, min_n));
-        PetscFunctionReturn(PETSC_SUCCESS);
-      }
-      for (PetscInt r = 0; r < b->P[d]; r++) {
-        if ((b->own[d][r] / f) % 2 == 0 && b->own[d][r] / f >= 2) continue;
-        if (why)
-          PetscCall(PetscSNPrintf(why, len, "a rank owns %" PetscInt_FMT " points along %c on level %" PetscInt_FMT " (halving needs an even extent on every rank)", b->own[d][r] / f,
-                                  names[PPEGridUserDir(grid->dim, d) < 0 ? d : PPEGridUserDir(grid->dim, d)], *nlev - 1));
-        PetscFunctionReturn(PETSC_SUCCESS);
-      }
+  for (int d = 0; d < 3; d++) h[d] = MinSpacing(&grid->dir[d]);
+  while (*nlev < maxlev) {
+    PetscReal hmin = PETSC_MAX_REAL;
+    int       cc[3];
+
+    for (int d = 0; d < 3; d++)
+      if (grid->box.N[d] > 1 && !(keepz && d == 2)) hmin = PetscMin(hmin, h[d]);
+    if (hmin == PETSC_MAX_REAL) {
+      if (why) PetscCall(PetscSNPrintf(why, len, "level %" PetscInt_FMT ": no direction left to coarsen", *nlev - 1));
+      break;
     }
-    f *= 2;
+    for (int d = 0; d < 3; d++) {
+      PetscBool cannot;
+
+      /* strong directions only: spacing within sqrt(2) of the smallest (coupling at least half the strongest) */
+      cc[d] = grid->box.N[d] > 1 && !(keepz && d == 2) && h[d] <= PETSC_SQRT2 * hmin * (1 + 1e-10) ? 2 : 1;
+      if (cc[d] == 1) continue;
+      PetscCall(CannotHalve(grid, d, *nlev - 1, f[d], min_n, why, len, &cannot));
+      if (cannot) PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    for (int d = 0; d < 3; d++) {
+      c[*nlev - 1][d] = cc[d];
+      f[d] *= cc[d];
+      h[d] *= cc[d];
+    }
     (*nlev)++;
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The DMDA of the coarse grid: the fine DMDA's process grid, boundary types and blocks halved
    (user directions). */
-static PetscErrorCode CoarseDMDA(PPEGrid fine, DM *dac)
+static PetscErrorCode CoarseDMDA(PPEGrid fine, const int c[3], DM *dac)
 {
   DM              da = fine->da;
   PetscInt        dim, M[3], p[3], *l[3] = {NULL, NULL, NULL};
@@ -85,9 +124,11 @@ static PetscErrorCode CoarseDMDA(PPEGrid fine, DM *dac)
   PetscCall(DMDAGetInfo(da, &dim, &M[0], &M[1], &M[2], &p[0], &p[1], &p[2], NULL, NULL, &bt[0], &bt[1], &bt[2], NULL));
   PetscCall(DMDAGetOwnershipRanges(da, &lf[0], &lf[1], &lf[2]));
   for (PetscInt u = 0; u < dim; u++) {
+    int cu = c[PPEGridKernelDir(dim, u)];
+
     PetscCall(PetscMalloc1(p[u], &l[u]));
-    for (PetscInt r = 0; r < p[u]; r++) l[u][r] = lf[u][r] / 2;
-    M[u] /= 2;
+    for (PetscInt r = 0; r < p[u]; r++) l[u][r] = lf[u][r] / cu;
+    M[u] /= cu;
   }
   PetscCall(DMDACreate(PetscObjectComm((PetscObject)da), dac));
   PetscCall(DMSetDimension(*dac, dim));
@@ -103,7 +144,7 @@ static PetscErrorCode CoarseDMDA(PPEGrid fine, DM *dac)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode PPEMGGridCoarsen(PPEGrid fine, PPEGrid *coarse)
+PetscErrorCode PPEMGGridCoarsen(PPEGrid fine, const int c[3], PPEGrid *coarse)
 {
   PPEGrid   gc;
   DM        dac;
@@ -114,7 +155,7 @@ PetscErrorCode PPEMGGridCoarsen(PPEGrid fine, PPEGrid *coarse)
   PetscCall(PPEGridCreate(PetscObjectComm((PetscObject)fine), &gc));
   PetscCall(PPEGridSetDimension(gc, dim));
   for (PetscInt u = 0; u < dim; u++) {
-    n[u] = fine->N[PPEGridKernelDir(dim, u)] / 2;
+    n[u] = fine->N[PPEGridKernelDir(dim, u)] / c[PPEGridKernelDir(dim, u)];
     L[u] = fine->uL[u];
     o[u] = fine->uorigin[u];
   }
@@ -127,14 +168,14 @@ PetscErrorCode PPEMGGridCoarsen(PPEGrid fine, PPEGrid *coarse)
   if (fine->stretch != PPE_STRETCH_NONE) {
     const PPEGrid1d *z = &fine->dir[2];
     PetscReal       *lines;
-    PetscInt         nl = z->nint / 2 + 1;
+    PetscInt         nl = z->nint / c[2] + 1;
 
     PetscCall(PetscMalloc1(nl, &lines));
-    for (PetscInt k = 0; k < nl; k++) lines[k] = z->lines[2 * k];
+    for (PetscInt k = 0; k < nl; k++) lines[k] = z->lines[c[2] * k];
     PetscCall(PPEGridSetZLines(gc, nl, lines));
     PetscCall(PetscFree(lines));
   }
-  PetscCall(CoarseDMDA(fine, &dac));
+  PetscCall(CoarseDMDA(fine, c, &dac));
   PetscCall(PPEGridSetDM(gc, dac));
   PetscCall(DMDestroy(&dac));
   PetscCall(PPEGridSetUp(gc));
@@ -198,7 +239,7 @@ static PetscErrorCode CoarsenDirection(const PPEStencilBox *Bf, const PPEStencil
   PetscFunctionBegin;
   PetscCall(DMGetGlobalVector(dac, &g));
   PetscCall(DMGetLocalVector(dac, &l));
-  if (rule == PPE_MG_COARSEN_HARMONIC) { /* only the harmonic rule reads the neighbours' S_in */
+  if (rule == PPE_MG_COARSEN_HARMONIC && c[d] == 2) { /* only the harmonic rule along a coarsened normal reads the neighbours' S_in */
     PetscCall(VecGetArrayWrite(g, &a));
     for (PetscInt kk = 0; kk < m[2]; kk++)
       for (PetscInt jj = 0; jj < m[1]; jj++)
@@ -217,9 +258,10 @@ static PetscErrorCode CoarsenDirection(const PPEStencilBox *Bf, const PPEStencil
     for (PetscInt jj = 0; jj < e[1]; jj++)
       for (PetscInt ii = 0; ii < e[0]; ii++, n++) {
         PetscInt pc[3] = {ii, jj, kk}, q = pc[d], gi = s[d] + q, G = Bc->N[d];
-        double   smid = ColumnSum(Bf, c, d, 2 * q, pc), slo, shi, k;
+        double   smid = ColumnSum(Bf, c, d, c[d] * q, pc), slo, shi, k;
 
-        if (rule == PPE_MG_COARSEN_AVERAGE) k = 0.5 * smid;
+        if (c[d] == 1) k = smid; /* normal not coarsened: the coinciding fine faces conduct in parallel */
+        else if (rule == PPE_MG_COARSEN_AVERAGE) k = 0.5 * smid;
         else if (!Bc->per[d] && gi == 0) k = smid > 0 ? 1.0 / (1.0 / smid + 0.5 / ColumnSum(Bf, c, d, 1, pc)) : 0.0;
         else if (!Bc->per[d] && gi == G) k = smid > 0 ? 1.0 / (0.5 / ColumnSum(Bf, c, d, 2 * q - 1, pc) + 1.0 / smid) : 0.0;
         else {
@@ -261,7 +303,7 @@ PetscErrorCode PPEMGCoarsenOperator(Mat Af, Mat Ac, PPEMGCoarsenRule rule)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   for (int d = 0; d < 3; d++) {
-    c[d] = Bf->N[d] > 1 ? 2 : 1;
+    c[d] = (int)(Bf->N[d] / Bc->N[d]); /* 2 where coarsened, else 1 */
     nc += c[d] == 2;
   }
   PetscCheck(Bc->N[0] * c[0] == Bf->N[0] && Bc->N[1] * c[1] == Bf->N[1] && Bc->N[2] * c[2] == Bf->N[2] && Bc->xs * c[0] == Bf->xs && Bc->ys * c[1] == Bf->ys && Bc->zs * c[2] == Bf->zs, PETSC_COMM_SELF, PETSC_ERR_PLIB,
@@ -271,7 +313,7 @@ PetscErrorCode PPEMGCoarsenOperator(Mat Af, Mat Ac, PPEMGCoarsenRule rule)
   for (int d = 0; d < 3; d++) {
     double *K = kbuf + (d > 0 ? nf[0] : 0) + (d > 1 ? nf[1] : 0);
 
-    if (c[d] == 1) PetscCall(PetscArrayzero(K, nf[d])); /* a one-point direction: no coupling */
+    if (Bf->N[d] == 1) PetscCall(PetscArrayzero(K, nf[d])); /* a one-point direction: no coupling */
     else PetscCall(CoarsenDirection(Bf, Bc, sc->grid->da, sc->grid->dim, c, d, rule, 1.0 / (double)(1 << nc), K));
   }
   PetscCall(PPEStencilSetFaceArrays(Ac, PPE_COEFFICIENTS_FACES, kbuf, sf->brange));
@@ -395,7 +437,7 @@ static PetscErrorCode TransferShell(PPEGrid fine, PPEGrid coarse, PetscBool rest
   for (int d = 0; d < 3; d++) {
     t->fm[d] = fine->box.m[d];
     t->cm[d] = coarse->box.m[d];
-    t->c[d]  = fine->box.N[d] > 1 ? 2 : 1;
+    t->c[d]  = (int)(fine->box.N[d] / coarse->box.N[d]);
     PetscCheck(t->cm[d] * t->c[d] == t->fm[d], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Coarse box not aligned with the fine one");
   }
   t->avg         = 1.0 / (PetscReal)(t->c[0] * t->c[1] * t->c[2]);

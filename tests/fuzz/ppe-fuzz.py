@@ -236,9 +236,9 @@ SPEC = {
     "-pc_tileilu_fuse": (("pc", "tileilu"), lambda r, c: r.choice(["0", "1"]), lambda r, c: "sometimes"),
     "-pc_ppemg_levels": (("pc", "ppemg"), lambda r, c: str(r.randint(1, 6)), lambda r, c: r.choice(["0", "-3", "31"])),
     "-pc_ppemg_coarse_max": (("pc", "ppemg"), lambda r, c: str(r.choice([1, 8, 64, 512, 4096])), lambda r, c: r.choice(["0", "-1"])),
-    "-pc_ppemg_smoother": (("pc", "ppemg"), lambda r, c: r.choice(["chebyci", "jacobi", "tileilu"]), lambda r, c: r.choice(["sor", "gs"])),
+    "-pc_ppemg_smoother": (("pc", "ppemg"), lambda r, c: r.choice(["chebyci", "jacobi", "tileilu", "zline", "auto"]), lambda r, c: r.choice(["sor", "gs"])),
     "-pc_ppemg_degree": (("pc", "ppemg"), lambda r, c: str(r.randint(1, 6)), lambda r, c: r.choice(["0", "65", "-2"])),
-    "-pc_ppemg_smooth_ratio": (("pc", "ppemg"), lambda r, c: r.choice(["2", "10", "30"]), lambda r, c: r.choice(["1", "0.5", "-4"])),
+    "-pc_ppemg_smooth_ratio": (("pc", "ppemg"), lambda r, c: r.choice(["0", "2", "10", "30"]), lambda r, c: r.choice(["1", "0.5", "-4"])),
     "-pc_ppemg_jacobi_weight": (("pc", "ppemg"), lambda r, c: r.choice(["0.5", "0.6667", "0.9"]), lambda r, c: r.choice(["0", "2", "-1"])),
     "-pc_ppemg_coarsen": (("pc", "ppemg"), lambda r, c: r.choice(["harmonic", "average"]), lambda r, c: r.choice(["galerkin", "mean"])),
 }

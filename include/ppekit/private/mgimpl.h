@@ -15,13 +15,19 @@ typedef enum {
 } PPEMGCoarsenRule;
 PETSC_EXTERN const char *const PPEMGCoarsenRules[];
 
-/* The number of grids (the fine one included) the fine grid can have, coarsening every direction
-   with more than one point by 2 while every rank's extent along it stays even and the global size
-   at least min_n; the reason coarsening stops there, in why. */
-PETSC_INTERN PetscErrorCode PPEMGMaxLevels(PPEGrid, PetscInt, PetscInt *, char[], size_t);
-/* The grid one level coarser: same box, BCs, location, shift; half the points in every direction
-   with more than one, z lines every second fine one; its DMDA owned in aligned blocks. */
-PETSC_INTERN PetscErrorCode PPEMGGridCoarsen(PPEGrid, PPEGrid *);
+/* The coarsening plan of a fine grid, at most maxlev grids (the fine one included): below each
+   level the strong directions (spacing within sqrt(2) of the smallest; never the kernels' z
+   with keepz, which line smoothers solve exactly) are halved, c[l][d] = 2, the others kept,
+   c[l][d] = 1, while every rank's extent along a halved direction stays even and the global size
+   at least min_n; the number of grids in nlev and the reason coarsening stops there in why. */
+PETSC_INTERN PetscErrorCode PPEMGMaxLevels(PPEGrid, PetscBool, PetscInt, PetscInt, int[][3], PetscInt *, char[], size_t);
+/* The grid one level coarser: same box, BCs, location, shift; the points of direction d divided
+   by c[d] (1 or 2), z lines every c[2]-th fine one; its DMDA owned in aligned blocks. */
+PETSC_INTERN PetscErrorCode PPEMGGridCoarsen(PPEGrid, const int[3], PPEGrid *);
+/* The z-line smoother's preconditioner: pc becomes a PCSHELL applying T^-1, T the tridiagonal
+   part along the kernels' z of its operator (a MATPPESTENCIL): every z line solved exactly by a
+   PPETridiag batch on the ranks that share the line; remade from the operator at each set-up. */
+PETSC_INTERN PetscErrorCode PPEMGLinePCCreate(PC);
 /* The coefficients of coarse operator Ac (MATPPESTENCIL on the coarser grid) from fine operator
    Af: constant on the coarse grid if Af is constant, else the fine face arrays coarsened by the
    rule; in the coarse grid's own scaling (divided by 2^c, c the coarsened directions). */

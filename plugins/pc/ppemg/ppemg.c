@@ -12,7 +12,11 @@
        grid's 1D spectra) and the Gershgorin bound 2 of D^-1 A on a variable one, so no
        eigenvalue estimate is run at set-up (Adams, Brezina, Hu and Tuminaro, "Parallel
        multigrid smoothing: polynomial versus Gauss-Seidel", J. Comput. Phys. 188, 2003, for
-       Chebyshev smoothing); damped Jacobi and PC tileilu as options;
+       Chebyshev smoothing); damped Jacobi and PC tileilu as options; on grids whose z spacing
+       is much finer than x and y somewhere (wall-stretched channels) Chebyshev in T^-1 A, T
+       the z-line part, with x and y coarsened only (src/mg/mgline.c);
+     - coarsening of the strongly coupled directions only (spacing within sqrt(2) of the
+       smallest), so that x and y of different spacings are coarsened until they match;
      - the coarsest level assembled (PPEStencilAssemble) and solved by LU, redundantly on
        every rank (PCREDUNDANT), with a nonzero pivot shift on a singular grid (the right-hand
        side is consistent, so any solution serves; the outer Krylov method removes the
@@ -35,7 +39,7 @@
 #include <ppekit/tileilu.h>
 #include "../../pluginimpl.h"
 
-const char *const PCPPEMGSmoothers[] = {"chebyci", "jacobi", "tileilu", "PCPPEMGSmoother", "PC_PPEMG_SMOOTHER_", NULL};
+const char *const PCPPEMGSmoothers[] = {"chebyci", "jacobi", "tileilu", "zline", "auto", "PCPPEMGSmoother", "PC_PPEMG_SMOOTHER_", NULL};
 
 #define PPEMG_MAX_LEVELS 30
 
@@ -49,19 +53,100 @@ typedef struct {
   PetscReal        jweight; /* jacobi: damping */
   PPEMGCoarsenRule rule;
   /* the hierarchy, fine (0) to coarsest (nlev-1) */
-  PetscInt       nlev;
-  PetscInt       maxlev; /* what the grid allows */
-  char           why[256];
-  PPEGrid        grid[PPEMG_MAX_LEVELS]; /* [0] the operator's (a reference) */
-  Mat            A[PPEMG_MAX_LEVELS];    /* [0] the preconditioning matrix (a reference) */
-  Mat            P[PPEMG_MAX_LEVELS], R[PPEMG_MAX_LEVELS];
-  Mat            Ac; /* the coarsest level assembled */
-  PC             mg;
-  PetscLogDouble t_levels, t_coef; /* seconds of the last set-up: the hierarchy (first only) and the coefficient-dependent part */
-  PetscInt       nsetup;           /* set-ups so far (the first makes the hierarchy) */
+  PetscInt        nlev;
+  PetscInt        maxlev; /* what the grid allows */
+  char            why[256];
+  PCPPEMGSmoother used;                   /* the smoother, auto resolved */
+  int             c[PPEMG_MAX_LEVELS][3]; /* coarsening factors below each level (kernel directions) */
+  PPEGrid         grid[PPEMG_MAX_LEVELS]; /* [0] the operator's (a reference) */
+  Mat             A[PPEMG_MAX_LEVELS];    /* [0] the preconditioning matrix (a reference) */
+  Mat             P[PPEMG_MAX_LEVELS], R[PPEMG_MAX_LEVELS];
+  Mat             Ac; /* the coarsest level assembled */
+  PC              mg;
+  PetscLogDouble  t_levels, t_coef; /* seconds of the last set-up: the hierarchy (first only) and the coefficient-dependent part */
+  PetscInt        nsetup;           /* set-ups so far (the first makes the hierarchy) */
 } PC_PPEMG;
 
 static PetscErrorCode PCReset_PPEMG(PC);
+
+/* The smallest z extent of a rank (the line solves need 2 rows on every rank). */
+static PetscInt MinZExtent(PPEGrid g)
+{
+  PetscInt m = PETSC_MAX_INT;
+
+  for (PetscInt r = 0; r < g->box.P[2]; r++) m = PetscMin(m, g->box.own[2][r]);
+  return m;
+}
+
+/* The smoother auto stands for: z-line Jacobi where some z spacing is finer than every x and y
+   spacing by more than 1.5 (the z couplings near a wall dominate) and every rank has 2 z rows,
+   else chebyci. */
+static PCPPEMGSmoother ResolveSmoother(PCPPEMGSmoother s, PPEGrid g)
+{
+  PetscReal hxy = PETSC_MAX_REAL, hz = PETSC_MAX_REAL;
+
+  if (s != PC_PPEMG_SMOOTHER_AUTO) return s;
+  if (g->box.N[2] == 1 || MinZExtent(g) < 2) return PC_PPEMG_SMOOTHER_CHEBYCI;
+  for (int d = 0; d < 3; d++) {
+    PetscReal w = PETSC_MAX_REAL;
+
+    if (g->box.N[d] == 1) continue;
+    for (PetscInt k = 0; k < g->dir[d].n; k++) w = PetscMin(w, g->dir[d].w[k]);
+    if (d < 2) hxy = PetscMin(hxy, g->dir[d].href * w);
+    else hz = g->dir[d].href * w;
+  }
+  return 1.5 * hz < hxy ? PC_PPEMG_SMOOTHER_ZLINE : PC_PPEMG_SMOOTHER_CHEBYCI;
+}
+
+/* The degree (steps) and the interval ratio in use: the user's, else the resolved smoother's
+   defaults (measured: chebyci 3 and 10 on the bubbles; zline 4 and 4 on the channel, whose
+   x-y smoothing problem is two-dimensional: the high x-y frequencies fill [2/4, 2]). */
+static PetscInt Degree(const PC_PPEMG *mg)
+{
+  return mg->degree != PETSC_DECIDE ? mg->degree : (mg->used == PC_PPEMG_SMOOTHER_ZLINE ? 4 : 3);
+}
+static PetscReal Ratio(const PC_PPEMG *mg)
+{
+  return mg->ratio > 0 ? mg->ratio : (mg->used == PC_PPEMG_SMOOTHER_ZLINE ? 4.0 : 10.0);
+}
+
+/* The smoother of one level: ksp and its PC as the resolved smoother wants them. */
+static PetscErrorCode SetUpSmoother(PC_PPEMG *mg, KSP ksp)
+{
+  PC spc;
+
+  PetscFunctionBegin;
+  PetscCall(KSPSetType(ksp, mg->used == PC_PPEMG_SMOOTHER_ZLINE ? KSPCHEBYSHEV : KSPRICHARDSON));
+  PetscCall(KSPSetNormType(ksp, KSP_NORM_NONE));
+  PetscCall(KSPGetPC(ksp, &spc));
+  switch (mg->used) {
+  case PC_PPEMG_SMOOTHER_CHEBYCI:
+    PetscCall(KSPSetTolerances(ksp, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, 1));
+    PetscCall(KSPRichardsonSetScale(ksp, 1.0));
+    PetscCall(PCSetType(spc, PCCHEBYCI));
+    PetscCall(PCChebyCISetMode(spc, PC_CHEBYCI_GLOBAL));
+    PetscCall(PCChebyCISetIterations(spc, Degree(mg)));
+    PetscCall(PCChebyCISetWeighted(spc, PETSC_TRUE));
+    PetscCall(PCChebyCISetEigScale(spc, 1.0, 1.0));
+    break;
+  case PC_PPEMG_SMOOTHER_JACOBI:
+    PetscCall(KSPSetTolerances(ksp, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, Degree(mg)));
+    PetscCall(KSPRichardsonSetScale(ksp, mg->jweight));
+    PetscCall(PCSetType(spc, PCJACOBI));
+    break;
+  case PC_PPEMG_SMOOTHER_TILEILU:
+    PetscCall(KSPSetTolerances(ksp, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, Degree(mg)));
+    PetscCall(KSPRichardsonSetScale(ksp, 1.0));
+    PetscCall(PCSetType(spc, PCTILEILU));
+    break;
+  default: /* zline: T^-1 A has its spectrum in (0, 2] (src/mg/mgline.c) */
+    PetscCall(KSPSetTolerances(ksp, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, Degree(mg)));
+    PetscCall(KSPChebyshevSetEigenvalues(ksp, 2.0, 2.0 / Ratio(mg)));
+    PetscCall(PPEMGLinePCCreate(spc));
+    break;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* The grids, operators, transfers and the inner PCMG with its smoothers and coarse solver. */
 static PetscErrorCode SetUpLevels(PC pc, PPEGrid fine)
@@ -75,18 +160,16 @@ static PetscErrorCode SetUpLevels(PC pc, PPEGrid fine)
 
   PetscFunctionBegin;
   PetscCheck(fine->location == PPE_LOCATION_CELL, comm, PETSC_ERR_SUP, "PC ppemg coarsens cell-centred grids; this grid is vertex-centred: use PCMG on the assembled operator (-ppe_operator aij -pc_type mg) or PC fftptdma");
-  PetscCall(PPEMGMaxLevels(fine, 2, &mg->maxlev, mg->why, sizeof(mg->why)));
-  mg->maxlev = PetscMin(mg->maxlev, PPEMG_MAX_LEVELS);
+  mg->used = ResolveSmoother(mg->smoother, fine);
+  PetscCheck(mg->used != PC_PPEMG_SMOOTHER_ZLINE || MinZExtent(fine) >= 2, comm, PETSC_ERR_SUP,
+             "PC ppemg: the zline smoother solves z lines split across ranks with at least 2 rows on each, but a rank owns %" PetscInt_FMT " z point(s): use fewer ranks along z (-ppe_grid_procs) or another smoother", MinZExtent(fine));
+  PetscCall(PPEMGMaxLevels(fine, (PetscBool)(mg->used == PC_PPEMG_SMOOTHER_ZLINE), 3, PPEMG_MAX_LEVELS, mg->c, &mg->maxlev, mg->why, sizeof(mg->why)));
   PetscCheck(n == PETSC_DECIDE || n <= mg->maxlev, comm, PETSC_ERR_ARG_OUTOFRANGE, "PC ppemg: %" PetscInt_FMT " levels asked for (-pc_ppemg_levels), but this grid and process layout allow at most %" PetscInt_FMT ": coarsening stops at %s", n,
              mg->maxlev, mg->why);
   if (n == PETSC_DECIDE) {
-    PetscInt f = 1, npts;
+    PetscInt npts = fine->box.N[0] * fine->box.N[1] * fine->box.N[2];
 
-    for (n = 1; n < mg->maxlev; n++, f *= 2) {
-      npts = 1;
-      for (int d = 0; d < 3; d++) npts *= fine->N[d] > 1 ? fine->N[d] / f : 1;
-      if (npts <= mg->coarse_max) break;
-    }
+    for (n = 1; n < mg->maxlev && npts > mg->coarse_max; n++) npts /= mg->c[n - 1][0] * mg->c[n - 1][1] * mg->c[n - 1][2];
   }
   mg->nlev    = n;
   mg->grid[0] = fine;
@@ -94,7 +177,7 @@ static PetscErrorCode SetUpLevels(PC pc, PPEGrid fine)
   PetscCall(PPEStencilGetBackend(pc->pmat, &backend));
   PetscCall(PPEStencilGetOverlap(pc->pmat, &overlap));
   for (PetscInt l = 1; l < n; l++) {
-    PetscCall(PPEMGGridCoarsen(mg->grid[l - 1], &mg->grid[l]));
+    PetscCall(PPEMGGridCoarsen(mg->grid[l - 1], mg->c[l - 1], &mg->grid[l]));
     PetscCall(PPEStencilCreate(mg->grid[l], &mg->A[l]));
     PetscCall(PPEStencilSetOverlap(mg->A[l], overlap));
     PetscCall(PPEStencilSetBackend(mg->A[l], backend));
@@ -108,41 +191,14 @@ static PetscErrorCode SetUpLevels(PC pc, PPEGrid fine)
   PetscCall(PCSetType(mg->mg, PCMG));
   PetscCall(PCMGSetLevels(mg->mg, n, NULL));
   PetscCall(PCMGSetGalerkin(mg->mg, PC_MG_GALERKIN_NONE));
-  for (PetscInt l = 0; l < n; l++) {
+  for (PetscInt l = 0; l < n - 1; l++) {
     PetscInt i = n - 1 - l; /* PCMG's numbering: 0 the coarsest */
     KSP      ksp;
-    PC       spc;
 
-    if (l < n - 1) {
-      PetscCall(PCMGSetInterpolation(mg->mg, i, mg->P[l]));
-      PetscCall(PCMGSetRestriction(mg->mg, i, mg->R[l]));
-    }
-    if (l == n - 1) continue;
+    PetscCall(PCMGSetInterpolation(mg->mg, i, mg->P[l]));
+    PetscCall(PCMGSetRestriction(mg->mg, i, mg->R[l]));
     PetscCall(PCMGGetSmoother(mg->mg, i, &ksp));
-    PetscCall(KSPSetType(ksp, KSPRICHARDSON));
-    PetscCall(KSPSetNormType(ksp, KSP_NORM_NONE));
-    PetscCall(KSPGetPC(ksp, &spc));
-    switch (mg->smoother) {
-    case PC_PPEMG_SMOOTHER_CHEBYCI:
-      PetscCall(KSPSetTolerances(ksp, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, 1));
-      PetscCall(KSPRichardsonSetScale(ksp, 1.0));
-      PetscCall(PCSetType(spc, PCCHEBYCI));
-      PetscCall(PCChebyCISetMode(spc, PC_CHEBYCI_GLOBAL));
-      PetscCall(PCChebyCISetIterations(spc, mg->degree));
-      PetscCall(PCChebyCISetWeighted(spc, PETSC_TRUE));
-      PetscCall(PCChebyCISetEigScale(spc, 1.0, 1.0));
-      break;
-    case PC_PPEMG_SMOOTHER_JACOBI:
-      PetscCall(KSPSetTolerances(ksp, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, mg->degree));
-      PetscCall(KSPRichardsonSetScale(ksp, mg->jweight));
-      PetscCall(PCSetType(spc, PCJACOBI));
-      break;
-    case PC_PPEMG_SMOOTHER_TILEILU:
-      PetscCall(KSPSetTolerances(ksp, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, mg->degree));
-      PetscCall(KSPRichardsonSetScale(ksp, 1.0));
-      PetscCall(PCSetType(spc, PCTILEILU));
-      break;
-    }
+    PetscCall(SetUpSmoother(mg, ksp));
   }
   {
     KSP kc, inner;
@@ -185,7 +241,7 @@ static PetscErrorCode SetUpCoefficients(PC pc)
     }
     PetscCall(PCMGGetSmoother(mg->mg, i, &ksp));
     PetscCall(KSPSetOperators(ksp, l == 0 ? pc->mat : mg->A[l], mg->A[l]));
-    if (mg->smoother == PC_PPEMG_SMOOTHER_CHEBYCI) {
+    if (mg->used == PC_PPEMG_SMOOTHER_CHEBYCI) {
       PPEStencilCoefficients kind;
       PC                     spc;
       PetscBool              ischeb;
@@ -199,7 +255,7 @@ static PetscErrorCode SetUpCoefficients(PC pc)
         lmax = mg->grid[l]->shift;
         for (int d = 0; d < 3; d++) lmax += mg->grid[l]->dir[d].eigmax;
       }
-      PetscCall(PCChebyCISetEigenvalues(spc, lmax / mg->ratio, lmax));
+      PetscCall(PCChebyCISetEigenvalues(spc, lmax / Ratio(mg), lmax));
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -260,11 +316,11 @@ static PetscErrorCode PCSetFromOptions_PPEMG(PC pc, PPEOptionItems PetscOptionsO
   if (flg) PetscCall(PCPPEMGSetLevels(pc, n));
   PetscCall(PetscOptionsInt("-pc_ppemg_coarse_max", "Default depth: coarsen until the grid has at most this many points (or can be coarsened no further)", NULL, mg->coarse_max, &mg->coarse_max, NULL));
   PetscCheck(mg->coarse_max >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_ppemg_coarse_max must be at least 1, got %" PetscInt_FMT, mg->coarse_max);
-  PetscCall(PetscOptionsEnum("-pc_ppemg_smoother", "Smoother of every level but the coarsest", "PCPPEMGSetSmoother", PCPPEMGSmoothers, (PetscEnum)mg->smoother, (PetscEnum *)&mg->smoother, NULL));
-  PetscCall(PetscOptionsInt("-pc_ppemg_degree", "chebyci: degree of the Chebyshev polynomial (operator applications); jacobi, tileilu: Richardson steps", "PCPPEMGSetDegree", mg->degree, &n, &flg));
+  PetscCall(PetscOptionsEnum("-pc_ppemg_smoother", "Smoother of every level but the coarsest (auto: zline on wall-stretched grids, else chebyci)", "PCPPEMGSetSmoother", PCPPEMGSmoothers, (PetscEnum)mg->smoother, (PetscEnum *)&mg->smoother, NULL));
+  PetscCall(PetscOptionsInt("-pc_ppemg_degree", "chebyci, zline: degree of the Chebyshev polynomial (operator applications); jacobi, tileilu: Richardson steps (-1: 3, zline 4)", "PCPPEMGSetDegree", mg->degree, &n, &flg));
   if (flg) PetscCall(PCPPEMGSetDegree(pc, n));
-  PetscCall(PetscOptionsReal("-pc_ppemg_smooth_ratio", "chebyci: the polynomial damps [lmax/ratio, lmax] of the diagonally scaled operator", NULL, mg->ratio, &mg->ratio, NULL));
-  PetscCheck(mg->ratio > 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_ppemg_smooth_ratio must be greater than 1, got %g", (double)mg->ratio);
+  PetscCall(PetscOptionsReal("-pc_ppemg_smooth_ratio", "chebyci, zline: the polynomial damps [lmax/ratio, lmax] of the diagonally (zline: z-line) scaled operator (0: 10, zline 4)", NULL, mg->ratio, &mg->ratio, NULL));
+  PetscCheck(mg->ratio == 0 || mg->ratio > 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_ppemg_smooth_ratio must be greater than 1 (or 0: the smoother's default), got %g", (double)mg->ratio);
   PetscCall(PetscOptionsReal("-pc_ppemg_jacobi_weight", "jacobi: damping weight of each step", NULL, mg->jweight, &mg->jweight, NULL));
   PetscCheck(mg->jweight > 0 && mg->jweight < 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_ppemg_jacobi_weight must lie in (0, 2), got %g", (double)mg->jweight);
   PetscCall(PetscOptionsEnum("-pc_ppemg_coarsen", "Face coefficients of a coarse level: harmonic (along the normal, summed across) or average (the coinciding fine faces)", NULL, PPEMGCoarsenRules, (PetscEnum)mg->rule, (PetscEnum *)&mg->rule, NULL));
@@ -292,10 +348,13 @@ static PetscErrorCode ViewLevels(PC_PPEMG *mg, PetscViewer viewer)
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  coarse face coefficients: %s; transfers: piecewise-constant interpolation, restriction the average of the children\n",
                                    mg->rule == PPE_MG_COARSEN_HARMONIC ? "harmonic along the normal, summed across" : "the coinciding fine faces"));
-  if (mg->smoother == PC_PPEMG_SMOOTHER_CHEBYCI)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  smoother: chebyci, degree %" PetscInt_FMT " on [lmax/%g, lmax] (lmax: exact on constant levels, 2 for D^-1 A on variable ones)\n", mg->degree, (double)mg->ratio));
-  else if (mg->smoother == PC_PPEMG_SMOOTHER_JACOBI) PetscCall(PetscViewerASCIIPrintf(viewer, "  smoother: %" PetscInt_FMT " Jacobi steps, weight %g\n", mg->degree, (double)mg->jweight));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "  smoother: %" PetscInt_FMT " tileilu steps\n", mg->degree));
+  if (mg->used == PC_PPEMG_SMOOTHER_ZLINE)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  smoother%s: zline, Chebyshev degree %" PetscInt_FMT " on [2/%g, 2] in T^-1 A, T the z lines (each solved exactly); z not coarsened\n",
+                                     mg->smoother == PC_PPEMG_SMOOTHER_AUTO ? " (auto: z spacing finer than x, y by > 1.5)" : "", Degree(mg), (double)Ratio(mg)));
+  else if (mg->used == PC_PPEMG_SMOOTHER_CHEBYCI)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  smoother: chebyci, degree %" PetscInt_FMT " on [lmax/%g, lmax] (lmax: exact on constant levels, 2 for D^-1 A on variable ones)\n", Degree(mg), (double)Ratio(mg)));
+  else if (mg->used == PC_PPEMG_SMOOTHER_JACOBI) PetscCall(PetscViewerASCIIPrintf(viewer, "  smoother: %" PetscInt_FMT " Jacobi steps, weight %g\n", Degree(mg), (double)mg->jweight));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  smoother: %" PetscInt_FMT " tileilu steps\n", Degree(mg)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  coarsest solve: redundant LU (nested dissection)%s\n", mg->grid[mg->nlev - 1]->singular ? ", nonzero pivot shift (singular grid)" : ""));
   PetscCall(
     PetscViewerASCIIPrintf(viewer, "  set-ups: %" PetscInt_FMT "; the hierarchy %.3g s (first set-up), the coefficient-dependent part %.3g s (last set-up: coarse faces, coarsest assembly and LU, smoothers)\n", mg->nsetup, mg->t_levels, mg->t_coef));
@@ -315,8 +374,8 @@ static PetscErrorCode PCView_PPEMG(PC pc, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (iascii && mg->mg) PetscCall(ViewLevels(mg, viewer));
   else if (iascii)
-    PetscCall(
-      PetscViewerASCIIPrintf(viewer, "  levels: %s, smoother %s degree %" PetscInt_FMT ", coarsening %s (not set up)\n", mg->levels == PETSC_DECIDE ? "by size" : "given", PCPPEMGSmoothers[mg->smoother], mg->degree, PPEMGCoarsenRules[mg->rule]));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  levels: %s, smoother %s degree %" PetscInt_FMT "%s, coarsening %s (not set up)\n", mg->levels == PETSC_DECIDE ? "by size" : "given", PCPPEMGSmoothers[mg->smoother], mg->degree,
+                                     mg->degree == PETSC_DECIDE ? " (the smoother's default)" : "", PPEMGCoarsenRules[mg->rule]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -325,9 +384,9 @@ PPE_IMPL_SETTER(PCPPEMGSetLevels_PPEMG, PC, pc, PC_PPEMG, PetscInt, n, levels,
                 PetscCheck(n == PETSC_DECIDE || (n >= 1 && n <= PPEMG_MAX_LEVELS), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC ppemg: the number of levels must be PETSC_DECIDE or 1 to %d, got %" PetscInt_FMT, PPEMG_MAX_LEVELS, n),
                 PetscCall(PCReset_PPEMG(pc)))
 PPE_IMPL_SETTER(PCPPEMGSetSmoother_PPEMG, PC, pc, PC_PPEMG, PCPPEMGSmoother, s, smoother,
-                PetscCheck(s >= PC_PPEMG_SMOOTHER_CHEBYCI && s <= PC_PPEMG_SMOOTHER_TILEILU, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC ppemg: unknown smoother %d", (int)s), PetscCall(PCReset_PPEMG(pc)))
-PPE_IMPL_SETTER(PCPPEMGSetDegree_PPEMG, PC, pc, PC_PPEMG, PetscInt, k, degree, PetscCheck(k >= 1 && k <= 64, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC ppemg: the smoother degree must be 1 to 64, got %" PetscInt_FMT, k),
-                PetscCall(PCReset_PPEMG(pc)))
+                PetscCheck(s >= PC_PPEMG_SMOOTHER_CHEBYCI && s <= PC_PPEMG_SMOOTHER_AUTO, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC ppemg: unknown smoother %d", (int)s), PetscCall(PCReset_PPEMG(pc)))
+PPE_IMPL_SETTER(PCPPEMGSetDegree_PPEMG, PC, pc, PC_PPEMG, PetscInt, k, degree,
+                PetscCheck(k == PETSC_DECIDE || (k >= 1 && k <= 64), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC ppemg: the smoother degree must be 1 to 64 (or PETSC_DECIDE), got %" PetscInt_FMT, k), PetscCall(PCReset_PPEMG(pc)))
 
 static PetscErrorCode PCPPEMGGetSetUpTimes_PPEMG(PC pc, PetscLogDouble *levels, PetscLogDouble *coef)
 {
@@ -340,10 +399,13 @@ static PetscErrorCode PCPPEMGGetSetUpTimes_PPEMG(PC pc, PetscLogDouble *levels, 
 }
 
 PPE_IMPL_GETTER(PCPPEMGGetLevels_PPEMG, PC, pc, PC_PPEMG, PetscInt, n, impl->mg ? impl->nlev : impl->levels)
+PPE_IMPL_GETTER(PCPPEMGGetSmoother_PPEMG, PC, pc, PC_PPEMG, PCPPEMGSmoother, s, impl->mg ? impl->used : impl->smoother)
+PPE_IMPL_GETTER(PCPPEMGGetMG_PPEMG, PC, pc, PC_PPEMG, PC, inner, impl->mg)
+PPE_IMPL_GETTER(PCPPEMGGetDegree_PPEMG, PC, pc, PC_PPEMG, PetscInt, k, impl->mg ? Degree(impl) : impl->degree)
 
 static const PPEMethod PCPPEMGMethods[] = {
-  PPE_METHOD(PCPPEMGSetLevels, PCPPEMGSetLevels_PPEMG), PPE_METHOD(PCPPEMGGetLevels, PCPPEMGGetLevels_PPEMG),         PPE_METHOD(PCPPEMGSetSmoother, PCPPEMGSetSmoother_PPEMG),
-  PPE_METHOD(PCPPEMGSetDegree, PCPPEMGSetDegree_PPEMG), PPE_METHOD(PCPPEMGGetSetUpTimes, PCPPEMGGetSetUpTimes_PPEMG),
+  PPE_METHOD(PCPPEMGSetLevels, PCPPEMGSetLevels_PPEMG), PPE_METHOD(PCPPEMGGetLevels, PCPPEMGGetLevels_PPEMG), PPE_METHOD(PCPPEMGSetSmoother, PCPPEMGSetSmoother_PPEMG), PPE_METHOD(PCPPEMGGetSmoother, PCPPEMGGetSmoother_PPEMG),
+  PPE_METHOD(PCPPEMGGetDegree, PCPPEMGGetDegree_PPEMG), PPE_METHOD(PCPPEMGGetMG, PCPPEMGGetMG_PPEMG),         PPE_METHOD(PCPPEMGSetDegree, PCPPEMGSetDegree_PPEMG),     PPE_METHOD(PCPPEMGGetSetUpTimes, PCPPEMGGetSetUpTimes_PPEMG),
 };
 
 /* Frees the hierarchy (reset), and with destroy the type's methods and data too. */
@@ -392,9 +454,9 @@ static const struct _PCOps PCPPEMGOps = {.setup = PCSetUp_PPEMG, .apply = PCAppl
    Options Database Keys:
 +  -pc_ppemg_levels <n> - levels, the fine one included (default: coarsen until at most -pc_ppemg_coarse_max points); more than the grid allows is an error naming where coarsening stops
 .  -pc_ppemg_coarse_max <n> - the default depth (4096)
-.  -pc_ppemg_smoother <chebyci|jacobi|tileilu> - smoother (default chebyci)
-.  -pc_ppemg_degree <k> - chebyci: polynomial degree; jacobi, tileilu: steps (default 3)
-.  -pc_ppemg_smooth_ratio <r> - chebyci: interval [lmax/r, lmax] (default 10)
+.  -pc_ppemg_smoother <chebyci|jacobi|tileilu|zline|auto> - smoother (default auto: zline on wall-stretched grids, else chebyci)
+.  -pc_ppemg_degree <k> - chebyci, zline: polynomial degree; jacobi, tileilu: steps (default 3; zline 4)
+.  -pc_ppemg_smooth_ratio <r> - chebyci, zline: interval [lmax/r, lmax] (default 10; zline 4)
 .  -pc_ppemg_jacobi_weight <w> - jacobi: damping (default 2/3)
 -  -pc_ppemg_coarsen <harmonic|average> - coarse face coefficients (default harmonic)
 
@@ -415,7 +477,7 @@ static const struct _PCOps PCPPEMGOps = {.setup = PCSetUp_PPEMG, .apply = PCAppl
 M*/
 PETSC_EXTERN PetscErrorCode PCCreate_PPEMG(PC pc)
 {
-  static const PC_PPEMG defaults = {.levels = PETSC_DECIDE, .coarse_max = 4096, .smoother = PC_PPEMG_SMOOTHER_CHEBYCI, .degree = 3, .ratio = 10.0, .jweight = 2.0 / 3.0, .rule = PPE_MG_COARSEN_AVERAGE};
+  static const PC_PPEMG defaults = {.levels = PETSC_DECIDE, .coarse_max = 4096, .smoother = PC_PPEMG_SMOOTHER_AUTO, .degree = PETSC_DECIDE, .ratio = 0.0, .jweight = 2.0 / 3.0, .rule = PPE_MG_COARSEN_AVERAGE};
   PC_PPEMG             *mg;
 
   PetscFunctionBegin;

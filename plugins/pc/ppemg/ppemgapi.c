@@ -56,16 +56,41 @@ PPE_API_GETTER(PCPPEMGGetLevels, PC, pc, PetscInt, n)
 
    Input Parameters:
 +  pc - the PCPPEMG preconditioner
--  s  - PC_PPEMG_SMOOTHER_CHEBYCI (the default), PC_PPEMG_SMOOTHER_JACOBI or PC_PPEMG_SMOOTHER_TILEILU
+-  s  - PC_PPEMG_SMOOTHER_AUTO (the default: zline where some z spacing is finer than the x and y
+        spacings by more than 1.5, else chebyci), PC_PPEMG_SMOOTHER_CHEBYCI, PC_PPEMG_SMOOTHER_JACOBI,
+        PC_PPEMG_SMOOTHER_TILEILU or PC_PPEMG_SMOOTHER_ZLINE
 
    Options Database Key:
-.  -pc_ppemg_smoother <chebyci,jacobi,tileilu> - the smoother
+.  -pc_ppemg_smoother <chebyci,jacobi,tileilu,zline,auto> - the smoother
+
+   Notes:
+   zline is Chebyshev in T^-1 A, T the z couplings and the diagonal (every z line solved exactly,
+   across ranks where z is split), with x and y coarsened and z kept on every level: robust on
+   grids stretched towards walls, where point smoothers lose their grip.
 
    Level: intermediate
 
 .seealso: PCPPEMG, PCPPEMGSetDegree(), PCCHEBYCI, PCTILEILU
 @*/
 PPE_API_SETTER(PCPPEMGSetSmoother, PC, pc, PCPPEMGSmoother, s, Enum)
+
+/*@
+   PCPPEMGGetSmoother - the smoother of a PCPPEMG preconditioner
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the PCPPEMG preconditioner
+
+   Output Parameter:
+.  s - after the set-up, the smoother in use (auto resolved to zline or chebyci); before it,
+       the one asked for
+
+   Level: intermediate
+
+.seealso: PCPPEMG, PCPPEMGSetSmoother()
+@*/
+PPE_API_GETTER(PCPPEMGGetSmoother, PC, pc, PCPPEMGSmoother, s)
 
 /*@
    PCPPEMGSetDegree - sets the degree of the Chebyshev smoother (operator applications per
@@ -75,7 +100,7 @@ PPE_API_SETTER(PCPPEMGSetSmoother, PC, pc, PCPPEMGSmoother, s, Enum)
 
    Input Parameters:
 +  pc - the PCPPEMG preconditioner
--  k  - 1 to 64 (default 3)
+-  k  - 1 to 64, or PETSC_DECIDE (the default: 3, with the zline smoother 4)
 
    Options Database Key:
 .  -pc_ppemg_degree <k> - the degree
@@ -85,6 +110,42 @@ PPE_API_SETTER(PCPPEMGSetSmoother, PC, pc, PCPPEMGSmoother, s, Enum)
 .seealso: PCPPEMG, PCPPEMGSetSmoother()
 @*/
 PPE_API_SETTER(PCPPEMGSetDegree, PC, pc, PetscInt, k, Int)
+
+/*@
+   PCPPEMGGetDegree - the smoother degree (or steps) of a PCPPEMG preconditioner
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the PCPPEMG preconditioner
+
+   Output Parameter:
+.  k - after the set-up, the degree in use (the smoother's default resolved); before it, the one
+       asked for (PETSC_DECIDE unless set)
+
+   Level: intermediate
+
+.seealso: PCPPEMG, PCPPEMGSetDegree()
+@*/
+PPE_API_GETTER(PCPPEMGGetDegree, PC, pc, PetscInt, k)
+
+/*@
+   PCPPEMGGetMG - the inner PCMG of a PCPPEMG preconditioner (its levels' smoothers, operators
+   and transfers: PCMGGetSmoother(), PCMGGetCoarseSolve(), ...)
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the PCPPEMG preconditioner
+
+   Output Parameter:
+.  mg - the inner PCMG after the set-up (owned by pc: do not destroy), NULL before it
+
+   Level: advanced
+
+.seealso: PCPPEMG, PCMG, PCPPEMGGetLevels()
+@*/
+PPE_API_GETTER(PCPPEMGGetMG, PC, pc, PC, mg)
 
 /*@
    PCPPEMGGetSetUpTimes - the seconds of the last set-up of a PCPPEMG preconditioner: making
