@@ -3,15 +3,21 @@
    the transfers between levels (PC ppemg wires them into PCMG).
 
    Method:
-     Cell-centred grids are coarsened by 2 in every direction with more than one point (a
-     coarse cell is the union of its 2 x 2 x 2, in 2D 2 x 2, children); the coarse z lines are
-     every second fine one, so a stretched grid stays the same grid with fewer lines. Each
+     Cell-centred grids are coarsened by 2 in their strongly coupled directions: those whose
+     smallest spacing is within sqrt(2) of the smallest of all, so that on a uniform cube every
+     direction is halved (a coarse cell is the union of its 2 x 2 x 2, in 2D 2 x 2, children)
+     and directions of different spacings are halved until they match (semi-coarsening; z is
+     never halved under a z-line smoother, which solves its couplings exactly). Where z is
+     halved the coarse z lines are every second fine one, so a stretched grid stays the same
+     grid with fewer lines. Each
      coarse DMDA is owned in the fine one's blocks halved: the parent of every fine point lives
      on the same rank, the transfers move no data between ranks, and coarsening stops where a
      rank's extent would become odd.
 
      Transfers: piecewise-constant interpolation P (each fine point takes its parent's value)
-     and the average of the children R = P^T / 2^c (c the number of coarsened directions).
+     and the average of the children R = P^T / 2^c (c the number of coarsened directions). A
+     face whose normal is not coarsened keeps its fine value summed across the coarsened
+     directions (the fine faces that make it up conduct in parallel).
 
      Coarse operators stay matrix-free MATPPESTENCIL operators. A constant-coefficient
      operator is discretised again on the coarse grid. A variable one A = W (sigma I - D beta G)
