@@ -9,10 +9,9 @@
      and directions of different spacings are halved until they match (semi-coarsening; z is
      never halved under a z-line smoother, which solves its couplings exactly). Where z is
      halved the coarse z lines are every second fine one, so a stretched grid stays the same
-     grid with fewer lines. Each
-     coarse DMDA is owned in the fine one's blocks halved: the parent of every fine point lives
-     on the same rank, the transfers move no data between ranks, and coarsening stops where a
-     rank's extent would become odd.
+     grid with fewer lines. Each coarse DMDA is owned in the fine one's blocks halved: the
+     parent of every fine point lives on the same rank, the transfers move no data between
+     ranks, and coarsening stops where a rank's extent would become odd.
 
      Transfers: piecewise-constant interpolation P (each fine point takes its parent's value)
      and the average of the children R = P^T / 2^c (c the number of coarsened directions). A
@@ -46,8 +45,7 @@
 
 const char *const PPEMGCoarsenRules[] = {"harmonic", "average", "PPEMGCoarsenRule", "PPE_MG_COARSEN_", NULL};
 
-/* The smallest spacing of direction d: href times the smallest control-volume weight. */
-static PetscReal MinSpacing(const PPEGrid1d *g)
+PetscReal PPEMGMinSpacing(const PPEGrid1d *g)
 {
   PetscReal w = PETSC_MAX_REAL;
 
@@ -86,7 +84,7 @@ PetscErrorCode PPEMGMaxLevels(PPEGrid grid, PetscBool keepz, PetscInt min_n, Pet
   PetscFunctionBegin;
   *nlev = 1;
   if (why) why[0] = 0;
-  for (int d = 0; d < 3; d++) h[d] = MinSpacing(&grid->dir[d]);
+  for (int d = 0; d < 3; d++) h[d] = PPEMGMinSpacing(&grid->dir[d]);
   while (*nlev < maxlev) {
     PetscReal hmin = PETSC_MAX_REAL;
     int       cc[3];

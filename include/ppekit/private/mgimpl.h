@@ -15,6 +15,8 @@ typedef enum {
 } PPEMGCoarsenRule;
 PETSC_EXTERN const char *const PPEMGCoarsenRules[];
 
+/* The smallest spacing of a direction: href times the smallest control-volume weight. */
+PETSC_INTERN PetscReal PPEMGMinSpacing(const PPEGrid1d *);
 /* The coarsening plan of a fine grid, at most maxlev grids (the fine one included): below each
    level the strong directions (spacing within sqrt(2) of the smallest; never the kernels' z
    with keepz, which line smoothers solve exactly) are halved, c[l][d] = 2, the others kept,

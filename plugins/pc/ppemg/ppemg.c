@@ -83,18 +83,13 @@ static PetscInt MinZExtent(PPEGrid g)
    else chebyci. */
 static PCPPEMGSmoother ResolveSmoother(PCPPEMGSmoother s, PPEGrid g)
 {
-  PetscReal hxy = PETSC_MAX_REAL, hz = PETSC_MAX_REAL;
+  PetscReal hxy = PETSC_MAX_REAL, hz;
 
   if (s != PC_PPEMG_SMOOTHER_AUTO) return s;
   if (g->box.N[2] == 1 || MinZExtent(g) < 2) return PC_PPEMG_SMOOTHER_CHEBYCI;
-  for (int d = 0; d < 3; d++) {
-    PetscReal w = PETSC_MAX_REAL;
-
-    if (g->box.N[d] == 1) continue;
-    for (PetscInt k = 0; k < g->dir[d].n; k++) w = PetscMin(w, g->dir[d].w[k]);
-    if (d < 2) hxy = PetscMin(hxy, g->dir[d].href * w);
-    else hz = g->dir[d].href * w;
-  }
+  for (int d = 0; d < 2; d++)
+    if (g->box.N[d] > 1) hxy = PetscMin(hxy, PPEMGMinSpacing(&g->dir[d]));
+  hz = PPEMGMinSpacing(&g->dir[2]);
   return 1.5 * hz < hxy ? PC_PPEMG_SMOOTHER_ZLINE : PC_PPEMG_SMOOTHER_CHEBYCI;
 }
 
