@@ -212,6 +212,8 @@ PetscErrorCode PPEGridDestroy(PPEGrid *grid)
   PetscCall(DMDestroy(&g->da));
   for (int d = 0; d < 3; d++) PetscCall(PPEGrid1dReset(&g->dir[d]));
   PetscCall(PetscFree(g->zlines));
+  PetscCall(PetscFree(g->xylines[0]));
+  PetscCall(PetscFree(g->xylines[1]));
   PetscCall(PetscHeaderDestroy(grid));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -344,19 +346,20 @@ PetscErrorCode PPEGridSetUp(PPEGrid grid)
   PetscCall(PPEDMDAGetBox(grid->da, &grid->box));
   for (int d = 0; d < 3; d++) {
     PPEGrid1d     *g1 = &grid->dir[d];
-    PPEStretchType st = d == 2 ? grid->stretch : PPE_STRETCH_NONE;
+    PetscInt       u  = PPEGridUserDir(grid->dim, d);
+    PPEStretchType st = d == 2 ? grid->stretch : (grid->nxylines[d] ? PPE_STRETCH_USER : PPE_STRETCH_NONE);
     /* a one-point direction is one cell with Neumann ends: no coupling, w = 1, eigenvalue 0 */
-    PPELocation loc = PPEGridUserDir(grid->dim, d) < 0 ? PPE_LOCATION_CELL : grid->location;
+    PPELocation loc = u < 0 ? PPE_LOCATION_CELL : grid->location;
 
     g1->n     = grid->N[d];
     g1->bc[0] = grid->bc[2 * d];
     g1->bc[1] = grid->bc[2 * d + 1];
-    PetscCall(PPEGrid1dSetUp(g1, loc, grid->origin[d], grid->L[d], st, grid->stretch_factor, grid->nzlines, grid->zlines));
-    if (st == PPE_STRETCH_USER) {
-      grid->origin[2]              = g1->lines[0];
-      grid->L[2]                   = g1->lines[g1->nint] - g1->lines[0];
-      grid->uorigin[grid->dim - 1] = grid->origin[2];
-      grid->uL[grid->dim - 1]      = grid->L[2];
+    PetscCall(PPEGrid1dSetUp(g1, loc, grid->origin[d], grid->L[d], st, grid->stretch_factor, d == 2 ? grid->nzlines : grid->nxylines[d], d == 2 ? grid->zlines : grid->xylines[d]));
+    if (st == PPE_STRETCH_USER && u >= 0) {
+      grid->origin[d]  = g1->lines[0];
+      grid->L[d]       = g1->lines[g1->nint] - g1->lines[0];
+      grid->uorigin[u] = grid->origin[d];
+      grid->uL[u]      = grid->L[d];
     }
   }
   grid->singular = (PetscBool)(grid->shift == 0.0);
@@ -409,22 +412,22 @@ static PetscErrorCode PPEGridViewDirections(PPEGrid grid, PetscViewer viewer)
    detailed format, the 1D eigenvalues and weights. */
 static PetscErrorCode PPEGridViewSetUp(PPEGrid grid, PetscViewer viewer)
 {
-  const PPEGrid1d  *z       = &grid->dir[2];
   char              sp[256] = "", procs[64];
   PetscInt          P[3];
   PetscViewerFormat fmt;
 
   PetscFunctionBegin;
   for (PetscInt u = 0; u < grid->dim; u++) {
-    PetscInt d = PPEGridKernelDir(grid->dim, u);
-    PetscCall(PPEGridAppend(sp, sizeof(sp), "%sh%c %g", u ? ", " : "", "xyz"[u], (double)grid -> dir[d].href));
+    PetscInt         d    = PPEGridKernelDir(grid->dim, u);
+    const PPEGrid1d *o    = &grid->dir[d];
+    PetscReal        dmin = PETSC_MAX_REAL, dmax = 0;
+
+    PetscCall(PPEGridAppend(sp, sizeof(sp), "%sh%c %g", u ? ", " : "", "xyz"[u], (double)o -> href));
     P[u] = grid->box.P[d];
-  }
-  if (!z->uniform) {
-    PetscReal dmin = PETSC_MAX_REAL, dmax = 0;
-    for (PetscInt k = 0; k < z->nint; k++) {
-      dmin = PetscMin(dmin, z->lines[k + 1] - z->lines[k]);
-      dmax = PetscMax(dmax, z->lines[k + 1] - z->lines[k]);
+    if (o->uniform) continue;
+    for (PetscInt k = 0; k < o->nint; k++) {
+      dmin = PetscMin(dmin, o->lines[k + 1] - o->lines[k]);
+      dmax = PetscMax(dmax, o->lines[k + 1] - o->lines[k]);
     }
     PetscCall(PPEGridAppend(sp, sizeof(sp), " on average, from %g to %g", (double)dmin, (double)dmax));
   }

@@ -317,6 +317,20 @@ PetscErrorCode PPEGridSetZLines(PPEGrid grid, PetscInt n, const PetscReal z[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode PPEGridSetLinesInternal(PPEGrid grid, int d, PetscInt n, const PetscReal l[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(grid, PPEGRID_CLASSID, 1);
+  PPEGridCheckNotSetUp(grid);
+  PetscCheck(d == 0 || d == 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Internal mesh lines along the kernels' x or y only, got direction %d", d);
+  PetscCheck(n >= 2, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Need at least 2 mesh lines, got %" PetscInt_FMT, n);
+  PetscCall(PetscFree(grid->xylines[d]));
+  PetscCall(PetscMalloc1(n, &grid->xylines[d]));
+  PetscCall(PetscArraycpy(grid->xylines[d], l, n));
+  grid->nxylines[d] = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
    PPEGridSetShift - sets the Helmholtz shift sigma >= 0: the operator becomes W (sigma I - Lap_h)
 

@@ -81,6 +81,8 @@ struct _p_PPEGrid {
   PetscReal      stretch_factor;
   PetscInt       nzlines; /* user z lines (PPE_STRETCH_USER) */
   PetscReal     *zlines;
+  PetscInt       nxylines[2]; /* mesh lines of the kernels' x and y (PPEGridSetLinesInternal(): multigrid's coarse levels of odd extents); 0: uniform */
+  PetscReal     *xylines[2];
   PetscReal      shift;    /* Helmholtz shift sigma >= 0 */
   PetscInt       procs[3]; /* requested process grid (PETSC_DECIDE) */
   DM             da;       /* the user's DMDA, of the grid's dimension (attached or created) */
@@ -96,6 +98,11 @@ struct _p_PPEGrid {
 PETSC_INTERN PetscErrorCode PPEGrid1dSetUp(PPEGrid1d *, PPELocation, PetscReal, PetscReal, PPEStretchType, PetscReal, PetscInt, const PetscReal[]);
 PETSC_INTERN PetscErrorCode PPEGrid1dReset(PPEGrid1d *);
 PETSC_INTERN PetscErrorCode PPEGrid1dComputeEigenvalues(PPEGrid1d *, PPELocation);
+/* Mesh lines n along the kernels' direction d (0 or 1; z has PPEGridSetZLines()): a non-uniform
+   x or y that only the library's own grids use (multigrid's coarse levels); before set-up. The
+   stencil's constant-coefficient host row loops take the x and y couplings to be the same
+   along a row: an operator on such a grid must be given as face arrays (src/mg/mg.c does). */
+PETSC_INTERN PetscErrorCode PPEGridSetLinesInternal(PPEGrid, int, PetscInt, const PetscReal[]);
 PETSC_INTERN PetscErrorCode PPEGridNumIntervals(PPELocation, PPEBCType, PPEBCType, PetscInt, PetscInt *);
 PETSC_INTERN PetscErrorCode PPEGridComputeOperatorBounds(PPEGrid);
 PETSC_INTERN PetscErrorCode PPEGridDirection(PPEGrid, PetscInt, PetscInt *);
