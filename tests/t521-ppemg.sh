@@ -80,6 +80,13 @@ ie=$(echo "$out" | json_get its); be=$(echo "$out" | json_get backend)
 dx=$(vecs_reldiff "$work/host.bin" 0 "$work/emu.bin" 0 1 2>&1)
 [ "$be" = emu ] && [ "$ih" = "$ie" ] && is_num "$dx" && fle "$dx" 0
 tap_check $? "[np=$np] back end $be: $ie iterations (host $ih), solution differs from the host's by $dx (0: the same bits)"
+# ... and on an odd grid (lone cells, coarse levels as face arrays, non-uniform coarse x and y)
+for be in host emu; do
+  ppe_mpiexec $np "$solve" -problem mms -ppe_bc PPPPDD -ppe_grid_n 33 -ksp_type cg -pc_type ppemg -ppe_stop true -ppe_rtol 1e-10 -viewer_binary_skip_info -ppe_backend $be -ksp_view_solution "binary:$work/odd-$be.bin" >/dev/null 2>&1
+done
+dx=$(vecs_reldiff "$work/odd-host.bin" 0 "$work/odd-emu.bin" 0 1 2>&1)
+is_num "$dx" && fle "$dx" 0
+tap_check $? "[np=$np] odd grid 33^3: the emulated back end's solution differs from the host's by $dx (0: the same bits)"
 
 # every smoother, 2D, a stretched Neumann grid, W-cycles through the inner PCMG's options, the
 # deepest hierarchy the grid allows (4 levels at 32^3: the coarsest 4^3, 3 points being the least;
@@ -138,13 +145,32 @@ for c in "-pc_ppemg_levels 5|allow at most 4: coarsening stops at 4 points along
   [ $rc -ne 0 ] && echo "$out" | grep -q -- "$re" && ! echo "$out" | grep -qi "segmentation\|signal"
   tap_check $? "[np=$np] $s is refused (exit $rc): $(echo "$out" | grep -m 1 -o 'PC ppemg[^.]*\|-pc_ppemg_[a-z_]* must[^,]*\|Unknown option[^.]*' | cut -c1-120)"
 done
-# a rank layout with odd extents: -pc_ppemg_levels 2 on 3 ranks of 32 (11, 11, 10 along z)
+# odd rank extents: 32^3 on 3 ranks (11, 11, 10 along z) coarsens each block with one lone cell
+# where it is odd: z 6 + 6 + 5 = 17 (measured 6 iterations)
 if np_allowed 3; then
-  out=$(ppe_mpiexec 3 "$solve" -problem bubbles -ppe_grid_n 32 -ksp_type cg -pc_type ppemg -pc_ppemg_levels 2 2>&1)
-  rc=$?
-  [ $rc -ne 0 ] && echo "$out" | grep -q "allow at most 1: coarsening stops at a rank owns 11 points along z on level 0 (halving needs an even extent on every rank)"
-  tap_check $? "[np=3] 32^3 on 3 ranks, 2 levels asked: refused, a rank's odd extent named (exit $rc)"
+  out=$(ppe_mpiexec 3 "$solve" -problem bubbles -ppe_grid_n 32 -ksp_type cg -pc_type ppemg -pc_ppemg_levels 2 -ppe_stop true -ppe_rtol 1e-8 -ksp_view -ppe_json 2>&1)
+  its=$(echo "$out" | json_get its); r=$(echo "$out" | json_get reason)
+  [ "$r" = CONVERGED_RTOL ] && [ "$its" -le 8 ] && echo "$out" | grep -q "level 1 (PCMG level 0): 16 x 16 x 17, assembled (LU)"
+  tap_check $? "[np=3] 32^3 on 3 ranks (z blocks 11, 11, 10): coarse level 16 x 16 x 17, $r in $its iterations (<= 8)"
 else
   tap_skip "odd extents at 3 ranks"
 fi
+# odd global sizes: V-cycle factors (constant operator, x and y periodic, Dirichlet z) at 17^3,
+# 33^3, 65^3 bounded like the even ones (measured 0.059, 0.079, 0.089: the constant coarse
+# levels with lone cells run as face arrays); bubbles at ratio 1000 at 33^3 and 63^3 in CG
+# (measured 11 and 8 iterations)
+fs=""; ok=0
+for n in 17 33 65; do
+  [ $n = 65 ] && [ "${PPE_TEST_LIGHT:-no}" = yes ] && continue
+  f=$(factor -problem mms -ppe_bc PPPPDD -pc_ppemg_coarse_max 64 -ppe_grid_n $n)
+  fs="$fs $f"
+  is_num "$f" && fle "$f" 0.1 || ok=1
+done
+tap_check $ok "[np=$np] odd sizes, V-cycle on the constant operator: factors$fs at 17^3, 33^3, 65^3 (each <= 0.1)"
+for n in 33 63; do
+  out=$(ppe_mpiexec $np "$solve" -problem bubbles -ppe_density_ratio 1000 -ppe_grid_n $n -ksp_type cg -pc_type ppemg -ppe_stop true -ppe_rtol 1e-8 -ppe_json 2>&1)
+  its=$(echo "$out" | json_get its); r=$(echo "$out" | json_get reason)
+  [ "$r" = CONVERGED_RTOL ] && [ "$its" -le 13 ]
+  tap_check $? "[np=$np] odd size $n^3, bubbles ratio 1000, CG + ppemg: $r in $its iterations (<= 13)"
+done
 tap_done

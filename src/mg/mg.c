@@ -53,64 +53,88 @@ PetscReal PPEMGMinSpacing(const PPEGrid1d *g)
   return g->href * w;
 }
 
-/* Whether direction d of level l, coarsened by f from the fine grid, cannot be halved again
-   (too few points, or an odd extent on some rank), and why. */
-static PetscErrorCode CannotHalve(PPEGrid grid, int d, PetscInt l, PetscInt f, PetscInt min_n, char why[], size_t len, PetscBool *cannot)
+PetscInt PPEMGCoarseExtent(PetscInt m, int c)
+{
+  return c == 2 ? (m + 1) / 2 : m;
+}
+
+PetscInt PPEMGLoneFirst(const PPEGrid1d *g, PetscInt s, PetscInt m, int c)
+{
+  if (c != 2 || m % 2 == 0) return 0;
+  return g->lines[s + 1] - g->lines[s] > (1 + 1e-8) * (g->lines[s + m] - g->lines[s + m - 1]) ? 1 : 0;
+}
+
+/* Whether direction d of level l, whose ranks own ext[0..P-1] points, cannot be halved again
+   (too few points, or a rank with a single point), and why. */
+static PetscErrorCode CannotHalve(PPEGrid grid, int d, PetscInt l, const PetscInt ext[], PetscInt min_n, char why[], size_t len, PetscBool *cannot)
 {
   const PPEDMDABox *b       = &grid->box;
   static const char names[] = "xyz";
   char              dn      = names[PPEGridUserDir(grid->dim, d) < 0 ? d : PPEGridUserDir(grid->dim, d)];
+  PetscInt          n = 0, nc = 0;
 
   PetscFunctionBegin;
   *cannot = PETSC_TRUE;
-  if ((b->N[d] / f) / 2 < min_n) {
-    if (why) PetscCall(PetscSNPrintf(why, len, "%" PetscInt_FMT " points along %c on level %" PetscInt_FMT " (a coarser level would have fewer than %" PetscInt_FMT ")", b->N[d] / f, dn, l, min_n));
+  for (PetscInt r = 0; r < b->P[d]; r++) {
+    n += ext[r];
+    nc += PPEMGCoarseExtent(ext[r], 2);
+  }
+  if (nc < min_n) {
+    if (why) PetscCall(PetscSNPrintf(why, len, "%" PetscInt_FMT " points along %c on level %" PetscInt_FMT " (a coarser level would have fewer than %" PetscInt_FMT ")", n, dn, l, min_n));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   for (PetscInt r = 0; r < b->P[d]; r++) {
-    if ((b->own[d][r] / f) % 2 == 0 && b->own[d][r] / f >= 2) continue;
-    if (why) PetscCall(PetscSNPrintf(why, len, "a rank owns %" PetscInt_FMT " points along %c on level %" PetscInt_FMT " (halving needs an even extent on every rank)", b->own[d][r] / f, dn, l));
+    if (ext[r] >= 2) continue;
+    if (why) PetscCall(PetscSNPrintf(why, len, "a rank owns %" PetscInt_FMT " point along %c on level %" PetscInt_FMT " (halving needs at least 2 on every rank)", ext[r], dn, l));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   *cannot = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode PPEMGMaxLevels(PPEGrid grid, PetscBool keepz, PetscInt min_n, PetscInt maxlev, int c[][3], PetscInt *nlev, char why[], size_t len)
+PetscErrorCode PPEMGMaxLevels(PPEGrid grid, PetscBool keepz, PetscInt min_n, PetscInt maxlev, int c[][3], PetscInt N[][3], PetscInt *nlev, char why[], size_t len)
 {
-  PetscReal h[3];
-  PetscInt  f[3] = {1, 1, 1};
+  const PPEDMDABox *b = &grid->box;
+  PetscReal         h[3];
+  PetscInt         *ext[3];
 
   PetscFunctionBegin;
   *nlev = 1;
   if (why) why[0] = 0;
-  for (int d = 0; d < 3; d++) h[d] = PPEMGMinSpacing(&grid->dir[d]);
+  for (int d = 0; d < 3; d++) {
+    h[d] = PPEMGMinSpacing(&grid->dir[d]);
+    PetscCall(PetscMalloc1(b->P[d], &ext[d]));
+    for (PetscInt r = 0; r < b->P[d]; r++) ext[d][r] = b->own[d][r];
+    if (N) N[0][d] = b->N[d];
+  }
   while (*nlev < maxlev) {
     PetscReal hmin = PETSC_MAX_REAL;
     int       cc[3];
+    PetscBool cannot = PETSC_FALSE;
 
     for (int d = 0; d < 3; d++)
-      if (grid->box.N[d] > 1 && !(keepz && d == 2)) hmin = PetscMin(hmin, h[d]);
+      if (b->N[d] > 1 && !(keepz && d == 2)) hmin = PetscMin(hmin, h[d]);
     if (hmin == PETSC_MAX_REAL) {
       if (why) PetscCall(PetscSNPrintf(why, len, "level %" PetscInt_FMT ": no direction left to coarsen", *nlev - 1));
       break;
     }
-    for (int d = 0; d < 3; d++) {
-      PetscBool cannot;
-
+    for (int d = 0; d < 3 && !cannot; d++) {
       /* strong directions only: spacing within sqrt(2) of the smallest (coupling at least half the strongest) */
-      cc[d] = grid->box.N[d] > 1 && !(keepz && d == 2) && h[d] <= PETSC_SQRT2 * hmin * (1 + 1e-10) ? 2 : 1;
-      if (cc[d] == 1) continue;
-      PetscCall(CannotHalve(grid, d, *nlev - 1, f[d], min_n, why, len, &cannot));
-      if (cannot) PetscFunctionReturn(PETSC_SUCCESS);
+      cc[d] = b->N[d] > 1 && !(keepz && d == 2) && h[d] <= PETSC_SQRT2 * hmin * (1 + 1e-10) ? 2 : 1;
+      if (cc[d] == 2) PetscCall(CannotHalve(grid, d, *nlev - 1, ext[d], min_n, why, len, &cannot));
     }
+    if (cannot) break;
     for (int d = 0; d < 3; d++) {
+      PetscInt n = 0;
+
+      for (PetscInt r = 0; r < b->P[d]; r++) n += ext[d][r] = PPEMGCoarseExtent(ext[d][r], cc[d]);
       c[*nlev - 1][d] = cc[d];
-      f[d] *= cc[d];
+      if (N) N[*nlev][d] = n;
       h[d] *= cc[d];
     }
     (*nlev)++;
   }
+  for (int d = 0; d < 3; d++) PetscCall(PetscFree(ext[d]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -131,8 +155,8 @@ static PetscErrorCode CoarseDMDA(PPEGrid fine, const int c[3], DM *dac)
     int cu = c[PPEGridKernelDir(dim, u)];
 
     PetscCall(PetscMalloc1(p[u], &l[u]));
-    for (PetscInt r = 0; r < p[u]; r++) l[u][r] = lf[u][r] / cu;
-    M[u] /= cu;
+    M[u] = 0;
+    for (PetscInt r = 0; r < p[u]; r++) M[u] += l[u][r] = PPEMGCoarseExtent(lf[u][r], cu);
   }
   PetscCall(DMDACreate(PetscObjectComm((PetscObject)da), dac));
   PetscCall(DMSetDimension(*dac, dim));
@@ -148,18 +172,43 @@ static PetscErrorCode CoarseDMDA(PPEGrid fine, const int c[3], DM *dac)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The coarse mesh lines of kernel direction d coarsened by c into lines[] (Nc + 1 of them): in
+   every rank's block the first fine line of each coarse cell (pairs of fine cells, one cell
+   alone where the block is odd: PPEMGLoneFirst), then the fine grid's last line. */
+static void CoarseLines(const PPEGrid1d *g, const PPEDMDABox *b, int d, int c, PetscReal lines[])
+{
+  PetscInt s = 0, n = 0;
+
+  for (PetscInt r = 0; r < b->P[d]; r++) {
+    PetscInt off = PPEMGLoneFirst(g, s, b->own[d][r], c);
+
+    for (PetscInt q = 0; q < PPEMGCoarseExtent(b->own[d][r], c); q++) lines[n++] = g->lines[s + PetscMax(c * q - off, 0)];
+    s += b->own[d][r];
+  }
+  lines[n] = g->lines[g->nint];
+}
+
+/* Whether some rank owns an odd number of points along d (halving it leaves a lone cell). */
+static PetscBool OddBlock(const PPEDMDABox *b, int d)
+{
+  for (PetscInt r = 0; r < b->P[d]; r++)
+    if (b->own[d][r] % 2) return PETSC_TRUE;
+  return PETSC_FALSE;
+}
+
 PetscErrorCode PPEMGGridCoarsen(PPEGrid fine, const int c[3], PPEGrid *coarse)
 {
   PPEGrid   gc;
   DM        dac;
   PetscInt  dim = fine->dim, n[3] = {1, 1, 1};
-  PetscReal L[3] = {1, 1, 1}, o[3] = {0, 0, 0};
+  PetscReal L[3] = {1, 1, 1}, o[3] = {0, 0, 0}, *lines;
 
   PetscFunctionBegin;
+  PetscCall(CoarseDMDA(fine, c, &dac));
+  PetscCall(DMDAGetInfo(dac, NULL, &n[0], &n[1], &n[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
   PetscCall(PPEGridCreate(PetscObjectComm((PetscObject)fine), &gc));
   PetscCall(PPEGridSetDimension(gc, dim));
   for (PetscInt u = 0; u < dim; u++) {
-    n[u] = fine->N[PPEGridKernelDir(dim, u)] / c[PPEGridKernelDir(dim, u)];
     L[u] = fine->uL[u];
     o[u] = fine->uorigin[u];
   }
@@ -169,17 +218,19 @@ PetscErrorCode PPEMGGridCoarsen(PPEGrid fine, const int c[3], PPEGrid *coarse)
   PetscCall(PPEGridSetBCs(gc, fine->ubc));
   PetscCall(PPEGridSetLocation(gc, fine->location));
   PetscCall(PPEGridSetShift(gc, fine->shift));
-  if (fine->stretch != PPE_STRETCH_NONE) {
-    const PPEGrid1d *z = &fine->dir[2];
-    PetscReal       *lines;
-    PetscInt         nl = z->nint / c[2] + 1;
+  /* a direction keeps uniform spacing where it was uniform and every block halves evenly */
+  PetscCall(PetscMalloc1(fine->box.N[0] + fine->box.N[1] + fine->box.N[2] + 1, &lines));
+  for (int d = 0; d < 3; d++) {
+    const PPEGrid1d *g  = &fine->dir[d];
+    PetscInt         nc = 0;
 
-    PetscCall(PetscMalloc1(nl, &lines));
-    for (PetscInt k = 0; k < nl; k++) lines[k] = z->lines[c[2] * k];
-    PetscCall(PPEGridSetZLines(gc, nl, lines));
-    PetscCall(PetscFree(lines));
+    if (PPEGridUserDir(dim, d) < 0 || (g->uniform && !(c[d] == 2 && OddBlock(&fine->box, d)))) continue;
+    CoarseLines(g, &fine->box, d, c[d], lines);
+    for (PetscInt r = 0; r < fine->box.P[d]; r++) nc += PPEMGCoarseExtent(fine->box.own[d][r], c[d]);
+    if (d == 2) PetscCall(PPEGridSetZLines(gc, nc + 1, lines));
+    else PetscCall(PPEGridSetLinesInternal(gc, d, nc + 1, lines));
   }
-  PetscCall(CoarseDMDA(fine, c, &dac));
+  PetscCall(PetscFree(lines));
   PetscCall(PPEGridSetDM(gc, dac));
   PetscCall(DMDestroy(&dac));
   PetscCall(PPEGridSetUp(gc));
@@ -196,19 +247,22 @@ static inline double FaceK(const ppe_s7_faces *F, PetscInt xm, PetscInt ym, int 
 }
 
 /* The fine faces of direction d at fine normal index q (box index, 0..m[d]) under the coarse
-   column pc (box indices of the coarse point; its d entry is ignored), summed: S of the header. */
-static double ColumnSum(const PPEStencilBox *Bf, const int c[3], int d, PetscInt q, const PetscInt pc[3])
+   column pc (box indices of the coarse point; its d entry is ignored), summed: S of the header
+   (a lone fine cell at the end of an odd block is a coarse cell's only child). */
+static double ColumnSum(const PPEStencilBox *Bf, const int c[3], const PetscInt off[3], int d, PetscInt q, const PetscInt pc[3])
 {
-  int    a = d == 0 ? 1 : 0, b = d == 2 ? 1 : 2;
-  double s = 0;
+  int            a = d == 0 ? 1 : 0, b = d == 2 ? 1 : 2;
+  const PetscInt fm[3] = {Bf->xm, Bf->ym, Bf->zm};
+  double         s     = 0;
 
-  for (int ib = 0; ib < c[b]; ib++)
-    for (int ia = 0; ia < c[a]; ia++) {
+  for (PetscInt ib = c[b] * pc[b] - off[b]; ib < c[b] * pc[b] - off[b] + c[b]; ib++)
+    for (PetscInt ia = c[a] * pc[a] - off[a]; ia < c[a] * pc[a] - off[a] + c[a]; ia++) {
       PetscInt p[3];
 
+      if (ia < 0 || ia >= fm[a] || ib < 0 || ib >= fm[b]) continue;
       p[d] = q;
-      p[a] = c[a] * pc[a] + ia;
-      p[b] = c[b] * pc[b] + ib;
+      p[a] = ia;
+      p[b] = ib;
       s += FaceK(&Bf->K, Bf->xm, Bf->ym, d, p);
     }
   return s;
@@ -229,67 +283,150 @@ static PetscErrorCode GhostBox(DM da, PetscInt dim, PetscInt gs[3], PetscInt gm[
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The coarse face array of direction d into K: for the harmonic rule S_in of every coarse cell
-   (the fine faces inside it) exchanged through the coarse DMDA, then the rule on every coarse
-   face. */
-static PetscErrorCode CoarsenDirection(const PPEStencilBox *Bf, const PPEStencilBox *Bc, DM dac, PetscInt dim, const int c[3], int d, PPEMGCoarsenRule rule, double scale, double *K)
+/* The resistance inside coarse cell pc along the coarsened normal d, beyond the coarse face
+   (harmonic rule): 1/(2 S_in) of the fine face inside the cell; 0 for a lone child, whose centre
+   is the coarse centre. */
+static double HalfPath(const PPEStencilBox *Bf, const int c[3], const PetscInt off[3], int d, const PetscInt pc[3])
+{
+  const PetscInt fm[3] = {Bf->xm, Bf->ym, Bf->zm}, f = 2 * pc[d] - off[d]; /* the first child */
+
+  return f < 0 || f + 1 >= fm[d] ? 0.0 : 0.5 / ColumnSum(Bf, c, off, d, f + 1, pc);
+}
+
+/* The distance that face i (0..n) of a direction spans: between the centres on its two sides,
+   across the wrap where periodic, to the boundary point at a non-periodic end. */
+static PetscReal FaceDist(const PPEGrid1d *g, PetscBool per, PetscInt i)
+{
+  PetscReal wrap = (g->x[0] - g->bpos[0]) + (g->bpos[1] - g->x[g->n - 1]);
+
+  if (i == 0) return per ? wrap : g->x[0] - g->bpos[0];
+  if (i == g->n) return per ? wrap : g->bpos[1] - g->x[g->n - 1];
+  return g->x[i] - g->x[i - 1];
+}
+
+/* The coarse face array of direction d into K. Along a coarsened normal: harmonic rule,
+   K = 1/(HalfPath_lo + 1/S_mid + HalfPath_hi), the neighbour's HalfPath exchanged through the
+   coarse DMDA where it lives on another rank; average rule, S_mid times the fine face's span over
+   the coarse one's (1/2 on a uniform grid halved evenly: the coarse operator of constant
+   coefficients exactly, lone cells and stretched lines included). */
+static PetscErrorCode CoarsenDirection(const PPEStencilBox *Bf, const PPEStencilBox *Bc, PPEGrid gf, PPEGrid gc, const int c[3], const PetscInt off[3], int d, PPEMGCoarsenRule rule, double scale, double *K)
 {
   Vec                g, l;
   PetscScalar       *a;
-  const PetscScalar *h;
-  PetscInt           m[3] = {Bc->xm, Bc->ym, Bc->zm}, s[3] = {Bc->xs, Bc->ys, Bc->zs}, e[3], gs[3] = {0, 0, 0}, gm[3] = {1, 1, 1};
+  const PetscScalar *h    = NULL;
+  PetscInt           m[3] = {Bc->xm, Bc->ym, Bc->zm}, s[3] = {Bc->xs, Bc->ys, Bc->zs}, fm[3] = {Bf->xm, Bf->ym, Bf->zm}, fs[3] = {Bf->xs, Bf->ys, Bf->zs}, e[3], gs[3] = {0, 0, 0}, gm[3] = {1, 1, 1};
+  PetscBool          exch = (PetscBool)(c[d] == 2 && rule == PPE_MG_COARSEN_HARMONIC), half = (PetscBool)(gf->dir[d].uniform && 2 * Bc->N[d] == Bf->N[d]);
   size_t             n = 0;
 
   PetscFunctionBegin;
-  PetscCall(DMGetGlobalVector(dac, &g));
-  PetscCall(DMGetLocalVector(dac, &l));
-  if (rule == PPE_MG_COARSEN_HARMONIC && c[d] == 2) { /* only the harmonic rule along a coarsened normal reads the neighbours' S_in */
+  PetscCall(DMGetGlobalVector(gc->da, &g));
+  PetscCall(DMGetLocalVector(gc->da, &l));
+  if (exch) {
     PetscCall(VecGetArrayWrite(g, &a));
     for (PetscInt kk = 0; kk < m[2]; kk++)
       for (PetscInt jj = 0; jj < m[1]; jj++)
         for (PetscInt ii = 0; ii < m[0]; ii++) {
           PetscInt pc[3] = {ii, jj, kk};
-          a[n++]         = ColumnSum(Bf, c, d, 2 * pc[d] + 1, pc);
+          a[n++]         = HalfPath(Bf, c, off, d, pc);
         }
     PetscCall(VecRestoreArrayWrite(g, &a));
-    PetscCall(DMGlobalToLocal(dac, g, INSERT_VALUES, l));
-    PetscCall(GhostBox(dac, dim, gs, gm));
+    PetscCall(DMGlobalToLocal(gc->da, g, INSERT_VALUES, l));
+    PetscCall(GhostBox(gc->da, gc->dim, gs, gm));
+    PetscCall(VecGetArrayRead(l, &h));
   }
-  PetscCall(VecGetArrayRead(l, &h));
   for (int q = 0; q < 3; q++) e[q] = m[q] + (q == d ? 1 : 0);
   n = 0;
   for (PetscInt kk = 0; kk < e[2]; kk++)
     for (PetscInt jj = 0; jj < e[1]; jj++)
       for (PetscInt ii = 0; ii < e[0]; ii++, n++) {
-        PetscInt pc[3] = {ii, jj, kk}, q = pc[d], gi = s[d] + q, G = Bc->N[d];
-        double   smid = ColumnSum(Bf, c, d, c[d] * q, pc), slo, shi, k;
+        PetscInt pc[3] = {ii, jj, kk}, q = pc[d], gi = s[d] + q, G = Bc->N[d], qf = PetscMax(PetscMin(c[d] * q - off[d], fm[d]), 0);
+        double   smid = ColumnSum(Bf, c, off, d, qf, pc), plo, phi, k;
 
         if (c[d] == 1) k = smid; /* normal not coarsened: the coinciding fine faces conduct in parallel */
-        else if (rule == PPE_MG_COARSEN_AVERAGE) k = 0.5 * smid;
-        else if (!Bc->per[d] && gi == 0) k = smid > 0 ? 1.0 / (1.0 / smid + 0.5 / ColumnSum(Bf, c, d, 1, pc)) : 0.0;
-        else if (!Bc->per[d] && gi == G) k = smid > 0 ? 1.0 / (0.5 / ColumnSum(Bf, c, d, 2 * q - 1, pc) + 1.0 / smid) : 0.0;
-        else {
-          PetscInt p[3] = {s[0] + pc[0], s[1] + pc[1], s[2] + pc[2]}, o;
+        else if (rule == PPE_MG_COARSEN_AVERAGE) k = half ? 0.5 * smid : smid * (double)(FaceDist(&gf->dir[d], Bf->per[d], fs[d] + qf) / FaceDist(&gc->dir[d], Bc->per[d], gi));
+        else if (!Bc->per[d] && gi == 0) k = smid > 0 ? 1.0 / (1.0 / smid + HalfPath(Bf, c, off, d, pc)) : 0.0;
+        else if (!Bc->per[d] && gi == G) {
+          PetscInt pl[3] = {pc[0], pc[1], pc[2]};
 
-          if (q > 0) slo = ColumnSum(Bf, c, d, 2 * q - 1, pc);
-          else {
+          pl[d] = q - 1;
+          k     = smid > 0 ? 1.0 / (HalfPath(Bf, c, off, d, pl) + 1.0 / smid) : 0.0;
+        } else {
+          PetscInt p[3] = {s[0] + pc[0], s[1] + pc[1], s[2] + pc[2]}, pl[3] = {pc[0], pc[1], pc[2]}, o;
+
+          if (q > 0) {
+            pl[d] = q - 1;
+            plo   = HalfPath(Bf, c, off, d, pl);
+          } else {
             p[d] = s[d] - 1;
             o    = ((p[2] - gs[2]) * gm[1] + (p[1] - gs[1])) * gm[0] + (p[0] - gs[0]);
-            slo  = PetscRealPart(h[o]);
+            plo  = PetscRealPart(h[o]);
           }
-          if (q < m[d]) shi = ColumnSum(Bf, c, d, 2 * q + 1, pc);
+          if (q < m[d]) phi = HalfPath(Bf, c, off, d, pc);
           else {
             p[d] = s[d] + m[d];
             o    = ((p[2] - gs[2]) * gm[1] + (p[1] - gs[1])) * gm[0] + (p[0] - gs[0]);
-            shi  = PetscRealPart(h[o]);
+            phi  = PetscRealPart(h[o]);
           }
-          k = 1.0 / (0.5 / slo + 1.0 / smid + 0.5 / shi);
+          k = 1.0 / (plo + 1.0 / smid + phi);
         }
         K[n] = scale * k;
       }
-  PetscCall(VecRestoreArrayRead(l, &h));
-  PetscCall(DMRestoreLocalVector(dac, &l));
-  PetscCall(DMRestoreGlobalVector(dac, &g));
+  if (exch) PetscCall(VecRestoreArrayRead(l, &h));
+  PetscCall(DMRestoreLocalVector(gc->da, &l));
+  PetscCall(DMRestoreGlobalVector(gc->da, &g));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The factor that puts a coarse operator into its grid's scaling: the stencil of a grid is the
+   volume-weighted operator over the product of its reference spacings (PPEGrid1d href), so
+   coarse = fine x (href_fine / href_coarse) per coarsened direction; 1/2 exactly where every
+   block halves evenly. */
+PetscReal PPEMGCoarseScale(PPEGrid fine, PPEGrid coarse)
+{
+  PetscReal s = 1;
+
+  for (int d = 0; d < 3; d++) {
+    if (coarse->box.N[d] == fine->box.N[d]) continue;
+    if (2 * coarse->box.N[d] == fine->box.N[d]) s *= 0.5;
+    else s *= fine->dir[d].href / coarse->dir[d].href;
+  }
+  return s;
+}
+
+/* The constant operator of a grid whose x or y spacing is non-uniform (a coarse level with lone
+   cells) as face arrays, beta = 1: the stencil's constant-coefficient row loops take the
+   couplings of x and y to be the same along a row, which only uniform x and y spacing gives. */
+static PetscErrorCode GeometricFaces(Mat A)
+{
+  Mat_PPEStencil *st = (Mat_PPEStencil *)A->data;
+  PPEStencilBox  *B  = &st->box;
+  size_t          nf[3], l = 0;
+  double         *kbuf;
+  const PetscReal br[2] = {1, 1};
+
+  PetscFunctionBegin;
+  PPEStencilFaceCounts(B, nf);
+  PetscCall(PetscMalloc1(nf[0] + nf[1] + nf[2], &kbuf));
+  for (int d = 0; d < 3; d++) {
+    const PPEGrid1d  *g      = &st->grid->dir[d];
+    const ppe_s7_dir *dir[3] = {&B->X, &B->Y, &B->Z};
+    PetscInt          m[3] = {B->xm, B->ym, B->zm}, s[3] = {B->xs, B->ys, B->zs}, e[3], a = d == 0 ? 1 : 0, b = d == 2 ? 1 : 2, G = B->N[d];
+
+    for (int q = 0; q < 3; q++) e[q] = m[q] + (q == d ? 1 : 0);
+    for (PetscInt kk = 0; kk < e[2]; kk++)
+      for (PetscInt jj = 0; jj < e[1]; jj++)
+        for (PetscInt ii = 0; ii < e[0]; ii++, l++) {
+          PetscInt  p[3] = {ii, jj, kk}, gi = s[d] + p[d];
+          PetscReal t;
+
+          if (G == 1) t = 0; /* a one-point direction: no coupling */
+          else if (!B->per[d] && gi == 0) t = g->tbe[0];
+          else if (!B->per[d] && gi == G) t = g->tbe[1];
+          else t = gi < G ? g->tlo[gi] : g->thi[G - 1];
+          kbuf[l] = (dir[a]->w[s[a] + p[a]] * dir[b]->w[s[b] + p[b]]) * t;
+        }
+  }
+  PetscCall(PPEStencilSetFaceArrays(A, PPE_COEFFICIENTS_FACES, kbuf, br));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -297,37 +434,40 @@ PetscErrorCode PPEMGCoarsenOperator(Mat Af, Mat Ac, PPEMGCoarsenRule rule)
 {
   Mat_PPEStencil *sf = (Mat_PPEStencil *)Af->data, *sc = (Mat_PPEStencil *)Ac->data;
   PPEStencilBox  *Bf = &sf->box, *Bc = &sc->box;
-  int             c[3], nc           = 0;
+  int             c[3];
+  PetscInt        off[3];
   size_t          nf[3];
   double         *kbuf;
 
   PetscFunctionBegin;
   if (!Bf->K.x) {
-    PetscCall(PPEStencilSetConstantCoefficients(Ac));
+    if (sc->grid->dir[0].uniform && sc->grid->dir[1].uniform) PetscCall(PPEStencilSetConstantCoefficients(Ac));
+    else PetscCall(GeometricFaces(Ac));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   for (int d = 0; d < 3; d++) {
-    c[d] = (int)(Bf->N[d] / Bc->N[d]); /* 2 where coarsened, else 1 */
-    nc += c[d] == 2;
+    c[d]   = Bc->N[d] < Bf->N[d] ? 2 : 1;
+    off[d] = PPEMGLoneFirst(&sf->grid->dir[d], sf->grid->box.s[d], sf->grid->box.m[d], c[d]);
   }
-  PetscCheck(Bc->N[0] * c[0] == Bf->N[0] && Bc->N[1] * c[1] == Bf->N[1] && Bc->N[2] * c[2] == Bf->N[2] && Bc->xs * c[0] == Bf->xs && Bc->ys * c[1] == Bf->ys && Bc->zs * c[2] == Bf->zs, PETSC_COMM_SELF, PETSC_ERR_PLIB,
-             "Coarse grid not aligned with the fine one");
+  PetscCheck(Bc->xm == PPEMGCoarseExtent(Bf->xm, c[0]) && Bc->ym == PPEMGCoarseExtent(Bf->ym, c[1]) && Bc->zm == PPEMGCoarseExtent(Bf->zm, c[2]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Coarse grid not aligned with the fine one");
   PPEStencilFaceCounts(Bc, nf);
   PetscCall(PetscMalloc1(nf[0] + nf[1] + nf[2], &kbuf));
   for (int d = 0; d < 3; d++) {
     double *K = kbuf + (d > 0 ? nf[0] : 0) + (d > 1 ? nf[1] : 0);
 
     if (Bf->N[d] == 1) PetscCall(PetscArrayzero(K, nf[d])); /* a one-point direction: no coupling */
-    else PetscCall(CoarsenDirection(Bf, Bc, sc->grid->da, sc->grid->dim, c, d, rule, 1.0 / (double)(1 << nc), K));
+    else PetscCall(CoarsenDirection(Bf, Bc, sf->grid, sc->grid, c, off, d, rule, (double)PPEMGCoarseScale(sf->grid, sc->grid), K));
   }
   PetscCall(PPEStencilSetFaceArrays(Ac, PPE_COEFFICIENTS_FACES, kbuf, sf->brange));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The transfers: box extents of the fine and coarse levels, the coarsening factors, 1/2^c. */
+/* The transfers: box extents of the fine and coarse levels, the coarsening factors, the
+   restriction's weight (PPEMGCoarseScale: 1/2^c where every block halves evenly). */
 typedef struct {
   PetscInt     fm[3], cm[3];
   int          c[3];
+  PetscInt     off[3]; /* 1 where this rank's block has its lone cell first (PPEMGLoneFirst) */
   PetscReal    avg;
   PetscBool    restrict_op; /* R (coarse x fine) rather than P (fine x coarse) */
   PetscScalar *sum;         /* the children's sums, one per coarse point */
@@ -346,12 +486,13 @@ static PetscErrorCode Prolong(const MGTransfer *t, PetscReal a, Vec xc, Vec yf, 
   else PetscCall(VecGetArrayWrite(yf, &y));
   for (PetscInt k = 0; k < t->fm[2]; k++)
     for (PetscInt j = 0; j < t->fm[1]; j++) {
-      const PetscScalar *xr = x + ((k / t->c[2]) * t->cm[1] + j / t->c[1]) * t->cm[0];
+      const PetscScalar *xr = x + (((k + t->off[2]) / t->c[2]) * t->cm[1] + (j + t->off[1]) / t->c[1]) * t->cm[0];
+      const PetscInt     o  = t->off[0];
 
       if (add)
-        for (PetscInt i = 0; i < t->fm[0]; i++, n++) y[n] += a * xr[i / t->c[0]];
+        for (PetscInt i = 0; i < t->fm[0]; i++, n++) y[n] += a * xr[(i + o) / t->c[0]];
       else
-        for (PetscInt i = 0; i < t->fm[0]; i++, n++) y[n] = a * xr[i / t->c[0]];
+        for (PetscInt i = 0; i < t->fm[0]; i++, n++) y[n] = a * xr[(i + o) / t->c[0]];
     }
   PetscCall(VecRestoreArrayRead(xc, &x));
   if (add) PetscCall(VecRestoreArray(yf, &y));
@@ -378,9 +519,10 @@ static PetscErrorCode Restrict(MGTransfer *t, PetscReal a, Vec xf, Vec yc, Petsc
   for (PetscInt k = 0; k < t->fm[2]; k++)
     for (PetscInt j = 0; j < t->fm[1]; j++) {
       const PetscScalar *xr = x + (k * t->fm[1] + j) * t->fm[0];
-      PetscScalar       *sr = t->sum + ((k / t->c[2]) * t->cm[1] + j / t->c[1]) * t->cm[0];
+      PetscScalar       *sr = t->sum + (((k + t->off[2]) / t->c[2]) * t->cm[1] + (j + t->off[1]) / t->c[1]) * t->cm[0];
+      const PetscInt     o  = t->off[0];
 
-      for (PetscInt i = 0; i < t->fm[0]; i++) sr[i / t->c[0]] += xr[i];
+      for (PetscInt i = 0; i < t->fm[0]; i++) sr[(i + o) / t->c[0]] += xr[i];
     }
   for (PetscInt q = 0; q < nc; q++) y[q] += a * t->sum[q];
   PetscCall(VecRestoreArrayRead(xf, &x));
@@ -439,12 +581,13 @@ static PetscErrorCode TransferShell(PPEGrid fine, PPEGrid coarse, PetscBool rest
   PetscFunctionBegin;
   PetscCall(PetscNew(&t));
   for (int d = 0; d < 3; d++) {
-    t->fm[d] = fine->box.m[d];
-    t->cm[d] = coarse->box.m[d];
-    t->c[d]  = (int)(fine->box.N[d] / coarse->box.N[d]);
-    PetscCheck(t->cm[d] * t->c[d] == t->fm[d], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Coarse box not aligned with the fine one");
+    t->fm[d]  = fine->box.m[d];
+    t->cm[d]  = coarse->box.m[d];
+    t->c[d]   = coarse->box.N[d] < fine->box.N[d] ? 2 : 1;
+    t->off[d] = PPEMGLoneFirst(&fine->dir[d], fine->box.s[d], fine->box.m[d], t->c[d]);
+    PetscCheck(t->cm[d] == PPEMGCoarseExtent(t->fm[d], t->c[d]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Coarse box not aligned with the fine one");
   }
-  t->avg         = 1.0 / (PetscReal)(t->c[0] * t->c[1] * t->c[2]);
+  t->avg         = PPEMGCoarseScale(fine, coarse);
   t->restrict_op = restrict_op;
   nf             = t->fm[0] * t->fm[1] * t->fm[2];
   nc             = t->cm[0] * t->cm[1] * t->cm[2];

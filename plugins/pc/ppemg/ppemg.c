@@ -151,21 +151,18 @@ static PetscErrorCode SetUpLevels(PC pc, PPEGrid fine)
   PPEBackend  backend;
   PetscBool   overlap;
   const char *prefix;
-  PetscInt    n = mg->levels;
+  PetscInt    n = mg->levels, N[PPEMG_MAX_LEVELS][3];
 
   PetscFunctionBegin;
   PetscCheck(fine->location == PPE_LOCATION_CELL, comm, PETSC_ERR_SUP, "PC ppemg coarsens cell-centred grids; this grid is vertex-centred: use PCMG on the assembled operator (-ppe_operator aij -pc_type mg) or PC fftptdma");
   mg->used = ResolveSmoother(mg->smoother, fine);
   PetscCheck(mg->used != PC_PPEMG_SMOOTHER_ZLINE || MinZExtent(fine) >= 2, comm, PETSC_ERR_SUP,
              "PC ppemg: the zline smoother solves z lines split across ranks with at least 2 rows on each, but a rank owns %" PetscInt_FMT " z point(s): use fewer ranks along z (-ppe_grid_procs) or another smoother", MinZExtent(fine));
-  PetscCall(PPEMGMaxLevels(fine, (PetscBool)(mg->used == PC_PPEMG_SMOOTHER_ZLINE), 3, PPEMG_MAX_LEVELS, mg->c, &mg->maxlev, mg->why, sizeof(mg->why)));
+  PetscCall(PPEMGMaxLevels(fine, (PetscBool)(mg->used == PC_PPEMG_SMOOTHER_ZLINE), 3, PPEMG_MAX_LEVELS, mg->c, N, &mg->maxlev, mg->why, sizeof(mg->why)));
   PetscCheck(n == PETSC_DECIDE || n <= mg->maxlev, comm, PETSC_ERR_ARG_OUTOFRANGE, "PC ppemg: %" PetscInt_FMT " levels asked for (-pc_ppemg_levels), but this grid and process layout allow at most %" PetscInt_FMT ": coarsening stops at %s", n,
              mg->maxlev, mg->why);
-  if (n == PETSC_DECIDE) {
-    PetscInt npts = fine->box.N[0] * fine->box.N[1] * fine->box.N[2];
-
-    for (n = 1; n < mg->maxlev && npts > mg->coarse_max; n++) npts /= mg->c[n - 1][0] * mg->c[n - 1][1] * mg->c[n - 1][2];
-  }
+  if (n == PETSC_DECIDE)
+    for (n = 1; n < mg->maxlev && N[n - 1][0] * N[n - 1][1] * N[n - 1][2] > mg->coarse_max; n++) { }
   mg->nlev    = n;
   mg->grid[0] = fine;
   mg->A[0]    = pc->pmat;
@@ -461,9 +458,9 @@ static const struct _PCOps PCPPEMGOps = {.setup = PCSetUp_PPEMG, .apply = PCAppl
    Level: intermediate
 
    Notes:
-   The preconditioning matrix must be a MATPPESTENCIL on a cell-centred grid; every rank's
-   extent along a coarsened direction must stay even down to the coarsest level (the coarse
-   DMDAs keep the fine blocks halved, so the transfers move no data). The preconditioner is
+   The preconditioning matrix must be a MATPPESTENCIL on a cell-centred grid of any size: each
+   rank's block is halved in pairs of cells, one cell alone where the block is odd (the coarse
+   DMDAs keep the fine blocks, so the transfers move no data). The preconditioner is
    symmetric (the same smoother before and after the coarse correction, R proportional to P^T):
    it serves CG. After PPEStencilSetDensity() the next KSPSolve() sets it up again, redoing only
    the coefficient-dependent part (PCPPEMGGetSetUpTimes()).

@@ -21,8 +21,9 @@
 .  -pc_ppemg_levels <n> - the number of levels
 
    Notes:
-   A level halves every direction with more than one point; coarsening stops where a rank's
-   extent would become odd or a direction would have fewer than 2 points. Asking for more
+   A level halves its strongly coupled directions (every rank's block in pairs of cells, one
+   cell alone where the block is odd); coarsening stops where a rank would own a single point
+   along a halved direction or the direction would have fewer than 3 points. Asking for more
    levels than that is an error at set-up that says where coarsening stops.
 
    Level: intermediate
