@@ -10,16 +10,21 @@
      never halved under a z-line smoother, which solves its couplings exactly). Where z is
      halved the coarse z lines are every second fine one, so a stretched grid stays the same
      grid with fewer lines. Each coarse DMDA is owned in the fine one's blocks halved: the
-     parent of every fine point lives on the same rank, the transfers move no data between
-     ranks, and coarsening stops where a rank's extent would become odd.
+     parent of every fine point lives on the same rank and the transfers move no data between
+     ranks. A block of odd extent keeps one cell alone (the wider of its two end cells,
+     PPEMGLoneFirst, so that the narrow lone cell of the level above is paired next), and the
+     coarse grid takes its own mesh lines there; coarsening stops where a rank would own a
+     single point or a direction would have fewer than min_n.
 
      Transfers: piecewise-constant interpolation P (each fine point takes its parent's value)
-     and the average of the children R = P^T / 2^c (c the number of coarsened directions). A
+     and the average of the children R = P^T / 2^c (c the number of coarsened directions; with
+     lone cells the ratio of the fine and coarse reference spacings, PPEMGCoarseScale). A
      face whose normal is not coarsened keeps its fine value summed across the coarsened
      directions (the fine faces that make it up conduct in parallel).
 
      Coarse operators stay matrix-free MATPPESTENCIL operators. A constant-coefficient
-     operator is discretised again on the coarse grid. A variable one A = W (sigma I - D beta G)
+     operator is discretised again on the coarse grid (as face coefficients 1 where lone cells
+     make x or y non-uniform: the constant row loops need uniform x). A variable one A = W (sigma I - D beta G)
      keeps, for every face, K = (geometric coupling) x beta (src/stencil/stencilcoef.c), and a
      coarse face gets its K from the fine faces as a conductance of a network of resistors:
      across the face the 2^(c-1) fine columns conduct in parallel (their K add up); along the
@@ -35,10 +40,12 @@
      Painter, "The multi-grid method for the diffusion equation with strongly discontinuous
      coefficients", SIAM J. Sci. Stat. Comput. 2, 1981, use the same two averages for their
      operator-dependent transfers). On a uniform grid with constant beta it gives the coarse
-     operator exactly. The rule "average" keeps the coinciding fine faces only (S_mid / 2, as
+     operator exactly; a lone cell has no inner face and adds nothing to the path. The rule
+     "average" keeps the coinciding fine faces only (S_mid / 2, in general S_mid times the fine
+     face's span over the coarse face's, as
      HPGMG-FV restricts face coefficients; Adams, Brown, Knepley and Samtaney, "Segmental
      refinement: a multigrid technique for data locality", SIAM J. Sci. Comput. 38, 2016). The
-     result is in the coarse grid's own scaling: divided by 2^c, with R the average, so that
+     result is in the coarse grid's own scaling: divided by 2^c (PPEMGCoarseScale), with R the average, so that
      P A_c^-1 R = P (2^c A_c)^-1 P^T and 2^c A_c is the coarse operator in the fine one's units.
 */
 #include <ppekit/private/mgimpl.h>
@@ -221,14 +228,13 @@ PetscErrorCode PPEMGGridCoarsen(PPEGrid fine, const int c[3], PPEGrid *coarse)
   /* a direction keeps uniform spacing where it was uniform and every block halves evenly */
   PetscCall(PetscMalloc1(fine->box.N[0] + fine->box.N[1] + fine->box.N[2] + 1, &lines));
   for (int d = 0; d < 3; d++) {
-    const PPEGrid1d *g  = &fine->dir[d];
-    PetscInt         nc = 0;
+    const PPEGrid1d *g = &fine->dir[d];
+    PetscInt         u = PPEGridUserDir(dim, d);
 
-    if (PPEGridUserDir(dim, d) < 0 || (g->uniform && !(c[d] == 2 && OddBlock(&fine->box, d)))) continue;
+    if (u < 0 || (g->uniform && !(c[d] == 2 && OddBlock(&fine->box, d)))) continue;
     CoarseLines(g, &fine->box, d, c[d], lines);
-    for (PetscInt r = 0; r < fine->box.P[d]; r++) nc += PPEMGCoarseExtent(fine->box.own[d][r], c[d]);
-    if (d == 2) PetscCall(PPEGridSetZLines(gc, nc + 1, lines));
-    else PetscCall(PPEGridSetLinesInternal(gc, d, nc + 1, lines));
+    if (d == 2) PetscCall(PPEGridSetZLines(gc, n[u] + 1, lines));
+    else PetscCall(PPEGridSetLinesInternal(gc, d, n[u] + 1, lines));
   }
   PetscCall(PetscFree(lines));
   PetscCall(PPEGridSetDM(gc, dac));
@@ -394,39 +400,18 @@ PetscReal PPEMGCoarseScale(PPEGrid fine, PPEGrid coarse)
 }
 
 /* The constant operator of a grid whose x or y spacing is non-uniform (a coarse level with lone
-   cells) as face arrays, beta = 1: the stencil's constant-coefficient row loops take the
-   couplings of x and y to be the same along a row, which only uniform x and y spacing gives. */
-static PetscErrorCode GeometricFaces(Mat A)
+   cells) as face coefficients beta = 1: the stencil's constant-coefficient row loops take the
+   couplings along x to be the same all along a row, which only uniform spacing gives. */
+static PetscErrorCode UnitFaces(Mat A, PPEGrid g)
 {
-  Mat_PPEStencil *st = (Mat_PPEStencil *)A->data;
-  PPEStencilBox  *B  = &st->box;
-  size_t          nf[3], l = 0;
-  double         *kbuf;
-  const PetscReal br[2] = {1, 1};
+  Vec one[3] = {NULL, NULL, NULL};
 
   PetscFunctionBegin;
-  PPEStencilFaceCounts(B, nf);
-  PetscCall(PetscMalloc1(nf[0] + nf[1] + nf[2], &kbuf));
-  for (int d = 0; d < 3; d++) {
-    const PPEGrid1d  *g      = &st->grid->dir[d];
-    const ppe_s7_dir *dir[3] = {&B->X, &B->Y, &B->Z};
-    PetscInt          m[3] = {B->xm, B->ym, B->zm}, s[3] = {B->xs, B->ys, B->zs}, e[3], a = d == 0 ? 1 : 0, b = d == 2 ? 1 : 2, G = B->N[d];
-
-    for (int q = 0; q < 3; q++) e[q] = m[q] + (q == d ? 1 : 0);
-    for (PetscInt kk = 0; kk < e[2]; kk++)
-      for (PetscInt jj = 0; jj < e[1]; jj++)
-        for (PetscInt ii = 0; ii < e[0]; ii++, l++) {
-          PetscInt  p[3] = {ii, jj, kk}, gi = s[d] + p[d];
-          PetscReal t;
-
-          if (G == 1) t = 0; /* a one-point direction: no coupling */
-          else if (!B->per[d] && gi == 0) t = g->tbe[0];
-          else if (!B->per[d] && gi == G) t = g->tbe[1];
-          else t = gi < G ? g->tlo[gi] : g->thi[G - 1];
-          kbuf[l] = (dir[a]->w[s[a] + p[a]] * dir[b]->w[s[b] + p[b]]) * t;
-        }
-  }
-  PetscCall(PPEStencilSetFaceArrays(A, PPE_COEFFICIENTS_FACES, kbuf, br));
+  PetscCall(DMCreateGlobalVector(g->da, &one[0]));
+  PetscCall(VecSet(one[0], 1.0));
+  for (PetscInt u = 1; u < g->dim; u++) one[u] = one[0];
+  PetscCall(PPEStencilSetFaceCoefficients(A, g->dim, one));
+  PetscCall(VecDestroy(&one[0]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -442,7 +427,7 @@ PetscErrorCode PPEMGCoarsenOperator(Mat Af, Mat Ac, PPEMGCoarsenRule rule)
   PetscFunctionBegin;
   if (!Bf->K.x) {
     if (sc->grid->dir[0].uniform && sc->grid->dir[1].uniform) PetscCall(PPEStencilSetConstantCoefficients(Ac));
-    else PetscCall(GeometricFaces(Ac));
+    else PetscCall(UnitFaces(Ac, sc->grid));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   for (int d = 0; d < 3; d++) {
