@@ -263,3 +263,30 @@ PY
 }
 # is_num S: S is one decimal number (a failed comparison prints a message instead)
 is_num() { echo "$1" | grep -Eq '^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$'; }
+
+# mg_factor NP ARGS...: the asymptotic convergence factor of the stationary iteration
+# x += B (b - A x), B one application of PC ppemg on ppe-solve's problem ARGS on NP ranks: the
+# geometric mean of the residual reductions of steps 5 to 8 (unpreconditioned norms from
+# -ksp_monitor); "none" when the run printed no residuals
+mg_factor() {
+  _np=$1; shift
+  ppe_mpiexec "$_np" "$bindir/src/tools/ppe-solve" "$@" -ksp_type richardson -pc_type ppemg -ksp_max_it 8 -ksp_rtol 1e-30 -ksp_norm_type unpreconditioned -ksp_monitor 2>&1 |
+    awk '/KSP Residual norm/ { r[$1] = $5 } END { if (r[4] > 0 && r[8] > 0) printf "%.4f", (r[8] / r[4]) ^ 0.25; else print "none" }'
+}
+# spread F...: max/min of the numbers (0 if one is not a positive number)
+spread() { echo "$@" | awk '{ mn = 1e300; mx = 0; for (i = 1; i <= NF; i++) { if (!($i > 0)) { print 0; exit } if ($i < mn) mn = $i; if ($i > mx) mx = $i } printf "%.3f", mx / mn }'; }
+# mg_factor_sizes NP BOUND "SIZES" ARGS...: mg_factor at every size of SIZES (-ppe_grid_n);
+# prints "F1 F2 ...|SPREAD"; status 0 when every factor is at most BOUND and max/min <= 1.2
+mg_factor_sizes() {
+  _np=$1; _bound=$2; _sizes=$3; shift 3
+  _fs=""; _ok=0
+  for _n in $_sizes; do
+    _f=$(mg_factor "$_np" "$@" -ppe_grid_n "$_n")
+    _fs="$_fs $_f"
+    is_num "$_f" && fle "$_f" "$_bound" || _ok=1
+  done
+  _s=$(spread $_fs)
+  fle "$_s" 1.2 && fge "$_s" 1 || _ok=1
+  echo "${_fs# }|$_s"
+  return $_ok
+}

@@ -14,15 +14,8 @@ np_allowed 2 || np=1
 work=$(mktemp -d "${TMPDIR:-/tmp}/t521.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-# factor ARGS...: the asymptotic convergence factor of the stationary iteration x += B (b - A x),
-# B one application of ppemg: the geometric mean of the residual reductions of steps 5 to 8
-# (unpreconditioned norms from -ksp_monitor); "none" when the run printed no residuals
-factor() {
-  ppe_mpiexec $np "$solve" "$@" -ksp_type richardson -pc_type ppemg -ksp_max_it 8 -ksp_rtol 1e-30 -ksp_norm_type unpreconditioned -ksp_monitor 2>&1 |
-    awk '/KSP Residual norm/ { r[$1] = $5 } END { if (r[4] > 0 && r[8] > 0) printf "%.4f", (r[8] / r[4]) ^ 0.25; else print "none" }'
-}
-# spread F...: max/min of the numbers (0 if one is not a positive number)
-spread() { echo "$@" | awk '{ mn = 1e300; mx = 0; for (i = 1; i <= NF; i++) { if (!($i > 0)) { print 0; exit } if ($i < mn) mn = $i; if ($i > mx) mx = $i } printf "%.3f", mx / mn }'; }
+# factor ARGS...: the V-cycle factor of ppemg on ppe-solve ARGS (mg_factor of tests/lib.sh)
+factor() { mg_factor $np "$@"; }
 
 # Factors (measured, 2 ranks): two-grid on the Dirichlet mms 0.059, 0.063, 0.065 at 16^3,
 # 24^3, 32^3; on constant coefficients through the variable path (bubbles at ratio 1) 0.064 at
@@ -30,14 +23,8 @@ spread() { echo "$@" | awk '{ mn = 1e300; mx = 0; for (i = 1; i <= NF; i++) { if
 for c in "two-grid, mms (Dirichlet)|-problem mms -pc_ppemg_levels 2|16 24 32" \
          "V-cycle to 4^3, bubbles at ratio 1|-problem bubbles -ppe_density_ratio 1 -pc_ppemg_coarse_max 64|16 32 64"; do
   name=${c%%|*}; rest=${c#*|}; args=${rest%%|*}; sizes=${rest#*|}
-  fs=""; ok=0
-  for n in $sizes; do
-    f=$(factor $args -ppe_grid_n $n)
-    fs="$fs $f"
-    is_num "$f" && fle "$f" 0.1 || ok=1
-  done
-  s=$(spread $fs)
-  fle "$s" 1.2 && fge "$s" 1 || ok=1
+  r=$(mg_factor_sizes $np 0.1 "$sizes" $args); ok=$?
+  fs=" ${r%|*}"; s=${r#*|}
   tap_check $ok "[np=$np] $name: factors$fs at $sizes (each <= 0.1, max/min $s <= 1.2)"
 done
 
@@ -137,8 +124,7 @@ for c in "-pc_ppemg_levels 5|allow at most 4: coarsening stops at 4 points along
          "-pc_ppemg_smooth_ratio 1|smooth_ratio must be greater than 1" \
          "-pc_ppemg_jacobi_weight 2|jacobi_weight must lie in (0, 2)" \
          "-pc_ppemg_smoother sor|$(unknown_choice_re sor -pc_ppemg_smoother '.*')" \
-         "-ppe_operator aij|PC ppemg builds its levels from a matrix-free ppestencil operator" \
-         "-ppe_grid_location vertex -ppe_grid_n 32,32,33|PC ppemg coarsens cell-centred grids"; do
+         "-ppe_operator aij|PC ppemg builds its levels from a matrix-free ppestencil operator"; do
   s=${c%%|*}; re=${c#*|}
   out=$(ppe_mpiexec $np "$solve" -problem bubbles -ppe_grid_n 32 -ksp_type cg -pc_type ppemg $s 2>&1)
   rc=$?

@@ -14,13 +14,8 @@ np_allowed 2 || np=1
 work=$(mktemp -d "${TMPDIR:-/tmp}/t522.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-# factor ARGS...: the stationary iteration's asymptotic factor (as in t521): the geometric mean
-# of the residual reductions of steps 5 to 8
-factor() {
-  ppe_mpiexec $np "$solve" "$@" -ksp_type richardson -pc_type ppemg -ksp_max_it 8 -ksp_rtol 1e-30 -ksp_norm_type unpreconditioned -ksp_monitor 2>&1 |
-    awk '/KSP Residual norm/ { r[$1] = $5 } END { if (r[4] > 0 && r[8] > 0) printf "%.4f", (r[8] / r[4]) ^ 0.25; else print "none" }'
-}
-spread() { echo "$@" | awk '{ mn = 1e300; mx = 0; for (i = 1; i <= NF; i++) { if (!($i > 0)) { print 0; exit } if ($i < mn) mn = $i; if ($i > mx) mx = $i } printf "%.3f", mx / mn }'; }
+# factor ARGS...: the V-cycle factor of ppemg on ppe-solve ARGS (mg_factor of tests/lib.sh)
+factor() { mg_factor $np "$@"; }
 # run ARGS...: CG + ppemg to a true rtol of 1e-8; prints "its rnorm_rel reason"
 run() {
   out=$(ppe_mpiexec $np "$solve" -ksp_type cg -pc_type ppemg -ppe_stop true -ppe_rtol 1e-8 -ppe_json "$@" 2>&1)
@@ -34,14 +29,8 @@ run() {
 # The light trees (sanitizers, valgrind) take 24^3, 32^3, 48^3 (measured 0.0206, 0.0216, 0.0228).
 sizes="32 64 96"
 [ "${PPE_TEST_LIGHT:-no}" = yes ] && sizes="24 32 48"
-fs=""; ok=0
-for n in $sizes; do
-  f=$(factor -problem channel -ppe_grid_n $n)
-  fs="$fs $f"
-  is_num "$f" && fle "$f" 0.05 || ok=1
-done
-s=$(spread $fs)
-fle "$s" 1.2 && fge "$s" 1 || ok=1
+r=$(mg_factor_sizes $np 0.05 "$sizes" -problem channel); ok=$?
+fs=" ${r%|*}"; s=${r#*|}
 fc=$(factor -problem channel -ppe_grid_n 64 -pc_ppemg_smoother chebyci)
 f64=$(factor -problem channel -ppe_grid_n 64)
 is_num "$fc" && is_num "$f64" && fge "$fc" "$(awk -v f="$f64" 'BEGIN { print 10 * f }')" || ok=1

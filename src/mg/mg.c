@@ -2,7 +2,8 @@
    The hierarchy of geometric multigrid on PPEKit's grids: coarse grids, coarse operators and
    the transfers between levels (PC ppemg wires them into PCMG).
 
-   Method:
+   Method (vertex-centred grids keep every second node instead, with linear transfers:
+   src/mg/mgvertex.c; the plan, the coarse grids' DMDAs and the shells are shared):
      Cell-centred grids are coarsened by 2 in their strongly coupled directions: those whose
      smallest spacing is within sqrt(2) of the smallest of all, so that on a uniform cube every
      direction is halved (a coarse cell is the union of its 2 x 2 x 2, in 2D 2 x 2, children)
@@ -56,8 +57,8 @@ PetscReal PPEMGMinSpacing(const PPEGrid1d *g)
 {
   PetscReal w = PETSC_MAX_REAL;
 
-  for (PetscInt k = 0; k < g->n; k++) w = PetscMin(w, g->w[k]);
-  return g->href * w;
+  for (PetscInt k = 0; k < g->nint; k++) w = PetscMin(w, g->lines[k + 1] - g->lines[k]);
+  return w;
 }
 
 PetscInt PPEMGCoarseExtent(PetscInt m, int c)
@@ -71,21 +72,18 @@ PetscInt PPEMGLoneFirst(const PPEGrid1d *g, PetscInt s, PetscInt m, int c)
   return g->lines[s + 1] - g->lines[s] > (1 + 1e-8) * (g->lines[s + m] - g->lines[s + m - 1]) ? 1 : 0;
 }
 
-/* Whether direction d of level l, whose ranks own ext[0..P-1] points, cannot be halved again
-   (too few points, or a rank with a single point), and why. */
-static PetscErrorCode CannotHalve(PPEGrid grid, int d, PetscInt l, const PetscInt ext[], PetscInt min_n, char why[], size_t len, PetscBool *cannot)
+/* Whether direction d of level l, whose ranks own ext[0..P-1] points (nc once halved), cannot
+   be halved again (too few points, or a rank with a single point), and why. */
+static PetscErrorCode CannotHalve(PPEGrid grid, int d, PetscInt l, const PetscInt ext[], PetscInt nc, PetscInt min_n, char why[], size_t len, PetscBool *cannot)
 {
   const PPEDMDABox *b       = &grid->box;
   static const char names[] = "xyz";
   char              dn      = names[PPEGridUserDir(grid->dim, d) < 0 ? d : PPEGridUserDir(grid->dim, d)];
-  PetscInt          n = 0, nc = 0;
+  PetscInt          n       = 0;
 
   PetscFunctionBegin;
   *cannot = PETSC_TRUE;
-  for (PetscInt r = 0; r < b->P[d]; r++) {
-    n += ext[r];
-    nc += PPEMGCoarseExtent(ext[r], 2);
-  }
+  for (PetscInt r = 0; r < b->P[d]; r++) n += ext[r];
   if (nc < min_n) {
     if (why) PetscCall(PetscSNPrintf(why, len, "%" PetscInt_FMT " points along %c on level %" PetscInt_FMT " (a coarser level would have fewer than %" PetscInt_FMT ")", n, dn, l, min_n));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -99,18 +97,51 @@ static PetscErrorCode CannotHalve(PPEGrid grid, int d, PetscInt l, const PetscIn
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The mesh lines of a direction as the plan coarsens it (vertex-centred grids: which nodes stay
+   depends on the interval widths) and a buffer for the selection. */
+typedef struct {
+  PetscReal *l;
+  PetscInt   nint, first, *sel;
+} PlanLines;
+
+/* The extents cext of direction d's ranks once halved (their sum returned); with adv, a
+   vertex-centred direction's lines become the coarse nodes. */
+static PetscInt HalvedExtents(PPEGrid grid, int d, const PetscInt ext[], PetscInt cext[], PlanLines *v, PetscBool adv)
+{
+  PetscInt nc = 0, ns;
+
+  if (grid->location == PPE_LOCATION_CELL) {
+    for (PetscInt r = 0; r < grid->box.P[d]; r++) nc += cext[r] = PPEMGCoarseExtent(ext[r], 2);
+    return nc;
+  }
+  nc = PPEMGVertexExtents(v->nint, v->l, v->first, grid->box.P[d], ext, cext, v->sel);
+  if (adv) {
+    ns = PPEMGVertexSelect(v->nint, v->l, v->sel);
+    for (PetscInt q = 0; q < ns; q++) v->l[q] = v->l[v->sel[q]];
+    v->nint = ns - 1;
+  }
+  return nc;
+}
+
 PetscErrorCode PPEMGMaxLevels(PPEGrid grid, PetscBool keepz, PetscInt min_n, PetscInt maxlev, int c[][3], PetscInt N[][3], PetscInt *nlev, char why[], size_t len)
 {
   const PPEDMDABox *b = &grid->box;
   PetscReal         h[3];
-  PetscInt         *ext[3];
+  PetscInt         *ext[3], *cext[3];
+  PlanLines         v[3];
 
   PetscFunctionBegin;
   *nlev = 1;
   if (why) why[0] = 0;
   for (int d = 0; d < 3; d++) {
-    h[d] = PPEMGMinSpacing(&grid->dir[d]);
-    PetscCall(PetscMalloc1(b->P[d], &ext[d]));
+    const PPEGrid1d *g = &grid->dir[d];
+
+    h[d] = PPEMGMinSpacing(g);
+    PetscCall(PetscMalloc2(b->P[d], &ext[d], b->P[d], &cext[d]));
+    PetscCall(PetscMalloc2(g->nint + 1, &v[d].l, g->nint + 1, &v[d].sel));
+    PetscCall(PetscArraycpy(v[d].l, g->lines, g->nint + 1));
+    v[d].nint  = g->nint;
+    v[d].first = grid->location == PPE_LOCATION_VERTEX && g->bc[0] == PPE_BC_DIRICHLET ? 1 : 0;
     for (PetscInt r = 0; r < b->P[d]; r++) ext[d][r] = b->own[d][r];
     if (N) N[0][d] = b->N[d];
   }
@@ -128,20 +159,43 @@ PetscErrorCode PPEMGMaxLevels(PPEGrid grid, PetscBool keepz, PetscInt min_n, Pet
     for (int d = 0; d < 3 && !cannot; d++) {
       /* strong directions only: spacing within sqrt(2) of the smallest (coupling at least half the strongest) */
       cc[d] = b->N[d] > 1 && !(keepz && d == 2) && h[d] <= PETSC_SQRT2 * hmin * (1 + 1e-10) ? 2 : 1;
-      if (cc[d] == 2) PetscCall(CannotHalve(grid, d, *nlev - 1, ext[d], min_n, why, len, &cannot));
+      if (cc[d] == 2) PetscCall(CannotHalve(grid, d, *nlev - 1, ext[d], HalvedExtents(grid, d, ext[d], cext[d], &v[d], PETSC_FALSE), min_n, why, len, &cannot));
     }
     if (cannot) break;
     for (int d = 0; d < 3; d++) {
       PetscInt n = 0;
 
-      for (PetscInt r = 0; r < b->P[d]; r++) n += ext[d][r] = PPEMGCoarseExtent(ext[d][r], cc[d]);
+      if (cc[d] == 2) {
+        n = HalvedExtents(grid, d, ext[d], cext[d], &v[d], PETSC_TRUE);
+        PetscCall(PetscArraycpy(ext[d], cext[d], b->P[d]));
+        h[d] *= 2; /* nominally (a lone cell or interval is narrower) */
+      } else
+        for (PetscInt r = 0; r < b->P[d]; r++) n += ext[d][r];
       c[*nlev - 1][d] = cc[d];
       if (N) N[*nlev][d] = n;
-      h[d] *= cc[d];
     }
     (*nlev)++;
   }
-  for (int d = 0; d < 3; d++) PetscCall(PetscFree(ext[d]));
+  for (int d = 0; d < 3; d++) {
+    PetscCall(PetscFree2(ext[d], cext[d]));
+    PetscCall(PetscFree2(v[d].l, v[d].sel));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PPEMGCreateDMDA(MPI_Comm comm, PetscInt dim, const PetscInt M[3], const PetscInt p[3], const DMBoundaryType bt[3], const PetscInt *l[3], DMDAStencilType st, DM *da)
+{
+  PetscFunctionBegin;
+  PetscCall(DMDACreate(comm, da));
+  PetscCall(DMSetDimension(*da, dim));
+  PetscCall(DMDASetSizes(*da, M[0], M[1], M[2]));
+  PetscCall(DMDASetNumProcs(*da, p[0], p[1], p[2]));
+  PetscCall(DMDASetBoundaryType(*da, bt[0], bt[1], bt[2]));
+  PetscCall(DMDASetDof(*da, 1));
+  PetscCall(DMDASetStencilType(*da, st));
+  PetscCall(DMDASetStencilWidth(*da, 1));
+  PetscCall(DMDASetOwnershipRanges(*da, l[0], l[1], dim > 2 ? l[2] : NULL));
+  PetscCall(DMSetUp(*da));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -159,22 +213,21 @@ static PetscErrorCode CoarseDMDA(PPEGrid fine, const int c[3], DM *dac)
   PetscCall(DMDAGetInfo(da, &dim, &M[0], &M[1], &M[2], &p[0], &p[1], &p[2], NULL, NULL, &bt[0], &bt[1], &bt[2], NULL));
   PetscCall(DMDAGetOwnershipRanges(da, &lf[0], &lf[1], &lf[2]));
   for (PetscInt u = 0; u < dim; u++) {
-    int cu = c[PPEGridKernelDir(dim, u)];
+    PetscInt         kd = PPEGridKernelDir(dim, u);
+    const PPEGrid1d *g  = &fine->dir[kd];
 
     PetscCall(PetscMalloc1(p[u], &l[u]));
     M[u] = 0;
-    for (PetscInt r = 0; r < p[u]; r++) M[u] += l[u][r] = PPEMGCoarseExtent(lf[u][r], cu);
+    if (fine->location == PPE_LOCATION_VERTEX && c[kd] == 2) {
+      PetscInt *sel;
+
+      PetscCall(PetscMalloc1(g->nint + 1, &sel));
+      M[u] = PPEMGVertexExtents(g->nint, g->lines, g->bc[0] == PPE_BC_DIRICHLET ? 1 : 0, p[u], lf[u], l[u], sel);
+      PetscCall(PetscFree(sel));
+    } else
+      for (PetscInt r = 0; r < p[u]; r++) M[u] += l[u][r] = PPEMGCoarseExtent(lf[u][r], c[kd]);
   }
-  PetscCall(DMDACreate(PetscObjectComm((PetscObject)da), dac));
-  PetscCall(DMSetDimension(*dac, dim));
-  PetscCall(DMDASetSizes(*dac, M[0], M[1], M[2]));
-  PetscCall(DMDASetNumProcs(*dac, p[0], p[1], p[2]));
-  PetscCall(DMDASetBoundaryType(*dac, bt[0], bt[1], bt[2]));
-  PetscCall(DMDASetDof(*dac, 1));
-  PetscCall(DMDASetStencilType(*dac, DMDA_STENCIL_STAR));
-  PetscCall(DMDASetStencilWidth(*dac, 1));
-  PetscCall(DMDASetOwnershipRanges(*dac, l[0], l[1], l[2]));
-  PetscCall(DMSetUp(*dac));
+  PetscCall(PPEMGCreateDMDA(PetscObjectComm((PetscObject)da), dim, M, p, bt, (const PetscInt **)l, DMDA_STENCIL_STAR, dac));
   for (PetscInt u = 0; u < dim; u++) PetscCall(PetscFree(l[u]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -231,10 +284,21 @@ PetscErrorCode PPEMGGridCoarsen(PPEGrid fine, const int c[3], PPEGrid *coarse)
     const PPEGrid1d *g = &fine->dir[d];
     PetscInt         u = PPEGridUserDir(dim, d);
 
-    if (u < 0 || (g->uniform && !(c[d] == 2 && OddBlock(&fine->box, d)))) continue;
-    CoarseLines(g, &fine->box, d, c[d], lines);
-    if (d == 2) PetscCall(PPEGridSetZLines(gc, n[u] + 1, lines));
-    else PetscCall(PPEGridSetLinesInternal(gc, d, n[u] + 1, lines));
+    PetscInt nl = n[u < 0 ? 0 : u] + 1;
+
+    if (u < 0) continue;
+    if (fine->location == PPE_LOCATION_VERTEX) { /* every second node (a uniform grid of even nint stays uniform) */
+      PetscInt *sel;
+
+      if (g->uniform && (c[d] == 1 || g->nint % 2 == 0)) continue;
+      PetscCall(PetscMalloc1(g->nint + 1, &sel));
+      nl = c[d] == 1 ? g->nint + 1 : PPEMGVertexSelect(g->nint, g->lines, sel);
+      for (PetscInt q = 0; q < nl; q++) lines[q] = g->lines[c[d] == 1 ? q : sel[q]];
+      PetscCall(PetscFree(sel));
+    } else if (g->uniform && !(c[d] == 2 && OddBlock(&fine->box, d))) continue;
+    else CoarseLines(g, &fine->box, d, c[d], lines);
+    if (d == 2) PetscCall(PPEGridSetZLines(gc, nl, lines));
+    else PetscCall(PPEGridSetLinesInternal(gc, d, nl, lines));
   }
   PetscCall(PetscFree(lines));
   PetscCall(PPEGridSetDM(gc, dac));
@@ -275,7 +339,7 @@ static double ColumnSum(const PPEStencilBox *Bf, const int c[3], const PetscInt 
 }
 
 /* Ghosted box of a local vector of the coarse DMDA in kernel order (start and extent). */
-static PetscErrorCode GhostBox(DM da, PetscInt dim, PetscInt gs[3], PetscInt gm[3])
+PetscErrorCode PPEMGGhostBox(DM da, PetscInt dim, PetscInt gs[3], PetscInt gm[3])
 {
   PetscInt s[3], m[3];
 
@@ -337,7 +401,7 @@ static PetscErrorCode CoarsenDirection(const PPEStencilBox *Bf, const PPEStencil
         }
     PetscCall(VecRestoreArrayWrite(g, &a));
     PetscCall(DMGlobalToLocal(gc->da, g, INSERT_VALUES, l));
-    PetscCall(GhostBox(gc->da, gc->dim, gs, gm));
+    PetscCall(PPEMGGhostBox(gc->da, gc->dim, gs, gm));
     PetscCall(VecGetArrayRead(l, &h));
   }
   for (int q = 0; q < 3; q++) e[q] = m[q] + (q == d ? 1 : 0);
@@ -393,7 +457,7 @@ PetscReal PPEMGCoarseScale(PPEGrid fine, PPEGrid coarse)
 
   for (int d = 0; d < 3; d++) {
     if (coarse->box.N[d] == fine->box.N[d]) continue;
-    if (2 * coarse->box.N[d] == fine->box.N[d]) s *= 0.5;
+    if (fine->location == PPE_LOCATION_CELL && 2 * coarse->box.N[d] == fine->box.N[d]) s *= 0.5;
     else s *= fine->dir[d].href / coarse->dir[d].href;
   }
   return s;
@@ -430,6 +494,10 @@ PetscErrorCode PPEMGCoarsenOperator(Mat Af, Mat Ac, PPEMGCoarsenRule rule)
     else PetscCall(UnitFaces(Ac, sc->grid));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  if (sf->grid->location == PPE_LOCATION_VERTEX) {
+    PetscCall(PPEMGVertexCoarsenOperator(Af, Ac, rule));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   for (int d = 0; d < 3; d++) {
     c[d]   = Bc->N[d] < Bf->N[d] ? 2 : 1;
     off[d] = PPEMGLoneFirst(&sf->grid->dir[d], sf->grid->box.s[d], sf->grid->box.m[d], c[d]);
@@ -450,17 +518,17 @@ PetscErrorCode PPEMGCoarsenOperator(Mat Af, Mat Ac, PPEMGCoarsenRule rule)
 /* The transfers: box extents of the fine and coarse levels, the coarsening factors, the
    restriction's weight (PPEMGCoarseScale: 1/2^c where every block halves evenly). */
 typedef struct {
-  PetscInt     fm[3], cm[3];
-  int          c[3];
-  PetscInt     off[3]; /* 1 where this rank's block has its lone cell first (PPEMGLoneFirst) */
-  PetscReal    avg;
-  PetscBool    restrict_op; /* R (coarse x fine) rather than P (fine x coarse) */
-  PetscScalar *sum;         /* the children's sums, one per coarse point */
+  PPEMGTransferOps ops; /* first: the shared shell code reads it */
+  PetscInt         fm[3], cm[3];
+  int              c[3];
+  PetscInt         off[3]; /* 1 where this rank's block has its lone cell first (PPEMGLoneFirst) */
+  PetscScalar     *sum;    /* the children's sums, one per coarse point */
 } MGTransfer;
 
 /* yf (+)= a P xc over the fine box */
-static PetscErrorCode Prolong(const MGTransfer *t, PetscReal a, Vec xc, Vec yf, PetscBool add)
+static PetscErrorCode Prolong(void *ctx, PetscReal a, Vec xc, Vec yf, PetscBool add)
 {
+  const MGTransfer  *t = (const MGTransfer *)ctx;
   const PetscScalar *x;
   PetscScalar       *y;
   size_t             n = 0;
@@ -487,8 +555,9 @@ static PetscErrorCode Prolong(const MGTransfer *t, PetscReal a, Vec xc, Vec yf, 
 }
 
 /* yc (+)= a P^T xf: the sum of each coarse point's children times a */
-static PetscErrorCode Restrict(MGTransfer *t, PetscReal a, Vec xf, Vec yc, PetscBool add)
+static PetscErrorCode Restrict(void *ctx, PetscReal a, Vec xf, Vec yc, PetscBool add)
 {
+  MGTransfer        *t = (MGTransfer *)ctx;
   const PetscScalar *x;
   PetscScalar       *y;
   PetscInt           nc = t->cm[0] * t->cm[1] * t->cm[2];
@@ -518,16 +587,18 @@ static PetscErrorCode Restrict(MGTransfer *t, PetscReal a, Vec xf, Vec yc, Petsc
 }
 
 /* z = op(A) x, or with w: z = w + op(A) x (z == w allowed); op the transpose when asked. R is
-   P^T times the average's weight, so both come from the two loops. */
+   P^T times the restriction's weight, so both come from the kind's two loops. */
 static PetscErrorCode Apply(Mat A, Vec x, Vec w, Vec z, PetscBool transpose)
 {
-  MGTransfer *t;
+  PPEMGTransferOps *o;
+  void             *ctx;
 
   PetscFunctionBegin;
-  PetscCall(MatShellGetContext(A, &t));
+  PetscCall(MatShellGetContext(A, &ctx));
+  o = (PPEMGTransferOps *)ctx;
   if (w && z != w) PetscCall(VecCopy(w, z));
-  if (t->restrict_op == transpose) PetscCall(Prolong(t, t->restrict_op ? t->avg : 1.0, x, z, (PetscBool)(w != NULL)));
-  else PetscCall(Restrict(t, t->restrict_op ? t->avg : 1.0, x, z, (PetscBool)(w != NULL)));
+  if (o->restrict_op == transpose) PetscCall(o->prolong(ctx, o->restrict_op ? o->avg : 1.0, x, z, (PetscBool)(w != NULL)));
+  else PetscCall(o->restrict_(ctx, o->restrict_op ? o->avg : 1.0, x, z, (PetscBool)(w != NULL)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -548,6 +619,25 @@ static PetscErrorCode MatMultTransposeAdd_MGTransfer(Mat A, Vec x, Vec w, Vec z)
   return Apply(A, x, w, z, PETSC_TRUE);
 }
 
+PetscErrorCode PPEMGTransferShell(PPEGrid fine, PPEGrid coarse, void *ctx, PetscErrorCode (*destroy)(PPECtxDestroyArg), const char *name, Mat *T)
+{
+  PPEMGTransferOps *o  = (PPEMGTransferOps *)ctx;
+  PetscInt          nf = fine->box.m[0] * fine->box.m[1] * fine->box.m[2], nc = coarse->box.m[0] * coarse->box.m[1] * coarse->box.m[2];
+  PetscInt          Nf = fine->box.N[0] * fine->box.N[1] * fine->box.N[2], Nc = coarse->box.N[0] * coarse->box.N[1] * coarse->box.N[2];
+
+  PetscFunctionBegin;
+  o->avg = PPEMGCoarseScale(fine, coarse);
+  if (o->restrict_op) PetscCall(MatCreateShell(PetscObjectComm((PetscObject)fine), nc, nf, Nc, Nf, ctx, T));
+  else PetscCall(MatCreateShell(PetscObjectComm((PetscObject)fine), nf, nc, Nf, Nc, ctx, T));
+  PetscCall(MatShellSetOperation(*T, MATOP_MULT, (void (*)(void))MatMult_MGTransfer));
+  PetscCall(MatShellSetOperation(*T, MATOP_MULT_TRANSPOSE, (void (*)(void))MatMultTranspose_MGTransfer));
+  PetscCall(MatShellSetOperation(*T, MATOP_MULT_ADD, (void (*)(void))MatMultAdd_MGTransfer));
+  PetscCall(MatShellSetOperation(*T, MATOP_MULT_TRANSPOSE_ADD, (void (*)(void))MatMultTransposeAdd_MGTransfer));
+  PetscCall(MatShellSetContextDestroy(*T, destroy));
+  PetscCall(PetscObjectSetName((PetscObject)*T, name));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MGTransferDestroy(PPECtxDestroyArg arg)
 {
   MGTransfer *t = (MGTransfer *)PPECtxFromDestroyArg(arg);
@@ -561,7 +651,6 @@ static PetscErrorCode MGTransferDestroy(PPECtxDestroyArg arg)
 static PetscErrorCode TransferShell(PPEGrid fine, PPEGrid coarse, PetscBool restrict_op, Mat *T)
 {
   MGTransfer *t;
-  PetscInt    nf, nc, Nf, Nc;
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&t));
@@ -572,27 +661,19 @@ static PetscErrorCode TransferShell(PPEGrid fine, PPEGrid coarse, PetscBool rest
     t->off[d] = PPEMGLoneFirst(&fine->dir[d], fine->box.s[d], fine->box.m[d], t->c[d]);
     PetscCheck(t->cm[d] == PPEMGCoarseExtent(t->fm[d], t->c[d]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Coarse box not aligned with the fine one");
   }
-  t->avg         = PPEMGCoarseScale(fine, coarse);
-  t->restrict_op = restrict_op;
-  nf             = t->fm[0] * t->fm[1] * t->fm[2];
-  nc             = t->cm[0] * t->cm[1] * t->cm[2];
-  PetscCall(PetscMalloc1(nc, &t->sum));
-  Nf = fine->box.N[0] * fine->box.N[1] * fine->box.N[2];
-  Nc = coarse->box.N[0] * coarse->box.N[1] * coarse->box.N[2];
-  if (restrict_op) PetscCall(MatCreateShell(PetscObjectComm((PetscObject)fine), nc, nf, Nc, Nf, t, T));
-  else PetscCall(MatCreateShell(PetscObjectComm((PetscObject)fine), nf, nc, Nf, Nc, t, T));
-  PetscCall(MatShellSetOperation(*T, MATOP_MULT, (void (*)(void))MatMult_MGTransfer));
-  PetscCall(MatShellSetOperation(*T, MATOP_MULT_TRANSPOSE, (void (*)(void))MatMultTranspose_MGTransfer));
-  PetscCall(MatShellSetOperation(*T, MATOP_MULT_ADD, (void (*)(void))MatMultAdd_MGTransfer));
-  PetscCall(MatShellSetOperation(*T, MATOP_MULT_TRANSPOSE_ADD, (void (*)(void))MatMultTransposeAdd_MGTransfer));
-  PetscCall(MatShellSetContextDestroy(*T, MGTransferDestroy));
-  PetscCall(PetscObjectSetName((PetscObject)*T, restrict_op ? "ppemg restriction (average of the children)" : "ppemg interpolation (piecewise constant)"));
+  t->ops = (PPEMGTransferOps){.restrict_op = restrict_op, .prolong = Prolong, .restrict_ = Restrict};
+  PetscCall(PetscMalloc1(t->cm[0] * t->cm[1] * t->cm[2], &t->sum));
+  PetscCall(PPEMGTransferShell(fine, coarse, t, MGTransferDestroy, restrict_op ? "ppemg restriction (average of the children)" : "ppemg interpolation (piecewise constant)", T));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode PPEMGTransferCreate(PPEGrid fine, PPEGrid coarse, Mat *P, Mat *R)
 {
   PetscFunctionBegin;
+  if (fine->location == PPE_LOCATION_VERTEX) {
+    PetscCall(PPEMGVertexTransferCreate(fine, coarse, P, R));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(TransferShell(fine, coarse, PETSC_FALSE, P));
   PetscCall(TransferShell(fine, coarse, PETSC_TRUE, R));
   PetscFunctionReturn(PETSC_SUCCESS);

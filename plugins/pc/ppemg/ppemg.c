@@ -154,7 +154,7 @@ static PetscErrorCode SetUpLevels(PC pc, PPEGrid fine)
   PetscInt    n = mg->levels, N[PPEMG_MAX_LEVELS][3];
 
   PetscFunctionBegin;
-  PetscCheck(fine->location == PPE_LOCATION_CELL, comm, PETSC_ERR_SUP, "PC ppemg coarsens cell-centred grids; this grid is vertex-centred: use PCMG on the assembled operator (-ppe_operator aij -pc_type mg) or PC fftptdma");
+
   mg->used = ResolveSmoother(mg->smoother, fine);
   PetscCheck(mg->used != PC_PPEMG_SMOOTHER_ZLINE || MinZExtent(fine) >= 2, comm, PETSC_ERR_SUP,
              "PC ppemg: the zline smoother solves z lines split across ranks with at least 2 rows on each, but a rank owns %" PetscInt_FMT " z point(s): use fewer ranks along z (-ppe_grid_procs) or another smoother", MinZExtent(fine));
@@ -338,8 +338,12 @@ static PetscErrorCode ViewLevels(PC_PPEMG *mg, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "    level %" PetscInt_FMT " (PCMG level %" PetscInt_FMT "): %s, %s %s coefficients%s\n", l, mg->nlev - 1 - l, sz, l == mg->nlev - 1 ? "assembled (LU), from the" : "matrix-free,",
                                      PPEStencilCoefficientsTypes[kind], l == 0 ? " (the operator)" : (kind == PPE_COEFFICIENTS_CONSTANT ? " (discretised again)" : "")));
   }
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  coarse face coefficients: %s; transfers: piecewise-constant interpolation, restriction the average of the children\n",
-                                   mg->rule == PPE_MG_COARSEN_HARMONIC ? "harmonic along the normal, summed across" : "the coinciding fine faces"));
+  if (mg->grid[0]->location == PPE_LOCATION_VERTEX)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  vertex-centred: coarse nodes every second fine node; coarse face coefficients: the %s mean along the normal of the fine faces between two coarse nodes, injected across; %s\n",
+                                     mg->rule == PPE_MG_COARSEN_HARMONIC ? "harmonic" : "arithmetic", "transfers: linear interpolation, restriction its transpose (full weighting)"));
+  else
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  coarse face coefficients: %s; transfers: piecewise-constant interpolation, restriction the average of the children\n",
+                                     mg->rule == PPE_MG_COARSEN_HARMONIC ? "harmonic along the normal, summed across" : "the coinciding fine faces"));
   if (mg->used == PC_PPEMG_SMOOTHER_ZLINE)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  smoother%s: zline, Chebyshev degree %" PetscInt_FMT " on [2/%g, 2] in T^-1 A, T the z lines (each solved exactly); z not coarsened\n",
                                      mg->smoother == PC_PPEMG_SMOOTHER_AUTO ? " (auto: z spacing finer than x, y by > 1.5)" : "", Degree(mg), (double)Ratio(mg)));
@@ -450,7 +454,7 @@ static const struct _PCOps PCPPEMGOps = {.setup = PCSetUp_PPEMG, .apply = PCAppl
 .  -pc_ppemg_degree <k> - chebyci, zline: polynomial degree; jacobi, tileilu: steps (default 3; zline 4)
 .  -pc_ppemg_smooth_ratio <r> - chebyci, zline: interval [lmax/r, lmax] (default 10; zline 4)
 .  -pc_ppemg_jacobi_weight <w> - jacobi: damping (default 2/3)
--  -pc_ppemg_coarsen <harmonic|average> - coarse face coefficients (default harmonic)
+-  -pc_ppemg_coarsen <harmonic|average> - coarse face coefficients (default average)
 
    The inner PCMG takes its own options under the prefix ppemg_ (-ppemg_pc_mg_type,
    -ppemg_pc_mg_cycle_type, -ppemg_mg_levels_ksp_max_it, -ppemg_mg_coarse_...).
@@ -458,9 +462,11 @@ static const struct _PCOps PCPPEMGOps = {.setup = PCSetUp_PPEMG, .apply = PCAppl
    Level: intermediate
 
    Notes:
-   The preconditioning matrix must be a MATPPESTENCIL on a cell-centred grid of any size: each
-   rank's block is halved in pairs of cells, one cell alone where the block is odd (the coarse
-   DMDAs keep the fine blocks, so the transfers move no data). The preconditioner is
+   The preconditioning matrix must be a MATPPESTENCIL, on a grid of any size. On a cell-centred
+   grid each rank's block is halved in pairs of cells, one cell alone where the block is odd (the
+   coarse DMDAs keep the fine blocks, so the transfers move no data); on a vertex-centred one
+   the coarse nodes are every second fine node (one interval alone where their number is odd),
+   with linear interpolation and its transpose. The preconditioner is
    symmetric (the same smoother before and after the coarse correction, R proportional to P^T):
    it serves CG. After PPEStencilSetDensity() the next KSPSolve() sets it up again, redoing only
    the coefficient-dependent part (PCPPEMGGetSetUpTimes()).
