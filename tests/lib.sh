@@ -128,6 +128,7 @@ ppe_mpiexec() {
     timeout -k 10 "${PPE_TEST_TIMEOUT:-300}" "$MPIEXEC" --oversubscribe -n "$_pm_np" "$@" > "$_pm_out"
   _pm_rc=$?
   cat "$_pm_out"
+  case $_pm_rc in 124 | 137) echo "mpiexec -n $_pm_np timed out after ${PPE_TEST_TIMEOUT:-300} s (exit $_pm_rc)" >&2 ;; esac
   if [ $_pm_rc -eq $PPE_MEMCHECK_EXIT ]; then
     echo "exit $_pm_rc (sanitizer or valgrind report) of: mpiexec -n $_pm_np $*" >> "$ppe_ledger"
   fi
