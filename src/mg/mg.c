@@ -141,7 +141,7 @@ PetscErrorCode PPEMGMaxLevels(PPEGrid grid, PetscBool keepz, PetscInt min_n, Pet
     PetscCall(PetscMalloc2(g->nint + 1, &v[d].l, g->nint + 1, &v[d].sel));
     PetscCall(PetscArraycpy(v[d].l, g->lines, g->nint + 1));
     v[d].nint  = g->nint;
-    v[d].first = grid->location == PPE_LOCATION_VERTEX && g->bc[0] == PPE_BC_DIRICHLET ? 1 : 0;
+    v[d].first = grid->location == PPE_LOCATION_VERTEX ? PPEMGVertexFirst(g) : 0;
     for (PetscInt r = 0; r < b->P[d]; r++) ext[d][r] = b->own[d][r];
     if (N) N[0][d] = b->N[d];
   }
@@ -222,7 +222,7 @@ static PetscErrorCode CoarseDMDA(PPEGrid fine, const int c[3], DM *dac)
       PetscInt *sel;
 
       PetscCall(PetscMalloc1(g->nint + 1, &sel));
-      M[u] = PPEMGVertexExtents(g->nint, g->lines, g->bc[0] == PPE_BC_DIRICHLET ? 1 : 0, p[u], lf[u], l[u], sel);
+      M[u] = PPEMGVertexExtents(g->nint, g->lines, PPEMGVertexFirst(g), p[u], lf[u], l[u], sel);
       PetscCall(PetscFree(sel));
     } else
       for (PetscInt r = 0; r < p[u]; r++) M[u] += l[u][r] = PPEMGCoarseExtent(lf[u][r], c[kd]);
@@ -282,9 +282,7 @@ PetscErrorCode PPEMGGridCoarsen(PPEGrid fine, const int c[3], PPEGrid *coarse)
   PetscCall(PetscMalloc1(fine->box.N[0] + fine->box.N[1] + fine->box.N[2] + 1, &lines));
   for (int d = 0; d < 3; d++) {
     const PPEGrid1d *g = &fine->dir[d];
-    PetscInt         u = PPEGridUserDir(dim, d);
-
-    PetscInt nl = n[u < 0 ? 0 : u] + 1;
+    PetscInt         u = PPEGridUserDir(dim, d), nl = n[u < 0 ? 0 : u] + 1;
 
     if (u < 0) continue;
     if (fine->location == PPE_LOCATION_VERTEX) { /* every second node (a uniform grid of even nint stays uniform) */

@@ -58,27 +58,28 @@ PetscInt PPEMGVertexExtents(PetscInt nint, const PetscReal l[], PetscInt first, 
   return nc;
 }
 
-/* The node index of unknown 0 of a vertex-centred direction: 1 after a Dirichlet end node. */
-static PetscInt First(const PPEGrid1d *g)
-{
-  return g->bc[0] == PPE_BC_DIRICHLET ? 1 : 0;
-}
-
-/* The transfers of a vertex-centred pair of levels. */
+/* The linear weights of a vertex-centred pair of levels, shared by its interpolation and its
+   restriction (freed with the last of them). */
 typedef struct {
-  PPEMGTransferOps ops;          /* first: the shared shell code reads it */
-  PetscInt         fm[3], gm[3]; /* fine box extent; ghost box extent of the coarse twin (kernel order) */
-  PetscInt        *i0[3], *i1[3];
-  PetscReal       *w0[3], *w1[3]; /* per fine index along d: two coarse ghost-box indices and weights */
-  DM               dab;           /* the coarse DMDA with a box stencil */
+  PetscInt   refct;
+  PetscInt   fm[3], gm[3]; /* fine box extent; ghost box extent of the coarse twin (kernel order) */
+  PetscInt  *i0[3], *i1[3];
+  PetscReal *w0[3], *w1[3]; /* per fine index along d: two coarse ghost-box indices and weights */
+  DM         dab;           /* the coarse DMDA with a box stencil */
+} MGVWeights;
+
+/* One transfer of a vertex-centred pair of levels. */
+typedef struct {
+  PPEMGTransferOps ops; /* first: the shared shell code reads it */
+  MGVWeights      *w;
 } MGVTransfer;
 
 /* The two coarse neighbours of the fine unknowns of this rank along kernel direction d and their
    linear weights (ghost-box indices of the coarse twin, start gs). */
-static PetscErrorCode Weights1d(MGVTransfer *t, PPEGrid fine, PPEGrid coarse, int d, PetscInt gs)
+static PetscErrorCode Weights1d(MGVWeights *t, PPEGrid fine, PPEGrid coarse, int d, PetscInt gs)
 {
   const PPEGrid1d *g = &fine->dir[d];
-  PetscInt         s = fine->box.s[d], m = fine->box.m[d], Nc = coarse->box.N[d], first = First(g), *sel, ns, q = 0;
+  PetscInt         s = fine->box.s[d], m = fine->box.m[d], Nc = coarse->box.N[d], first = PPEMGVertexFirst(g), *sel, ns, q = 0;
   PetscBool        per = (PetscBool)(g->bc[0] == PPE_BC_PERIODIC);
 
   PetscFunctionBegin;
@@ -113,7 +114,7 @@ static PetscErrorCode Weights1d(MGVTransfer *t, PPEGrid fine, PPEGrid coarse, in
 }
 
 /* The index in the coarse ghost box of fine point (i, j, k)'s corner (a, b, c) and its weight. */
-static inline PetscInt Corner(const MGVTransfer *t, PetscInt i, PetscInt j, PetscInt k, int a, int b, int c, PetscReal *w)
+static inline PetscInt Corner(const MGVWeights *t, PetscInt i, PetscInt j, PetscInt k, int a, int b, int c, PetscReal *w)
 {
   *w = (a ? t->w1[0][i] : t->w0[0][i]) * (b ? t->w1[1][j] : t->w0[1][j]) * (c ? t->w1[2][k] : t->w0[2][k]);
   return ((c ? t->i1[2][k] : t->i0[2][k]) * t->gm[1] + (b ? t->i1[1][j] : t->i0[1][j])) * t->gm[0] + (a ? t->i1[0][i] : t->i0[0][i]);
@@ -122,7 +123,7 @@ static inline PetscInt Corner(const MGVTransfer *t, PetscInt i, PetscInt j, Pets
 /* yf (+)= a P xc */
 static PetscErrorCode VProlong(void *ctx, PetscReal a, Vec xc, Vec yf, PetscBool add)
 {
-  const MGVTransfer *t = (const MGVTransfer *)ctx;
+  const MGVWeights  *t = ((const MGVTransfer *)ctx)->w;
   Vec                l;
   const PetscScalar *x;
   PetscScalar       *y;
@@ -156,7 +157,7 @@ static PetscErrorCode VProlong(void *ctx, PetscReal a, Vec xc, Vec yf, PetscBool
    there */
 static PetscErrorCode VRestrict(void *ctx, PetscReal a, Vec xf, Vec yc, PetscBool add)
 {
-  const MGVTransfer *t = (const MGVTransfer *)ctx;
+  const MGVWeights  *t = ((const MGVTransfer *)ctx)->w;
   Vec                l, g;
   const PetscScalar *x;
   PetscScalar       *y;
@@ -190,12 +191,16 @@ static PetscErrorCode VRestrict(void *ctx, PetscReal a, Vec xf, Vec yc, PetscBoo
 
 static PetscErrorCode MGVTransferDestroy(PPECtxDestroyArg arg)
 {
-  MGVTransfer *t = (MGVTransfer *)PPECtxFromDestroyArg(arg);
+  MGVTransfer *tr = (MGVTransfer *)PPECtxFromDestroyArg(arg);
+  MGVWeights  *t  = tr->w;
 
   PetscFunctionBegin;
-  for (int d = 0; d < 3; d++) PetscCall(PetscFree4(t->i0[d], t->i1[d], t->w0[d], t->w1[d]));
-  PetscCall(DMDestroy(&t->dab));
-  PetscCall(PetscFree(t));
+  if (--t->refct == 0) {
+    for (int d = 0; d < 3; d++) PetscCall(PetscFree4(t->i0[d], t->i1[d], t->w0[d], t->w1[d]));
+    PetscCall(DMDestroy(&t->dab));
+    PetscCall(PetscFree(t));
+  }
+  PetscCall(PetscFree(tr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -213,19 +218,14 @@ static PetscErrorCode BoxTwin(DM da, DM *dab)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode VTransferShell(PPEGrid fine, PPEGrid coarse, PetscBool restrict_op, Mat *T)
+static PetscErrorCode VTransferShell(PPEGrid fine, PPEGrid coarse, MGVWeights *w, PetscBool restrict_op, Mat *T)
 {
   MGVTransfer *t;
-  PetscInt     gs[3];
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&t));
-  PetscCall(BoxTwin(coarse->da, &t->dab));
-  PetscCall(PPEMGGhostBox(t->dab, coarse->dim, gs, t->gm));
-  for (int d = 0; d < 3; d++) {
-    t->fm[d] = fine->box.m[d];
-    PetscCall(Weights1d(t, fine, coarse, d, gs[d]));
-  }
+  t->w = w;
+  w->refct++;
   t->ops = (PPEMGTransferOps){.restrict_op = restrict_op, .prolong = VProlong, .restrict_ = VRestrict};
   PetscCall(PPEMGTransferShell(fine, coarse, t, MGVTransferDestroy, restrict_op ? "ppemg restriction (full weighting)" : "ppemg interpolation (linear)", T));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -233,9 +233,19 @@ static PetscErrorCode VTransferShell(PPEGrid fine, PPEGrid coarse, PetscBool res
 
 PetscErrorCode PPEMGVertexTransferCreate(PPEGrid fine, PPEGrid coarse, Mat *P, Mat *R)
 {
+  MGVWeights *w;
+  PetscInt    gs[3];
+
   PetscFunctionBegin;
-  PetscCall(VTransferShell(fine, coarse, PETSC_FALSE, P));
-  PetscCall(VTransferShell(fine, coarse, PETSC_TRUE, R));
+  PetscCall(PetscNew(&w));
+  PetscCall(BoxTwin(coarse->da, &w->dab));
+  PetscCall(PPEMGGhostBox(w->dab, coarse->dim, gs, w->gm));
+  for (int d = 0; d < 3; d++) {
+    w->fm[d] = fine->box.m[d];
+    PetscCall(Weights1d(w, fine, coarse, d, gs[d]));
+  }
+  PetscCall(VTransferShell(fine, coarse, w, PETSC_FALSE, P));
+  PetscCall(VTransferShell(fine, coarse, w, PETSC_TRUE, R));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -268,7 +278,7 @@ static PetscErrorCode FineBeta(const Mat_PPEStencil *st, int d, Vec v)
    (coarse global unknown index -> fine global unknown index). */
 static PetscErrorCode CoarseToFine(const PPEGrid1d *gf, const PPEGrid1d *gc, PetscInt **map)
 {
-  PetscInt first = First(gf), *sel;
+  PetscInt first = PPEMGVertexFirst(gf), *sel;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(PetscMax(gf->nint + 1, gc->n), map));
@@ -300,7 +310,7 @@ static PetscReal NodeX(const PPEGrid1d *g, PetscInt v)
    beta of the faces along d with ghost box gs, gm. */
 static PetscReal CoarseFaceBeta(const PPEGrid1d *gf, PetscInt nc, const PetscInt *map[3], int d, const PetscInt pc[3], const PetscScalar *lb, const PetscInt gs[3], const PetscInt gm[3], PPEMGCoarsenRule rule)
 {
-  PetscInt  first = First(gf), f[3], fb = map[d][pc[d]], fa, nint = gf->nint;
+  PetscInt  first = PPEMGVertexFirst(gf), f[3], fb = map[d][pc[d]], fa, nint = gf->nint;
   PetscReal sw = 0, sb = 0;
 
   for (int q = 0; q < 3; q++) f[q] = map[q][pc[q]];
@@ -339,7 +349,7 @@ PetscErrorCode PPEMGVertexCoarsenOperator(Mat Af, Mat Ac, PPEMGCoarsenRule rule)
 
     PetscCall(FineBeta(sf, d, vf));
     PetscCall(DMGlobalToLocal(gf->da, vf, INSERT_VALUES, lf));
-    PetscCall(DMCreateGlobalVector(gc->da, &vc[u]));
+    PetscCall(DMGetGlobalVector(gc->da, &vc[u]));
     PetscCall(VecGetArrayRead(lf, &lb));
     PetscCall(VecGetArrayWrite(vc[u], &y));
     for (PetscInt kk = 0; kk < gc->box.m[2]; kk++)
@@ -355,7 +365,7 @@ PetscErrorCode PPEMGVertexCoarsenOperator(Mat Af, Mat Ac, PPEMGCoarsenRule rule)
   PetscCall(DMRestoreLocalVector(gf->da, &lf));
   PetscCall(DMRestoreGlobalVector(gf->da, &vf));
   PetscCall(PPEStencilSetFaceCoefficients(Ac, dim, vc));
-  for (PetscInt u = 0; u < dim; u++) PetscCall(VecDestroy(&vc[u]));
+  for (PetscInt u = 0; u < dim; u++) PetscCall(DMRestoreGlobalVector(gc->da, &vc[u]));
   for (int d = 0; d < 3; d++) PetscCall(PetscFree(map[d]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -18,6 +18,12 @@ PETSC_EXTERN const char *const PPEMGCoarsenRules[];
 /* The smallest spacing of a direction: its narrowest mesh interval (cell width or distance
    between nodes). */
 PETSC_INTERN PetscReal PPEMGMinSpacing(const PPEGrid1d *);
+/* The node index of unknown 0 along a vertex-centred direction: 1 after a Dirichlet end node
+   (not an unknown), else 0. */
+static inline PetscInt PPEMGVertexFirst(const PPEGrid1d *g)
+{
+  return g->bc[0] == PPE_BC_DIRICHLET ? 1 : 0;
+}
 /* The extent of a block of m points coarsened by c (1 or 2): pairs, and a lone last point
    where m is odd. */
 PETSC_INTERN PetscInt PPEMGCoarseExtent(PetscInt, int);
