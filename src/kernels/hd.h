@@ -21,4 +21,15 @@
   #define PPE_HD_INLINE static inline
 #endif
 
+/* Before a loop of a few iterations fixed at compile time (tile sizes, lanes): unrolled, so
+   that its arrays of accumulators stay in registers (GCC does not unroll them at -O2, and the
+   Gram tile then runs at a quarter of its speed, from the stack). */
+#if defined(__CUDACC__) || defined(__HIPCC__)
+  #define PPE_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__)
+  #define PPE_UNROLL _Pragma("GCC unroll 16")
+#else
+  #define PPE_UNROLL
+#endif
+
 #endif
