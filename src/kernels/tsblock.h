@@ -51,8 +51,10 @@ PPE_HD_INLINE void ppe_ts_gram_tile(const double *const x[PPE_TS_TA], const doub
   {
     ppe_ts_v4 va[PPE_TS_TA][PPE_TS_TB];
     PPE_UNROLL
-    for (int a = 0; a < PPE_TS_TA; a++) PPE_UNROLL
-    for (int b = 0; b < PPE_TS_TB; b++) va[a][b] = (ppe_ts_v4){0.0, 0.0, 0.0, 0.0};
+    for (int a = 0; a < PPE_TS_TA; a++) {
+      PPE_UNROLL
+      for (int b = 0; b < PPE_TS_TB; b++) va[a][b] = (ppe_ts_v4){0.0, 0.0, 0.0, 0.0};
+    }
     for (; p + PPE_TS_LANES <= p1; p += PPE_TS_LANES) {
       ppe_ts_v4 xv[PPE_TS_TA], yv[PPE_TS_TB];
       PPE_UNROLL
@@ -60,30 +62,29 @@ PPE_HD_INLINE void ppe_ts_gram_tile(const double *const x[PPE_TS_TA], const doub
       PPE_UNROLL
       for (int b = 0; b < PPE_TS_TB; b++) PPE_TS_LOAD(yv[b], y[b] + p);
       PPE_UNROLL
-      for (int a = 0; a < PPE_TS_TA; a++) PPE_UNROLL
-      for (int b = 0; b < PPE_TS_TB; b++) va[a][b] += xv[a] * yv[b];
+      for (int a = 0; a < PPE_TS_TA; a++) {
+        PPE_UNROLL
+        for (int b = 0; b < PPE_TS_TB; b++) va[a][b] += xv[a] * yv[b];
+      }
     }
-    PPE_UNROLL
-    for (int a = 0; a < PPE_TS_TA; a++) PPE_UNROLL
-    for (int b = 0; b < PPE_TS_TB; b++) PPE_UNROLL
-    for (int l = 0; l < PPE_TS_LANES; l++) acc[a][b][l] = va[a][b][l];
+    for (int a = 0; a < PPE_TS_TA; a++)
+      for (int b = 0; b < PPE_TS_TB; b++)
+        for (int l = 0; l < PPE_TS_LANES; l++) acc[a][b][l] = va[a][b][l];
   }
 #else
-  PPE_UNROLL
-  for (int a = 0; a < PPE_TS_TA; a++) PPE_UNROLL
-  for (int b = 0; b < PPE_TS_TB; b++) PPE_UNROLL
-  for (int l = 0; l < PPE_TS_LANES; l++) acc[a][b][l] = 0.0;
-  for (; p + PPE_TS_LANES <= p1; p += PPE_TS_LANES) PPE_UNROLL
-  for (int a = 0; a < PPE_TS_TA; a++) PPE_UNROLL
-  for (int b = 0; b < PPE_TS_TB; b++) PPE_UNROLL
-  for (int l = 0; l < PPE_TS_LANES; l++) acc[a][b][l] += x[a][p + l] * y[b][p + l];
+  for (int a = 0; a < PPE_TS_TA; a++)
+    for (int b = 0; b < PPE_TS_TB; b++)
+      for (int l = 0; l < PPE_TS_LANES; l++) acc[a][b][l] = 0.0;
+  for (; p + PPE_TS_LANES <= p1; p += PPE_TS_LANES)
+    for (int a = 0; a < PPE_TS_TA; a++)
+      for (int b = 0; b < PPE_TS_TB; b++)
+        for (int l = 0; l < PPE_TS_LANES; l++) acc[a][b][l] += x[a][p + l] * y[b][p + l];
 #endif
-  for (int l = 0; p < p1; p++, l++) PPE_UNROLL
-  for (int a = 0; a < PPE_TS_TA; a++) PPE_UNROLL
-  for (int b = 0; b < PPE_TS_TB; b++) acc[a][b][l] += x[a][p] * y[b][p];
-  PPE_UNROLL
-  for (int a = 0; a < PPE_TS_TA; a++) PPE_UNROLL
-  for (int b = 0; b < PPE_TS_TB; b++) out[a + PPE_TS_TA * b] = (acc[a][b][0] + acc[a][b][1]) + (acc[a][b][2] + acc[a][b][3]);
+  for (int l = 0; p < p1; p++, l++)
+    for (int a = 0; a < PPE_TS_TA; a++)
+      for (int b = 0; b < PPE_TS_TB; b++) acc[a][b][l] += x[a][p] * y[b][p];
+  for (int a = 0; a < PPE_TS_TA; a++)
+    for (int b = 0; b < PPE_TS_TB; b++) out[a + PPE_TS_TA * b] = (acc[a][b][0] + acc[a][b][1]) + (acc[a][b][2] + acc[a][b][3]);
 }
 
 /* For rows [p0,p1) and the PPE_TS_TB columns j of this tile:
@@ -106,21 +107,18 @@ PPE_HD_INLINE void ppe_ts_combine_tile(int k, const double *const q[], const dou
       PPE_UNROLL
       for (int j = 0; j < PPE_TS_TB; j++) acc[j] -= qv * B[i + ldb * j];
     }
-    PPE_UNROLL
     for (int j = 0; j < PPE_TS_TB; j++)
       if (j < nj) PPE_TS_STORE(t[j] + (p - p0), acc[j]);
 #else
     double acc[PPE_TS_TB][PPE_TS_LANES];
-    PPE_UNROLL
-    for (int j = 0; j < PPE_TS_TB; j++) PPE_UNROLL
-    for (int l = 0; l < PPE_TS_LANES; l++) acc[j][l] = s[j][p + l];
-    for (int i = 0; i < k; i++) PPE_UNROLL
-    for (int j = 0; j < PPE_TS_TB; j++) PPE_UNROLL
-    for (int l = 0; l < PPE_TS_LANES; l++) acc[j][l] -= q[i][p + l] * B[i + ldb * j];
-    PPE_UNROLL
     for (int j = 0; j < PPE_TS_TB; j++)
-      if (j < nj) PPE_UNROLL
-    for (int l = 0; l < PPE_TS_LANES; l++) t[j][p - p0 + l] = acc[j][l];
+      for (int l = 0; l < PPE_TS_LANES; l++) acc[j][l] = s[j][p + l];
+    for (int i = 0; i < k; i++)
+      for (int j = 0; j < PPE_TS_TB; j++)
+        for (int l = 0; l < PPE_TS_LANES; l++) acc[j][l] -= q[i][p + l] * B[i + ldb * j];
+    for (int j = 0; j < PPE_TS_TB; j++)
+      if (j < nj)
+        for (int l = 0; l < PPE_TS_LANES; l++) t[j][p - p0 + l] = acc[j][l];
 #endif
   }
   for (; p < p1; p++)
@@ -153,14 +151,12 @@ PPE_HD_INLINE void ppe_ts_axpy_rows(int k, const double *const q[], const double
     PPE_TS_STORE(r + p, w);
 #else
     double dx[PPE_TS_LANES], dr[PPE_TS_LANES];
-    PPE_UNROLL
     for (int l = 0; l < PPE_TS_LANES; l++) dx[l] = dr[l] = 0.0;
-    for (int i = 0; i < k; i++) PPE_UNROLL
-    for (int l = 0; l < PPE_TS_LANES; l++) {
-      dx[l] += q[i][p + l] * a[i];
-      dr[l] += aq[i][p + l] * a[i];
-    }
-    PPE_UNROLL
+    for (int i = 0; i < k; i++)
+      for (int l = 0; l < PPE_TS_LANES; l++) {
+        dx[l] += q[i][p + l] * a[i];
+        dr[l] += aq[i][p + l] * a[i];
+      }
     for (int l = 0; l < PPE_TS_LANES; l++) {
       x[p + l] += dx[l];
       r[p + l] -= dr[l];
