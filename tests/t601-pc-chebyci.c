@@ -225,6 +225,116 @@ static PetscErrorCode CheckBounds(MPI_Comm comm, const char bcs[], PPELocation l
 }
 
 /* Mode global with the exact interval: ||u - M A u||_A / ||u||_A <= 1/T_k(sigma), near it. */
+/*
+   Temporally blocked steps (PCChebyCISetBlockSteps) in modes block and nocomm: the bits of one
+   step per sweep for every split of the levels into sweeps (the first sweep alone, the last
+   one short, one sweep for all), constant and variable coefficients, with and without the
+   weights and a shift, periodic directions held whole, z planes fewer than the levels, 2D;
+   a box whose z is periodic and whole on the rank is not blocked (and -ksp_view says so).
+*/
+static PetscErrorCode CheckBlocked(MPI_Comm comm, const char bcs[], PPELocation loc, PetscBool stretch, const PetscInt n[3], PetscInt dim, PetscReal shift, PetscBool var)
+{
+  const PetscInt its[] = {1, 2, 3, 7, 13}, steps[] = {2, 3, 5, 13, PETSC_DECIDE};
+  PPEGrid        g;
+  Mat            A;
+  Vec            u, y1, y2;
+  PetscRandom    rnd;
+  PetscMPIInt    size;
+  char           tag[128];
+  PetscBool      zwhole;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(PetscSNPrintf(tag, sizeof(tag), "%s %s%s %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT "%s%s%s", bcs, PPELocations[loc], stretch ? " tanh z" : "", n[0], n[1], n[2], dim == 2 ? " 2D" : "", shift != 0 ? " shift" : "",
+                          var ? " variable density" : ""));
+  PetscCall(PPEGridCreate(comm, &g));
+  if (dim == 2) PetscCall(PPEGridSetDimension(g, 2));
+  PetscCall(PPEGridSetSizes(g, n[0], n[1], dim == 2 ? 1 : n[2]));
+  PetscCall(PPEGridSetLengths(g, 1.0, 1.3, 0.9));
+  PetscCall(PPEGridSetBCString(g, bcs));
+  PetscCall(PPEGridSetLocation(g, loc));
+  if (stretch) PetscCall(PPEGridSetZStretch(g, PPE_STRETCH_TANH, 1.5));
+  if (shift != 0) PetscCall(PPEGridSetShift(g, shift));
+  PetscCall(PPEGridSetUp(g));
+  PetscCall(PPEStencilCreate(g, &A));
+  PetscCall(MatCreateVecs(A, &u, &y1));
+  PetscCall(VecDuplicate(u, &y2));
+  PetscCall(PetscRandomCreate(comm, &rnd));
+  PetscCall(PetscRandomSetSeed(rnd, 11));
+  PetscCall(PetscRandomSeed(rnd));
+  if (var) { /* density from 1 to 1000, log-uniform */
+    Vec          rho;
+    PetscScalar *a;
+    PetscInt     nl;
+
+    PetscCall(VecDuplicate(u, &rho));
+    PetscCall(VecSetRandom(rho, rnd));
+    PetscCall(VecGetLocalSize(rho, &nl));
+    PetscCall(VecGetArray(rho, &a));
+    for (PetscInt i = 0; i < nl; i++) a[i] = PetscExpReal(PetscLogReal(1000.0) * PetscRealPart(a[i]));
+    PetscCall(VecRestoreArray(rho, &a));
+    PetscCall(PPEStencilSetDensity(A, rho));
+    PetscCall(VecDestroy(&rho));
+  }
+  PetscCall(VecSetRandom(u, rnd));
+  {
+    DM       dm;
+    PetscInt pz = 1;
+    PetscCall(PPEGridGetDM(g, &dm));
+    PetscCall(DMDAGetInfo(dm, NULL, NULL, NULL, NULL, NULL, NULL, &pz, NULL, NULL, NULL, NULL, NULL, NULL));
+    zwhole = (PetscBool)(dim == 3 && bcs[4] == 'P' && pz == 1); /* z periodic and whole on every rank */
+  }
+  for (int m = PC_CHEBYCI_BLOCK; m <= PC_CHEBYCI_NOCOMM; m++) {
+    for (size_t a = 0; a < PETSC_STATIC_ARRAY_LENGTH(its); a++) {
+      PC        p1;
+      PetscBool okall    = PETSC_TRUE;
+      char      bad[256] = "";
+
+      PetscCall(PCCreate(comm, &p1));
+      PetscCall(PCSetType(p1, PCCHEBYCI));
+      PetscCall(PCSetOperators(p1, A, A));
+      PetscCall(PCChebyCISetMode(p1, (PCChebyCIMode)m));
+      PetscCall(PCChebyCISetIterations(p1, its[a]));
+      if (m == PC_CHEBYCI_NOCOMM && var) PetscCall(PCChebyCISetWeighted(p1, PETSC_FALSE)); /* D = I */
+      PetscCall(PCChebyCISetBlockSteps(p1, 1));
+      PetscCall(PCSetUp(p1));
+      PetscCall(PCApply(p1, u, y1));
+      for (size_t b = 0; b < PETSC_STATIC_ARRAY_LENGTH(steps); b++) {
+        PC        p2;
+        PetscBool eq;
+        PetscInt  used, want;
+
+        PetscCall(PCCreate(comm, &p2));
+        PetscCall(PCSetType(p2, PCCHEBYCI));
+        PetscCall(PCSetOperators(p2, A, A));
+        PetscCall(PCChebyCISetMode(p2, (PCChebyCIMode)m));
+        PetscCall(PCChebyCISetIterations(p2, its[a]));
+        if (m == PC_CHEBYCI_NOCOMM && var) PetscCall(PCChebyCISetWeighted(p2, PETSC_FALSE));
+        PetscCall(PCChebyCISetBlockSteps(p2, steps[b]));
+        PetscCall(PCSetUp(p2));
+        PetscCall(PCApply(p2, u, y2));
+        PetscCall(TestBitwiseEqual(y1, y2, &eq));
+        PetscCall(PCChebyCIGetBlockSteps(p2, &used));
+        want = (zwhole || its[a] < 2) ? 0 : (steps[b] == PETSC_DECIDE ? -1 : PetscMin(steps[b], its[a]));
+        if (!eq || (want >= 0 ? used != want : (used < 2 || used > PetscMin(12, its[a])))) {
+          okall = PETSC_FALSE;
+          PetscCall(PetscSNPrintf(bad, sizeof(bad), "steps %" PetscInt_FMT ": %s, %" PetscInt_FMT " steps per sweep used (want %" PetscInt_FMT ")", steps[b], eq ? "same bits" : "bits differ", used, want));
+        }
+        PetscCall(PCDestroy(&p2));
+      }
+      PetscCall(TapCheck(comm, okall, "%s %s its %" PetscInt_FMT ": blocked sweeps of 2, 3, 5, 13 and the default steps give the bits of one step per sweep%s%s", tag, PCChebyCIModes[m], its[a], okall ? "" : "; ", bad));
+      PetscCall(PCDestroy(&p1));
+    }
+  }
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(VecDestroy(&u));
+  PetscCall(VecDestroy(&y1));
+  PetscCall(VecDestroy(&y2));
+  PetscCall(MatDestroy(&A));
+  PetscCall(PPEGridDestroy(&g));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode CheckConvergence(MPI_Comm comm)
 {
   PetscInt    n[3] = {12, 11, 10}, ks[] = {2, 4, 8, 16, 32, 64, 128};
@@ -443,6 +553,16 @@ int main(int argc, char **argv)
   PetscCall(CheckModes(comm, "DNNDND", PPE_LOCATION_VERTEX, PETSC_FALSE));
   PetscCall(CheckModes(comm, "PPPPDD", PPE_LOCATION_CELL, PETSC_TRUE));
   PetscCall(CheckModes(comm, "PPNNNN", PPE_LOCATION_CELL, PETSC_FALSE));
+  {
+    const PetscInt n3[3] = {12, 11, 10}, thin[3] = {9, 8, 3}, wide[3] = {13, 12, 1};
+    PetscCall(CheckBlocked(comm, "NNNNNN", PPE_LOCATION_CELL, PETSC_FALSE, n3, 3, 0.0, PETSC_FALSE));
+    PetscCall(CheckBlocked(comm, "PPPPDD", PPE_LOCATION_CELL, PETSC_TRUE, n3, 3, 0.0, PETSC_FALSE));
+    PetscCall(CheckBlocked(comm, "DNNDND", PPE_LOCATION_VERTEX, PETSC_FALSE, thin, 3, 0.5, PETSC_FALSE));
+    PetscCall(CheckBlocked(comm, "PPPPPP", PPE_LOCATION_CELL, PETSC_FALSE, n3, 3, 0.25, PETSC_FALSE));
+    PetscCall(CheckBlocked(comm, "PPPPDD", PPE_LOCATION_CELL, PETSC_TRUE, n3, 3, 0.0, PETSC_TRUE));
+    PetscCall(CheckBlocked(comm, "NNPPNN", PPE_LOCATION_CELL, PETSC_FALSE, thin, 3, 0.5, PETSC_TRUE));
+    PetscCall(CheckBlocked(comm, "PPNN", PPE_LOCATION_CELL, PETSC_FALSE, wide, 2, 0.0, PETSC_TRUE));
+  }
   PetscCall(CheckBounds(comm, "DNNDND", PPE_LOCATION_VERTEX, PETSC_FALSE));
   PetscCall(CheckBounds(comm, "PPNDDN", PPE_LOCATION_CELL, PETSC_TRUE));
   PetscCall(CheckConvergence(comm));

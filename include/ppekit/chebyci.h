@@ -68,5 +68,7 @@ PETSC_EXTERN PetscErrorCode PCChebyCISetWeighted(PC, PetscBool);
 PETSC_EXTERN PetscErrorCode PCChebyCIGetWeighted(PC, PetscBool *);
 PETSC_EXTERN PetscErrorCode PCChebyCISetEstimateIterations(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCChebyCISetFuse(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode PCChebyCISetBlockSteps(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCChebyCIGetBlockSteps(PC, PetscInt *);
 PETSC_EXTERN PetscErrorCode PCChebyCIGetInterval(PC, PetscReal *, PetscReal *, PetscReal *, PetscReal *);
 PETSC_EXTERN PetscErrorCode PCChebyCIGetApplications(PC, PetscInt *);

@@ -85,6 +85,8 @@ PetscErrorCode PPEChebyCIReset(PPEChebyCI *ci)
     for (int i = 0; i < 5; i++) PetscCall(VecDestroy(&ci->work[b][i]));
     PetscCall(VecDestroy(&ci->dinv[b]));
   }
+  PetscCall(PetscFree(ci->rho));
+  ci->nrho = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -149,6 +151,62 @@ static PetscErrorCode Step(PPEChebyCI *ci, Vec dinv, PetscInt n, PetscReal rho, 
 }
 
 /*
+   The levels of the iteration in sweeps of ci->block levels (ci->sweep): each sweep reads the
+   two levels before it and stores its last two (the last sweep: its last level, into x), the
+   levels inside never leave the sweep. The scalars of every level are formed first, in the
+   order of the step-by-step loop.
+*/
+static PetscErrorCode SolveSweeps(PPEChebyCI *ci, Vec dinv, Vec *W, PetscInt n, Vec bw, Vec x)
+{
+  Vec              y = NULL, z = NULL, fr[2] = {W[1], W[4]}, keep[2] = {W[2], W[3]};
+  PetscReal        rho_old, rho;
+  ppe_dev_ci_sweep S;
+
+  PetscFunctionBegin;
+  if (ci->nrho < ci->its + 1) {
+    PetscCall(PetscFree(ci->rho));
+    PetscCall(PetscMalloc1(2 * (ci->its + 1), &ci->rho));
+    ci->nrho = ci->its + 1;
+  }
+  rho_old = 1.0 / ci->sigma;
+  rho     = 1.0 / (2.0 * ci->sigma - rho_old);
+  for (PetscInt j = 1; j <= ci->its; j++) {
+    if (j > 1) {
+      rho_old = rho;
+      rho     = 1.0 / (2.0 * ci->sigma - rho_old);
+    }
+    ci->rho[j]            = rho;
+    ci->rho[ci->nrho + j] = rho_old;
+  }
+  PetscCall(PetscMemzero(&S, sizeof(S)));
+  S.theta   = ci->theta;
+  S.c1      = 2.0 * ci->rho[1] / ci->delta;
+  S.s2      = 2.0 * ci->sigma;
+  S.d2      = 2.0 / ci->delta;
+  S.rho     = ci->rho;
+  S.rho_old = ci->rho + ci->nrho;
+  for (PetscInt j0 = 1; j0 <= ci->its; j0 += ci->block) {
+    PetscInt  j1   = PetscMin(ci->its, j0 + ci->block - 1);
+    PetscBool last = (PetscBool)(j1 == ci->its);
+    Vec       yout = last ? x : fr[0], zout = last ? NULL : fr[1];
+
+    S.j0 = j0;
+    S.j1 = j1;
+    PetscCall((*ci->sweep)(ci->sweepctx, &S, bw, dinv, y, z, yout, zout));
+    PetscCall(PetscLogFlops((dinv ? 6.0 : 5.0) * n * (j0 == 1) + (dinv ? 9.0 : 8.0) * n * (j1 - PetscMax(j0, 2) + 1)));
+    if (!last) { /* the two levels out become the next sweep's in; the two in are free */
+      Vec a = y ? y : keep[0], c = z ? z : keep[1];
+
+      y     = fr[0];
+      z     = fr[1];
+      fr[0] = a;
+      fr[1] = c;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
    x = p(P) D^-1 b, its applications of A. The last iterate is written straight into x;
    the vectors rotate by pointer (Algorithm 4, "swap pointers"). The work vectors and weights
    are those of the back end b and x live on (PPEChebyCISetUpWork()): inputs on the operator's
@@ -176,6 +234,10 @@ PetscErrorCode PPEChebyCISolve(PPEChebyCI *ci, Vec b, Vec x)
   PetscCall(VecGetLocalSize(b, &n));
   bw = dinv ? W[0] : b;
   if (dinv) PetscCall(Scale(dinv, n, b, bw));
+  if (ci->sweep && ci->block >= 2 && be == ci->backend) {
+    PetscCall(SolveSweeps(ci, dinv, W, n, bw, x));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
 
   /* KernelCI1 */
   rho_old = 1.0 / ci->sigma;

@@ -46,6 +46,8 @@ struct _n_PPEStencilDev {
   double              *hplanes; /* their host copy */
   double              *xh;      /* host array over the box holding them (the halo's source) */
   size_t               nplanes;
+  double              *sweep;       /* the work of the temporally blocked Chebyshev steps (made at their first call) */
+  size_t               nsweep;      /* its doubles */
   PetscBool            halo_static; /* the face buffers never change (set by the owner) */
   PetscBool            halo_copied; /* and they are in the back end's memory already */
 };
@@ -170,17 +172,47 @@ PetscErrorCode PPEStencilDevCreate(PPEBackend backend, const PPEStencilBox *B, c
 PetscErrorCode PPEStencilDevDestroy(PPEStencilDev *dev)
 {
   PPEStencilDev d = *dev;
-  double       *a[5];
+  double       *a[6];
 
   PetscFunctionBegin;
   if (!d) PetscFunctionReturn(PETSC_SUCCESS);
-  a[0] = d->tab, a[1] = d->halo != d->hbase ? d->halo : NULL, a[2] = d->work, a[3] = d->planes, a[4] = d->faces;
+  a[0] = d->tab, a[1] = d->halo != d->hbase ? d->halo : NULL, a[2] = d->work, a[3] = d->planes, a[4] = d->faces, a[5] = d->sweep;
   DEVCALL(d, d->ops->sync(d->stream));
-  for (int i = 0; i < 5; i++)
+  for (int i = 0; i < 6; i++)
     if (a[i]) DEVCALL(d, d->ops->release(a[i]));
   PetscCall(PetscFree(d->hplanes));
   PetscCall(PetscFree(d->xh));
   PetscCall(PetscFree(*dev));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether the back end of d runs several Chebyshev steps of the rank-local block in one
+   sweep (stencil_ci_sweep) on its box: not where z is periodic and whole on the rank. */
+PetscBool PPEStencilDevCanSweep(PPEStencilDev d)
+{
+  return (PetscBool)(d->ops->stencil_ci_sweep && !(d->box.per[2] && d->box.zm == d->box.N[2]));
+}
+
+/*
+   PPEStencilDevCISweep - levels S->j0..S->j1 of the Chebyshev iteration on the rank-local block
+   of d's box in one temporally blocked sweep (ppe_dev_ci_sweep; arrays in the back end's
+   memory, S->work set here), finished when it returns. Only where PPEStencilDevCanSweep().
+*/
+PetscErrorCode PPEStencilDevCISweep(PPEStencilDev d, ppe_dev_ci_sweep *S)
+{
+  size_t need = PPE_DEV_CI_SWEEP_WORK(&d->box, S->j1 - S->j0 + 1);
+
+  PetscFunctionBegin;
+  PetscCheck(PPEStencilDevCanSweep(d), PETSC_COMM_SELF, PETSC_ERR_SUP, "The %s back end does not run Chebyshev steps in one sweep on this box", d->ops->name);
+  if (need > d->nsweep) {
+    if (d->sweep) DEVCALL(d, d->ops->release(d->sweep));
+    d->sweep = NULL;
+    DEVCALL(d, d->ops->alloc((void **)&d->sweep, need * sizeof(double)));
+    d->nsweep = need;
+  }
+  S->work = d->sweep;
+  DEVCALL(d, d->ops->stencil_ci_sweep(&d->box, S, d->stream));
+  DEVCALL(d, d->ops->sync(d->stream));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -345,3 +345,54 @@ PetscErrorCode PPEStencilMultCI(Mat A, PetscBool local, Vec x, Vec b, Vec z, Vec
   PetscCall(PPEStencilArraysRestore(st->state, &K, &R.xh));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* PPEStencilCanSweep - whether A's back end runs several Chebyshev steps of the rank-local block
+   in one temporally blocked sweep (PPEStencilMultCISweep()) on this rank's box */
+PetscErrorCode PPEStencilCanSweep(Mat A, PetscBool *can)
+{
+  Mat              Ab;
+  PPEStencilLocal *L;
+
+  PetscFunctionBegin;
+  PetscCall(PPEStencilLocalSetUp(A, &Ab));
+  PetscCall(MatShellGetContext(Ab, &L));
+  *can = PPEStencilDevCanSweep(L->state);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   PPEStencilMultCISweep - levels S->j0..S->j1 of the Chebyshev iteration on the rank-local block
+   in one temporally blocked sweep (ppe_dev_ci_sweep: the scalars of S are used, its arrays are
+   those of the vectors b, dinv (may be NULL), y and z (levels j0 - 1 and j0 - 2; NULL when
+   j0 == 1), yout and zout (levels j1 and j1 - 1; zout may be NULL)), on A's back end; the bits
+   of the steps one by one (PPEStencilMultCI() with local). Timed as one application of the
+   local block per level.
+*/
+PetscErrorCode PPEStencilMultCISweep(Mat A, const ppe_dev_ci_sweep *S, Vec b, Vec dinv, Vec y, Vec z, Vec yout, Vec zout)
+{
+  Mat_PPEStencil  *st     = (Mat_PPEStencil *)A->data;
+  Vec              v[6]   = {b, dinv, y, z, yout, zout};
+  PPEAccess        acc[6] = {PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_READ, PPE_ACCESS_WRITE, PPE_ACCESS_WRITE};
+  PetscInt         np     = st->box.xm * st->box.ym * st->box.zm;
+  Mat              Ab;
+  PPEStencilLocal *L;
+  PPEArrays        K;
+  ppe_dev_ci_sweep c = *S;
+
+  PetscFunctionBegin;
+  PetscCall(PPEStencilLocalSetUp(A, &Ab));
+  PetscCall(MatShellGetContext(Ab, &L));
+  PetscCall(PetscLogEventBegin(PPE_StencilLocal, Ab, b, 0, 0));
+  PetscCall(PPEArraysGet(st->backend, 6, v, acc, PPE_ACCESS_READ, &K));
+  c.b    = K.a[0];
+  c.dinv = K.a[1];
+  c.y    = K.a[2];
+  c.z    = K.a[3];
+  c.yout = K.a[4];
+  c.zout = K.a[5];
+  PetscCall(PPEStencilDevCISweep(L->state, &c));
+  PetscCall(PPEArraysRestore(&K));
+  PetscCall(PetscLogFlops((PetscLogDouble)PPE_STENCIL_FLOPS(&st->box) * np * (S->j1 - S->j0 + 1)));
+  PetscCall(PetscLogEventEnd(PPE_StencilLocal, Ab, b, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <ppekit/private/gridimpl.h>
+#include <ppekit/private/backendimpl.h>
 #include <petscksp.h>
 
 /* How bounds are obtained from a grid. */
@@ -21,17 +22,28 @@ typedef PetscErrorCode (*PPEChebyCIOpFn)(void *ctx, Vec y, Vec t);
    stored (dinv may be NULL); must give the bits of op followed by ppe_ci_step(). */
 typedef PetscErrorCode (*PPEChebyCIStepFn)(void *ctx, Vec y, Vec b, Vec z, Vec dinv, PetscReal rho, PetscReal rho_old, PetscReal s2, PetscReal d2, Vec w);
 
+/* Optional temporally blocked steps: levels S->j0..S->j1 in one sweep (ppe_dev_ci_sweep, the
+   scalars of S; the vectors: scaled rhs b, dinv (may be NULL), the two levels before y, z (NULL
+   when S->j0 == 1), the last two yout, zout (zout may be NULL)); must give the bits of the
+   steps one by one. */
+typedef PetscErrorCode (*PPEChebyCISweepFn)(void *ctx, const ppe_dev_ci_sweep *S, Vec b, Vec dinv, Vec y, Vec z, Vec yout, Vec zout);
+
 typedef struct {
-  PetscInt         its;                 /* operator applications per solve (iterMax of Algorithm 2), >= 1 */
-  PetscReal        alpha, beta;         /* the interval [alpha, beta] the polynomial is built for */
-  PetscReal        theta, delta, sigma; /* eq. 15: centre, half width, centre / half width */
-  PPEChebyCIOpFn   op;                  /* t = A y */
-  void            *opctx;               /* its context */
-  PPEChebyCIStepFn step;                /* fused later steps, or NULL (op, then the kernel) */
-  void            *stepctx;             /* its context */
-  PPEBackend       backend;             /* the back end of the operator: inputs that live there iterate there */
-  Vec              dinv[4];             /* D^-1 of the iterated operator P = D^-1 A on the host and on backend, by back end; NULL: D = I */
-  Vec              work[4][5];          /* by back end, as dinv: scaled rhs, t, and the three rotating iterates */
+  PetscInt          its;                 /* operator applications per solve (iterMax of Algorithm 2), >= 1 */
+  PetscReal         alpha, beta;         /* the interval [alpha, beta] the polynomial is built for */
+  PetscReal         theta, delta, sigma; /* eq. 15: centre, half width, centre / half width */
+  PPEChebyCIOpFn    op;                  /* t = A y */
+  void             *opctx;               /* its context */
+  PPEChebyCIStepFn  step;                /* fused later steps, or NULL (op, then the kernel) */
+  void             *stepctx;             /* its context */
+  PPEChebyCISweepFn sweep;               /* temporally blocked steps on backend, or NULL */
+  void             *sweepctx;            /* its context */
+  PetscInt          block;               /* levels per sweep with sweep (>= 2) */
+  PetscReal        *rho;                 /* the sweeps' scalars: rho of level j at [j], rho_old at [nrho + j] */
+  PetscInt          nrho;                /* levels rho holds (its + 1) */
+  PPEBackend        backend;             /* the back end of the operator: inputs that live there iterate there */
+  Vec               dinv[4];             /* D^-1 of the iterated operator P = D^-1 A on the host and on backend, by back end; NULL: D = I */
+  Vec               work[4][5];          /* by back end, as dinv: scaled rhs, t, and the three rotating iterates */
 } PPEChebyCI;
 
 PETSC_INTERN PetscErrorCode PPEChebyCISetInterval(PPEChebyCI *, PetscReal, PetscReal);

@@ -118,6 +118,8 @@ PETSC_INTERN PetscErrorCode PPEStencilRunSurface(PPEStencilRun *);
 PETSC_INTERN PetscErrorCode PPEStencilRunWithHalo(Mat, PPEStencilRun *);
 PETSC_INTERN PetscErrorCode PPEStencilDevBoundary(PPEStencilDev, const double *, const PetscBool[6], const double **);
 PETSC_INTERN void           PPEStencilDevSetHaloStatic(PPEStencilDev, PetscBool);
+PETSC_INTERN PetscBool      PPEStencilDevCanSweep(PPEStencilDev);
+PETSC_INTERN PetscErrorCode PPEStencilDevCISweep(PPEStencilDev, ppe_dev_ci_sweep *);
 /* the arrays of an application's vectors (x first) on back end b, where d lives, and x's host values */
 PETSC_INTERN PetscErrorCode PPEStencilArraysGet(PPEStencilDev, PPEBackend, PetscInt, const Vec[], const PPEAccess[], PPEArrays *, const double **);
 PETSC_INTERN PetscErrorCode PPEStencilArraysRestore(PPEStencilDev, PPEArrays *, const double **);
@@ -148,6 +150,12 @@ PETSC_INTERN PetscErrorCode MatGetDiagonalBlock_PPEStencil(Mat, Mat *);
 /* the fused Chebyshev step w = ... (ci: its scalars; vectors b, z, dinv (may be NULL), w), on
    the full operator or the rank-local block (local) */
 PETSC_INTERN PetscErrorCode PPEStencilMultCI(Mat, PetscBool, Vec, Vec, Vec, Vec, const PPEStencilCI *, Vec);
+/* several Chebyshev steps on the rank-local block in one temporally blocked sweep (the
+   scalars of S; vectors b, dinv (may be NULL), y, z (the two levels before, may be NULL when
+   S->j0 == 1), yout, zout (the last two, zout may be NULL)), where A's back end runs them
+   (PPEStencilCanSweep) */
+PETSC_INTERN PetscErrorCode PPEStencilCanSweep(Mat, PetscBool *);
+PETSC_INTERN PetscErrorCode PPEStencilMultCISweep(Mat, const ppe_dev_ci_sweep *, Vec, Vec, Vec, Vec, Vec, Vec);
 /* the state of A's applications made for its grid and back end */
 PETSC_INTERN PetscErrorCode PPEStencilStateSetUp(Mat);
 PETSC_INTERN PetscErrorCode PPEStencilLocalStateSetUp(Mat);

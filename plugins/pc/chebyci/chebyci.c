@@ -56,6 +56,7 @@ typedef struct {
   PetscBool          weighted_set; /* asked by the user (else: yes when there is a grid) */
   PetscInt           est_its;      /* CG iterations of the estimate */
   PetscBool          fuse;         /* fuse the operator with the Chebyshev step on a MATPPESTENCIL */
+  PetscInt           steps;        /* Chebyshev steps per temporally blocked sweep, as asked (PETSC_DECIDE: by the plane's size) */
   /* set-up */
   PPEGrid            grid;       /* the operator's grid (borrowed), or NULL */
   PetscBool          gridop;     /* the operator is the grid's constant-coefficient one (its spectrum is the grid's) */
@@ -63,6 +64,8 @@ typedef struct {
   PetscBool          wgt;        /* weights used */
   PetscReal          fac[2];     /* scale factors used */
   PetscBool          fused;      /* the operator and the step run as one sweep */
+  PetscInt           block;      /* steps per temporally blocked sweep used (0: one step per sweep) */
+  const char        *noblock;    /* why the steps are not blocked (block == 0) */
   PetscBool          isst;       /* the operator is a MATPPESTENCIL */
   Mat                Ablock;     /* the rank-local block (borrowed from pmat); NULL in global mode */
   Vec                xs, ts;     /* sequential wrappers of the local arrays for Ablock */
@@ -159,6 +162,15 @@ static PetscErrorCode PCChebyCISetFuse_ChebyCI(PC pc, PetscBool flg)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode PCChebyCISetBlockSteps_ChebyCI(PC pc, PetscInt steps)
+{
+  PetscFunctionBegin;
+  PetscCheck(steps == PETSC_DECIDE || steps >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC chebyci: steps per blocked sweep must be >= 0 (0 or 1: one step per sweep) or PETSC_DECIDE, got %" PetscInt_FMT, steps);
+  ((PC_ChebyCI *)pc->data)->steps = steps;
+  pc->setupcalled                 = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCChebyCIGetInterval_ChebyCI(PC pc, PetscReal *lmin, PetscReal *lmax, PetscReal *alpha, PetscReal *beta)
 {
   PC_ChebyCI *jac = (PC_ChebyCI *)pc->data;
@@ -218,6 +230,57 @@ static PetscErrorCode StepStencil(void *ctx, Vec y, Vec b, Vec z, Vec dinv, Pets
   ci.s2      = s2;
   ci.d2      = d2;
   PetscCall(PPEStencilMultCI(pc->pmat, (PetscBool)(((PC_ChebyCI *)pc->data)->mode != PC_CHEBYCI_GLOBAL), y, b, z, dinv, &ci, w));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Levels of the iteration in one temporally blocked sweep of the local block. */
+static PetscErrorCode SweepStencil(void *ctx, const ppe_dev_ci_sweep *S, Vec b, Vec dinv, Vec y, Vec z, Vec yout, Vec zout)
+{
+  PetscFunctionBegin;
+  PetscCall(PPEStencilMultCISweep(((PC)ctx)->pmat, S, b, dinv, y, z, yout, zout));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Working set of a blocked sweep at which the default stops adding steps (bytes), and the most
+   steps it takes: per level the ring of four planes and the planes of b and D^-1 it reads, three
+   face planes more with variable coefficients. Measured at 128^3 on one core (docs/types/chebyci.md):
+   constant coefficients fastest at 8-12 steps, variable at 6 (8 and more spill the cache). */
+#define CHEBYCI_SWEEP_BYTES (6.0 * 1024 * 1024)
+#define CHEBYCI_SWEEP_MAX   12
+
+/* Steps per temporally blocked sweep: the fused step on the rank-local block of a MATPPESTENCIL
+   whose back end has the sweep (the host); as asked, or by default as many as keep the working
+   set within CHEBYCI_SWEEP_BYTES (at least 2, at most CHEBYCI_SWEEP_MAX, and its). */
+static PetscErrorCode SetUpBlocking(PC pc)
+{
+  PC_ChebyCI *jac = (PC_ChebyCI *)pc->data;
+  PetscBool   can = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  jac->block   = 0;
+  jac->noblock = NULL;
+  if (jac->mode == PC_CHEBYCI_GLOBAL) jac->noblock = "mode global exchanges halos between steps";
+  else if (!jac->fused) jac->noblock = jac->fuse ? "not a MATPPESTENCIL" : "-pc_chebyci_fuse 0";
+  else if (jac->steps == 0 || jac->steps == 1) jac->noblock = "-pc_chebyci_block_steps 1";
+  else if (jac->its < 2) jac->noblock = "one step per application";
+  if (!jac->noblock) {
+    PetscCall(PPEStencilCanSweep(pc->pmat, &can));
+    if (!can) jac->noblock = "the operator's back end has no blocked sweep for this box (a device, or z periodic and whole on the rank)";
+  }
+  if (!jac->noblock) {
+    if (jac->steps == PETSC_DECIDE) {
+      const PPEDMDABox *box   = &jac->grid->box;
+      double            plane = 8.0 * box->m[0] * box->m[1];
+
+      double per = 4.0 + 1.0 + (jac->wgt ? 1.0 : 0.0) + (jac->gridop ? 0.0 : 3.0); /* planes per level */
+
+      jac->block = (PetscInt)PetscMax(2, PetscMin(CHEBYCI_SWEEP_MAX, CHEBYCI_SWEEP_BYTES / (plane * per)));
+    } else jac->block = jac->steps;
+    jac->block = PetscMin(jac->block, jac->its);
+  }
+  jac->ci.sweep    = jac->block >= 2 ? SweepStencil : NULL;
+  jac->ci.sweepctx = pc;
+  jac->ci.block    = jac->block;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -442,6 +505,7 @@ static PetscErrorCode PCSetUp_ChebyCI(PC pc)
   PetscCall(SetUpBounds(pc));
   PetscCall(SetUpInterval(pc));
   PetscCall(SetUpWork(pc));
+  PetscCall(SetUpBlocking(pc));
   PetscCall(
     PetscInfo(pc, "mode %s, %" PetscInt_FMT " its, bounds [%g, %g] from %s, interval [%g, %g]\n", PCChebyCIModes[jac->mode], jac->its, (double)jac->lmin, (double)jac->lmax, PCChebyCIEigSources[jac->src], (double)jac->ci.alpha, (double)jac->ci.beta));
   PetscCall(PetscLogEventEnd(PPE_ChebyCISetUp, pc, 0, 0, 0));
@@ -477,7 +541,7 @@ static PetscErrorCode PCSetFromOptions_ChebyCI(PC pc, PPEOptionItems PetscOption
   PC_ChebyCI        *jac  = (PC_ChebyCI *)pc->data;
   PCChebyCIMode      mode = jac->mode;
   PCChebyCIEigSource src  = jac->source;
-  PetscInt           its = jac->its, est = jac->est_its, n;
+  PetscInt           its = jac->its, est = jac->est_its, n, steps;
   PetscReal          v[3] = {0, 0, 0}; /* one more than allowed: PETSc drops extra values silently */
   PetscBool          flg, wgt = jac->weighted, fuse;
 
@@ -514,6 +578,10 @@ static PetscErrorCode PCSetFromOptions_ChebyCI(PC pc, PPEOptionItems PetscOption
   fuse = jac->fuse;
   PetscCall(PetscOptionsBool("-pc_chebyci_fuse", "Fuse each operator application with the Chebyshev update in one sweep (MATPPESTENCIL)", "PCChebyCISetFuse", fuse, &fuse, &flg));
   if (flg) PetscCall(PCChebyCISetFuse(pc, fuse));
+  steps = jac->steps;
+  PetscCall(
+    PetscOptionsInt("-pc_chebyci_block_steps", "Chebyshev steps per temporally blocked sweep in modes block and nocomm on the host (1: one per sweep; default: by the local plane's size, 2 to 12)", "PCChebyCISetBlockSteps", steps, &steps, &flg));
+  if (flg) PetscCall(PCChebyCISetBlockSteps(pc, steps));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -550,6 +618,8 @@ static PetscErrorCode PCView_ChebyCI(PC pc, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  Chebyshev interval used: [%g, %g], theta %g, delta %g\n", (double)jac->ci.alpha, (double)jac->ci.beta, (double)jac->ci.theta, (double)jac->ci.delta));
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  operator and Chebyshev update fused in one sweep: %s\n", jac->fused ? "yes (MATPPESTENCIL)" : (jac->fuse ? "no (not a MATPPESTENCIL: MatMult, then the update)" : "no (-pc_chebyci_fuse 0)")));
+  if (jac->block) PetscCall(PetscViewerASCIIPrintf(viewer, "  temporally blocked: %" PetscInt_FMT " steps per sweep over the local block's z planes%s\n", jac->block, jac->steps == PETSC_DECIDE ? " (default for this plane size)" : ""));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  temporally blocked: no (%s)\n", jac->noblock));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  messages per application: %s; global reductions per application: 0\n", jac->mode == PC_CHEBYCI_GLOBAL ? "one halo exchange per iteration" : "none"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  applications so far: %" PetscInt_FMT "\n", jac->applies));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -576,6 +646,8 @@ static PetscErrorCode PCChebyCIGetEigScale_ChebyCI(PC pc, PetscReal *fmin, Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PPE_IMPL_GETTER(PCChebyCIGetBlockSteps_ChebyCI, PC, pc, PC_ChebyCI, PetscInt, steps, pc->setupcalled ? impl->block : impl->steps)
+
 PPE_IMPL_GETTER(PCChebyCIGetApplications_ChebyCI, PC, pc, PC_ChebyCI, PetscInt, n, impl->applies)
 
 PPE_IMPL_GETTER(PCChebyCIGetWeighted_ChebyCI, PC, pc, PC_ChebyCI, PetscBool, flg, pc->setupcalled ? impl->wgt : impl->weighted)
@@ -596,6 +668,8 @@ static const PPEMethod PCChebyCIMethods[] = {
   PPE_METHOD(PCChebyCIGetWeighted, PCChebyCIGetWeighted_ChebyCI),
   PPE_METHOD(PCChebyCISetEstimateIterations, PCChebyCISetEstimateIterations_ChebyCI),
   PPE_METHOD(PCChebyCISetFuse, PCChebyCISetFuse_ChebyCI),
+  PPE_METHOD(PCChebyCISetBlockSteps, PCChebyCISetBlockSteps_ChebyCI),
+  PPE_METHOD(PCChebyCIGetBlockSteps, PCChebyCIGetBlockSteps_ChebyCI),
   PPE_METHOD(PCChebyCIGetInterval, PCChebyCIGetInterval_ChebyCI),
   PPE_METHOD(PCChebyCIGetApplications, PCChebyCIGetApplications_ChebyCI),
 };
@@ -628,6 +702,10 @@ static PetscErrorCode PCDestroy_ChebyCI(PC pc)
 .  -pc_chebyci_est_its <n> - CG iterations of the estimate (default: 40)
 -  -pc_chebyci_fuse <bool> - one sweep for each operator application and its Chebyshev update
                              (MATPPESTENCIL; default: true; same bits either way)
+-  -pc_chebyci_block_steps <n> - modes block and nocomm on the host: n Chebyshev steps per
+                             temporally blocked sweep over the local block's z planes (1: one
+                             step per sweep; default: by the local plane's size, 2 to 12; same
+                             bits either way)
 
    Level: intermediate
 
@@ -669,6 +747,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_ChebyCI(PC pc)
   jac->scale[1] = PCChebyCIDefaultScale[0][1];
   jac->est_its  = 40;
   jac->fuse     = PETSC_TRUE;
+  jac->steps    = PETSC_DECIDE;
   jac->weighted = PETSC_TRUE;
   jac->ci.its   = jac->its;
 

@@ -266,6 +266,47 @@ PetscErrorCode PCChebyCIGetInterval(PC pc, PetscReal *lmin, PetscReal *lmax, Pet
 PPE_API_SETTER(PCChebyCISetFuse, PC, pc, PetscBool, flg, Bool)
 
 /*@
+   PCChebyCISetBlockSteps - in modes block and nocomm (no message between steps), run n Chebyshev
+   steps per sweep over the rank-local block, temporally blocked: a wavefront over the z planes
+   in which step j of a plane follows step j - 1 of the plane above while those planes are in
+   cache, so that the steps inside a sweep never go to memory (the host back end; the results
+   are the same bits as one step per sweep)
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the PCCHEBYCI preconditioner
+-  n - steps per sweep, 0 or 1 for one step per sweep, or PETSC_DECIDE (default): by the
+       size of the local z plane and the operator's kind, 2 to 12
+
+   Options Database Key:
+.  -pc_chebyci_block_steps <n> - steps per sweep
+
+   Level: advanced
+
+   Notes:
+   Blocking needs the fused step (PCChebyCISetFuse(), a MATPPESTENCIL operator on the host back
+   end) and a z direction that is not periodic and whole on the rank; otherwise each step is
+   its own sweep, and -ksp_view says why.
+
+.seealso: PCCHEBYCI, PCChebyCIGetBlockSteps(), PCChebyCISetFuse(), PCChebyCISetMode()
+@*/
+PPE_API_SETTER(PCChebyCISetBlockSteps, PC, pc, PetscInt, n, Int)
+
+/*@
+   PCChebyCIGetBlockSteps - the steps per temporally blocked sweep: after set-up the number
+   used (0 when each step is its own sweep), before it the number asked (PETSC_DECIDE: the
+   default)
+
+   Not Collective
+
+   Level: advanced
+
+.seealso: PCCHEBYCI, PCChebyCISetBlockSteps()
+@*/
+PPE_API_GETTER(PCChebyCIGetBlockSteps, PC, pc, PetscInt, n)
+
+/*@
    PCChebyCIGetApplications - the number of applications since the last set-up (each costs
    PCChebyCIGetIterations() operator applications)
 

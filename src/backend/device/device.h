@@ -75,6 +75,27 @@ typedef struct {
   double       *w;
 } ppe_dev_ci;
 
+/* Several Chebyshev steps of one iteration temporally blocked: the levels j0..j1 of
+   PPEChebyCISolve() (level 1 is KernelCI1, level j >= 2 the j-th KernelCI2 step) in one
+   wavefront over the box's z planes, on the rank-local block (a neighbour across a face with
+   another rank is 0, a periodic direction held whole wraps): level j of plane k is computed
+   after level j - 1 of plane k + 1, the levels inside live in rings of four planes, and only
+   the last two levels are stored over the box. j0 is 1 or >= 3 (level 0, z = b/theta, is formed
+   where it is read); zout is wanted only when j1 > j0. */
+typedef struct {
+  long          j0, j1;
+  double        theta, c1, s2, d2; /* KernelCI1's theta and 2 rho/delta; KernelCI2's 2 sigma, 2/delta */
+  const double *rho, *rho_old;     /* host: the step scalars of level j at [j] */
+  const double *b, *dinv;          /* the scaled right-hand side, D^-1 (NULL: D = I) */
+  const double *y, *z;             /* levels j0 - 1 and j0 - 2 (unused when j0 == 1) */
+  double       *yout, *zout;       /* levels j1 and j1 - 1 (zout NULL: not stored) */
+  double       *work;              /* PPE_DEV_CI_SWEEP_WORK(B, j1 - j0 + 1) doubles */
+} ppe_dev_ci_sweep;
+
+/* Doubles of the work of a sweep of nlev levels over box B: four planes per level and one
+   more, two rows. */
+#define PPE_DEV_CI_SWEEP_WORK(B, nlev) (((size_t)(nlev)*4 + 1) * (size_t)(B)->xm * (size_t)(B)->ym + 2 * (size_t)(B)->xm)
+
 /* Phases of a stencil launch: the points that need no halo value, the others, or all. */
 enum {
   PPE_DEV_CORE,
@@ -191,6 +212,11 @@ typedef struct {
      of the box's rows, while a row is in cache; their sum into s (host) at the surface phase, in
      stencil_dot's order); NULL on a device, which runs stencil, then stencil_dot */
   int (*stencil_rowdot)(const ppe_dev_box *B, const double *x, const ppe_dev_halo *H, double *y, int phase, int nd, const double *u0, const double *u1, double *rows, double *s, void *stream);
+  /* several Chebyshev steps on the rank-local block in one wavefront while the planes are in
+     cache (ppe_dev_ci_sweep), with the bits of the steps one by one, where a back end has it:
+     the host, when z is not periodic and whole on the rank; NULL on a device (one launch per
+     step; blocking in a GPU's shared memory is another kernel, not written) */
+  int (*stencil_ci_sweep)(const ppe_dev_box *B, const ppe_dev_ci_sweep *S, void *stream);
 } PPEBackendOps;
 
 /* The tables of the back ends (defined where built: the host and the emulation always, CUDA

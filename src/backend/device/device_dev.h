@@ -203,5 +203,6 @@ PPE_DEV_EXTERN const PPEBackendOps PPE_DEV_NAME(PPEBackendOps) = {
   PPE_DEV_NAME(PPEDevAXPBYC),
   PPE_DEV_NAME(StencilDotCounted),
   NULL, /* stencil_rowdot: stencil, then stencil_dot */
+  NULL, /* stencil_ci_sweep: one launch per Chebyshev step */
 };
 #endif

@@ -41,7 +41,7 @@ static int HostSelect(int dev)
 
 static const char *HostErrStr(int err)
 {
-  return err == 1 ? "out of host memory" : "unknown error";
+  return err == 1 ? "out of host memory" : (err == 2 ? "arguments outside what the kernel supports" : "unknown error");
 }
 
 /* aligned for the AVX2 loops */
@@ -103,9 +103,10 @@ const PPEBackendOps PPEBackendOps_Host = {
   .sync           = HostSync,
 
   /* the operator (stencil_host.c) */
-  .stencil        = PPEHostStencil,
-  .stencil_dot    = PPEHostStencilDot,
-  .stencil_rowdot = PPEHostStencilRowDot,
+  .stencil          = PPEHostStencil,
+  .stencil_dot      = PPEHostStencilDot,
+  .stencil_rowdot   = PPEHostStencilRowDot,
+  .stencil_ci_sweep = PPEHostStencilCISweep,
 
   /* Krylov and Chebyshev vector kernels (krylov_host.c) */
   .dot           = PPEHostDot,

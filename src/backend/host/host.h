@@ -9,10 +9,12 @@
 #include <backend/device/device.h>
 
 /* stencil_host.c: the operator on the rank's box, one phase; the dot products of a fused
-   apply in the row order of the host's sweep, after it or within it (rowdot) */
+   apply in the row order of the host's sweep, after it or within it (rowdot); several
+   Chebyshev steps on the rank-local block in one wavefront (ci_sweep) */
 int PPEHostStencil(const ppe_dev_box *B, const double *x, const ppe_dev_halo *H, double *y, int phase, const ppe_dev_ci *ci, void *stream);
 int PPEHostStencilDot(const ppe_dev_box *B, int nd, const double *y, const double *u0, const double *u1, double *work, double *s, void *stream);
 int PPEHostStencilRowDot(const ppe_dev_box *B, const double *x, const ppe_dev_halo *H, double *y, int phase, int nd, const double *u0, const double *u1, double *rows, double *s, void *stream);
+int PPEHostStencilCISweep(const ppe_dev_box *B, const ppe_dev_ci_sweep *S, void *stream);
 
 /* krylov_host.c: dot products in the grouped order of the device reductions, the sum of
    the entries in index order, the Chebyshev and Bi-CGSTAB vector steps, y = a x + b y + c */

@@ -103,6 +103,41 @@ PPE_HOST_INLINE double AnyRowEnd(const PPEStencilBox *B, const PPERow *r, PetscI
   }
 }
 
+/* Plane kk of level L of a temporally blocked sweep S (ppe_dev_ci_sweep): an input (b, the
+   operator's input of KernelCI1, at level 0 when j0 = 1; y; z), an output (yout, zout) or the
+   ring of a level inside the sweep, four planes, kk's slot kk mod 4. */
+PPE_HOST_INLINE double *SweepOut(const ppe_dev_ci_sweep *S, size_t pl, long L, PetscInt kk)
+{
+  if (L == S->j1) return S->yout + (size_t)kk * pl;
+  if (L == S->j1 - 1 && S->zout) return S->zout + (size_t)kk * pl;
+  return S->work + ((size_t)(L - S->j0) * 4 + (size_t)(kk % 4)) * pl;
+}
+
+PPE_HOST_INLINE const double *SweepIn(const ppe_dev_ci_sweep *S, size_t pl, long L, PetscInt kk)
+{
+  if (L == S->j0 - 1) return (S->j0 == 1 ? S->b : S->y) + (size_t)kk * pl;
+  if (L == S->j0 - 2) return S->z + (size_t)kk * pl;
+  return SweepOut(S, pl, L, kk);
+}
+
+/* Pointers to the rows around row jj of the planes c (the row's), cb and ct (the planes below
+   and above; NULL outside the box) of a sweep's level, on the rank-local block: a periodic
+   direction held whole (own) wraps inside the plane, a neighbour across a face with another
+   rank is the zero row, a missing neighbour the row itself (zero coefficient), as
+   RowPointers() with the local block's face buffers (zeros, wrap copies). */
+PPE_HOST_INLINE void SweepRowPointers(const PPEStencilBox *B, const int own[2], const double *c, const double *cb, const double *ct, const double *zero, PetscInt jj, PPERow *r)
+{
+  PetscInt xm = B->xm, ym = B->ym;
+
+  r->c = c + (size_t)jj * xm;
+  r->s = jj > 0 ? r->c - xm : (B->nb[PPE_YLO] ? (own[1] ? r->c + (size_t)(ym - 1) * xm : zero) : r->c);
+  r->n = jj < ym - 1 ? r->c + xm : (B->nb[PPE_YHI] ? (own[1] ? r->c - (size_t)(ym - 1) * xm : zero) : r->c);
+  r->b = cb ? cb + (size_t)jj * xm : (B->nb[PPE_ZLO] ? zero : r->c);
+  r->t = ct ? ct + (size_t)jj * xm : (B->nb[PPE_ZHI] ? zero : r->c);
+  r->w = B->nb[PPE_XLO] && own[0] ? r->c[xm - 1] : 0.0;
+  r->e = B->nb[PPE_XHI] && own[0] ? r->c[0] : 0.0;
+}
+
 /* The row loops (stencil_host_body.h), generic and AVX2. */
 #define PPE_HOST_BODY "stencil_host_body.h"
 #include "simd_instances.h"
@@ -170,6 +205,20 @@ int PPEHostStencil(const ppe_dev_box *D, const double *x, const ppe_dev_halo *H,
     if (ci) PPEStencilApplyCI_Host(&B, x, &F, (PPEStencilPhase)p, &c);
     else PPEStencilApply_Host(&B, x, &F, y, (PPEStencilPhase)p);
   }
+  return 0;
+}
+
+/* Levels S->j0..S->j1 of the Chebyshev iteration on the rank-local block in one wavefront
+   (ppe_dev_ci_sweep); 2 when the call is outside what the sweep supports (z periodic and whole
+   on the rank: plane 0 would need the last plane of the level before). */
+int PPEHostStencilCISweep(const ppe_dev_box *D, const ppe_dev_ci_sweep *S, void *stream)
+{
+  PPEStencilBox B;
+
+  (void)stream;
+  if ((D->per[2] && D->zm == D->N[2]) || S->j0 < 1 || S->j0 == 2 || S->j1 < S->j0 || (S->zout && S->j1 == S->j0)) return 2;
+  HostBox(D, &B);
+  PPE_HOST_DISPATCH(B.avx2, CISweep, (&B, S));
   return 0;
 }
 

@@ -127,17 +127,19 @@ PPE_HOST_TARGET PPE_HOST_NOINLINE static void PPE_HOST_FN(RowFlux)(PetscInt m, c
    the Chebyshev step fused (ci): the loops of RowInteriorVar and the two ends (those that need
    no halo value: lo, hi; a whole-periodic x takes its wrapped values from the row) with the
    bits of VarRowEnd, walking the arrays from row to row (the per-row set-up of Apply cost 15%
-   at 128^3). */
-PPE_HOST_TARGET PPE_HOST_NOINLINE static void PPE_HOST_FN(PlaneVar)(const PPEStencilBox *B, const double *x, double *y, const PPEStencilCI *ci, PetscInt kk, PetscInt ja, PetscInt jb, int lo, int hi)
+   at 128^3). The input is given as its planes kk - 1, kk and kk + 1 (xb, xc, xt), the output
+   y and the arrays of ci from the start of plane kk (the temporally blocked sweep keeps its
+   levels' planes apart). */
+PPE_HOST_TARGET PPE_HOST_NOINLINE static void PPE_HOST_FN(PlaneVar)(const PPEStencilBox *B, const double *xb, const double *xc, const double *xt, double *y, const PPEStencilCI *ci, PetscInt kk, PetscInt ja, PetscInt jb, int lo, int hi)
 {
   const PetscInt xm = B->xm, ym = B->ym;
   const size_t   pl  = (size_t)xm * ym;
-  size_t         off = ((size_t)kk * ym + ja) * xm;
+  size_t         off = (size_t)ja * xm; /* the row in the plane */
   const double  *fx = B->K.x + ppe_s7_fx(xm, ym, 0, ja, kk), *fy = B->K.y + ppe_s7_fy(xm, ym, 0, ja, kk), *fz = B->K.z + ppe_s7_fz(xm, ym, 0, ja, kk);
   const int      xw = B->nb[PPE_XLO], xe = B->nb[PPE_XHI];
 
   for (PetscInt jj = ja; jj < jb; jj++, off += xm, fx += xm + 1, fy += xm, fz += xm) {
-    const double *restrict c = x + off, *restrict cs = c - xm, *restrict cn = c + xm, *restrict cb = c - pl, *restrict ct = c + pl;
+    const double *restrict c = xc + off, *restrict cs = c - xm, *restrict cn = c + xm, *restrict cb = xb + off, *restrict ct = xt + off;
     const double *restrict kx = fx, *restrict ks = fy, *restrict kn = fy + xm, *restrict kb = fz, *restrict kt = fz + pl;
     double *restrict yy = y ? y + off : NULL;
 
@@ -159,6 +161,72 @@ PPE_HOST_TARGET PPE_HOST_NOINLINE static void PPE_HOST_FN(PlaneVar)(const PPESte
     }
     if (hi) PPE_HOST_FN(Put)(ci, off, xm - 1, PPE_S7_VAR_FLUX(kx[xm - 1], kx[xm], ks[xm - 1], kn[xm - 1], kb[xm - 1], kt[xm - 1], c[xm - 1], c[xm - 2], xe ? c[0] : 0.0, cs[xm - 1], cn[xm - 1], cb[xm - 1], ct[xm - 1]), c[xm - 1], yy);
 #undef PPE_PLANE_POINT
+  }
+}
+
+/*
+   Levels S->j0..S->j1 of the Chebyshev iteration (PPEChebyCISolve()) on the rank-local block in
+   one wavefront over the z planes: at step st, level j computes plane st - (j - j0), whose
+   sources, level j - 1 at that plane and the planes on either side and level j - 2 at it, were
+   computed at this step (by the level before) or at the two steps before, and are still in
+   their rings of four planes. A level inside the sweep never goes to memory: per step the
+   sweep reads b and D^-1 once (from cache for all levels but the first) and stores the last two
+   levels, where one step at a time streams five arrays. Every row goes through Row() as the
+   one-step sweep's rows do, KernelCI1 through the operator then ppe_ci_first() on the row, so
+   the results have the bits of the steps taken one by one.
+*/
+PPE_HOST_TARGET static void PPE_HOST_FN(CISweep)(const PPEStencilBox *B, const ppe_dev_ci_sweep *S)
+{
+  const PetscInt xm = B->xm, ym = B->ym, zm = B->zm;
+  const size_t   pl     = (size_t)xm * ym;
+  const long     nlev   = S->j1 - S->j0 + 1;
+  const int      own[2] = {B->per[0] && xm == B->N[0], B->per[1] && ym == B->N[1]};
+  const int      lo = !(B->nb[PPE_XLO] && !own[0]), hi = !(B->nb[PPE_XHI] && !own[0]); /* x ends without a dropped neighbour */
+  double        *z0 = S->work + (size_t)nlev * 4 * pl, *t = z0 + pl, *zero = t + xm;
+
+  for (PetscInt i = 0; i < xm; i++) zero[i] = 0.0;
+  for (long st = 0; st < zm + nlev - 1; st++) {
+    for (long j = S->j0; j <= S->j1; j++) {
+      const PetscInt kk = (PetscInt)(st - (j - S->j0));
+      const size_t   po = (size_t)kk * pl; /* the plane's start in the box */
+      const double  *c, *cb, *ct, *dv;
+      double        *out;
+
+      if (kk < 0 || kk >= zm) continue;
+      c   = SweepIn(S, pl, j - 1, kk);
+      cb  = kk > 0 ? SweepIn(S, pl, j - 1, kk - 1) : NULL;
+      ct  = kk < zm - 1 ? SweepIn(S, pl, j - 1, kk + 1) : NULL;
+      out = SweepOut(S, pl, j, kk);
+      dv  = S->dinv ? S->dinv + po : NULL;
+      if (j == 1) { /* KernelCI1 row by row: t = A b, then z0 (unused) and level 1 */
+        for (PetscInt jj = 0; jj < ym; jj++) {
+          const size_t off = (size_t)jj * xm;
+          PPERow       r;
+
+          SweepRowPointers(B, own, c, cb, ct, zero, jj, &r);
+          PPE_HOST_FN(Row)(B, &r, B->ys + jj, B->zs + kk, 0, xm, t, NULL, 0);
+          ppe_ci_first((long)xm, S->theta, S->c1, dv ? dv + off : NULL, S->b + po + off, t, z0 + off, out + off);
+        }
+      } else {
+        const double *zp = j >= 3 ? SweepIn(S, pl, j - 2, kk) : z0;
+        PPEStencilCI  cp = {S->rho[j], S->rho_old[j], S->s2, S->d2, S->b + po, zp, dv, out}; /* arrays from the plane's start */
+        const int     pv = B->K.x && B->sigma == 0 && xm > 1 && ym > 2 && cb && ct;          /* Apply's plane walk */
+
+        if (j == 2) /* level 0, z = b/theta, as ppe_ci_first() forms it */
+          for (size_t p = 0; p < pl; p++) z0[p] = S->b[po + p] / S->theta;
+        if (pv) PPE_HOST_FN(PlaneVar)(B, cb, c, ct, NULL, &cp, kk, 1, ym - 1, lo, hi);
+        for (PetscInt jj = 0; jj < ym; jj++) {
+          const size_t off = (size_t)jj * xm;
+          PPERow       r;
+
+          SweepRowPointers(B, own, c, cb, ct, zero, jj, &r);
+          if (pv && jj > 0 && jj < ym - 1) { /* the ends PlaneVar left: a dropped x neighbour */
+            if (!lo) PPE_HOST_FN(Row)(B, &r, B->ys + jj, B->zs + kk, 0, 1, NULL, &cp, off);
+            if (!hi) PPE_HOST_FN(Row)(B, &r, B->ys + jj, B->zs + kk, xm - 1, xm, NULL, &cp, off);
+          } else PPE_HOST_FN(Row)(B, &r, B->ys + jj, B->zs + kk, 0, xm, NULL, &cp, off);
+        }
+      }
+    }
   }
 }
 
@@ -189,7 +257,19 @@ PPE_HOST_TARGET static void PPE_HOST_FN(Apply)(const PPEStencilBox *B, const dou
     /* the rows inside a plane inside the box, in one walk (the same bits as the rows below) */
     PetscBool plane = (PetscBool)(phase == PPE_STENCIL_CORE && B->K.x && !dot && B->sigma == 0 && xm > 1 && B->ym > 2 && k > B->zs && k < ze - 1);
 
-    if (plane) PPE_HOST_FN(PlaneVar)(B, x, y, ci, k - B->zs, 1, B->ym - 1, !wl, !wh);
+    if (plane) {
+      const size_t po = (size_t)(k - B->zs) * xm * B->ym; /* the plane's start */
+      PPEStencilCI cp;
+
+      if (ci) { /* its arrays from the plane's start */
+        cp = *ci;
+        cp.b += po;
+        cp.z += po;
+        if (cp.dinv) cp.dinv += po;
+        cp.w += po;
+      }
+      PPE_HOST_FN(PlaneVar)(B, x + po - (size_t)xm * B->ym, x + po, x + po + (size_t)xm * B->ym, y ? y + po : NULL, ci ? &cp : NULL, k - B->zs, 1, B->ym - 1, !wl, !wh);
+    }
     for (PetscInt j = B->ys; j < ye; j++) {
       PetscBool surface = (PetscBool)((j == B->ys && hf[PPE_YLO]) || (j == ye - 1 && hf[PPE_YHI]) || (k == B->zs && hf[PPE_ZLO]) || (k == ze - 1 && hf[PPE_ZHI]));
       size_t    ri      = (size_t)(k - B->zs) * B->ym + (j - B->ys);
