@@ -15,6 +15,7 @@ PetscErrorCode PPEBenchStream(MPI_Comm, PetscInt, PetscInt, PetscReal *, PetscRe
 PetscErrorCode PPEBenchTimeMult(Mat, Vec, Vec, PetscReal *);
 PetscErrorCode PPEBenchCopy(MPI_Comm, PetscInt, const PetscScalar *, PetscScalar *, PetscReal *);
 PetscErrorCode PPEBenchDensity(PPEGrid, PetscReal, Mat);
+PetscErrorCode PPEBenchRHS(PPEProblemType, PPEGrid, Vec);
 
 /* the benchmark kinds */
 PetscErrorCode PPEBenchStencil(MPI_Comm, const PPEBenchOptions *);
@@ -24,3 +25,4 @@ PetscErrorCode PPEBenchKrylov(MPI_Comm, const PPEBenchOptions *);
 PetscErrorCode PPEBenchFFT(MPI_Comm, const PPEBenchOptions *);
 PetscErrorCode PPEBenchFFT2d(MPI_Comm, const PPEBenchOptions *);
 PetscErrorCode PPEBenchMG(MPI_Comm, const PPEBenchOptions *);
+PetscErrorCode PPEBenchCA(MPI_Comm, const PPEBenchOptions *);

@@ -125,3 +125,25 @@ PetscErrorCode PPEBenchDensity(PPEGrid grid, PetscReal ratio, Mat A)
   PetscCall(VecDestroy(&rho));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* b = the right-hand side of problem type on grid (a vector of its DMDA), with its mean
+   removed when the operator is singular (consistent for the Krylov methods). */
+PetscErrorCode PPEBenchRHS(PPEProblemType type, PPEGrid grid, Vec b)
+{
+  Vec       uex;
+  PetscBool known, singular;
+
+  PetscFunctionBegin;
+  PetscCall(VecDuplicate(b, &uex));
+  PetscCall(PPEProblemComputeRHS(type, grid, b, uex, &known));
+  PetscCall(VecDestroy(&uex));
+  PetscCall(PPEGridIsSingular(grid, &singular));
+  if (singular) {
+    PetscScalar sum;
+    PetscInt    n;
+    PetscCall(VecSum(b, &sum));
+    PetscCall(VecGetSize(b, &n));
+    PetscCall(VecShift(b, -sum / n));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -16,6 +16,7 @@ static const struct {
   {"fft",     PPEBenchFFT    }, /* PC fftptdma vs bare FFTW transforms and PETSc/hypre solvers, bytes vs model */
   {"fft2d",   PPEBenchFFT2d  }, /* PC fftptdma on 2D problems vs the 2D floor (FFTW 1D + tridiagonal) and PETSc/hypre */
   {"mg",      PPEBenchMG     }, /* PC ppemg: set-up, V-cycle and per-level cost vs the bytes each level moves */
+  {"ca",      PPEBenchCA     }, /* cbcg vs CG, GNoComm(CI) vs Bi-CGSTAB per local size: time, synchronisations, crossover L* */
 };
 static const PetscInt nkinds = (PetscInt)(sizeof(kinds) / sizeof(kinds[0]));
 

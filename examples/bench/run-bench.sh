@@ -9,7 +9,7 @@ out=${2:?usage: run-bench.sh BUILDDIR OUTPUT.md}
 here=$(cd "$(dirname "$0")" && pwd)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
-export PPE_BENCH="$builddir/examples/bench/ppe-bench" MPIEXEC=${MPIEXEC:-mpiexec}
+export PPE_BENCH="$builddir/examples/bench/ppe-bench" MPIEXEC=${MPIEXEC:-mpiexec} PPE_BENCH_DOCDIR=$(dirname "$out")
 
 machine=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1)
 tmp=$(mktemp)
