@@ -263,6 +263,7 @@ static PetscErrorCode SetUpBlocking(PC pc)
   else if (!jac->fused) jac->noblock = jac->fuse ? "not a MATPPESTENCIL" : "-pc_chebyci_fuse 0";
   else if (jac->steps == 0 || jac->steps == 1) jac->noblock = "-pc_chebyci_block_steps 1";
   else if (jac->its < 2) jac->noblock = "one step per application";
+  else if (!jac->grid) jac->noblock = "the operator's grid does not match its local size";
   if (!jac->noblock) {
     PetscCall(PPEStencilCanSweep(pc->pmat, &can));
     if (!can) jac->noblock = "the operator's back end has no blocked sweep for this box (a device, or z periodic and whole on the rank)";
