@@ -231,6 +231,7 @@ SPEC = {
     "-pc_chebyci_weighted": (("pc", "chebyci"), lambda r, c: r.choice(["0", "1"]), lambda r, c: "weights"),
     "-pc_chebyci_est_its": (("pc", "chebyci"), lambda r, c: str(r.randint(1, 60)), lambda r, c: r.choice(["0", "-2"])),
     "-pc_chebyci_fuse": (("pc", "chebyci"), lambda r, c: r.choice(["0", "1"]), lambda r, c: "nofuse"),
+    "-pc_chebyci_block_steps": (("pc", "chebyci"), lambda r, c: str(r.randint(-1, 14)), lambda r, c: r.choice(["-2", "-7", "x"])),
     "-pc_tileilu_tile": (("pc", "tileilu"), lambda r, c: r.choice([ilist(r, 3, 1, 16), ilist(r, 1, 1, 16)]), lambda r, c: r.choice(["0,1,1", "-1,2,2", "2,2,2,2", "x"] + (["1,2"] if dim_of(c) == 3 else []))),
     "-pc_tileilu_layout": (("pc", "tileilu"), lambda r, c: r.choice(["xyz", "zyx"]), lambda r, c: r.choice(["yxz", "xzy"])),
     "-pc_tileilu_fuse": (("pc", "tileilu"), lambda r, c: r.choice(["0", "1"]), lambda r, c: "sometimes"),
