@@ -261,7 +261,8 @@ PetscErrorCode PPEBenchCA(MPI_Comm comm, const PPEBenchOptions *o)
         L   = dS < 0 ? dT / dS : 0;
       } else how = "never faster";
       if (!rank)
-        printf("{\"bench\": \"ca-pair\", \"problem\": \"%s\", \"n_local\": %d, \"ranks\": %d, \"x\": \"%s\", \"y\": \"%s\", \"t_x_s\": %.4e, \"t_y_s\": %.4e, \"s_x\": %.0f, \"s_y\": %.0f, \"its_x\": %d, \"its_y\": %d, \"local_ratio_per_it\": %.3f, \"crossover\": \"%s\", \"lstar_s\": %.4e}\n",
+        printf("{\"bench\": \"ca-pair\", \"problem\": \"%s\", \"n_local\": %d, \"ranks\": %d, \"x\": \"%s\", \"y\": \"%s\", \"t_x_s\": %.4e, \"t_y_s\": %.4e, "
+               "\"s_x\": %.0f, \"s_y\": %.0f, \"its_x\": %d, \"its_y\": %d, \"local_ratio_per_it\": %.3f, \"crossover\": \"%s\", \"lstar_s\": %.4e}\n",
                prob, (int)n, (int)size, X->name, Y->name, (double)X->solve_s, (double)Y->solve_s, (double)X->syncs, (double)Y->syncs, (int)X->its, (int)Y->its, (double)((X->solve_s / PetscMax(X->its, 1)) / (Y->solve_s / PetscMax(Y->its, 1))), how,
                (double)L);
     }
