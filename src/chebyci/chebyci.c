@@ -150,17 +150,11 @@ static PetscErrorCode Step(PPEChebyCI *ci, Vec dinv, PetscInt n, PetscReal rho, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-   The levels of the iteration in sweeps of ci->block levels (ci->sweep): each sweep reads the
-   two levels before it and stores its last two (the last sweep: its last level, into x), the
-   levels inside never leave the sweep. The scalars of every level are formed first, in the
-   order of the step-by-step loop.
-*/
-static PetscErrorCode SolveSweeps(PPEChebyCI *ci, Vec dinv, Vec *W, PetscInt n, Vec bw, Vec x)
+/* The scalars of every level j = 1..its (eq. 15's recurrence): rho at ci->rho[j], rho_old at
+   ci->rho[ci->nrho + j], for the step-by-step loop and the sweeps alike. */
+static PetscErrorCode LevelScalars(PPEChebyCI *ci)
 {
-  Vec              y = NULL, z = NULL, fr[2] = {W[1], W[4]}, keep[2] = {W[2], W[3]};
-  PetscReal        rho_old, rho;
-  ppe_dev_ci_sweep S;
+  PetscReal rho_old, rho;
 
   PetscFunctionBegin;
   if (ci->nrho < ci->its + 1) {
@@ -178,6 +172,20 @@ static PetscErrorCode SolveSweeps(PPEChebyCI *ci, Vec dinv, Vec *W, PetscInt n, 
     ci->rho[j]            = rho;
     ci->rho[ci->nrho + j] = rho_old;
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The levels of the iteration in sweeps of ci->block levels (ci->sweep): each sweep reads the
+   two levels before it and stores its last two (the last sweep: its last level, into x), the
+   levels inside never leave the sweep.
+*/
+static PetscErrorCode SolveSweeps(PPEChebyCI *ci, Vec dinv, Vec *W, PetscInt n, Vec bw, Vec x)
+{
+  Vec              y = NULL, z = NULL, fr[2] = {W[1], W[4]}, keep[2] = {W[2], W[3]};
+  ppe_dev_ci_sweep S;
+
+  PetscFunctionBegin;
   PetscCall(PetscMemzero(&S, sizeof(S)));
   S.theta   = ci->theta;
   S.c1      = 2.0 * ci->rho[1] / ci->delta;
@@ -216,7 +224,6 @@ PetscErrorCode PPEChebyCISolve(PPEChebyCI *ci, Vec b, Vec x)
 {
   Vec        bw, dinv, *W, t, z, y, w;
   Vec        io[2] = {b, x};
-  PetscReal  rho_old, rho;
   PetscInt   n;
   PPEBackend be;
 
@@ -234,24 +241,22 @@ PetscErrorCode PPEChebyCISolve(PPEChebyCI *ci, Vec b, Vec x)
   PetscCall(VecGetLocalSize(b, &n));
   bw = dinv ? W[0] : b;
   if (dinv) PetscCall(Scale(dinv, n, b, bw));
-  if (ci->sweep && ci->block >= 2 && be == ci->backend) {
+  PetscCall(LevelScalars(ci));
+  if (ci->sweep && be == ci->backend) { /* set only with ci->block >= 2 */
     PetscCall(SolveSweeps(ci, dinv, W, n, bw, x));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
   /* KernelCI1 */
-  rho_old = 1.0 / ci->sigma;
-  rho     = 1.0 / (2.0 * ci->sigma - rho_old);
   PetscCall((*ci->op)(ci->opctx, bw, t));
   if (ci->its == 1) y = x;
-  PetscCall(First(ci, dinv, n, 2.0 * rho / ci->delta, bw, t, z, y));
+  PetscCall(First(ci, dinv, n, 2.0 * ci->rho[1] / ci->delta, bw, t, z, y));
 
   /* KernelCI2 */
   for (PetscInt i = 2; i <= ci->its; i++) {
-    Vec out = (i == ci->its) ? x : w;
+    Vec       out = (i == ci->its) ? x : w;
+    PetscReal rho = ci->rho[i], rho_old = ci->rho[ci->nrho + i];
 
-    rho_old = rho;
-    rho     = 1.0 / (2.0 * ci->sigma - rho_old);
     if (ci->step) { /* the operator and KernelCI2 in one sweep, t never stored */
       PetscCall((*ci->step)(ci->stepctx, y, bw, z, dinv, rho, rho_old, 2.0 * ci->sigma, 2.0 / ci->delta, out));
     } else {

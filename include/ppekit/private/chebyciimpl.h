@@ -39,7 +39,7 @@ typedef struct {
   PPEChebyCISweepFn sweep;               /* temporally blocked steps on backend, or NULL */
   void             *sweepctx;            /* its context */
   PetscInt          block;               /* levels per sweep with sweep (>= 2) */
-  PetscReal        *rho;                 /* the sweeps' scalars: rho of level j at [j], rho_old at [nrho + j] */
+  PetscReal        *rho;                 /* the levels' scalars: rho of level j at [j], rho_old at [nrho + j] */
   PetscInt          nrho;                /* levels rho holds (its + 1) */
   PPEBackend        backend;             /* the back end of the operator: inputs that live there iterate there */
   Vec               dinv[4];             /* D^-1 of the iterated operator P = D^-1 A on the host and on backend, by back end; NULL: D = I */

@@ -272,8 +272,7 @@ static PetscErrorCode SetUpBlocking(PC pc)
     if (jac->steps == PETSC_DECIDE) {
       const PPEDMDABox *box   = &jac->grid->box;
       double            plane = 8.0 * box->m[0] * box->m[1];
-
-      double per = 4.0 + 1.0 + (jac->wgt ? 1.0 : 0.0) + (jac->gridop ? 0.0 : 3.0); /* planes per level */
+      double            per   = 4.0 + 1.0 + (jac->wgt ? 1.0 : 0.0) + (jac->gridop ? 0.0 : 3.0); /* planes per level */
 
       jac->block = (PetscInt)PetscMax(2, PetscMin(CHEBYCI_SWEEP_MAX, CHEBYCI_SWEEP_BYTES / (plane * per)));
     } else jac->block = jac->steps;
