@@ -67,6 +67,38 @@ fft_case 4 -ppe_bc NNPPDD -ppe_grid_procs 1,2,2 -pc_fftptdma_pgrid 2,2 -pc_fftpt
 fft_case 4 -ppe_bc NNPPDD -ppe_grid_shift 1e8 -ppe_grid_procs 1,2,2 -pc_fftptdma_pgrid 2,2 -pc_fftptdma_zsolve distd2
 fft_case 4 -ppe_bc PPNNNN -ppe_grid_procs 2,2,1 -pc_fftptdma_pgrid 2,2 -pc_fftptdma_zsolve transpose
 
+# -ppe_vectors backend: ppe-solve's vectors are the operator's back end's (PPEKit's device
+# vector type here; PETSc's VECCUDA/VECHIP with a device PETSc), so that PETSc's own KSPs run
+# their vector operations there too: the iterations and residuals of the host run (cbcg and
+# fftptdma to rounding, as above), the vector type in the JSON line
+case $dev in emu) want_vt=ppeemu ;; *) want_vt="${dev}" ;; esac
+for np in 1 2; do
+  if ! np_allowed $np; then tap_skip "np=$np -ppe_vectors backend"; continue; fi
+  for kp in "cg -pc_type chebyci" "cg -pc_type tileilu -pc_tileilu_layout zyx" "bcgsfused -pc_type chebyci -pc_chebyci_mode nocomm" \
+            "cbcg -pc_type chebyci" "preonly -pc_type fftptdma"; do
+    h=$(solve_json $np -ksp_type $kp -ppe_backend host -ppe_vectors backend)
+    d=$(solve_json $np -ksp_type $kp -ppe_backend "$dev" -ppe_vectors backend)
+    hi=$(echo "$h" | json_get its) di=$(echo "$d" | json_get its)
+    he=$(echo "$h" | json_get rnorm_rel) de=$(echo "$d" | json_get rnorm_rel)
+    hv=$(echo "$h" | json_get vec_type) dv=$(echo "$d" | json_get vec_type)
+    ok=1
+    [ -n "$hi" ] && [ -n "$di" ] || ok=0
+    case "$hv:$dv" in seq:*$want_vt | mpi:*$want_vt) ;; *) ok=0 ;; esac
+    if [ $ok = 1 ]; then
+      case "$kp" in
+        cbcg* | preonly*) awk -v a="$hi" -v b="$di" -v x="$he" -v y="$de" 'BEGIN { d = a - b; exit !(d * d <= 1 && x < 1e-9 && y < 1e-9) }' || ok=0 ;;
+        *) [ "$hi" = "$di" ] && [ "$he" = "$de" ] || ok=0 ;;
+      esac
+    fi
+    [ $ok = 1 ]
+    tap_check $? "[np=$np] -ksp_type $kp -ppe_vectors backend: $dev ($dv vectors) its $di residual $de, host ($hv) its $hi residual $he"
+  done
+done
+out=$(ppe_mpiexec 1 "$solve" $args -ppe_operator aij -ppe_vectors backend 2>&1)
+rc=$?
+[ $rc -ne 0 ] && [ $rc -lt 128 ] && echo "$out" | grep -q -- '-ppe_vectors backend needs the matrix-free operator'
+tap_check $? "-ppe_vectors backend with an assembled operator: clean error (exit $rc, want 1..127)"
+
 # the back end is shown by -ksp_view (the operator's view) and the default is the host here
 out=$(ppe_mpiexec 1 "$solve" $args -ksp_type cg -pc_type jacobi -ppe_backend "$dev" -ksp_view 2>&1)
 echo "$out" | grep -q "back end: $dev (device 0 of"

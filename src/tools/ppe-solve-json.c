@@ -132,6 +132,7 @@ static PetscErrorCode JSONSolve(JSON *j, const Run *run)
   char           emaxs[32], el2s[32], rrels[32], rtols[32], means[32], nl[32];
   KSPType        ksptype;
   PCType         pctype;
+  VecType        vtype;
 
   PetscFunctionBegin;
   PetscCall(KSPGetType(run->ksp, &ksptype));
@@ -142,7 +143,9 @@ static PetscErrorCode JSONSolve(JSON *j, const Run *run)
   JSONNumber(rrels, sizeof(rrels), PETSC_TRUE, res->rrel);
   JSONNumber(rtols, sizeof(rtols), PETSC_TRUE, res->rtol);
   JSONNumber(means, sizeof(means), PETSC_TRUE, run->rhs_mean);
-  PetscCall(JSONAppend(j, "\"operator\": \"%s\", \"pmat\": \"%s\", \"ksp\": \"%s\", \"pc\": \"%s\", \"backend\": \"%s\", \"rtol\": %s, ", OperatorTypes[run->o.op], PmatTypes[run->o.pmat], ksptype, pctype, PPEBackends[res->backend], rtols));
+  PetscCall(VecGetType(run->b, &vtype));
+  PetscCall(JSONAppend(j, "\"operator\": \"%s\", \"pmat\": \"%s\", \"ksp\": \"%s\", \"pc\": \"%s\", \"backend\": \"%s\", \"vec_type\": \"%s\", \"rtol\": %s, ", OperatorTypes[run->o.op], PmatTypes[run->o.pmat], ksptype, pctype,
+                       PPEBackends[res->backend], vtype, rtols));
   PetscCall(JSONAppend(j, "\"its\": %d, \"reason\": \"%s\", \"rnorm_rel\": %s, \"err_max\": %s, \"err_l2\": %s, \"rhs_mean_removed\": %s, ", (int)res->its, KSPConvergedReasons[res->reason], rrels, emaxs, el2s, means));
   if (run->inner.valid) PetscCall(JSONAppend(j, "\"pc_its\": %d, ", (int)run->inner.its));
   else PetscCall(JSONAppend(j, "\"pc_its\": null, "));

@@ -9,8 +9,9 @@ residual, error against the exact solution, times and communication, as text and
    -ppe_repeat solves, each started from a zero initial guess.
 */
 #include "ppe-solve.h"
-#include <ppekit/private/ppeimpl.h> /* PPEJoinSizes() */
-#include <petsc/private/kspimpl.h>  /* the table of the norms a KSP supports (-ppe_stop true) */
+#include <ppekit/private/ppeimpl.h>     /* PPEJoinSizes() */
+#include <ppekit/private/backendimpl.h> /* PPEVecCreateOn() (-ppe_vectors backend) */
+#include <petsc/private/kspimpl.h>      /* the table of the norms a KSP supports (-ppe_stop true) */
 #include <stdio.h>
 #include <sys/resource.h>
 
@@ -18,6 +19,7 @@ residual, error against the exact solution, times and communication, as text and
 const char *const OperatorTypes[] = {"matfree", "aij", "OperatorType", "OP_", NULL};
 const char *const PmatTypes[]     = {"same", "matfree", "aij", "PmatType", "PMAT_", NULL};
 const char *const StopTypes[]     = {"ksp", "true", "StopType", "STOP_", NULL};
+const char *const VectorsTypes[]  = {"host", "backend", "VectorsType", "VECTORS_", NULL};
 
 /* Seconds blocked in MPI while counting (ppe-mpiwait.c, through MPI's profiling interface) */
 void   PPEWaitStart(void);
@@ -34,6 +36,7 @@ static PetscErrorCode GetOptions(MPI_Comm comm, Options *o)
   o->pmat    = PMAT_SAME;
   o->repeat  = 1;
   o->stop    = STOP_KSP;
+  o->vectors = VECTORS_HOST;
   o->json    = PETSC_FALSE;
   o->history = PETSC_FALSE;
   o->config  = PETSC_FALSE;
@@ -62,6 +65,10 @@ static PetscErrorCode GetOptions(MPI_Comm comm, Options *o)
   PetscCall(PetscOptionsInt("-ppe_repeat", "Number of timed solves, each with another right-hand side but the last (the problem's own); the median time is reported", NULL, o->repeat, &o->repeat, NULL));
   PetscCall(PetscOptionsEnum("-ppe_stop", "Stopping rule: ksp (the KSP's own test and norm) or true (the true relative residual norm(b - A x) / norm(b) <= rtol, for every KSP alike)", "KSPSetConvergenceTest", StopTypes, (PetscEnum)o->stop,
                              (PetscEnum *)&o->stop, NULL));
+  PetscCall(
+    PetscOptionsEnum("-ppe_vectors",
+                     "Where the right-hand side, the solution and ppe-solve's other vectors live: host (standard vectors) or backend (the matrix-free operator's back end: PETSc's VECCUDA/VECHIP on a device PETSc, else PPEKit's device vector type; standard on the host back end)",
+                     "PPEStencilGetBackend", VectorsTypes, (PetscEnum)o->vectors, (PetscEnum *)&o->vectors, NULL));
   PetscCheck(o->repeat >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-ppe_repeat must be >= 1, got %" PetscInt_FMT, o->repeat);
   PetscCall(PetscOptionsReal("-ppe_rtol", "Default relative tolerance (-ksp_rtol overrides)", "KSPSetTolerances", o->rtol, &o->rtol, NULL));
   PetscCall(PetscOptionsBool("-ppe_json", "Print one JSON line with the results", NULL, o->json, &o->json, NULL));
@@ -357,11 +364,31 @@ static PetscErrorCode CreateOperators(Run *run)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* -ppe_vectors backend: x replaced by a vector of the operator's back end (its duplicates,
+   b among them, follow); PETSc's device vectors where PETSc has them, so that PETSc's own
+   KSPs run their vector operations on the device too */
+static PetscErrorCode VecOnBackend(Run *run, Vec *x)
+{
+  PetscBool  isst;
+  PPEBackend be;
+  Vec        w;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)run->A, MATPPESTENCIL, &isst));
+  PetscCheck(isst, run->comm, PETSC_ERR_ARG_INCOMP, "-ppe_vectors backend needs the matrix-free operator (-ppe_operator matfree): the vectors are those of its back end");
+  PetscCall(PPEStencilGetBackend(run->A, &be));
+  PetscCall(PPEVecCreateOn(*x, be, &w));
+  PetscCall(VecDestroy(x));
+  *x = w;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Right-hand side and exact solution; a singular problem gets its RHS projected */
 static PetscErrorCode CreateProblem(Run *run)
 {
   PetscFunctionBegin;
   PetscCall(DMCreateGlobalVector(run->da, &run->x));
+  if (run->o.vectors == VECTORS_BACKEND) PetscCall(VecOnBackend(run, &run->x));
   PetscCall(VecDuplicate(run->x, &run->b));
   PetscCall(VecDuplicate(run->x, &run->r));
   PetscCall(VecDuplicate(run->x, &run->uex));

@@ -23,6 +23,11 @@ typedef enum {
   STOP_TRUE
 } StopType;
 
+typedef enum {
+  VECTORS_HOST,
+  VECTORS_BACKEND
+} VectorsType;
+
 typedef struct {
   PPEProblemType problem;
   OperatorType   op;
@@ -30,6 +35,7 @@ typedef struct {
   char           asmtype[64];
   PetscInt       repeat;
   StopType       stop;
+  VectorsType    vectors; /* -ppe_vectors */
   PetscBool      json, history, config;
   PetscBool      move; /* -ppe_bubbles_move */
   PetscReal      rtol;
@@ -138,7 +144,7 @@ typedef struct {
   PetscReal      shift;
 } GridInfo;
 
-extern const char *const OperatorTypes[], *const PmatTypes[], *const StopTypes[];
+extern const char *const OperatorTypes[], *const PmatTypes[], *const StopTypes[], *const VectorsTypes[];
 
 /* ppe-solve-json.c: -ppe_config's line (before the solve) and -ppe_json's line (after it) */
 PetscErrorCode PrintConfig(MPI_Comm);

@@ -177,6 +177,7 @@ SPEC = {
     "-ppe_json": ("ppe", lambda r, c: r.choice([None, "1", "true", "yes"]), lambda r, c: r.choice(["maybe", "2"])),
     "-ppe_history": ("ppe", lambda r, c: r.choice(["1", "0", "true", "false"]), lambda r, c: r.choice(["perhaps", "-1"])),
     "-ppe_stop": ("ppe", lambda r, c: r.choice(["ksp", "true"]), lambda r, c: r.choice(["sometimes", "truth", "kspp"])),
+    "-ppe_vectors": ("ppe", lambda r, c: r.choice(["host", "backend"]), lambda r, c: r.choice(["device", "gpu", "hosts"])),
     "-ppe_config": ("ppe", lambda r, c: r.choice([None, "1", "0", "true"]), lambda r, c: r.choice(["always", "3"])),
     # 2D cases (dim 2): two sizes, or -ppe_grid_dim 2 with one; a contradicting dimension is invalid
     "-ppe_grid_dim": ("ppe", lambda r, c: str(dim_of(c)), lambda r, c: r.choice(["1", "4", "0", "x", "-2"] + (["3"] if dim_of(c) == 2 else []))),
