@@ -30,6 +30,13 @@
 #      cores, then none): build-petsc325/, the full make check with its rank loops up to 4 ranks
 #      (the 6- and 8-rank cases ran against 3.18 in build/), and the installed package
 #      as in step 5
+#   9. the GPU bundle (ci/gpu-bundle.sh): PETSc 3.25.4 --with-cuda (built once per machine into
+#      the same cache, about 11 minutes on 2 cores, then none), PPEKit's CUDA build against it,
+#      ppe-solve and ppe-bench with every library they load, packed within 48 MiB; checked
+#      self-contained unpacked in an empty folder (ci/gpu-bundle-check.sh: ldd, solves at 1
+#      and 2 ranks under env -i with the system's copies hidden, the loader's trace), and the
+#      GPU machine's script run on the emulated back end (tests/device/run-solves-on-gpu.sh
+#      --emu)
 # Every tree is configured --enable-werror: a compiler warning in PPEKit's code fails CI.
 #
 # Ends with one line "N passed, N failed[, N skipped]" summing every test that ran
@@ -191,6 +198,13 @@ if petsc325=$(bash ci/petsc-vendor.sh); then
 else
   echo "run-tests: PETSc 3.25.4 could not be built (ci/petsc-vendor.sh)"
   fail=$((fail + 1))
+fi
+
+echo "== the GPU bundle: PETSc 3.25.4 with CUDA (cached), PPEKit's CUDA build and every library they load, self-contained; the GPU run's script emulated (ci/gpu-bundle.sh, ci/gpu-bundle-check.sh, tests/device/run-solves-on-gpu.sh --emu) [at $(elapsed)]"
+checks ci/gpu-bundle.sh
+if [ -f build-gpu-bundle/ppekit-gpu-bundle.tar.xz ]; then
+  checks ci/gpu-bundle-check.sh build-gpu-bundle/ppekit-gpu-bundle.tar.xz
+  checks tests/device/run-solves-on-gpu.sh --emu --bundle build-gpu-bundle/ppekit-gpu-bundle.tar.xz
 fi
 
 echo "== done [at $(elapsed)]"

@@ -22,10 +22,11 @@ run_main=yes
 # valgrind runs the memcheck tests (t980, t981); petsc64-dev (PETSc 3.18 with 64-bit
 # PetscInt) and clang (its -Wshorten-64-to-32 finds unchecked integer narrowing) are for
 # run-tests.sh's 64-bit-index build; clang-format checks the tree's format (.clang-format,
-# ci/structure-check.sh); python3 also builds PETSc 3.25 from ../shared/vendor.
+# ci/structure-check.sh); python3 also builds PETSc 3.25 from ../shared/vendor; patchelf gives
+# the GPU bundle's libraries their run paths (ci/gpu-bundle.sh).
 packages="build-essential autoconf automake libtool pkg-config make gawk python3
           python3-matplotlib petsc-dev petsc64-dev libhypre-dev libfftw3-dev libfftw3-mpi-dev
-          openmpi-bin hipcc libvkfft-dev valgrind clang clang-format"
+          openmpi-bin hipcc libvkfft-dev valgrind clang clang-format patchelf"
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
