@@ -109,6 +109,16 @@ echo "device copy bandwidth: ${copy_gbps:-unknown} GB/s; cuFFT's bare transforms
 key() { grep '^{' "$1" 2> /dev/null | tail -n 1 | tr ',' '\n' | sed -n "s/^ *{\{0,1\}\"$2\": *\"\{0,1\}\([^\"}]*\)\"\{0,1\}}\{0,1\}$/\1/p" | head -n 1; }
 # maxdiff A B N: max |a - b| / max |b| over the last N values of two PETSc binary vector files
 maxdiff() {
+  if ! command -v python3 > /dev/null 2>&1; then
+    # without Python: od reads the big-endian doubles (slower: about 10 s per 256^3 pair)
+    local na nb
+    na=$(stat -c %s "$1") nb=$(stat -c %s "$2")
+    paste <(od -An -v -t f8 --endian=big -j $((na - 8 * $3)) "$1" | tr -s ' ' '\n' | grep .) \
+      <(od -An -v -t f8 --endian=big -j $((nb - 8 * $3)) "$2" | tr -s ' ' '\n' | grep .) |
+      awk '{d = $1 - $2; if (d < 0) d = -d; if (d > md) md = d; a = $2 < 0 ? -$2 : $2; if (a > m) m = a}
+           END {printf "%.3e\n", (m > 0 ? md / m : md)}'
+    return
+  fi
   python3 - "$1" "$2" "$3" << 'EOF'
 import sys, array
 def last(path, n):
