@@ -39,14 +39,8 @@ tar -C "$tmp/unpack" -xJf "$archive" || { notok "cannot unpack $archive"; exit 1
 B=$tmp/unpack/ppekit-gpu
 [ -x "$B/bin/ppe-solve" ] && [ -f "$B/env.sh" ] || { notok "no bin/ppe-solve or env.sh in the archive"; exit 1; }
 
-# allowed outside the folder: the C library and the loader, and CUDA's libraries
-outside_ok() {
-  case $(basename "$1") in
-    libc.so.* | libm.so.* | libdl.so.* | libpthread.so.* | librt.so.* | libutil.so.* | libresolv.so.* | ld-linux*.so.* | linux-vdso.so.*) return 0 ;;
-    libcuda.so.* | libnvidia-*.so.* | libcudart.so.* | libcufft*.so.* | libcublas*.so.* | libcusparse.so.* | libcusolver*.so.* | libcurand.so.* | libnvJitLink.so.* | libnvrtc*.so.* | libnvtx3interop.so.*) return 0 ;;
-  esac
-  return 1
-}
+# allowed outside the folder: the C library's and CUDA's (ppe_machine_lib)
+. "$top/ci/gpu-bundle-libs.sh"
 
 # 2. ldd
 bad=
@@ -57,8 +51,8 @@ while IFS= read -r f; do
   while read -r soname arrow path rest; do
     [ "$arrow" = "=>" ] || continue
     if [ "$path" = "not" ]; then
-      outside_ok "$soname" || bad="$bad ${f#"$B"/}:$soname(not found)"
-    elif [ "${path#"$B"/}" = "$path" ] && ! outside_ok "$path"; then
+      ppe_machine_lib "$soname" || bad="$bad ${f#"$B"/}:$soname(not found)"
+    elif [ "${path#"$B"/}" = "$path" ] && ! ppe_machine_lib "$path"; then
       bad="$bad ${f#"$B"/}:$path"
     fi
   done < <(env -i PATH=/usr/bin:/bin ldd "$f" 2> /dev/null)
@@ -120,7 +114,7 @@ loaded=$(cat "$tmp"/ld1.* "$tmp"/ld2.* 2> /dev/null | sed -n 's/.*calling init: 
 outside=
 for p in $loaded; do
   [ "${p#"$B"/}" != "$p" ] && continue
-  outside_ok "$p" || outside="$outside $p"
+  ppe_machine_lib "$p" || outside="$outside $p"
 done
 nloaded=$(echo "$loaded" | grep -c .)
 if [ -z "$outside" ] && [ "$nproc_traced" -ge 3 ] && echo "$loaded" | grep -q "^$B/.*/libpetsc\.so" && echo "$loaded" | grep -q "^$B/.*/openmpi/mca_"; then

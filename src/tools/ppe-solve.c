@@ -65,11 +65,11 @@ static PetscErrorCode GetOptions(MPI_Comm comm, Options *o)
   PetscCall(PetscOptionsInt("-ppe_repeat", "Number of timed solves, each with another right-hand side but the last (the problem's own); the median time is reported", NULL, o->repeat, &o->repeat, NULL));
   PetscCall(PetscOptionsEnum("-ppe_stop", "Stopping rule: ksp (the KSP's own test and norm) or true (the true relative residual norm(b - A x) / norm(b) <= rtol, for every KSP alike)", "KSPSetConvergenceTest", StopTypes, (PetscEnum)o->stop,
                              (PetscEnum *)&o->stop, NULL));
+  PetscCheck(o->repeat >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-ppe_repeat must be >= 1, got %" PetscInt_FMT, o->repeat);
   PetscCall(PetscOptionsEnum("-ppe_vectors",
                              "Where the right-hand side, the solution and ppe-solve's other vectors live: host (standard vectors) or backend (the matrix-free operator's back end: "
                              "PETSc's VECCUDA/VECHIP on a device PETSc, else PPEKit's device vector type; standard on the host back end)",
                              "PPEStencilGetBackend", VectorsTypes, (PetscEnum)o->vectors, (PetscEnum *)&o->vectors, NULL));
-  PetscCheck(o->repeat >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-ppe_repeat must be >= 1, got %" PetscInt_FMT, o->repeat);
   PetscCall(PetscOptionsReal("-ppe_rtol", "Default relative tolerance (-ksp_rtol overrides)", "KSPSetTolerances", o->rtol, &o->rtol, NULL));
   PetscCall(PetscOptionsBool("-ppe_json", "Print one JSON line with the results", NULL, o->json, &o->json, NULL));
   PetscCall(PetscOptionsBool("-ppe_history", "Record the residual histories (in the JSON line): the KSP's norm, and the true residual against time, from one more, untimed solve", "KSPSetResidualHistory", o->history, &o->history, NULL));
